@@ -1,0 +1,46 @@
+import type { DoctorReport } from '../../../src-preload/contract/doctor';
+import type { CliCommand } from '../command';
+
+export const doctorCommand: CliCommand = {
+  name: 'doctor',
+  summary: 'Check interpreters, the kernel sandbox and provider configuration',
+  usage: 'openai4s doctor [--json]',
+  options: { json: { type: 'boolean' } },
+  needsCore: true,
+  async run({ core, values, io }) {
+    const report = await core!.doctor();
+    if (values.json) {
+      io.out(JSON.stringify(report, null, 2));
+      return 0;
+    }
+    io.out(formatDoctor(report));
+    return 0;
+  },
+};
+
+const mark = (ok: boolean) => (ok ? 'ok ' : '-- ');
+
+export function formatDoctor(r: DoctorReport): string {
+  const lines: string[] = [];
+  lines.push(`OpenAI4S ${r.version}  (node ${r.node}${r.electron ? `, electron ${r.electron}` : ''}, ${r.platform}/${r.arch})`);
+  lines.push(`data dir   ${r.dataDir}${r.dataDirSource === 'env' ? '  (OPENAI4S_DATA_DIR)' : ''}`);
+  const py = r.python;
+  lines.push(`${mark(!!py.version)}python   ${py.path ?? '(none)'} ${py.version ?? ''}${py.reason ? `  ${py.reason}` : ''}`);
+  for (const name of ['numpy', 'pandas', 'matplotlib'] as const) {
+    const v = py.packages[name];
+    lines.push(`   ${mark(!!v)}${name.padEnd(10)} ${v ?? py.packageReasons?.[name] ?? 'missing'}`);
+  }
+  if (r.r) {
+    lines.push(`${mark(!!r.r.version)}R        ${r.r.path} ${r.r.version ?? ''}  jsonlite ${r.r.jsonlite ?? 'missing'}`);
+  } else {
+    lines.push(`-- R        ${r.rReason ?? 'not found'}`);
+  }
+  const sb = r.sandbox;
+  lines.push(`${mark(sb.available)}sandbox  ${sb.backend} (mode ${sb.mode})${sb.reason ? `  ${sb.reason}` : ''}`);
+  lines.push('providers');
+  for (const p of r.providers) {
+    const key = p.configured ? (p.keySource === 'none' ? 'no key needed' : `key from ${p.keyVariable ?? p.keySource}`) : 'no key';
+    lines.push(`   ${mark(p.configured)}${p.id.padEnd(11)}${p.isDefault ? '*' : ' '} ${p.model.padEnd(22)} ${key}`);
+  }
+  return lines.join('\n');
+}

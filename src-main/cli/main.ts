@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { createCore, type Core } from '../core/core';
+import { APP_VERSION } from '../core/version';
+import type { CliCommand, CliIO } from './command';
+import { doctorCommand } from './commands/doctor';
+
+/** Every command of `openai4s`, in the order `--help` lists them. */
+export const COMMANDS: CliCommand[] = [doctorCommand];
+
+export function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    `openai4s ${APP_VERSION}: the OpenAI4S research-agent workbench, headless`,
+    '',
+    'Usage: openai4s <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     show this help, or a command\'s usage with <command> --help',
+    '  -v, --version  print the version',
+    '',
+    'Environment: OPENAI4S_DATA_DIR (data root, default ~/.openai4s), OPENAI4S_PROVIDER,',
+    'OPENAI4S_<PROVIDER>_API_KEY / _BASE_URL / _MODEL, OPENAI4S_PYTHON, OPENAI4S_SANDBOX.',
+  ].join('\n');
+}
+
+const stdio: CliIO = {
+  out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+};
+
+/** Runs the CLI and returns the exit code; never throws. */
+export async function runCli(argv: string[], io: CliIO = stdio, env = process.env): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(helpText());
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(APP_VERSION);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`Unknown command "${name}". Run openai4s --help for the list of commands.`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\nUsage: ${command.usage}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    io.out(`${command.summary}\n\nUsage: ${command.usage}`);
+    return 0;
+  }
+  let core: Core | null = null;
+  try {
+    if (command.needsCore) core = createCore({ env });
+    return await command.run({ core, values: parsed.values, positionals: parsed.positionals, io });
+  } catch (error) {
+    io.err(`openai4s ${name}: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await core?.close();
+  }
+}

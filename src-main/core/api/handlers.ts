@@ -1,0 +1,13 @@
+import type { Routes } from '../../../src-preload/contract/routes';
+import { defineHandlers, type HandlersFor } from '../ipc/handlers';
+import type { Core } from '../core';
+
+/**
+ * The one exhaustive handler map of the app: a missing or extra route is a compile
+ * error. This object is the audited surface between the renderer and the core.
+ */
+export function createHandlers(core: Core): HandlersFor<Routes> {
+  return defineHandlers<Routes>()({
+    'doctor.get': (input) => core.doctor(input.refresh ?? false),
+  });
+}

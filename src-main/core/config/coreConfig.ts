@@ -1,0 +1,35 @@
+import type { SandboxMode } from '../../../src-preload/contract/doctor';
+import { ensureDataDir, resolveDataDir } from './dataDir';
+import { loadConfigEnv, type ConfigEnv } from './env';
+import { defaultProviderId, type SettingsKeyLookup } from './providers';
+import { resolveSandboxMode } from './sandbox';
+
+/** Everything the core reads from the outside world at start, resolved once. */
+export interface CoreConfig {
+  dataDir: string;
+  dataDirSource: 'env' | 'default';
+  env: ConfigEnv;
+  processEnv: NodeJS.ProcessEnv;
+  sandboxMode: SandboxMode;
+  defaultProvider: string;
+  settingsKey?: SettingsKeyLookup;
+}
+
+export function loadCoreConfig(
+  processEnv: NodeJS.ProcessEnv = process.env,
+  settingsKey?: SettingsKeyLookup,
+): CoreConfig {
+  const info = resolveDataDir(processEnv);
+  const dataDir = ensureDataDir(info);
+  const env = loadConfigEnv(dataDir, processEnv);
+  const config: CoreConfig = {
+    dataDir,
+    dataDirSource: info.source,
+    env,
+    processEnv,
+    sandboxMode: resolveSandboxMode(env),
+    defaultProvider: defaultProviderId(env),
+  };
+  if (settingsKey) config.settingsKey = settingsKey;
+  return config;
+}

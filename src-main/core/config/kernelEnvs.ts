@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { appRoot } from './appPaths';
+
+export interface KernelEnvDeclaration {
+  id: string;
+  language: 'python' | 'r';
+  description: string;
+  interpreters: Partial<Record<NodeJS.Platform, string[]>>;
+  packages: string[];
+}
+
+/** Reads `envs/<id>.json`; a missing or malformed declaration is a clear error naming the file. */
+export function readKernelEnv(id: string, root = appRoot()): KernelEnvDeclaration {
+  const file = path.join(root, 'envs', `${id}.json`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read the kernel environment ${file}: ${(error as Error).message}`);
+  }
+  const decl = parsed as KernelEnvDeclaration;
+  if (!decl || typeof decl !== 'object' || typeof decl.interpreters !== 'object') {
+    throw new Error(`The kernel environment ${file} has no "interpreters" map.`);
+  }
+  return decl;
+}
+
+export interface InterpreterChoice {
+  path: string | null;
+  source: 'env' | 'declared' | 'discovered' | 'none';
+  reason?: string;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
+  for (const dir of (processEnv.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Chooses an interpreter deliberately: the override variable, else the first declared
+ * interpreter for this platform that exists (on Debian `/usr/bin/python3`, which has
+ * the science stack), else the first `<name>` on PATH, marked as discovered.
+ */
+export function chooseInterpreter(
+  decl: KernelEnvDeclaration,
+  overrideVar: string,
+  commandName: string,
+  processEnv: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): InterpreterChoice {
+  const override = processEnv[overrideVar]?.trim();
+  if (override) {
+    const resolved = override.includes(path.sep) ? path.resolve(override) : onPath(override, processEnv);
+    if (resolved && isExecutable(resolved)) return { path: resolved, source: 'env' };
+    return {
+      path: null,
+      source: 'env',
+      reason: `${overrideVar}=${override} is not an executable file. Fix or unset ${overrideVar}.`,
+    };
+  }
+  for (const candidate of decl.interpreters[platform] ?? []) {
+    if (isExecutable(candidate)) return { path: candidate, source: 'declared' };
+  }
+  const found = onPath(commandName, processEnv);
+  if (found) return { path: found, source: 'discovered' };
+  return {
+    path: null,
+    source: 'none',
+    reason: `No ${commandName} found (looked at ${(decl.interpreters[platform] ?? []).join(', ') || 'nothing declared'} and PATH). Install it or set ${overrideVar}.`,
+  };
+}

@@ -1,0 +1,95 @@
+import type { ConfigEnv, ValueSource } from './env';
+import { DEFAULT_PROVIDER_ID, PROVIDERS, findProvider, type ProviderSpec } from './providerCatalog';
+
+export type KeySource = ValueSource | 'settings' | 'none';
+
+/** A provider's resolved configuration. The key itself is only ever held, never printed. */
+export interface ResolvedProvider {
+  spec: ProviderSpec;
+  apiKey: string | null;
+  keySource: KeySource;
+  /** The variable that supplied the key, or null. */
+  keyVariable: string | null;
+  /** The variables that would supply a key, in the order they are read. */
+  keyVariables: string[];
+  baseUrl: string;
+  baseUrlSource: ValueSource | 'default';
+  model: string;
+  modelSource: ValueSource | 'default';
+  configured: boolean;
+}
+
+/** Keys from the encrypted Settings store (Electron safeStorage); absent under the CLI. */
+export type SettingsKeyLookup = (providerId: string) => string | null;
+
+// Values copied from a template are not keys: empty, "<...>", "your-key", "sk-xxx", "changeme", ...
+const PLACEHOLDER =
+  /^(?:<.*>|\$\{.*\}|\.{3,}|x{3,}|\*{3,}|sk-(?:x+|\.\.\.|your.*)|your[-_ ]?.*|.*placeholder.*|changeme|change-me|todo|none|null|undefined|api[-_]?key)$/i;
+
+export function isPlaceholderKey(value: string | undefined | null): boolean {
+  if (value === undefined || value === null) return true;
+  const v = value.trim();
+  return v === '' || PLACEHOLDER.test(v);
+}
+
+export function keyVariablesFor(spec: ProviderSpec): string[] {
+  return [`OPENAI4S_${spec.envPrefix}_API_KEY`, 'OPENAI4S_LLM_API_KEY'];
+}
+
+export function resolveProvider(
+  spec: ProviderSpec,
+  env: ConfigEnv,
+  settingsKey?: SettingsKeyLookup,
+): ResolvedProvider {
+  const keyVariables = keyVariablesFor(spec);
+  let apiKey: string | null = null;
+  let keySource: KeySource = 'none';
+  let keyVariable: string | null = null;
+  for (const name of keyVariables) {
+    const found = env.get(name);
+    if (found && !isPlaceholderKey(found.value)) {
+      apiKey = found.value.trim();
+      keySource = found.source;
+      keyVariable = name;
+      break;
+    }
+  }
+  if (!apiKey && settingsKey) {
+    const stored = settingsKey(spec.id);
+    if (stored && !isPlaceholderKey(stored)) {
+      apiKey = stored;
+      keySource = 'settings';
+    }
+  }
+  const base = env.get(`OPENAI4S_${spec.envPrefix}_BASE_URL`);
+  const model = env.get(`OPENAI4S_${spec.envPrefix}_MODEL`);
+  return {
+    spec,
+    apiKey,
+    keySource,
+    keyVariable,
+    keyVariables,
+    baseUrl: (base?.value.trim() || spec.baseUrl).replace(/\/+$/, ''),
+    baseUrlSource: base?.source ?? 'default',
+    model: model?.value.trim() || spec.defaultModel,
+    modelSource: model?.source ?? 'default',
+    configured: apiKey !== null || !spec.requiresKey,
+  };
+}
+
+/** `OPENAI4S_PROVIDER` names the default provider; unknown names are a clear error. */
+export function defaultProviderId(env: ConfigEnv): string {
+  const chosen = env.value('OPENAI4S_PROVIDER')?.trim();
+  if (!chosen) return DEFAULT_PROVIDER_ID;
+  if (!findProvider(chosen)) {
+    const known = PROVIDERS.map((p) => p.id).join(', ');
+    throw new Error(`OPENAI4S_PROVIDER=${chosen} is not a known provider. Use one of: ${known}.`);
+  }
+  return chosen;
+}
+
+/** The error a run gets when its provider has no key: names the variables and the Settings page. */
+export function missingKeyMessage(resolved: ResolvedProvider): string {
+  const vars = resolved.keyVariables.join(' or ');
+  return `No API key for ${resolved.spec.label}. Set ${vars} (in your environment or the data root's .env), or enter a key in Settings → Providers.`;
+}

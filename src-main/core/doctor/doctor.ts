@@ -1,0 +1,47 @@
+import type { DoctorReport, ProviderReport } from '../../../src-preload/contract/doctor';
+import type { CoreConfig } from '../config/coreConfig';
+import { PROVIDERS } from '../config/providerCatalog';
+import { resolveProvider } from '../config/providers';
+import { APP_VERSION } from '../version';
+import { probePython } from './python';
+import { probeR } from './r';
+import { probeSandbox } from './sandbox';
+
+/** What the system looks like to the app: interpreters, sandbox, providers. Never a key. */
+export async function buildDoctorReport(config: CoreConfig): Promise<DoctorReport> {
+  const [python, r, sandbox] = await Promise.all([
+    probePython(config.processEnv),
+    probeR(config.processEnv),
+    probeSandbox(config.sandboxMode, config.processEnv),
+  ]);
+  const providers: ProviderReport[] = PROVIDERS.map((spec) => {
+    const resolved = resolveProvider(spec, config.env, config.settingsKey);
+    return {
+      id: spec.id,
+      label: spec.label,
+      configured: resolved.configured,
+      keySource: resolved.keySource,
+      keyVariable: resolved.keyVariable,
+      baseUrl: resolved.baseUrl,
+      model: resolved.model,
+      isDefault: spec.id === config.defaultProvider,
+    };
+  });
+  const report: DoctorReport = {
+    version: APP_VERSION,
+    dataDir: config.dataDir,
+    dataDirSource: config.dataDirSource,
+    platform: process.platform,
+    arch: process.arch,
+    node: process.versions.node,
+    electron: process.versions.electron ?? null,
+    python,
+    r: r.r,
+    sandbox,
+    providers,
+    defaultProvider: config.defaultProvider,
+    generatedAt: new Date().toISOString(),
+  };
+  if (r.reason) report.rReason = r.reason;
+  return report;
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
+import { execProbe } from './exec';
+
+function findOnPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
+  for (const dir of (processEnv.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether the kernel sandbox works here: on Linux bubblewrap must not only exist but
+ * start a process in fresh user and network namespaces (some kernels forbid them);
+ * on macOS sandbox-exec must exist.
+ */
+export async function probeSandbox(
+  mode: SandboxMode,
+  processEnv: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxReport> {
+  if (platform === 'linux') {
+    const bwrap = processEnv.OPENAI4S_BWRAP?.trim() || findOnPath('bwrap', processEnv);
+    if (!bwrap) {
+      return { backend: 'none', available: false, mode, reason: 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)' };
+    }
+    const version = await execProbe(bwrap, ['--version'], { timeoutMs: 5_000 });
+    const trial = await execProbe(
+      bwrap,
+      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--new-session', '--', 'true'],
+      { timeoutMs: 10_000 },
+    );
+    const report: SandboxReport = {
+      backend: 'bwrap',
+      available: trial.ok,
+      mode,
+      path: bwrap,
+      version: version.ok ? version.stdout.trim().replace(/^bubblewrap\s*/i, '') : null,
+    };
+    if (!trial.ok) report.reason = `bwrap cannot create namespaces here: ${trial.reason}`;
+    return report;
+  }
+  if (platform === 'darwin') {
+    const exists = fs.existsSync('/usr/bin/sandbox-exec');
+    return {
+      backend: exists ? 'sandbox-exec' : 'none',
+      available: exists,
+      mode,
+      ...(exists ? { path: '/usr/bin/sandbox-exec' } : { reason: '/usr/bin/sandbox-exec is missing' }),
+    };
+  }
+  return { backend: 'none', available: false, mode, reason: `no kernel sandbox is implemented for ${platform}` };
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { app, BrowserWindow, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import { routes } from '../../src-preload/contract/routes';
+import { createHandlers } from '../core/api/handlers';
+import { createCore, type Core } from '../core/core';
+import { createRouter } from '../core/ipc/router';
+import { bindRouterToIpc, isTrustedCaller } from './ipc';
+import { APP_ORIGIN, APP_SCHEME } from './origin';
+import { serveRendererFile } from './protocol';
+import { lockNavigation, secureWebPreferences } from './window';
+
+// Must run before `ready`: our scheme is standard (real origins) and secure.
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+let mainWindow: BrowserWindow | null = null;
+let core: Core | null = null;
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1320,
+    height: 860,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'OpenAI4S',
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#16181d' : '#f7f7f5',
+    webPreferences: secureWebPreferences(path.join(__dirname, '../preload/index.js')),
+  });
+  lockNavigation(win, shell);
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_ORIGIN}/index.html`);
+  return win;
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+
+  app.whenReady().then(() => {
+    // The renderer asks for nothing: camera, microphone, notifications, ... all denied.
+    session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+
+    const rendererDir = path.join(__dirname, '../renderer');
+    protocol.handle(APP_SCHEME, (request) => serveRendererFile(rendererDir, request.url));
+
+    core = createCore({ env: { ...process.env, OPENAI4S_APP_ROOT:
+          process.env.OPENAI4S_APP_ROOT ?? (app.isPackaged ? process.resourcesPath : app.getAppPath()), } });
+    const router = createRouter(routes, createHandlers(core), {
+      checkSender: isTrustedCaller,
+      onInternalError: (route, error) => console.error(`[ipc] ${route}`, error),
+    });
+    bindRouterToIpc(ipcMain, router);
+    mainWindow = createWindow();
+    mainWindow.on('closed', () => (mainWindow = null));
+
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+    });
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app.on('before-quit', () => {
+    void core?.close();
+  });
+}

@@ -1,0 +1,41 @@
+import type { BrowserWindow as BrowserWindowType, BrowserWindowConstructorOptions, Shell } from 'electron';
+import { externalUrlOrNull, isAppUrl } from './origin';
+
+/** The hardened web preferences of every app window. */
+export function secureWebPreferences(preloadPath: string): BrowserWindowConstructorOptions['webPreferences'] {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    spellcheck: false,
+  };
+}
+
+/**
+ * Locks navigation down: the window never leaves our origin; `window.open` never
+ * creates a window; http(s) links go to the OS browser after a URL-parser check.
+ */
+export function lockNavigation(win: BrowserWindowType, shell: Pick<Shell, 'openExternal'>): void {
+  const contents = win.webContents;
+  contents.on('will-navigate', (event, url) => {
+    if (isAppUrl(url)) return;
+    event.preventDefault();
+    const external = externalUrlOrNull(url);
+    if (external) void shell.openExternal(external);
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    const external = externalUrlOrNull(url);
+    if (external) void shell.openExternal(external);
+    return { action: 'deny' };
+  });
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { route } from './define';
+
+/** A version string, or null together with the reason it could not be read. */
+export interface Probe {
+  version: string | null;
+  reason?: string;
+}
+
+export interface PythonReport {
+  path: string | null;
+  /** Where the interpreter path came from: the env var, envs/ declaration, or discovery. */
+  source: 'env' | 'declared' | 'discovered' | 'none';
+  version: string | null;
+  reason?: string;
+  packages: { numpy: string | null; pandas: string | null; matplotlib: string | null };
+  packageReasons?: Partial<Record<'numpy' | 'pandas' | 'matplotlib', string>>;
+}
+
+export interface RReport {
+  path: string;
+  version: string | null;
+  jsonlite: string | null;
+  reason?: string;
+}
+
+export type SandboxMode = 'auto' | 'enforce' | 'off';
+
+export interface SandboxReport {
+  backend: 'bwrap' | 'sandbox-exec' | 'none';
+  available: boolean;
+  mode: SandboxMode;
+  path?: string;
+  version?: string | null;
+  reason?: string;
+}
+
+export interface ProviderReport {
+  id: string;
+  label: string;
+  configured: boolean;
+  /** Which layer supplied the key: the real environment, the data root's .env, or none. */
+  keySource: 'env' | 'dotenv' | 'settings' | 'none';
+  keyVariable: string | null;
+  baseUrl: string;
+  model: string;
+  isDefault: boolean;
+}
+
+export interface DoctorReport {
+  version: string;
+  dataDir: string;
+  dataDirSource: 'env' | 'default';
+  platform: string;
+  arch: string;
+  node: string;
+  electron: string | null;
+  python: PythonReport;
+  r: RReport | null;
+  rReason?: string;
+  sandbox: SandboxReport;
+  providers: ProviderReport[];
+  defaultProvider: string;
+  generatedAt: string;
+}
+
+export const doctorRoutes = {
+  'doctor.get': route<DoctorReport>()(
+    z.object({ refresh: z.boolean().optional() }).strict().default({}),
+  ),
+};

@@ -1,0 +1,32 @@
+/**
+ * The error half of the `{ok, data | error}` envelope. Plain types and one class:
+ * no zod here, so the renderer may import it.
+ */
+export type ErrorCode =
+  | 'forbidden_sender'
+  | 'unknown_route'
+  | 'invalid_input'
+  | 'not_found'
+  | 'conflict'
+  | 'revision_conflict'
+  | 'not_configured'
+  | 'unavailable'
+  | 'internal';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+export type Envelope<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/** Thrown by handlers to answer with a specific code; anything else becomes `internal`. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Main -> renderer events. Not parsed on arrival (main is trusted). Each event of a
+ * session carries a per-session monotonically increasing `seq` so the renderer can
+ * detect a gap and refetch.
+ */
+export interface AppNoticeEvent {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export interface EventTopics {
+  'app.notice': AppNoticeEvent;
+}
+
+export type EventTopic = keyof EventTopics;
+
+/** The object the preload exposes as `window.openai4s`, and the e2e harness imitates. */
+export interface BridgeApi {
+  invoke(route: string, input?: unknown): Promise<unknown>;
+  on(topic: string, callback: (payload: unknown) => void): () => void;
+}
+
+/** The single IPC channel names of the funnel. */
+export const INVOKE_CHANNEL = 'openai4s:invoke';
+export const EVENT_CHANNEL = 'openai4s:event';

@@ -1,0 +1,6 @@
+/** Types-only entry for the renderer: `import type { ... } from '.../contract'`. */
+export type * from './define';
+export type * from './errors';
+export type * from './doctor';
+export type * from './events';
+export type { Routes, RouteName } from './routes';

@@ -1,0 +1,12 @@
+import { doctorRoutes } from './doctor';
+
+/**
+ * Every request route of the app, one spread per domain file. This object (with its
+ * zod schemas) is imported by main only; the renderer imports `typeof routes`.
+ */
+export const routes = {
+  ...doctorRoutes,
+};
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;

@@ -1,0 +1,40 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// Three projects: `core` (Node, forks pool: better-sqlite3 and child processes),
+// `renderer` (jsdom), `e2e` (Playwright driving Debian's Chromium against the
+// production renderer build, bound to the real core in this process).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'core',
+          environment: 'node',
+          pool: 'forks',
+          include: ['tests/core/**/*.test.ts', 'tests/electron/**/*.test.ts', 'tests/lint/**/*.test.ts', 'src-main/**/*.test.ts', 'src-preload/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['tests/renderer/**/*.test.{ts,tsx}', 'src-renderer/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          pool: 'forks',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
