@@ -1,0 +1,24 @@
+import { routes } from '../../src-preload/contract/routes';
+import { createRouter } from '../../src-main/core/ipc/router';
+import type { DoctorReport } from '../../src-preload/contract/doctor';
+import type { BenchSuite } from '../types';
+
+/** The router's own overhead per request (validation + dispatch), without a transport. */
+const suite: BenchSuite = {
+  name: 'ipc',
+  async run() {
+    const report = {} as DoctorReport;
+    const router = createRouter(routes, { 'doctor.get': () => report });
+    const caller = { origin: 'app://openai4s', isMainFrame: true };
+    const n = 50_000;
+    for (let i = 0; i < 2_000; i++) await router.handle('doctor.get', {}, caller);
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await router.handle('doctor.get', {}, caller);
+    const ms = performance.now() - t0;
+    return [
+      { metric: 'router round trip (validated)', value: (ms * 1000) / n, unit: 'µs/call' },
+      { metric: 'router throughput', value: Math.round(n / (ms / 1000)), unit: 'calls/s' },
+    ];
+  },
+};
+export default suite;
