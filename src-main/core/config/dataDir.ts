@@ -19,6 +19,16 @@ export function resolveDataDir(processEnv: NodeJS.ProcessEnv = process.env): Dat
 
 /** Creates the data root (private to the user) on first use; a clear error if it cannot. */
 export function ensureDataDir(info: DataDirInfo): string {
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.statSync(info.path, { throwIfNoEntry: false });
+  } catch {
+    existing = undefined; // e.g. ENOTDIR: mkdir below reports it with the fix
+  }
+  if (existing && !existing.isDirectory()) {
+    throw new Error(`The data directory ${info.path} exists but is not a directory. Set OPENAI4S_DATA_DIR to a directory.`);
+  }
+  if (existing) return info.path;
   try {
     fs.mkdirSync(info.path, { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -28,10 +38,6 @@ export function ensureDataDir(info: DataDirInfo): string {
         ? 'Set OPENAI4S_DATA_DIR to a writable directory.'
         : 'Set OPENAI4S_DATA_DIR to a writable directory, or fix the permissions of your home directory.';
     throw new Error(`Cannot create the data directory ${info.path} (${code}). ${hint}`);
-  }
-  const stat = fs.statSync(info.path);
-  if (!stat.isDirectory()) {
-    throw new Error(`The data directory ${info.path} exists but is not a directory. Set OPENAI4S_DATA_DIR to a directory.`);
   }
   return info.path;
 }

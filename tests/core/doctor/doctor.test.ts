@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/core/core';
+import { probePython } from '../../../src-main/core/doctor/python';
+import { probeSandbox } from '../../../src-main/core/doctor/sandbox';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-doctor-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+// These read the real machine: CI installs bubblewrap, the Debian science stack for
+// /usr/bin/python3 and R with jsonlite (see .ci/run), exactly what the report claims.
+describe('doctor on this machine', () => {
+  it('finds the Debian Python with the science stack, R, and a working bwrap', async () => {
+    const core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_PYTHON: '' } });
+    const report = await core.doctor();
+    expect(report.dataDir).toBe(dir);
+    expect(report.dataDirSource).toBe('env');
+    expect(report.node).toBe(process.versions.node);
+    expect(report.python).toMatchObject({ path: '/usr/bin/python3', source: 'declared' });
+    expect(report.python.version).toMatch(/^3\.\d+\.\d+$/);
+    for (const name of ['numpy', 'pandas', 'matplotlib'] as const) {
+      expect(report.python.packages[name], name).toMatch(/^\d+\.\d+/);
+    }
+    expect(report.r?.version).toMatch(/^\d+\.\d+/);
+    expect(report.r?.jsonlite).toMatch(/^\d+\.\d+/);
+    expect(report.sandbox).toMatchObject({ backend: 'bwrap', available: true, mode: 'auto' });
+    expect(report.providers.find((p) => p.isDefault)?.id).toBe('ark');
+    // Cached until asked to refresh.
+    expect(await core.doctor()).toBe(report);
+    expect(await core.doctor(true)).not.toBe(report);
+  });
+
+  it('never puts a key in the report', async () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_OPENAI_API_KEY: secret } });
+    const report = await core.doctor();
+    expect(JSON.stringify(report)).not.toContain(secret);
+    expect(report.providers.find((p) => p.id === 'openai')).toMatchObject({
+      configured: true,
+      keySource: 'env',
+      keyVariable: 'OPENAI4S_OPENAI_API_KEY',
+    });
+  });
+});
+
+describe('doctor probes explain what is missing', () => {
+  it('reports a package that cannot be found with the reason', async () => {
+    // A stand-in interpreter that answers the probe as a Python without pandas would.
+    const fake = path.join(dir, 'fake-python');
+    fs.writeFileSync(
+      fake,
+      `#!/bin/sh\necho '{"version": "3.12.1", "packages": {"numpy": "2.0.0", "pandas": null, "matplotlib": "3.9.0"}, "reasons": {"pandas": "ModuleNotFoundError: No module named pandas"}}'\n`,
+      { mode: 0o755 },
+    );
+    const report = await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: fake });
+    expect(report).toMatchObject({ path: fake, source: 'env', version: '3.12.1' });
+    expect(report.packages).toEqual({ numpy: '2.0.0', pandas: null, matplotlib: '3.9.0' });
+    expect(report.packageReasons?.pandas).toMatch(/No module named pandas/);
+  });
+
+  it('reports an interpreter that fails, and one that does not exist', async () => {
+    const broken = path.join(dir, 'broken-python');
+    fs.writeFileSync(broken, '#!/bin/sh\necho boom >&2\nexit 3\n', { mode: 0o755 });
+    const failed = await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: broken });
+    expect(failed.version).toBeNull();
+    expect(failed.reason).toMatch(/exited with code 3: boom/);
+    const missing = await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: path.join(dir, 'nope') });
+    expect(missing.reason).toMatch(/OPENAI4S_PYTHON=.* is not an executable file/);
+  });
+
+  it('says why there is no sandbox', async () => {
+    const none = await probeSandbox('enforce', { PATH: dir }, 'linux');
+    expect(none).toMatchObject({ backend: 'none', available: false, mode: 'enforce' });
+    expect(none.reason).toMatch(/apt-get install bubblewrap/);
+    const other = await probeSandbox('auto', {}, 'win32');
+    expect(other).toMatchObject({ backend: 'none', available: false });
+  });
+});
