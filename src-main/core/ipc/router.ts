@@ -21,6 +21,15 @@ const fail = (code: ErrorBody['code'], message: string): Envelope<never> => ({
   error: { code, message },
 });
 
+/** Describes anything thrown; `String(x)` itself throws for e.g. `Object.create(null)`. */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
+
 /**
  * Transport-agnostic request router: bound to `ipcMain.handle` in Electron and to
  * Playwright's `exposeBinding` in the end-to-end tests. It never throws: every
@@ -59,9 +68,13 @@ export function createRouter<R extends RouteMap>(
       return { ok: true as const, data };
     } catch (error) {
       if (error instanceof AppError) return fail(error.code, error.message);
-      options.onInternalError?.(String(route), error);
-      const message = error instanceof Error ? error.message : String(error);
-      return fail('internal', `Internal error in ${String(route)}: ${message}`);
+      const name = typeof route === 'string' ? route : typeof route;
+      try {
+        options.onInternalError?.(name, error);
+      } catch {
+        // A failing log hook must not turn an answer into a rejection across the bridge.
+      }
+      return fail('internal', `Internal error in ${name}: ${describeThrown(error)}`);
     }
   }
 
