@@ -37,6 +37,7 @@ export default defineConfig({
     plugins: [react()],
     build: {
       target: 'chrome120',
+      minify: true,
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
     },
