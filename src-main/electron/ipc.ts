@@ -4,30 +4,33 @@ import type { CallerInfo } from '../core/ipc/handlers';
 import type { Router } from '../core/ipc/router';
 import { APP_ORIGIN } from './origin';
 
+/** The origin of a frame URL; custom non-"special" schemes report "null", so rebuild it. */
+function originOf(frameUrl: string): string {
+  try {
+    const url = new URL(frameUrl);
+    return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Describes the caller of an IPC invoke. `senderFrame` may be null when the frame
- * navigated away or was destroyed; such a caller is treated as no origin at all.
+ * navigated away or was destroyed, and a destroyed frame or contents throws on
+ * access; either way the caller is treated as nobody (no origin, not the main frame),
+ * and this never throws, so the router still answers with an envelope.
  */
 export function callerOf(event: IpcMainInvokeEvent): CallerInfo {
-  const frame = event.senderFrame;
-  let origin = '';
-  if (frame) {
-    try {
-      origin = new URL(frame.url).origin;
-      // Custom schemes that are not "standard" report "null" as origin; rebuild it.
-      if (origin === 'null') {
-        const u = new URL(frame.url);
-        origin = `${u.protocol}//${u.host}`;
-      }
-    } catch {
-      origin = '';
-    }
+  try {
+    const frame = event.senderFrame;
+    return {
+      origin: frame ? originOf(frame.url) : '',
+      isMainFrame: !!frame && frame === event.sender.mainFrame,
+      windowId: event.sender.id,
+    };
+  } catch {
+    return { origin: '', isMainFrame: false };
   }
-  return {
-    origin,
-    isMainFrame: !!frame && frame === event.sender.mainFrame,
-    windowId: event.sender.id,
-  };
 }
 
 /** Only the main frame of our own window, at our own origin, may call. */

@@ -30,6 +30,11 @@ function createWindow(): BrowserWindow {
   });
   lockNavigation(win, shell);
   win.once('ready-to-show', () => win.show());
+  // Every window, also one reopened on `activate`, is forgotten when it closes, so
+  // `second-instance` never touches a destroyed window (Electron throws on that).
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
   void win.loadURL(`${APP_ORIGIN}/index.html`);
   return win;
 }
@@ -59,7 +64,6 @@ if (!app.requestSingleInstanceLock()) {
     });
     bindRouterToIpc(ipcMain, router);
     mainWindow = createWindow();
-    mainWindow.on('closed', () => (mainWindow = null));
 
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();

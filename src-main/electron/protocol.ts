@@ -32,7 +32,13 @@ export async function serveRendererFile(rendererDir: string, requestUrl: string)
   if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) {
     return new Response('not found', { status: 404 });
   }
-  const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+  let relative: string;
+  try {
+    relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+  } catch {
+    // Malformed percent-encoding (e.g. `%E0%A4%A`): a bad request, not a crash of the handler.
+    return new Response('bad request', { status: 400 });
+  }
   const root = path.resolve(rendererDir);
   const file = path.resolve(root, `.${relative}`);
   if (file !== root && !file.startsWith(root + path.sep)) {

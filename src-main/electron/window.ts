@@ -23,14 +23,16 @@ export function secureWebPreferences(preloadPath: string): BrowserWindowConstruc
  */
 export function lockNavigation(win: BrowserWindowType, shell: Pick<Shell, 'openExternal'>): void {
   const contents = win.webContents;
-  contents.on('will-navigate', (event, url) => {
+  // The positional `url` argument is deprecated; the event's own `url` is the current API.
+  contents.on('will-navigate', (event, legacyUrl) => {
+    const url = event.url ?? legacyUrl;
     if (isAppUrl(url)) return;
     event.preventDefault();
     const external = externalUrlOrNull(url);
     if (external) void shell.openExternal(external);
   });
-  contents.on('will-redirect', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
+  contents.on('will-redirect', (event, legacyUrl) => {
+    if (!isAppUrl(event.url ?? legacyUrl)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {

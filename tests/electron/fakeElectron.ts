@@ -1,0 +1,148 @@
+/**
+ * A fake `electron` module with just what src-main/electron uses. The real package's
+ * index.js tries to download the Electron binary, which our build machines cannot do,
+ * so every test of the glue replaces it: `vi.doMock('electron', () => fake)`.
+ * Each fake records what the glue did to it, so the tests read the wiring back.
+ */
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+export interface FakeFrame {
+  url: string;
+}
+
+/** The handler type of `setWindowOpenHandler`, reduced to what the glue returns. */
+type WindowOpenHandler = (details: { url: string }) => { action: 'allow' | 'deny' };
+
+export class FakeWebContents extends EventEmitter {
+  private static nextId = 1;
+  readonly id = FakeWebContents.nextId++;
+  mainFrame: FakeFrame;
+  windowOpenHandler: WindowOpenHandler | null = null;
+  destroyed = false;
+  readonly sent: unknown[][] = [];
+
+  constructor(url = 'app://openai4s/index.html') {
+    super();
+    this.mainFrame = { url };
+  }
+
+  setWindowOpenHandler(handler: WindowOpenHandler): void {
+    this.windowOpenHandler = handler;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  send(...args: unknown[]): void {
+    this.sent.push(args);
+  }
+}
+
+/** A navigation event as Electron passes it: the details object is also the Event. */
+export function navigationEvent(url: string) {
+  return { url, isMainFrame: true, isSameDocument: false, frame: null, preventDefault: vi.fn() };
+}
+
+export function createFakeElectron(options: { singleInstanceLock?: boolean; platform?: string } = {}) {
+  const windows: FakeBrowserWindow[] = [];
+
+  // Like Electron, a closed window throws on use: "Object has been destroyed".
+  class FakeBrowserWindow extends EventEmitter {
+    readonly webContents = new FakeWebContents();
+    readonly loadURL = vi.fn(async (_url: string) => undefined);
+    readonly show = vi.fn(() => this.alive());
+    readonly focus = vi.fn(() => this.alive());
+    readonly restore = vi.fn(() => this.alive());
+    minimized = false;
+    private destroyed = false;
+    constructor(readonly options: Record<string, unknown>) {
+      super();
+      windows.push(this);
+    }
+    private alive(): void {
+      if (this.destroyed) throw new TypeError('Object has been destroyed');
+    }
+    isMinimized(): boolean {
+      this.alive();
+      return this.minimized;
+    }
+    isDestroyed(): boolean {
+      return this.destroyed;
+    }
+    /** Test-only: the user closes the window. */
+    close(): void {
+      this.destroyed = true;
+      this.webContents.destroyed = true;
+      this.emit('closed');
+    }
+    static getAllWindows(): FakeBrowserWindow[] {
+      return windows.filter((w) => !w.destroyed);
+    }
+  }
+
+  const app = Object.assign(new EventEmitter(), {
+    isPackaged: false,
+    requestSingleInstanceLock: vi.fn(() => options.singleInstanceLock ?? true),
+    quit: vi.fn(),
+    whenReady: vi.fn(() => Promise.resolve()),
+    getAppPath: vi.fn(() => process.cwd()),
+  });
+
+  const invokeHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+  const ipcMain = {
+    handle: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => unknown) => {
+      if (invokeHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+      invokeHandlers.set(channel, listener);
+    }),
+    removeHandler: vi.fn((channel: string) => {
+      invokeHandlers.delete(channel);
+    }),
+    /** What `ipcRenderer.invoke(channel, ...args)` reaches in main; rejects like Electron when nothing is bound. */
+    async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
+      const listener = invokeHandlers.get(channel);
+      if (!listener) throw new Error(`No handler registered for '${channel}'`);
+      return listener(event, ...args);
+    },
+    invokeHandlers,
+  };
+
+  const schemeHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
+  const protocol = {
+    registerSchemesAsPrivileged: vi.fn(),
+    handle: vi.fn((scheme: string, handler: (request: { url: string }) => Promise<Response> | Response) => {
+      schemeHandlers.set(scheme, handler);
+    }),
+    schemeHandlers,
+  };
+
+  const defaultSession = {
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+  };
+
+  return {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    ipcMain,
+    protocol,
+    session: { defaultSession },
+    shell: { openExternal: vi.fn(async (_url: string) => undefined) },
+    nativeTheme: { shouldUseDarkColors: false },
+    /** Test-only: every window the glue created, in order. */
+    windows,
+  };
+}
+
+export type FakeElectron = ReturnType<typeof createFakeElectron>;
+
+/** An IPC invoke event as main sees it: which frame sent it, of which web contents. */
+export function invokeEvent(
+  sender: FakeWebContents,
+  senderFrame: FakeFrame | null | (() => FakeFrame | null) = sender.mainFrame,
+) {
+  const event = { sender } as { sender: FakeWebContents; senderFrame: FakeFrame | null };
+  Object.defineProperty(event, 'senderFrame', {
+    get: typeof senderFrame === 'function' ? senderFrame : () => senderFrame,
+  });
+  return event;
+}
