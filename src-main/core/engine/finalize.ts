@@ -1,0 +1,56 @@
+import { citedAnswerSchema, type CitedAnswer } from '../../../src-preload/contract/answer';
+import type { EvidenceLookupPort } from './ports';
+
+export type FinalizeCheck = { ok: true; answer: CitedAnswer } | { ok: false; errors: string[] };
+
+/**
+ * Validates a cited answer (from finalize_response or host.submit_output): the closed
+ * schema first, then that every observed/computed claim cites evidence that exists in
+ * this session. The errors are written for the model, which may try again.
+ */
+export async function checkCitedAnswer(input: unknown, evidence: EvidenceLookupPort): Promise<FinalizeCheck> {
+  const parsed = citedAnswerSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.slice(0, 12).map((i) => `${i.path.length ? i.path.join('.') : '(answer)'}: ${i.message}`),
+    };
+  }
+  const answer = parsed.data;
+  const cited = new Set<string>();
+  answer.claims.forEach((c) => {
+    if (c.basis === 'observed' || c.basis === 'computed') c.evidence.forEach((id) => cited.add(id));
+  });
+  const missing = cited.size ? await evidence.missing([...cited]) : [];
+  if (missing.length) {
+    const errors = answer.claims.flatMap((c, i) => {
+      const bad = c.evidence.filter((id) => missing.includes(id));
+      return (c.basis === 'observed' || c.basis === 'computed') && bad.length
+        ? [`claims.${i}.evidence: no evidence ${bad.map((b) => JSON.stringify(b)).join(', ')} exists in this session; cite ids you retrieved or computed, or use basis "inferred"/"generated"`]
+        : [];
+    });
+    return { ok: false, errors };
+  }
+  return { ok: true, answer: { ...answer, cited: true } };
+}
+
+/** The answer recorded when the model replies with text only, twice: nothing in it is cited. */
+export function uncitedAnswer(text: string): CitedAnswer {
+  return {
+    summary: text.trim(),
+    claims: [
+      {
+        statement: text.trim().slice(0, 2000),
+        basis: 'generated',
+        evidence: [],
+        uncertainty: 'Not checked against any retrieved source.',
+      },
+    ],
+    limitations: ['This answer was given without finalize_response: no claim in it is checked against retrieved evidence.'],
+    next_steps: [],
+    suggested_questions: [],
+    artifacts: [],
+    completion_bullets: ['Answered from the model without tools'],
+    cited: false,
+  };
+}

@@ -1,0 +1,212 @@
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { LlmMessage } from '../llm/types';
+import { checkCitedAnswer, uncitedAnswer } from './finalize';
+import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult } from './ports';
+import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
+import { streamReply, type ModelReply } from './streamReply';
+import { addCost, addUsage, emptyUsage } from './usage';
+
+export const NUDGE =
+  'Your reply had no action. Use a tool, run a ```python or ```r cell, or call finalize_response with your cited answer.';
+export const DEFAULT_MAX_TURNS = 24;
+export const DEFAULT_MAX_FINALIZE_ATTEMPTS = 3;
+
+/**
+ * The agent's turn loop, shared by the UI session runner and the CLI. Per turn:
+ * prepare context, stream the model reply (as UI chunks), route the action, execute,
+ * append history; stop on completion, cancellation, error or max turns.
+ */
+export async function runEngine(ports: EnginePorts, options: EngineOptions): Promise<EngineResult> {
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const maxFinalize = options.maxFinalizeAttempts ?? DEFAULT_MAX_FINALIZE_ATTEMPTS;
+  const history: LlmMessage[] = [...options.history];
+  const { signal } = options;
+  let stale = false;
+  // After cancellation nothing but the closing chunk may reach the sink (late events are dropped).
+  const emit = (chunk: StreamChunk) => {
+    if (!stale) ports.sink.emit(chunk);
+  };
+  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, signal, emit };
+  let usage = emptyUsage();
+  let cost: EngineResult['cost'] = null;
+  let calls = 0;
+  let turns = 0;
+  let nudged = false;
+  let finalizeFailures = 0;
+
+  const end = (
+    status: EngineResult['status'],
+    failureCode: EngineFailureCode | null,
+    failureMessage: string | null,
+    answer: EngineResult['answer'] = null,
+  ): EngineResult => {
+    if (status === 'cancelled') {
+      emit({ type: 'abort', reason: failureMessage ?? 'cancelled' });
+    } else {
+      if (status === 'failed') emit({ type: 'error', errorText: failureMessage ?? 'failed', errorCode: failureCode ?? 'internal' });
+      emit({ type: 'finish', finishReason: status === 'completed' ? 'stop' : 'error' });
+    }
+    stale = true;
+    return { status, failureCode, failureMessage, answer, turns, usage, cost, history };
+  };
+
+  emit({ type: 'start', messageId: options.runId });
+  try {
+    while (turns < maxTurns) {
+      if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+      turns++;
+      emit({ type: 'start-step' });
+      const reply: ModelReply = await streamReply(
+        ports.model,
+        {
+          messages: ports.context.prepare(history),
+          system: options.system,
+          tools: options.tools,
+          signal,
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        },
+        emit,
+        `${options.runId}-s${turns}`,
+      );
+      if (reply.usage) {
+        usage = addUsage(usage, reply.usage);
+        cost = addCost(cost, reply.cost, calls === 0);
+        calls++;
+      }
+      if (reply.aborted || signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+      if (reply.error) {
+        emit({ type: 'finish-step' });
+        const code: EngineFailureCode = reply.error.errorType === 'authentication' ? 'not_configured' : 'provider_unavailable';
+        return end('failed', code, `${reply.error.provider}: ${reply.error.message}`);
+      }
+
+      const action = routeAction(reply.text, reply.toolCalls);
+      const assistant: LlmMessage = {
+        role: 'assistant',
+        content: reply.text,
+        ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
+        ...(reply.toolCalls.length
+          ? { toolCalls: reply.toolCalls.map((c) => ({ id: c.id, name: c.name, rawArguments: c.rawArguments })) }
+          : {}),
+      };
+      history.push(assistant);
+
+      if (action.kind === 'finalize') {
+        const outcome = await finalize(action.call);
+        emit({ type: 'finish-step' });
+        if (outcome.done) return end('completed', null, null, outcome.answer);
+        if (++finalizeFailures >= maxFinalize) {
+          return end('failed', 'invalid_output', `finalize_response was invalid ${finalizeFailures} times: ${outcome.errors.join('; ')}`);
+        }
+        continue;
+      }
+
+      if (action.kind === 'tool-batch') {
+        nudged = false;
+        const results = await executeBatch(action.calls);
+        emit({ type: 'finish-step' });
+        if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+        for (const r of results) {
+          history.push({ role: 'tool', toolCallId: r.toolCallId, toolName: r.toolName, content: r.content, isError: r.isError });
+        }
+        continue;
+      }
+
+      if (action.kind === 'cell') {
+        nudged = false;
+        const outcome = await ports.kernel.executeCell(action.fence.language, action.fence.code, ctx);
+        if (signal.aborted) {
+          emit({ type: 'finish-step' });
+          return end('cancelled', 'cancelled', 'Stopped by the user.');
+        }
+        if (outcome.submitted !== undefined) {
+          const check = await checkCitedAnswer(outcome.submitted, ports.evidence);
+          if (check.ok) {
+            emit({ type: 'data-answer', id: options.runId, data: check.answer });
+            emit({ type: 'finish-step' });
+            return end('completed', null, null, check.answer);
+          }
+          history.push({ role: 'user', content: `Cell result:\n${outcome.summary}\n\nhost.submit_output was invalid:\n- ${check.errors.join('\n- ')}` });
+        } else {
+          history.push({ role: 'user', content: `Cell result${outcome.ok ? '' : ' (error)'}:\n${outcome.summary}` });
+        }
+        emit({ type: 'finish-step' });
+        continue;
+      }
+
+      // No action: nudge once; a second text-only reply is the (uncited) answer.
+      emit({ type: 'finish-step' });
+      if (!nudged) {
+        nudged = true;
+        history.push({ role: 'user', content: NUDGE });
+        continue;
+      }
+      if (!reply.text.trim()) return end('failed', 'invalid_output', 'The model returned an empty reply twice.');
+      const answer = uncitedAnswer(reply.text);
+      emit({ type: 'data-answer', id: options.runId, data: answer });
+      return end('completed', null, null, answer);
+    }
+    return end('failed', 'budget_exhausted', `Stopped after ${maxTurns} turns without a final answer (max turns).`);
+  } catch (error) {
+    if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+    return end('failed', 'internal', `Engine error: ${(error as Error)?.message ?? String(error)}`);
+  }
+
+  async function finalize(call: ToolCallRecord): Promise<{ done: true; answer: NonNullable<EngineResult['answer']> } | { done: false; errors: string[] }> {
+    const errors = call.parseError
+      ? [`arguments are not valid JSON: ${call.parseError}`]
+      : null;
+    const check = errors ? ({ ok: false, errors } as const) : await checkCitedAnswer(call.arguments, ports.evidence);
+    if (check.ok) {
+      emit({ type: 'tool-output-available', toolCallId: call.id, output: { accepted: true } });
+      emit({ type: 'data-answer', id: options.runId, data: check.answer });
+      return { done: true, answer: check.answer };
+    }
+    const text = `finalize_response was not accepted. Fix these and call it again:\n- ${check.errors.join('\n- ')}`;
+    emit({ type: 'tool-output-error', toolCallId: call.id, errorText: text });
+    history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text, isError: true });
+    return { done: false, errors: check.errors };
+  }
+
+  /** Answers parse errors and a finalize_response mixed into a batch itself; the rest goes to the executor. */
+  async function executeBatch(batch: ToolCallRecord[]): Promise<ToolResult[]> {
+    const local = new Map<string, ToolResult>();
+    const runnable: ToolCallRecord[] = [];
+    for (const call of batch) {
+      if (call.parseError) {
+        local.set(call.id, {
+          toolCallId: call.id,
+          toolName: call.name,
+          isError: true,
+          content: `Not executed: the arguments are not valid JSON (${call.parseError}). Raw arguments: ${call.rawArguments.slice(0, 500)}`,
+        });
+      } else if (call.name === FINALIZE_TOOL) {
+        local.set(call.id, {
+          toolCallId: call.id,
+          toolName: call.name,
+          isError: true,
+          content: 'finalize_response must be the only call in its reply. The other calls ran; call finalize_response alone when you are done.',
+        });
+      } else {
+        runnable.push(call);
+      }
+    }
+    const executed = runnable.length ? await ports.executor.executeBatch(runnable, ctx) : [];
+    const byId = new Map(executed.map((r) => [r.toolCallId, r]));
+    // Results go back in the provider's original order, whatever order they finished in.
+    return batch.map((call) => {
+      const result =
+        local.get(call.id) ??
+        byId.get(call.id) ?? {
+          toolCallId: call.id,
+          toolName: call.name,
+          isError: true,
+          content: 'The executor returned no result for this call.',
+        };
+      if (result.denied) emit({ type: 'tool-output-denied', toolCallId: call.id });
+      else if (result.isError) emit({ type: 'tool-output-error', toolCallId: call.id, errorText: result.content });
+      else emit({ type: 'tool-output-available', toolCallId: call.id, output: result.output ?? result.content });
+      return result;
+    });
+  }
+}

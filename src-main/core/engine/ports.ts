@@ -1,0 +1,105 @@
+import type { CitedAnswer } from '../../../src-preload/contract/answer';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { LanguageModelPort, LlmMessage, LlmTool, Usage, Cost } from '../llm/types';
+import type { ToolCallRecord } from './routeAction';
+
+/** What a native tool call produced, in the provider's order. `content` goes back to the model. */
+export interface ToolResult {
+  toolCallId: string;
+  toolName: string;
+  /** The text the model reads (already truncated and annotated by the executor). */
+  content: string;
+  isError: boolean;
+  /** The structured output shown in the UI (tool-output-available). */
+  output?: unknown;
+  /** True when the user denied the call. */
+  denied?: boolean;
+}
+
+/** Runs a native tool batch (permission, approval, audit happen behind this port). */
+export interface ActionExecutorPort {
+  executeBatch(calls: ToolCallRecord[], ctx: ActionContext): Promise<ToolResult[]>;
+}
+
+export interface CellOutcome {
+  ok: boolean;
+  /** What the model reads about the cell: stdout, stderr, error and traceback, truncated. */
+  summary: string;
+  /** Evidence id of the cell execution, when the evidence store records it. */
+  evidenceId?: string;
+  /** A structured answer submitted from the cell with host.submit_output, if any. */
+  submitted?: unknown;
+}
+
+/** Runs a code cell in the session's kernel; emits its own `data-cell` chunks through ctx.emit. */
+export interface KernelPort {
+  executeCell(language: 'python' | 'r', code: string, ctx: ActionContext): Promise<CellOutcome>;
+}
+
+/** Shapes the history into the request messages (trimming, summaries). */
+export interface ContextPolicyPort {
+  prepare(history: readonly LlmMessage[]): LlmMessage[];
+}
+
+/** Where chunks go: the ledger first, then the live topic. Dropped once the run is stale. */
+export interface EventSinkPort {
+  emit(chunk: StreamChunk): void;
+}
+
+/** Which evidence ids exist in the session (the evidence store arrives with the science issue). */
+export interface EvidenceLookupPort {
+  missing(ids: readonly string[]): string[] | Promise<string[]>;
+}
+
+export interface ActionContext {
+  sessionId: string;
+  runId: string;
+  signal: AbortSignal;
+  emit(chunk: StreamChunk): void;
+}
+
+export interface EnginePorts {
+  model: LanguageModelPort;
+  executor: ActionExecutorPort;
+  kernel: KernelPort;
+  context: ContextPolicyPort;
+  sink: EventSinkPort;
+  evidence: EvidenceLookupPort;
+}
+
+export interface EngineOptions {
+  sessionId: string;
+  runId: string;
+  system: string;
+  tools: LlmTool[];
+  /** The conversation so far (earlier runs), then this run's user message last. */
+  history: LlmMessage[];
+  signal: AbortSignal;
+  maxTurns?: number;
+  /** How many invalid finalize_response attempts the model gets before the run fails. */
+  maxFinalizeAttempts?: number;
+  temperature?: number;
+}
+
+export type EngineStatus = 'completed' | 'failed' | 'cancelled';
+
+export type EngineFailureCode =
+  | 'provider_unavailable'
+  | 'not_configured'
+  | 'budget_exhausted'
+  | 'invalid_output'
+  | 'input_too_large'
+  | 'cancelled'
+  | 'internal';
+
+export interface EngineResult {
+  status: EngineStatus;
+  failureCode: EngineFailureCode | null;
+  failureMessage: string | null;
+  answer: CitedAnswer | null;
+  turns: number;
+  usage: Usage;
+  cost: Cost | null;
+  /** The history after the run (the input history plus everything the run added). */
+  history: LlmMessage[];
+}
