@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { citedAnswerSchema } from '../../../src-preload/contract/answer';
+import type { LlmTool } from '../llm/types';
+import { FINALIZE_TOOL } from './routeAction';
+
+/** Strips what providers do not need from a JSON Schema: `$schema` and empty defaults. */
+function compact(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = schema;
+  return JSON.parse(JSON.stringify(rest, (key, value) => (key === 'default' ? undefined : value)));
+}
+
+/** finalize_response as the model sees it: the cited-answer schema as JSON Schema. */
+export function finalizeTool(): LlmTool {
+  return {
+    name: FINALIZE_TOOL,
+    description:
+      'Submit the final cited answer and end the run. Call it alone. observed/computed claims must cite evidence ids from this session.',
+    inputSchema: compact(z.toJSONSchema(citedAnswerSchema, { io: 'input' }) as Record<string, unknown>),
+  };
+}
