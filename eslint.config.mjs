@@ -7,6 +7,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+// `import('electron')` escapes no-restricted-imports, which sees only static imports.
+const noDynamicElectron = {
+  // `\x2F` is `/`: esquery's regex literal cannot contain an escaped slash.
+  selector: 'ImportExpression[source.value=/^electron($|\\x2F)/]',
+  message: 'No dynamic import of electron here either (DESIGN.md: Layering rules).',
+};
 
 export const layerRules = {
   contract: {
@@ -41,15 +49,19 @@ export const layerRules = {
         paths: [
           { name: 'electron', message: 'The renderer has no Node and no Electron; use window.openai4s.' },
           { name: 'zod', message: 'The renderer ships no schema code; import contract types with `import type`.' },
+          // Bare built-in names too (`fs`, `path`, `child_process`), not only `node:*`.
+          ...builtinModules.map((name) => ({ name, message: 'The renderer has no Node built-ins.' })),
         ],
+        // Regexes, not globs: with gitignore-style globs a matched parent folder
+        // (`**/contract`) cannot be re-included by a negation (`!**/contract/fold`).
         patterns: [
           { group: ['**/src-main/**', '**/src-main'], message: 'The renderer never imports from main.' },
           {
-            group: ['**/src-preload/*', '!**/src-preload/contract'],
+            regex: '(^|/)src-preload(?!/contract(/|$))(/.*)?$',
             message: 'The renderer imports the contract only, never the preload.',
           },
           {
-            group: ['**/contract', '**/contract/*', '!**/contract/fold', '!**/contract/fold/*'],
+            regex: '(^|/)contract(?!/fold(\\.ts)?$)(/.*)?$',
             allowTypeImports: true,
             message: 'From the contract the renderer imports only types (`import type`) and the pure fold.',
           },
@@ -74,12 +86,17 @@ export default tseslint.config(
     },
   },
   { files: ['src-preload/contract/**/*.ts'], rules: layerRules.contract },
-  { files: ['src-main/core/**/*.ts'], rules: layerRules.core },
+  { files: ['src-main/core/**/*.ts'], rules: { ...layerRules.core, 'no-restricted-syntax': ['error', noDynamicElectron] } },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...layerRules.renderer, 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      ...layerRules.renderer,
+      'no-restricted-syntax': ['error', noDynamicElectron],
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
   },
   { files: ['bin/**/*.cjs', 'scripts/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );
