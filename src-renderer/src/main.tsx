@@ -1,2 +1,37 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-createRoot(document.getElementById('root')!).render(<div>OpenAI4S</div>);
+import { bridge } from './api/bridge';
+import { App } from './App';
+import { StoreProvider } from './store/context';
+import { connectEvents, createAppStore } from './store/store';
+import './styles/app.css';
+
+function localStorageOrNull(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const store = createAppStore({
+  bridge,
+  storage: localStorageOrNull(),
+  systemLanguages: navigator.languages?.length ? navigator.languages : [navigator.language],
+});
+try {
+  connectEvents(store, bridge);
+} catch (error) {
+  // Without the bridge the shell still renders; the System panel shows the error.
+  console.error(error);
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element.');
+createRoot(root).render(
+  <StrictMode>
+    <StoreProvider store={store}>
+      <App />
+    </StoreProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,34 @@
+import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/language';
+import { useT } from '../i18n/useT';
+import { useAppStore } from '../store/context';
+
+export function Header() {
+  const t = useT();
+  const language = useAppStore((s) => s.language);
+  const setLanguage = useAppStore((s) => s.setLanguage);
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          4S
+        </span>
+        <span className="brand-name">OpenAI4S</span>
+        <span className="brand-tagline">{t('app.tagline')}</span>
+      </div>
+      <div className="segmented" role="group" aria-label={t('header.language')}>
+        {LANGUAGES.map((lang) => (
+          <button
+            key={lang}
+            type="button"
+            lang={lang}
+            className={lang === language ? 'active' : undefined}
+            aria-pressed={lang === language}
+            onClick={() => setLanguage(lang)}
+          >
+            {LANGUAGE_NAMES[lang]}
+          </button>
+        ))}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,22 @@
+import { useT } from '../i18n/useT';
+import { useAppStore } from '../store/context';
+
+/** Messages pushed by main on `app.notice`. */
+export function Notices() {
+  const t = useT();
+  const items = useAppStore((s) => s.notices.items);
+  const dismiss = useAppStore((s) => s.dismissNotice);
+  if (items.length === 0) return null;
+  return (
+    <div className="notices" aria-live="polite">
+      {items.map((n) => (
+        <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+          <span>{n.message}</span>
+          <button type="button" className="icon-btn" aria-label={t('notice.dismiss')} onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { useT } from '../i18n/useT';
+import { useAppStore } from '../store/context';
+import { ProvidersTable } from './ProvidersTable';
+import { AppCard, PythonCard, RCard, SandboxCard } from './SystemCards';
+
+/** The doctor report (`doctor.get`): interpreters, sandbox, data directory, providers. */
+export function SystemPanel() {
+  const t = useT();
+  const language = useAppStore((s) => s.language);
+  const { status, report, error } = useAppStore((s) => s.doctor);
+  const loadDoctor = useAppStore((s) => s.loadDoctor);
+  const loading = status === 'loading';
+
+  useEffect(() => {
+    if (status === 'idle') void loadDoctor();
+  }, [status, loadDoctor]);
+
+  const checkedAt = report
+    ? new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(report.generatedAt))
+    : null;
+
+  return (
+    <section className="system" aria-labelledby="system-title" aria-busy={loading}>
+      <header className="page-head">
+        <div>
+          <h1 id="system-title">{t('system.title')}</h1>
+          <p className="muted">
+            {t('system.subtitle')}
+            {checkedAt ? <span data-testid="checked-at" data-generated-at={report?.generatedAt}> · {t('system.checkedAt', { time: checkedAt })}</span> : null}
+          </p>
+        </div>
+        <button type="button" className="btn" onClick={() => void loadDoctor(true)} disabled={loading}>
+          {loading ? <span className="spinner" aria-hidden="true" /> : <span aria-hidden="true">↻</span>}
+          {loading ? t('system.refreshing') : t('system.refresh')}
+        </button>
+      </header>
+
+      {error ? (
+        <div className="alert" role="alert" data-testid="doctor-error">
+          <div>
+            <strong>{t('system.errorTitle')}</strong>
+            <p>
+              <span className="muted">{t('system.errorCode')}: </span>
+              <code data-testid="doctor-error-code">{error.code}</code>
+            </p>
+            <p data-testid="doctor-error-message">{error.message}</p>
+          </div>
+          <button type="button" className="btn" onClick={() => void loadDoctor(true)} disabled={loading}>
+            {t('system.retry')}
+          </button>
+        </div>
+      ) : null}
+
+      {!report && loading ? (
+        <div className="loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {t('system.loading')}
+        </div>
+      ) : null}
+
+      {report ? (
+        <div className="cards" data-testid="doctor-report">
+          <AppCard report={report} />
+          <PythonCard python={report.python} />
+          <RCard report={report} />
+          <SandboxCard report={report} />
+          <ProvidersTable providers={report.providers} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { useT } from '../i18n/useT';
+import { useAppStore } from '../store/context';
+import type { MessageKey } from '../i18n/messages';
+
+const FEATURES: ReadonlyArray<readonly [MessageKey, MessageKey]> = [
+  ['welcome.feature.cited.title', 'welcome.feature.cited.body'],
+  ['welcome.feature.kernels.title', 'welcome.feature.kernels.body'],
+  ['welcome.feature.ledger.title', 'welcome.feature.ledger.body'],
+];
+
+/** The empty conversation: what the app does, the first user story as an example, the composer. */
+export function Welcome() {
+  const t = useT();
+  const setView = useAppStore((s) => s.setView);
+  return (
+    <section className="welcome" aria-labelledby="welcome-title">
+      <div className="welcome-body">
+        <h1 id="welcome-title">{t('welcome.title')}</h1>
+        <p className="lead">{t('welcome.lead')}</p>
+        <figure className="example">
+          <figcaption className="section-label">{t('welcome.exampleLabel')}</figcaption>
+          <blockquote data-testid="example-prompt">{t('welcome.examplePrompt')}</blockquote>
+        </figure>
+        <ul className="features">
+          {FEATURES.map(([title, body]) => (
+            <li key={title}>
+              <strong>{t(title)}</strong>
+              <span className="muted">{t(body)}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <form className="composer" onSubmit={(e) => e.preventDefault()}>
+        <textarea placeholder={t('welcome.composerPlaceholder')} rows={3} disabled aria-describedby="composer-hint" />
+        <div className="composer-bar">
+          <p id="composer-hint" className="muted">
+            {t('welcome.composerUnavailable')}{' '}
+            <button type="button" className="link" onClick={() => setView('system')}>
+              {t('welcome.openSystem')}
+            </button>
+          </p>
+          <button type="submit" className="btn btn-primary" disabled>
+            {t('welcome.send')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import { en, zhCN, type MessageKey } from './messages';
+
+export const LANGUAGES = ['zh-CN', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Each language's name in itself, for the switch. */
+export const LANGUAGE_NAMES: Record<Language, string> = { 'zh-CN': '中文', en: 'English' };
+
+export const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, en };
+
+export const LANGUAGE_STORAGE_KEY = 'openai4s.language';
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/**
+ * The user's saved choice wins; otherwise Chinese when the system's first language
+ * is Chinese (any zh variant), else English.
+ */
+export function chooseLanguage(saved: string | null | undefined, systemLanguages: readonly string[]): Language {
+  if (isLanguage(saved)) return saved;
+  const first = systemLanguages.find((l) => typeof l === 'string' && l.length > 0);
+  return first && first.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+export type Params = Record<string, string | number>;
+
+/** Looks a key up and fills `{name}` placeholders; an unknown placeholder stays visible. */
+export function translate(language: Language, key: MessageKey, params?: Params): string {
+  const text = DICTIONARIES[language][key];
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** The `{placeholders}` of a message, sorted (used by the completeness test). */
+export function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
+}

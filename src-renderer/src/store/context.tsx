@@ -1,0 +1,16 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import type { AppState } from './slices';
+import type { AppStore } from './store';
+
+const StoreContext = createContext<AppStore | null>(null);
+
+export function StoreProvider({ store, children }: { store: AppStore; children: ReactNode }) {
+  return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+}
+
+export function useAppStore<T>(selector: (state: AppState) => T): T {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStore needs a <StoreProvider> above it.');
+  return useStore(store, selector);
+}

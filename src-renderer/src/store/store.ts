@@ -1,0 +1,33 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
+import { createNoticesSlice, createSystemSlice, createUiSlice, type AppState, type StoreDeps } from './slices';
+
+export type AppStore = StoreApi<AppState>;
+
+export interface CreateStoreOptions extends StoreDeps {
+  /** navigator.languages (or [navigator.language]): decides the default language. */
+  systemLanguages: readonly string[];
+}
+
+function savedLanguage(storage: StoreDeps['storage']): string | null {
+  try {
+    return storage?.getItem(LANGUAGE_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** One store per window, made of slices; each slice's state changes go through a pure reducer. */
+export function createAppStore(options: CreateStoreOptions): AppStore {
+  const language = chooseLanguage(savedLanguage(options.storage), options.systemLanguages);
+  return createStore<AppState>()((...a) => ({
+    ...createUiSlice(options, language)(...a),
+    ...createSystemSlice(options)(...a),
+    ...createNoticesSlice()(...a),
+  }));
+}
+
+/** Subscribes the store to main's events; returns the unsubscribe. */
+export function connectEvents(store: AppStore, bridge: StoreDeps['bridge']): () => void {
+  return bridge.on('app.notice', (notice) => store.getState().receiveNotice(notice));
+}

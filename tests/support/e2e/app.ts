@@ -1,0 +1,123 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Response } from 'playwright-core';
+import { routes } from '../../../src-preload/contract/routes';
+import type { EventTopics } from '../../../src-preload/contract/events';
+import { createHandlers } from '../../../src-main/core/api/handlers';
+import { createCore, type Core } from '../../../src-main/core/core';
+import { createRouter, type Router } from '../../../src-main/core/ipc/router';
+import { bindBridge, emitEvent } from './bridge';
+import { ensureRendererBuild, PROJECT_ROOT } from './build';
+import { serveRenderer, TEST_ORIGIN, type ServedLog } from './serve';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(PROJECT_ROOT, 'test-results');
+
+/** Debian's Chromium, never a downloaded browser; no background traffic of its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+export interface ShellOptions {
+  colorScheme?: 'light' | 'dark';
+  /** The browser locale: decides navigator.language and so the default UI language. */
+  locale?: string;
+  viewport?: { width: number; height: number };
+  /** Extra environment for the core, on top of process.env and the temp data dir. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Shell {
+  page: Page;
+  context: BrowserContext;
+  core: Core;
+  router: Router;
+  /** The temporary OPENAI4S_DATA_DIR of this shell. */
+  dataDir: string;
+  served: ServedLog;
+  /** Console errors and uncaught page errors (CSP violations show up here). */
+  errors: string[];
+  /** Navigates to the app; resolves with the response to index.html. */
+  open(): Promise<Response | null>;
+  emit<T extends keyof EventTopics>(topic: T, payload: EventTopics[T]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A page showing the production renderer, bound to a real core running in this
+ * process over a fresh temporary data directory.
+ */
+export async function openShell(browser: Browser, options: ShellOptions = {}): Promise<Shell> {
+  const rendererDir = ensureRendererBuild();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'openai4s-e2e-'));
+  const core = createCore({ env: { ...process.env, ...options.env, OPENAI4S_DATA_DIR: dataDir } });
+  // The same rule as the Electron glue's isTrustedCaller, for the test origin.
+  const router = createRouter(routes, createHandlers(core), {
+    checkSender: (caller) => caller.isMainFrame && caller.origin === TEST_ORIGIN,
+  });
+  const context = await browser.newContext({
+    colorScheme: options.colorScheme ?? 'light',
+    locale: options.locale ?? 'en-US',
+    viewport: options.viewport ?? { width: 1320, height: 860 },
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  const served = await serveRenderer(page, rendererDir);
+  await bindBridge(page, router);
+
+  return {
+    page,
+    context,
+    core,
+    router,
+    dataDir,
+    served,
+    errors,
+    open: () => page.goto(`${TEST_ORIGIN}/index.html`),
+    emit: (topic, payload) => emitEvent(page, topic, payload),
+    async close() {
+      await context.close();
+      await core.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Saves a screenshot of the whole shell under test-results/. The main area scrolls
+ * on its own, so the viewport is first grown to fit its content.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  const size = page.viewportSize() ?? { width: 1320, height: 860 };
+  const needed = Number(
+    await page.evaluate(`(() => { const m = document.querySelector('main'); return m ? m.scrollHeight - m.clientHeight : 0; })()`),
+  );
+  if (needed > 0) await page.setViewportSize({ width: size.width, height: size.height + needed });
+  await page.evaluate('document.fonts.ready.then(() => true)');
+  const file = await screenshotPath(name);
+  await page.screenshot({ path: file });
+  await page.setViewportSize(size);
+  return file;
+}
+
+export async function screenshotPath(name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  return path.join(SCREENSHOT_DIR, name);
+}
