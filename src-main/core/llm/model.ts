@@ -1,0 +1,164 @@
+/**
+ * `createModel(providerId, {env})` -> a LanguageModelPort: resolves key, base URL and
+ * model (config/providers.ts), refuses at once without a key, and streams normalized
+ * parts with bounded retries before the first output and immediate abort.
+ */
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { ConfigEnv } from '../config/env';
+import { PROVIDERS, findProvider } from '../config/providerCatalog';
+import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsKeyLookup } from '../config/providers';
+import { LlmError, classifyError, isAbortError, retryAfterMs } from './errors';
+import { StreamNormalizer } from './normalize';
+import { toCallOptions } from './prompt';
+import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
+import type { LanguageModelPort, LlmErrorInfo, LlmRequest, Part } from './types';
+import { createWire, type FetchFunction, type Wire } from './wires';
+
+export interface CreateModelOptions {
+  env: ConfigEnv;
+  /** Overrides `OPENAI4S_<PROVIDER>_MODEL` and the catalog default. */
+  model?: string;
+  /** Overrides `OPENAI4S_<PROVIDER>_BASE_URL`; includes the version path (`http://127.0.0.1:8080/v1`). */
+  baseUrl?: string;
+  settingsKey?: SettingsKeyLookup;
+  retry?: Partial<RetryPolicy>;
+  fetch?: FetchFunction;
+  /** For jitter in tests. */
+  random?: () => number;
+}
+
+function configError(message: string, code: string, provider: string): LlmError {
+  return new LlmError({ errorType: 'authentication', code, message, status: null, provider, retryable: false });
+}
+
+/** Resolves a provider or throws an LlmError naming the fix (unknown id, missing key). */
+export function resolveForModel(providerId: string, options: CreateModelOptions): ResolvedProvider {
+  const spec = findProvider(providerId);
+  if (!spec) {
+    throw new LlmError({
+      errorType: 'validation',
+      code: 'unknown_provider',
+      message: `Unknown provider "${providerId}". Use one of: ${PROVIDERS.map((p) => p.id).join(', ')}.`,
+      status: null,
+      provider: providerId,
+      retryable: false,
+    });
+  }
+  const resolved = resolveProvider(spec, options.env, options.settingsKey);
+  if (!resolved.configured) throw configError(missingKeyMessage(resolved), 'missing_api_key', spec.id);
+  return {
+    ...resolved,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, ''), baseUrlSource: 'env' as const } : {}),
+    ...(options.model ? { model: options.model, modelSource: 'env' as const } : {}),
+  };
+}
+
+export function createModel(providerId: string, options: CreateModelOptions): LanguageModelPort {
+  const resolved = resolveForModel(providerId, options);
+  const wire = createWire({
+    providerId: resolved.spec.id,
+    wire: resolved.spec.wire,
+    baseUrl: resolved.baseUrl,
+    apiKey: resolved.apiKey,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  return {
+    providerId: resolved.spec.id,
+    model: resolved.model,
+    baseUrl: resolved.baseUrl,
+    stream: (request) => streamParts(wire, resolved, request, policy, options.random ?? Math.random),
+  };
+}
+
+/** The configured default provider (`OPENAI4S_PROVIDER`, else ark). */
+export function createDefaultModel(options: CreateModelOptions): LanguageModelPort {
+  return createModel(defaultProviderId(options.env), options);
+}
+
+async function* streamParts(
+  wire: Wire,
+  resolved: ResolvedProvider,
+  request: LlmRequest,
+  policy: RetryPolicy,
+  random: () => number,
+): AsyncGenerator<Part> {
+  const provider = resolved.spec.id;
+  const modelId = request.model ?? resolved.model;
+  const ctx = { providerId: provider, model: modelId, baseUrl: resolved.baseUrl };
+  // Our own controller, so leaving the loop early also closes the HTTP stream.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(request.signal?.reason);
+  if (request.signal?.aborted) controller.abort(request.signal.reason);
+  request.signal?.addEventListener('abort', onAbort, { once: true });
+  let lm: LanguageModelV3;
+  try {
+    lm = wire.model(modelId);
+  } catch (error) {
+    yield { type: 'error', error: classifyError(error, provider) };
+    return;
+  }
+  const options = toCallOptions(request, wire.providerOptions(request, modelId), controller.signal);
+
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const norm = new StreamNormalizer(ctx);
+      // Set when a failure may be retried: nothing reached the caller yet.
+      let failure: { info: LlmErrorInfo; cause: unknown } | null = null;
+      let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | null = null;
+      try {
+        const result = await lm.doStream(options);
+        reader = result.stream.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            yield* norm.end();
+            return;
+          }
+          for (const part of norm.push(value)) {
+            if (part.type === 'error' && part.error.retryable && !norm.emittedOutput) {
+              failure = { info: part.error, cause: value.type === 'error' ? value.error : null };
+              break;
+            }
+            yield part;
+          }
+          if (failure) break;
+          if (norm.finished) return;
+        }
+      } catch (error) {
+        if (controller.signal.aborted || isAbortError(error)) {
+          yield* norm.abort();
+          return;
+        }
+        const info = classifyError(error, provider);
+        if (!info.retryable || norm.emittedOutput) {
+          yield* norm.fail(info);
+          return;
+        }
+        failure = { info, cause: error };
+      } finally {
+        reader?.cancel().catch(() => undefined);
+      }
+      if (!failure) {
+        yield* norm.end();
+        return;
+      }
+      const delay = retryDelay(policy, attempt, retryAfterMs(failure.cause), random);
+      if (delay === null) {
+        yield* norm.fail(failure.info);
+        return;
+      }
+      yield { type: 'retry', attempt, delayMs: delay, error: failure.info };
+      try {
+        await sleep(delay, controller.signal);
+      } catch {
+        yield* norm.abort();
+        return;
+      }
+    }
+  } finally {
+    request.signal?.removeEventListener('abort', onAbort);
+    // Whatever ended the loop (finish, error, the caller breaking out), the connection goes.
+    controller.abort();
+  }
+}
