@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { route } from './define';
+import type { StreamChunk, UIMessage } from './stream';
+
+/**
+ * Sessions: the conversations of the ledger, their runs, and their folded history.
+ * Run statuses and failure codes follow seeds/research-assistant-request.txt (DESIGN.md:
+ * Engine), plus `interrupted`: the app stopped in the middle of an action whose effect
+ * is therefore unknown (crash repair; nothing is replayed).
+ */
+
+export const runStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed', 'cancelled', 'expired', 'unavailable']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+export const failureCodeSchema = z.enum([
+  'not_configured',
+  'budget_exhausted',
+  'access_changed',
+  'source_unavailable',
+  'context_changed',
+  'input_too_large',
+  'provider_unavailable',
+  'generation_unconfirmed',
+  'invalid_output',
+  'cancelled',
+  'expired',
+  'conversation_full',
+  'interrupted',
+]);
+export type FailureCode = z.infer<typeof failureCodeSchema>;
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped by every mutation (a submitted message, a rename); clients send it back as `expectedRevision`. */
+  revision: number;
+}
+
+export interface RunUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
+  cachedInputTokens?: number;
+  totalTokens?: number;
+}
+
+export interface RunRecord {
+  id: string;
+  sessionId: string;
+  mutationId: string;
+  /** The user's message text that started the run. */
+  message: string;
+  status: RunStatus;
+  failureCode: FailureCode | null;
+  failureMessage: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  provider: string | null;
+  model: string | null;
+  usage: RunUsage | null;
+  costUsd: number | null;
+}
+
+export interface SessionDetail {
+  session: SessionSummary;
+  runs: RunRecord[];
+  /** The last `seq` of the session's stream (0 when empty). */
+  lastSeq: number;
+}
+
+export interface SessionHistory {
+  sessionId: string;
+  lastSeq: number;
+  messages: UIMessage[];
+}
+
+/** The `session.stream` event: one chunk, after the ledger has stored it. */
+export interface SessionStreamEvent {
+  sessionId: string;
+  seq: number;
+  runId: string | null;
+  chunk: StreamChunk;
+}
+
+const sessionId = z.string().min(1).max(200);
+const title = z.string().trim().min(1).max(200);
+
+export const sessionRoutes = {
+  'session.create': route<SessionSummary>()(z.object({ title: title.optional() }).strict().default({})),
+  'session.list': route<SessionSummary[]>()(z.object({}).strict().default({})),
+  'session.get': route<SessionDetail>()(z.object({ sessionId }).strict()),
+  'session.rename': route<SessionSummary>()(
+    z.object({ sessionId, title, expectedRevision: z.number().int().positive().optional() }).strict(),
+  ),
+  'session.delete': route<{ deleted: true }>()(z.object({ sessionId }).strict()),
+  'session.history': route<SessionHistory>()(z.object({ sessionId }).strict()),
+};

@@ -1,0 +1,173 @@
+/**
+ * The UI message stream (Vercel AI SDK protocol v1, DESIGN.md "Streaming protocol",
+ * seeds/chat-stream-format.txt) and the UIMessage view it folds into. Types only: the
+ * renderer imports this file with `import type`, and no schema code ships with it.
+ *
+ * Every chunk below is what the AI SDK's own reader accepts, with two additions of ours:
+ *  - `user-message`: the user's turn. The AI SDK stream carries only the assistant's
+ *    message; the ledger records the whole conversation in one log, so the user's turn is
+ *    a chunk too. It is never sent on the per-run SSE stream (see `isAssistantChunk` in fold.ts).
+ *  - `patch` on a `data-*` chunk: RFC 6902 operations applied to the data of the part with
+ *    the same type and id (the SNP2 rule of seeds/bohrium-mentor-snp2.txt). Readers that
+ *    do not know `patch` take `data` as a snapshot, so an emitter that must serve such
+ *    readers sends full snapshots instead.
+ */
+
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
+export type FinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
+
+/** One RFC 6902 operation (the subset fast-json-patch and the fold both apply). */
+export type JsonPatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+
+export interface StartChunk { type: 'start'; messageId?: string; messageMetadata?: unknown }
+export interface FinishChunk { type: 'finish'; finishReason?: FinishReason; messageMetadata?: unknown }
+export interface AbortChunk { type: 'abort'; reason?: string }
+export interface MessageMetadataChunk { type: 'message-metadata'; messageMetadata: unknown }
+export interface StartStepChunk { type: 'start-step' }
+export interface FinishStepChunk { type: 'finish-step' }
+
+export interface TextStartChunk { type: 'text-start'; id: string; providerMetadata?: ProviderMetadata }
+export interface TextDeltaChunk { type: 'text-delta'; id: string; delta: string; providerMetadata?: ProviderMetadata }
+export interface TextEndChunk { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
+export interface ReasoningStartChunk { type: 'reasoning-start'; id: string; providerMetadata?: ProviderMetadata }
+export interface ReasoningDeltaChunk { type: 'reasoning-delta'; id: string; delta: string; providerMetadata?: ProviderMetadata }
+export interface ReasoningEndChunk { type: 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
+
+interface ToolChunkCommon {
+  toolCallId: string;
+  providerExecuted?: boolean;
+  providerMetadata?: ProviderMetadata;
+  dynamic?: boolean;
+}
+export interface ToolInputStartChunk extends ToolChunkCommon { type: 'tool-input-start'; toolName: string; title?: string }
+export interface ToolInputDeltaChunk { type: 'tool-input-delta'; toolCallId: string; inputTextDelta: string }
+export interface ToolInputAvailableChunk extends ToolChunkCommon {
+  type: 'tool-input-available';
+  toolName: string;
+  input: unknown;
+  title?: string;
+}
+export interface ToolInputErrorChunk extends ToolChunkCommon {
+  type: 'tool-input-error';
+  toolName: string;
+  input: unknown;
+  errorText: string;
+  title?: string;
+}
+export interface ToolApprovalRequestChunk { type: 'tool-approval-request'; toolCallId: string; approvalId: string }
+export interface ToolOutputAvailableChunk extends ToolChunkCommon { type: 'tool-output-available'; output: unknown; preliminary?: boolean }
+export interface ToolOutputErrorChunk extends ToolChunkCommon { type: 'tool-output-error'; errorText: string }
+export interface ToolOutputDeniedChunk { type: 'tool-output-denied'; toolCallId: string }
+
+export interface SourceUrlChunk { type: 'source-url'; sourceId: string; url: string; title?: string; providerMetadata?: ProviderMetadata }
+export interface SourceDocumentChunk {
+  type: 'source-document';
+  sourceId: string;
+  mediaType: string;
+  title: string;
+  filename?: string;
+  providerMetadata?: ProviderMetadata;
+}
+export interface FileChunk { type: 'file'; url: string; mediaType: string; providerMetadata?: ProviderMetadata }
+
+/**
+ * An app-specific part. With an `id`, a later chunk of the same type and id replaces its
+ * data (or patches it); `transient` chunks are delivered live but never become a part.
+ */
+export interface DataChunk<T extends string = `data-${string}`> {
+  type: T;
+  id?: string;
+  data?: unknown;
+  patch?: JsonPatchOperation[];
+  transient?: boolean;
+}
+
+/** The stream's own error report: the fold keeps it as a `data-error` part so history shows it. */
+export interface ErrorChunk { type: 'error'; errorText: string; errorType?: string; errorCode?: string }
+
+/** The user's turn (ours; see the file comment). */
+export interface UserMessageChunk {
+  type: 'user-message';
+  messageId: string;
+  text: string;
+  files?: { url: string; mediaType: string; filename?: string }[];
+  metadata?: unknown;
+}
+
+export type UIMessageChunk =
+  | StartChunk | FinishChunk | AbortChunk | MessageMetadataChunk | StartStepChunk | FinishStepChunk
+  | TextStartChunk | TextDeltaChunk | TextEndChunk
+  | ReasoningStartChunk | ReasoningDeltaChunk | ReasoningEndChunk
+  | ToolInputStartChunk | ToolInputDeltaChunk | ToolInputAvailableChunk | ToolInputErrorChunk
+  | ToolApprovalRequestChunk | ToolOutputAvailableChunk | ToolOutputErrorChunk | ToolOutputDeniedChunk
+  | SourceUrlChunk | SourceDocumentChunk | FileChunk | DataChunk | ErrorChunk;
+
+/** What the ledger stores and the session stream carries. */
+export type StreamChunk = UIMessageChunk | UserMessageChunk;
+
+/** A chunk with its place in the session's log (the ledger's `stream_events` row). */
+export interface StoredChunk {
+  sessionId: string;
+  seq: number;
+  runId: string | null;
+  chunk: StreamChunk;
+  /** Unix milliseconds at which the ledger accepted it. */
+  at: number;
+}
+
+// ---- the folded view -------------------------------------------------------------
+
+export interface TextUIPart { type: 'text'; text: string; state?: 'streaming' | 'done'; providerMetadata?: ProviderMetadata }
+export interface ReasoningUIPart { type: 'reasoning'; id?: string; text: string; state?: 'streaming' | 'done'; providerMetadata?: ProviderMetadata }
+export interface StepStartUIPart { type: 'step-start' }
+export interface SourceUrlUIPart { type: 'source-url'; sourceId: string; url: string; title?: string; providerMetadata?: ProviderMetadata }
+export interface SourceDocumentUIPart {
+  type: 'source-document';
+  sourceId: string;
+  mediaType: string;
+  title: string;
+  filename?: string;
+  providerMetadata?: ProviderMetadata;
+}
+export interface FileUIPart { type: 'file'; url: string; mediaType: string; filename?: string; providerMetadata?: ProviderMetadata }
+export interface DataUIPart { type: `data-${string}`; id?: string; data: unknown }
+
+export type ToolState =
+  | 'input-streaming'
+  | 'input-available'
+  | 'approval-requested'
+  | 'output-available'
+  | 'output-error'
+  | 'output-denied';
+
+interface ToolPartCommon {
+  toolCallId: string;
+  state: ToolState;
+  input?: unknown;
+  /** The argument text as streamed, kept when it does not parse (a parse error is never dropped). */
+  rawInput?: string;
+  output?: unknown;
+  errorText?: string;
+  title?: string;
+  providerExecuted?: boolean;
+  preliminary?: boolean;
+  approvalId?: string;
+}
+/** A tool call of a known tool: `type` is `tool-<toolName>`. */
+export interface ToolUIPart extends ToolPartCommon { type: `tool-${string}` }
+export interface DynamicToolUIPart extends ToolPartCommon { type: 'dynamic-tool'; toolName: string }
+
+export type UIPart =
+  | TextUIPart | ReasoningUIPart | StepStartUIPart | SourceUrlUIPart | SourceDocumentUIPart | FileUIPart
+  | DataUIPart | ToolUIPart | DynamicToolUIPart;
+
+export interface UIMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  metadata?: unknown;
+  parts: UIPart[];
+}
