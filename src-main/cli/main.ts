@@ -3,9 +3,10 @@ import { createCore, type Core } from '../core/core';
 import { APP_VERSION } from '../core/version';
 import type { CliCommand, CliIO } from './command';
 import { doctorCommand } from './commands/doctor';
+import { kernelCommand } from './commands/kernel';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [doctorCommand];
+export const COMMANDS: CliCommand[] = [doctorCommand, kernelCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -2,6 +2,7 @@ import type { DoctorReport } from '../../src-preload/contract/doctor';
 import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
 import type { SettingsKeyLookup } from './config/providers';
 import { buildDoctorReport } from './doctor/doctor';
+import { KernelSupervisor } from './kernel/supervisor';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -10,6 +11,8 @@ import { buildDoctorReport } from './doctor/doctor';
 export interface Core {
   readonly config: CoreConfig;
   doctor(refresh?: boolean): Promise<DoctorReport>;
+  /** Python and R kernels per session (src-main/core/kernel); closed with the core. */
+  readonly kernels: KernelSupervisor;
   close(): Promise<void>;
 }
 
@@ -21,8 +24,15 @@ export interface CoreOptions {
 export function createCore(options: CoreOptions = {}): Core {
   const config = loadCoreConfig(options.env ?? process.env, options.settingsKey);
   let doctorCache: Promise<DoctorReport> | null = null;
+  const kernels = new KernelSupervisor({
+    dataDir: config.dataDir,
+    processEnv: config.processEnv,
+    sandboxMode: config.sandboxMode,
+    prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
+  });
   return {
     config,
+    kernels,
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
         doctorCache = buildDoctorReport(config);
@@ -31,6 +41,8 @@ export function createCore(options: CoreOptions = {}): Core {
       }
       return doctorCache;
     },
-    async close() {},
+    async close() {
+      await kernels.close();
+    },
   };
 }

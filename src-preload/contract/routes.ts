@@ -1,4 +1,5 @@
 import { doctorRoutes } from './doctor';
+import { kernelRoutes } from './kernel';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -6,6 +7,7 @@ import { doctorRoutes } from './doctor';
  */
 export const routes = {
   ...doctorRoutes,
+  ...kernelRoutes,
 };
 
 export type Routes = typeof routes;

@@ -1,0 +1,131 @@
+# OpenAI4S R kernel worker (base R + jsonlite).
+#
+# Same protocol as the Python worker (DESIGN.md, Kernels): JSON lines, frames to the
+# host on fd 3, from the host on fd 4; fd 1/2 stay the cell's stdout/stderr. Base R
+# cannot open an inherited descriptor, so two tiny shell helpers bridge them: one copies
+# our frames to fd 3, the other copies fd 4 to us and turns an `interrupt` frame into a
+# SIGINT for this process (R is single-threaded: it cannot read a frame mid-cell).
+
+suppressPackageStartupMessages(library(jsonlite))
+
+.oai <- new.env()
+.oai$out <- pipe("exec cat >&3", open = "w")
+.oai$inp <- pipe(paste0(
+  "while IFS= read -r l; do case \"$l\" in ",
+  "*'\"type\":\"interrupt\"'*) kill -INT $PPID ;; ",
+  "*) printf '%s\\n' \"$l\" ;; esac; done <&4"
+), open = "r")
+.oai$call_seq <- 0L
+.oai$cell <- NULL
+
+.oai$send <- function(frame) {
+  writeLines(as.character(toJSON(frame, auto_unbox = TRUE, null = "null", digits = NA, force = TRUE)), .oai$out, useBytes = TRUE)
+  flush(.oai$out)
+}
+
+.oai$read_frame <- function() {
+  line <- readLines(.oai$inp, n = 1, encoding = "UTF-8")
+  if (length(line) == 0) return(list(type = "shutdown"))
+  tryCatch(fromJSON(line, simplifyVector = FALSE), error = function(e) list(type = "invalid"))
+}
+
+# host_call("save_artifact", path = "plot.png"): one call in flight (R is single-threaded);
+# an {"error"} answer raises an R error of class HostError in the cell.
+host_call <- function(method, ...) {
+  .oai$call_seq <- .oai$call_seq + 1L
+  id <- .oai$call_seq
+  args <- list(...)
+  if (length(args) == 0) args <- structure(list(), names = character(0))
+  .oai$send(list(type = "host_call", id = id, cell = .oai$cell, method = method, args = args))
+  repeat {
+    frame <- .oai$read_frame()
+    if (identical(frame$type, "shutdown")) stop("the host went away during host_call")
+    if (identical(frame$type, "host_response") && identical(as.integer(frame$id), id)) break
+  }
+  if (!is.null(frame$error)) {
+    stop(structure(class = c("HostError", "error", "condition"),
+      list(message = paste0(method, ": ", frame$error), call = NULL)))
+  }
+  frame$result
+}
+save_artifact <- function(path, ...) host_call("save_artifact", path = path, ...)
+
+.oai$peak_rss_kb <- function() {
+  status <- tryCatch(readLines("/proc/self/status"), error = function(e) character(0))
+  hwm <- grep("^VmHWM:", status, value = TRUE)
+  if (length(hwm) == 0) return(NULL)
+  as.numeric(gsub("[^0-9]", "", hwm))
+}
+
+.oai$execute <- function(frame) {
+  id <- frame$id
+  .oai$cell <- id
+  fname <- sprintf("<cell-%s>", frame$cell)
+  t0 <- proc.time()
+  plot_dir <- tempfile("plots")
+  dir.create(plot_dir)
+  devices_before <- dev.list()
+  grDevices::png(file.path(plot_dir, "plot-%03d.png"), width = 800, height = 600)
+  line <- NA_integer_
+  error <- NULL
+  tryCatch({
+    lines <- strsplit(frame$code, "\n", fixed = TRUE)[[1]]
+    exprs <- parse(text = frame$code, keep.source = TRUE, srcfile = srcfilecopy(fname, lines))
+    refs <- attr(exprs, "srcref")
+    for (i in seq_along(exprs)) {
+      line <- if (!is.null(refs)) refs[[i]][1] else NA_integer_
+      value <- withVisible(eval(exprs[[i]], globalenv()))
+      if (value$visible) print(value$value)
+    }
+  }, error = function(e) {
+    if (inherits(e, "HostError")) ename <- "HostError" else ename <- class(e)[1]
+    msg <- conditionMessage(e)
+    if (is.na(line)) {
+      m <- regmatches(msg, regexpr("^<text>:[0-9]+|:([0-9]+):[0-9]+:", msg))
+      line <<- suppressWarnings(as.integer(gsub("[^0-9].*$", "", sub("^[^0-9]*", "", m))))
+    }
+    call <- conditionCall(e)
+    where <- if (!is.null(call)) paste(deparse(call), collapse = " ") else ""
+    # The worker's own eval() is not the user's code: name the cell line only.
+    where <- if (nzchar(where) && !startsWith(where, "eval(exprs[[i]]")) paste0(" in ", where) else ""
+    error <<- list(ename = ename, evalue = msg,
+      traceback = sprintf("Error%s (%s, line %s): %s\n", where, fname, ifelse(is.na(line), "?", line), msg),
+      line = if (is.na(line)) NULL else line)
+  }, interrupt = function(e) {
+    error <<- list(ename = "KeyboardInterrupt", evalue = "interrupted",
+      traceback = sprintf("Interrupted (%s, line %s)\n", fname, ifelse(is.na(line), "?", line)),
+      line = if (is.na(line)) NULL else line)
+  })
+  # Close the cell's file device (and any the cell left open after it) to write the plots.
+  for (d in setdiff(dev.list(), devices_before)) try(dev.off(d), silent = TRUE)
+  for (f in sort(list.files(plot_dir, full.names = TRUE))) {
+    bytes <- readBin(f, "raw", file.info(f)$size)
+    if (length(bytes) > 0) .oai$send(list(type = "display", id = id, data = list("image/png" = base64_enc(bytes))))
+  }
+  unlink(plot_dir, recursive = TRUE)
+  flush(stdout())
+  flush(stderr())
+  marker <- paste0("\001", frame$marker, "\001")
+  cat(marker, file = stdout())
+  cat(marker, file = stderr())
+  flush(stdout())
+  flush(stderr())
+  used <- proc.time() - t0
+  usage <- list(wall_ms = 1000 * used[["elapsed"]], cpu_ms = 1000 * (used[["user.self"]] + used[["sys.self"]]))
+  rss <- .oai$peak_rss_kb()
+  if (!is.null(rss)) usage$peak_rss_kb <- rss
+  .oai$cell <- NULL
+  result <- list(type = "result", id = id, ok = is.null(error), usage = usage)
+  if (!is.null(error)) result$error <- error
+  .oai$send(result)
+}
+
+.oai$send(list(type = "ready", pid = Sys.getpid(), language = "r",
+  version = paste(R.version$major, R.version$minor, sep = ".")))
+repeat {
+  frame <- tryCatch(.oai$read_frame(), interrupt = function(e) list(type = "idle-interrupt"))
+  if (identical(frame$type, "shutdown")) break
+  if (identical(frame$type, "execute")) .oai$execute(frame)
+  if (identical(frame$type, "warmup")) .oai$send(list(type = "warm", modules = list(), ms = 0))
+}
+quit(save = "no", status = 0)

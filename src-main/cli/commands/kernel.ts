@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import type { KernelCellResult, KernelLanguage } from '../../../src-preload/contract/kernel';
+import { describeSandbox } from '../../core/kernel/sandbox';
+import type { CliCommand, CliIO } from '../command';
+
+const USAGE = [
+  'openai4s kernel exec --lang python|r [--session ID] [--timeout MS] [--json] "<code>" | -',
+  '       openai4s kernel status [--session ID]',
+  '',
+  'exec runs one cell in the session\'s sandboxed kernel (default session "cli", workspace',
+  '<data dir>/workspaces/cli), prints its stdout and stderr, and exits 1 if the cell raised.',
+  'Code "-" is read from standard input.',
+].join('\n');
+
+function printResult(r: KernelCellResult, io: CliIO): void {
+  if (r.stdout) io.out(r.stdout);
+  if (r.stderr) io.err(r.stderr);
+  for (const d of r.displays) io.out(d.path ? `[figure saved: ${d.path} in the workspace]` : (d.data['text/plain'] ?? ''));
+  if (r.error) io.err(r.error.traceback || `${r.error.ename}: ${r.error.evalue}`);
+  if (r.died) io.err(r.died.lost);
+}
+
+export const kernelCommand: CliCommand = {
+  name: 'kernel',
+  summary: 'Run a Python or R cell in a sandboxed kernel (exec), or show kernel status',
+  usage: USAGE,
+  options: {
+    lang: { type: 'string', short: 'l' },
+    session: { type: 'string', short: 's' },
+    timeout: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  needsCore: true,
+  async run({ core, values, positionals, io }) {
+    const [sub, ...rest] = positionals;
+    const sessionId = typeof values.session === 'string' ? values.session : 'cli';
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
+      io.err(`--session ${sessionId}: a session id is 1-128 letters, digits, "_" or "-".`);
+      return 2;
+    }
+    if (sub === 'status') {
+      io.out(JSON.stringify(core!.kernels.status(sessionId), null, 2));
+      return 0;
+    }
+    if (sub !== 'exec') {
+      io.err(`Unknown kernel subcommand "${sub ?? ''}".\nUsage: ${USAGE}`);
+      return 2;
+    }
+    const lang = values.lang ?? 'python';
+    if (lang !== 'python' && lang !== 'r') {
+      io.err(`--lang ${String(lang)}: the kernel languages are python and r.`);
+      return 2;
+    }
+    if (rest.length !== 1) {
+      io.err(`kernel exec takes exactly one code argument (quote it, or pass - to read standard input).\nUsage: ${USAGE}`);
+      return 2;
+    }
+    const code = rest[0] === '-' ? fs.readFileSync(0, 'utf8') : rest[0]!;
+    const timeoutMs = typeof values.timeout === 'string' ? Number(values.timeout) : undefined;
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+      io.err(`--timeout ${String(values.timeout)}: give a whole number of milliseconds.`);
+      return 2;
+    }
+    const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, timeoutMs ? { timeoutMs } : {});
+    if (values.json) io.out(JSON.stringify(result, null, 2));
+    else {
+      if (result.sandbox.state !== 'sandboxed') io.err(`[kernel sandbox ${describeSandbox(result.sandbox)}]`);
+      printResult(result, io);
+    }
+    return result.status === 'ok' ? 0 : 1;
+  },
+};

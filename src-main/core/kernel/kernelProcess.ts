@@ -1,0 +1,279 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import type { KernelLanguage, KernelSandboxState } from '../../../src-preload/contract/kernel';
+import { LineSplitter, parseFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
+import {
+  SANDBOX_CACHE,
+  SANDBOX_WORKERS,
+  SANDBOX_WORKSPACE,
+  bwrapArgs,
+  kernelEnv,
+  seatbeltProfile,
+  type SandboxDecision,
+} from './sandbox';
+import { StreamCapture } from './streamCapture';
+
+export interface WorkerSpec {
+  language: KernelLanguage;
+  interpreter: string;
+  /** Host path of the folder holding python/worker.py and r/worker.R. */
+  workersDir: string;
+  /** Host path of the workspace (the only persistent writable place). */
+  workspace: string;
+  /** Host path of a writable cache shared by kernels (matplotlib font cache). */
+  cacheDir: string;
+  sandbox: SandboxDecision;
+  parentEnv: NodeJS.ProcessEnv;
+  startTimeoutMs: number;
+  /** Test hook: a different worker script (relative to workersDir). */
+  script?: string;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** In words, for the user. */
+  reason: string;
+}
+
+/** Everything a running cell hears from the worker, besides its stdout/stderr. */
+export interface CellSink {
+  cellId: string;
+  onText(stream: 'stdout' | 'stderr', text: string): void;
+  onDisplay(frame: Extract<WorkerFrame, { type: 'display' }>): void;
+  onHostCall(frame: HostCallFrame): void;
+  onResult(frame: Extract<WorkerFrame, { type: 'result' }>): void;
+}
+
+const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map(([k, v]) => [v, k]));
+
+export function describeExit(code: number | null, signal: NodeJS.Signals | null, sandboxed: boolean): string {
+  if (signal) return `killed by ${signal}`;
+  // bwrap reports a child killed by signal N as exit code 128+N.
+  if (sandboxed && code !== null && code > 128 && SIGNAL_NAMES[code - 128]) return `killed by ${SIGNAL_NAMES[code - 128]}`;
+  return `exited with code ${code}`;
+}
+
+function commandFor(spec: WorkerSpec, workersRoot: string): string[] {
+  const script = spec.script ?? (spec.language === 'python' ? 'python/worker.py' : 'r/worker.R');
+  const file = path.posix.join(workersRoot, script);
+  // -I: ignore PYTHON* variables and the user site; --vanilla: no profile, no saved workspace.
+  return spec.language === 'python' ? [spec.interpreter, '-I', file] : [spec.interpreter, '--vanilla', file];
+}
+
+/**
+ * One worker process: one generation of a kernel. It knows the wire (frames, fds,
+ * markers) and nothing about sessions; the supervisor owns policy.
+ */
+export class KernelProcess {
+  readonly generation = randomUUID();
+  readonly startedAt = new Date();
+  readonly ready: Promise<ReadyFrame>;
+  readonly exited: Promise<ExitInfo>;
+  exit: ExitInfo | null = null;
+  private child: ChildProcess;
+  private input: Writable;
+  private out = new StreamCapture();
+  private err = new StreamCapture();
+  private sink: CellSink | null = null;
+  private warmWaiter: ((frame: WarmFrame) => void) | null = null;
+  private stderrAtStart = '';
+  private isReady = false;
+
+  constructor(readonly spec: WorkerSpec) {
+    const sandbox = spec.sandbox.state;
+    const bwrap = sandbox.state === 'sandboxed' && sandbox.backend === 'bwrap';
+    const seatbelt = sandbox.state === 'sandboxed' && sandbox.backend === 'sandbox-exec';
+    let dirs = { home: '/tmp/home', tmp: '/tmp', cache: SANDBOX_CACHE };
+    if (!bwrap) {
+      dirs = { home: path.join(spec.cacheDir, 'home'), tmp: path.join(spec.cacheDir, 'tmp'), cache: spec.cacheDir };
+      fs.mkdirSync(dirs.home, { recursive: true });
+      fs.mkdirSync(dirs.tmp, { recursive: true });
+    }
+    const env = kernelEnv(spec.parentEnv, dirs);
+    const cmd = commandFor(spec, bwrap ? SANDBOX_WORKERS : spec.workersDir);
+    let file = cmd[0]!;
+    let args = cmd.slice(1);
+    if (bwrap) {
+      args = [...bwrapArgs({ workspace: spec.workspace, workersDir: spec.workersDir, cacheDir: spec.cacheDir, interpreter: spec.interpreter }), ...cmd];
+      file = spec.sandbox.bwrap ?? 'bwrap';
+    } else if (seatbelt) {
+      const profile = seatbeltProfile({
+        workspace: spec.workspace,
+        workersDir: spec.workersDir,
+        cacheDir: spec.cacheDir,
+        tmpDir: dirs.tmp,
+        interpreterPrefix: path.dirname(path.dirname(fs.realpathSync(spec.interpreter))),
+      });
+      args = ['-p', profile, ...cmd];
+      file = '/usr/bin/sandbox-exec';
+    }
+    this.child = spawn(file, args, {
+      cwd: spec.workspace,
+      env,
+      // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    const stdio = this.child.stdio as unknown as [null, NodeJS.ReadableStream, NodeJS.ReadableStream, NodeJS.ReadableStream, Writable];
+    this.input = stdio[4];
+    this.input.on('error', () => {}); // EPIPE after a crash is reported through `exited`
+    stdio[1].on('data', (c: Buffer) => this.out.push(c));
+    stdio[2].on('data', (c: Buffer) => {
+      if (!this.isReady && this.stderrAtStart.length < 8192) this.stderrAtStart += c.toString('utf8');
+      this.err.push(c);
+    });
+    const splitter = new LineSplitter(
+      (line) => this.onFrame(parseFrame(line)),
+      (size) => this.fail(`the worker wrote a protocol frame over ${size} bytes`),
+    );
+    stdio[3].on('data', (c: Buffer) => splitter.push(c));
+
+    this.exited = new Promise((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+        if (this.exit) return;
+        const reason = spawnError ? `could not start ${file}: ${spawnError.message}` : describeExit(code, signal, bwrap);
+        this.exit = { code, signal, reason };
+        this.out.end();
+        this.err.end();
+        resolve(this.exit);
+      };
+      this.child.on('error', (e) => finish(null, null, e));
+      this.child.on('close', (code, signal) => finish(code, signal));
+    });
+    this.ready = new Promise<ReadyFrame>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`the ${spec.language} worker did not start within ${spec.startTimeoutMs} ms`));
+        this.kill();
+      }, spec.startTimeoutMs);
+      this.readyResolve = (frame) => {
+        clearTimeout(timer);
+        resolve(frame);
+      };
+      void this.exited.then((info) => {
+        clearTimeout(timer);
+        const tail = this.stderrAtStart.trim().split('\n').slice(-5).join('\n');
+        reject(new Error(`the ${spec.language} worker ${info.reason} before it was ready${tail ? `:\n${tail}` : ''}`));
+      });
+    });
+    this.ready.catch(() => {});
+  }
+
+  private readyResolve: (frame: ReadyFrame) => void = () => {};
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.exit === null;
+  }
+
+  get sandboxState(): KernelSandboxState {
+    return this.spec.sandbox.state;
+  }
+
+  /** The cell's working directory as the cell sees it. */
+  get cellWorkspace(): string {
+    const s = this.spec.sandbox.state;
+    return s.state === 'sandboxed' && s.backend === 'bwrap' ? SANDBOX_WORKSPACE : this.spec.workspace;
+  }
+
+  send(frame: Record<string, unknown>): void {
+    if (!this.alive) return;
+    this.input.write(`${JSON.stringify(frame)}\n`);
+  }
+
+  /** Starts a cell; the sink hears everything until `result` (or the worker's death). */
+  begin(sink: CellSink, marker: string, frame: Record<string, unknown>): { outDone: Promise<void> } {
+    this.sink = sink;
+    let pending = 2;
+    let release: () => void = () => {};
+    const outDone = new Promise<void>((resolve) => (release = resolve));
+    const markerSeen = () => {
+      if (--pending === 0) release();
+    };
+    this.out.begin(marker, (t) => sink.onText('stdout', t), markerSeen);
+    this.err.begin(marker, (t) => sink.onText('stderr', t), markerSeen);
+    void this.exited.then(() => release());
+    this.send({ ...frame, type: 'execute', id: sink.cellId, marker });
+    return { outDone };
+  }
+
+  end(): void {
+    this.sink = null;
+    this.out.detach();
+    this.err.detach();
+  }
+
+  warmup(modules: string[], timeoutMs: number): Promise<WarmFrame | null> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), timeoutMs);
+      this.warmWaiter = (frame) => {
+        clearTimeout(timer);
+        resolve(frame);
+      };
+      void this.exited.then(() => resolve(null));
+      this.send({ type: 'warmup', modules });
+    });
+  }
+
+  private onFrame(frame: WorkerFrame | null): void {
+    if (!frame) return;
+    switch (frame.type) {
+      case 'ready':
+        this.isReady = true;
+        this.readyResolve(frame);
+        return;
+      case 'warm':
+        this.warmWaiter?.(frame);
+        this.warmWaiter = null;
+        return;
+      case 'display':
+        if (this.sink && frame.id === this.sink.cellId) this.sink.onDisplay(frame);
+        return;
+      case 'host_call':
+        if (this.sink) this.sink.onHostCall(frame);
+        else this.send({ type: 'host_response', id: frame.id, error: 'no cell is running' });
+        return;
+      case 'result':
+        if (this.sink && frame.id === this.sink.cellId) this.sink.onResult(frame);
+        return;
+    }
+  }
+
+  private fail(reason: string): void {
+    this.stderrAtStart += `\n${reason}`;
+    this.kill();
+  }
+
+  /** SIGKILL to the whole process group: the sandbox, the worker and anything it started. */
+  kill(): void {
+    const pid = this.child.pid;
+    if (!pid || !this.alive) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      try {
+        this.child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  /** Asks the worker to leave, then kills it if it does not within `graceMs`. */
+  async shutdown(graceMs = 1000): Promise<ExitInfo> {
+    if (!this.alive) return this.exit!;
+    this.send({ type: 'shutdown' });
+    this.input.end();
+    const timer = setTimeout(() => this.kill(), graceMs);
+    const info = await this.exited;
+    clearTimeout(timer);
+    return info;
+  }
+}

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
+import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
+import { probeSandbox } from '../doctor/sandbox';
+
+/** Where things appear inside the Linux sandbox (host paths never leak into a cell). */
+export const SANDBOX_WORKSPACE = '/workspace';
+export const SANDBOX_WORKERS = '/opt/openai4s/workers';
+export const SANDBOX_CACHE = '/cache';
+
+/** Names a kernel must never see, whatever the allowlist says (DESIGN.md: no API keys). */
+const DENY = /KEY|TOKEN|SECRET|PASSWORD|^ELECTRON_|^NODE_OPTIONS$/i;
+/** Variables passed through from the parent when present: locale and time zone only. */
+const PASS = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
+
+/**
+ * The kernel's environment, rebuilt from an allowlist: never a copy of the app's
+ * environment with a few names removed, so a key under an unexpected name stays out.
+ */
+export function kernelEnv(
+  parent: NodeJS.ProcessEnv,
+  dirs: { home: string; tmp: string; cache: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    HOME: dirs.home,
+    TMPDIR: dirs.tmp,
+    MPLBACKEND: 'Agg',
+    MPLCONFIGDIR: path.posix.join(dirs.cache, 'matplotlib'),
+    XDG_CACHE_HOME: dirs.cache,
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONIOENCODING: 'utf-8',
+    R_LIBS_USER: path.posix.join(dirs.cache, 'R-library-unused'),
+    OPENAI4S_KERNEL: '1',
+  };
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && PASS.test(name)) env[name] = value;
+  }
+  Object.assign(env, extra);
+  for (const name of Object.keys(env)) if (DENY.test(name)) delete env[name];
+  return env;
+}
+
+export interface BwrapPlan {
+  workspace: string;
+  workersDir: string;
+  cacheDir: string;
+  interpreter: string;
+}
+
+/** A path that is a symlink at the root (merged /usr) is recreated as a symlink inside. */
+function rootEntry(name: string): string[] {
+  const host = `/${name}`;
+  try {
+    const st = fs.lstatSync(host);
+    if (st.isSymbolicLink()) return ['--symlink', fs.readlinkSync(host), host];
+    if (st.isDirectory()) return ['--ro-bind', host, host];
+  } catch {
+    // absent on this system
+  }
+  return [];
+}
+
+/**
+ * bubblewrap arguments (DESIGN.md, Kernels): read-only system, the session workspace as
+ * the only persistent writable place, private /tmp, fresh namespaces (no network, own
+ * pids, so `/proc` shows no host process and a background child dies with the kernel),
+ * a new session (no TIOCSTI into the app's terminal), death with the parent.
+ */
+export function bwrapArgs(plan: BwrapPlan): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const name of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) args.push(...rootEntry(name));
+  // /etc read-only: the dynamic loader's and BLAS's configuration live there.
+  args.push('--ro-bind', '/etc', '/etc');
+  // An interpreter outside /usr (a conda or pyenv prefix) needs its prefix, read-only.
+  const real = fs.realpathSync(plan.interpreter);
+  if (!real.startsWith('/usr/')) {
+    const prefix = path.dirname(path.dirname(real));
+    args.push('--ro-bind', prefix, prefix);
+  }
+  args.push(
+    '--ro-bind', plan.workersDir, SANDBOX_WORKERS,
+    '--bind', plan.workspace, SANDBOX_WORKSPACE,
+    '--bind', plan.cacheDir, SANDBOX_CACHE,
+    '--tmpfs', '/tmp',
+    '--dir', '/tmp/home',
+    '--dev', '/dev',
+    '--proc', '/proc',
+    '--remount-ro', '/',
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--chdir', SANDBOX_WORKSPACE,
+    '--',
+  );
+  return args;
+}
+
+function seatbeltString(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * A Seatbelt profile for `sandbox-exec -p` on macOS: deny by default, read the system
+ * and the interpreter, write only the workspace, the kernel's temp and cache folders,
+ * no network at all. Generated here and unit-tested; executed only on macOS.
+ */
+export function seatbeltProfile(p: { workspace: string; workersDir: string; cacheDir: string; tmpDir: string; interpreterPrefix: string }): string {
+  const read = ['/usr', '/bin', '/System', '/Library', '/private/etc', '/private/var/db', '/opt/homebrew', '/dev', p.interpreterPrefix, p.workersDir];
+  const write = [p.workspace, p.tmpDir, p.cacheDir];
+  return [
+    '(version 1)',
+    '(deny default)',
+    '(allow process-fork)',
+    '(allow process-exec)',
+    '(allow signal (target same-sandbox))',
+    '(allow sysctl-read)',
+    '(allow ipc-posix-shm)',
+    '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo"))',
+    '(allow file-read-metadata)',
+    '(allow file-read* (literal "/") (literal "/dev/null") (literal "/dev/urandom") (literal "/dev/random"))',
+    `(allow file-read* ${read.map((d) => `(subpath ${seatbeltString(d)})`).join(' ')})`,
+    `(allow file-read* file-write* ${write.map((d) => `(subpath ${seatbeltString(d)})`).join(' ')} (literal "/dev/null"))`,
+    '(deny network*)',
+    '',
+  ].join('\n');
+}
+
+export interface SandboxDecision {
+  /** The state each generation reports. */
+  state: KernelSandboxState;
+  /** bwrap path when sandboxing with bubblewrap. */
+  bwrap?: string;
+  /** Set when the mode forbids starting a kernel (enforce without a sandbox). */
+  refuse?: string;
+}
+
+let selfTest: Promise<SandboxReport> | null = null;
+
+/** The sandbox self-test runs once per app start, not once per kernel. */
+export function sandboxSelfTest(mode: SandboxMode, env: NodeJS.ProcessEnv): Promise<SandboxReport> {
+  if (!selfTest) selfTest = probeSandbox(mode, env);
+  return selfTest;
+}
+
+/** Test hook: forget the cached self-test. */
+export function resetSandboxSelfTest(): void {
+  selfTest = null;
+}
+
+export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform = process.platform): SandboxDecision {
+  if (mode === 'off') return { state: { state: 'off' } };
+  if (report.available && report.backend === 'bwrap' && platform === 'linux') {
+    return { state: { state: 'sandboxed', backend: 'bwrap' }, bwrap: report.path };
+  }
+  if (report.available && report.backend === 'sandbox-exec' && platform === 'darwin') {
+    return { state: { state: 'sandboxed', backend: 'sandbox-exec' } };
+  }
+  const reason = report.reason ?? `no sandbox backend for ${platform}`;
+  if (mode === 'enforce') {
+    return {
+      state: { state: 'degraded', reason },
+      refuse: `OPENAI4S_SANDBOX=enforce and the kernel sandbox is unavailable: ${reason}. Fix the sandbox or set OPENAI4S_SANDBOX=auto.`,
+    };
+  }
+  return { state: { state: 'degraded', reason } };
+}
+
+export function describeSandbox(state: KernelSandboxState): string {
+  if (state.state === 'sandboxed') return `sandboxed (${state.backend})`;
+  if (state.state === 'degraded') return `degraded: ${state.reason}`;
+  return 'off';
+}

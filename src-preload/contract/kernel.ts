@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { route } from './define';
+
+export type KernelLanguage = 'python' | 'r';
+
+/** How a generation is confined: sandboxed, degraded (with the reason), or off by choice. */
+export type KernelSandboxState =
+  | { state: 'sandboxed'; backend: 'bwrap' | 'sandbox-exec' }
+  | { state: 'degraded'; reason: string }
+  | { state: 'off' };
+
+export interface KernelUsage {
+  wallMs: number;
+  cpuMs: number;
+  /** Peak resident set of the worker process so far, in KiB; null where the OS does not say. */
+  peakRssKb: number | null;
+}
+
+export interface KernelCellError {
+  ename: string;
+  evalue: string;
+  traceback: string;
+  /** The line of the cell where it failed, when the failing frame is in the cell. */
+  line: number | null;
+}
+
+/** A rich output of a cell: a value's representation, a table, or a figure saved by the host. */
+export interface KernelDisplay {
+  /** mime type -> text (images are not inlined: they are saved and named by `path`). */
+  data: Record<string, string>;
+  /** Workspace-relative path of a saved image (a matplotlib figure, an R plot). */
+  path?: string;
+  bytes?: number;
+}
+
+export interface KernelDeath {
+  /** In words: "killed by SIGKILL", "exited with code 1", "interrupt did not stop it". */
+  reason: string;
+  /** What the user lost, said plainly. */
+  lost: string;
+}
+
+export interface KernelCellResult {
+  sessionId: string;
+  language: KernelLanguage;
+  generation: string;
+  cellId: string;
+  /** 1-based number of the cell within its generation; tracebacks name `<cell-N>`. */
+  cellNumber: number;
+  status: 'ok' | 'error' | 'interrupted' | 'died';
+  stdout: string;
+  stderr: string;
+  displays: KernelDisplay[];
+  error?: KernelCellError;
+  usage?: KernelUsage;
+  /** True when output went over the cap; stdout/stderr then end with a note saying how much was dropped. */
+  truncated: boolean;
+  sandbox: KernelSandboxState;
+  died?: KernelDeath;
+}
+
+export type KernelState = 'none' | 'starting' | 'idle' | 'busy' | 'dead';
+
+export interface KernelSlotStatus {
+  language: KernelLanguage;
+  state: KernelState;
+  generation: string | null;
+  sandbox: KernelSandboxState | null;
+  startedAt: string | null;
+  cells: number;
+  /** Why the slot is dead or what happened to the last generation. */
+  reason?: string;
+}
+
+export interface KernelStatus {
+  sessionId: string;
+  slots: KernelSlotStatus[];
+}
+
+/** Streamed while a cell runs (coalesced: a few events per second at most per stream). */
+export interface KernelOutputEvent {
+  sessionId: string;
+  language: KernelLanguage;
+  generation: string;
+  cellId: string;
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface KernelLifecycleEvent {
+  sessionId: string;
+  language: KernelLanguage;
+  generation: string;
+  kind: 'started' | 'died' | 'restarted' | 'idle_shutdown';
+  sandbox?: KernelSandboxState;
+  reason?: string;
+}
+
+export interface KernelEventTopics {
+  'kernel.output': KernelOutputEvent;
+  'kernel.lifecycle': KernelLifecycleEvent;
+}
+
+const sessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,128}$/, 'a session id is 1-128 letters, digits, "_" or "-"');
+const language = z.enum(['python', 'r']);
+
+export const kernelRoutes = {
+  /** A user's REPL cell in the session's kernel (the agent's cells go through the engine). */
+  'kernel.execute': route<KernelCellResult>()(
+    z
+      .object({
+        sessionId,
+        language,
+        code: z.string().max(1_000_000),
+        timeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
+      })
+      .strict(),
+  ),
+  'kernel.interrupt': route<{ interrupted: boolean }>()(z.object({ sessionId, language }).strict()),
+  'kernel.restart': route<KernelSlotStatus>()(z.object({ sessionId, language }).strict()),
+  'kernel.status': route<KernelStatus>()(z.object({ sessionId }).strict()),
+};
