@@ -43,7 +43,9 @@ export function navigationEvent(url: string) {
   return { url, isMainFrame: true, isSameDocument: false, frame: null, preventDefault: vi.fn() };
 }
 
-export function createFakeElectron(options: { singleInstanceLock?: boolean; platform?: string } = {}) {
+export function createFakeElectron(
+  options: { singleInstanceLock?: boolean; platform?: string } = {},
+) {
   const windows: FakeBrowserWindow[] = [];
 
   // Like Electron, a closed window throws on use: "Object has been destroyed".
@@ -91,7 +93,8 @@ export function createFakeElectron(options: { singleInstanceLock?: boolean; plat
   const invokeHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   const ipcMain = {
     handle: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => unknown) => {
-      if (invokeHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+      if (invokeHandlers.has(channel))
+        throw new Error(`Attempted to register a second handler for '${channel}'`);
       invokeHandlers.set(channel, listener);
     }),
     removeHandler: vi.fn((channel: string) => {
@@ -106,12 +109,17 @@ export function createFakeElectron(options: { singleInstanceLock?: boolean; plat
     invokeHandlers,
   };
 
-  const schemeHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
+  const schemeHandlers = new Map<
+    string,
+    (request: { url: string }) => Promise<Response> | Response
+  >();
   const protocol = {
     registerSchemesAsPrivileged: vi.fn(),
-    handle: vi.fn((scheme: string, handler: (request: { url: string }) => Promise<Response> | Response) => {
-      schemeHandlers.set(scheme, handler);
-    }),
+    handle: vi.fn(
+      (scheme: string, handler: (request: { url: string }) => Promise<Response> | Response) => {
+        schemeHandlers.set(scheme, handler);
+      },
+    ),
     schemeHandlers,
   };
 

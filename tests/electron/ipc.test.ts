@@ -4,11 +4,17 @@ import { route } from '../../src-preload/contract/define';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
 import { defineHandlers } from '../../src-main/core/ipc/handlers';
 import { createRouter } from '../../src-main/core/ipc/router';
-import { createFakeElectron, FakeWebContents, invokeEvent, type FakeElectron } from './fakeElectron';
+import {
+  createFakeElectron,
+  FakeWebContents,
+  invokeEvent,
+  type FakeElectron,
+} from './fakeElectron';
 
 vi.mock('electron', () => createFakeElectron());
 
-const { bindRouterToIpc, callerOf, isTrustedCaller, sendEvent } = await import('../../src-main/electron/ipc');
+const { bindRouterToIpc, callerOf, isTrustedCaller, sendEvent } =
+  await import('../../src-main/electron/ipc');
 
 const routes = {
   'ping.get': route<{ pong: true; windowId: number | undefined }>()(z.object({}).strict()),
@@ -47,12 +53,18 @@ describe('callerOf', () => {
   it('tells an iframe from the main frame even at the same origin', () => {
     const sender = new FakeWebContents();
     const iframe = { url: 'app://openai4s/embedded.html' };
-    expect(callerOf(invokeEvent(sender, iframe) as never)).toMatchObject({ origin: 'app://openai4s', isMainFrame: false });
+    expect(callerOf(invokeEvent(sender, iframe) as never)).toMatchObject({
+      origin: 'app://openai4s',
+      isMainFrame: false,
+    });
   });
 
   it('treats a null or destroyed sender frame as nobody, without throwing', () => {
     const sender = new FakeWebContents();
-    expect(callerOf(invokeEvent(sender, null) as never)).toMatchObject({ origin: '', isMainFrame: false });
+    expect(callerOf(invokeEvent(sender, null) as never)).toMatchObject({
+      origin: '',
+      isMainFrame: false,
+    });
     const disposed = invokeEvent(sender, () => {
       throw new Error('Render frame was disposed before WebFrameMain could be accessed');
     });
@@ -122,7 +134,10 @@ describe('bindRouterToIpc', () => {
     const disposed = invokeEvent(sender, () => {
       throw new Error('Render frame was disposed before WebFrameMain could be accessed');
     });
-    await expect(call(disposed, 'ping.get')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+    await expect(call(disposed, 'ping.get')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
     expect(served).toBe(0);
   });
 
@@ -139,16 +154,24 @@ describe('bindRouterToIpc', () => {
   it('refuses invalid input from a trusted frame with invalid_input', async () => {
     const sender = new FakeWebContents();
     const answer = await call(invokeEvent(sender), 'ping.get', { sneaky: 1 });
-    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('sneaky') } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('sneaky') },
+    });
   });
 
   it('binds exactly one channel and unbinds it', async () => {
     const ipc = createFakeElectron().ipcMain;
-    const unbind = bindRouterToIpc(ipc as never, createRouter(routes, { 'ping.get': () => ({ pong: true as const, windowId: 0 }) }));
+    const unbind = bindRouterToIpc(
+      ipc as never,
+      createRouter(routes, { 'ping.get': () => ({ pong: true as const, windowId: 0 }) }),
+    );
     expect([...ipc.invokeHandlers.keys()]).toEqual([INVOKE_CHANNEL]);
     unbind();
     expect(ipc.invokeHandlers.size).toBe(0);
-    await expect(ipc.invoke(INVOKE_CHANNEL, invokeEvent(new FakeWebContents()), 'ping.get', {})).rejects.toThrow(/No handler/);
+    await expect(
+      ipc.invoke(INVOKE_CHANNEL, invokeEvent(new FakeWebContents()), 'ping.get', {}),
+    ).rejects.toThrow(/No handler/);
   });
 });
 

@@ -3,11 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../src-preload/contract/events';
-import { createFakeElectron, invokeEvent, navigationEvent, type FakeElectron } from './fakeElectron';
+import {
+  createFakeElectron,
+  invokeEvent,
+  navigationEvent,
+  type FakeElectron,
+} from './fakeElectron';
 
 // main.ts wires everything at import time, like Electron expects of an entry point;
 // each test loads a fresh copy of it against a fresh fake `electron`.
-async function loadMain(options: Parameters<typeof createFakeElectron>[0] = {}): Promise<FakeElectron> {
+async function loadMain(
+  options: Parameters<typeof createFakeElectron>[0] = {},
+): Promise<FakeElectron> {
   const fake = createFakeElectron(options);
   vi.resetModules();
   vi.doMock('electron', () => fake);
@@ -46,7 +53,10 @@ describe('main (Electron entry) against a fake electron', () => {
   it('registers app:// as a privileged standard, secure scheme before ready', async () => {
     const fake = await started();
     expect(fake.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
-      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+      expect.objectContaining({
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true }),
+      }),
     ]);
     expect(fake.protocol.registerSchemesAsPrivileged.mock.invocationCallOrder[0]).toBeLessThan(
       fake.app.whenReady.mock.invocationCallOrder[0]!,
@@ -74,12 +84,20 @@ describe('main (Electron entry) against a fake electron', () => {
       permission: string,
       callback: (granted: boolean) => void,
     ) => void;
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+    ]) {
       const callback = vi.fn();
       requestHandler({}, permission, callback);
       expect(callback).toHaveBeenCalledExactlyOnceWith(false);
     }
-    const checkHandler = setPermissionCheckHandler.mock.calls[0]![0] as (...args: unknown[]) => boolean;
+    const checkHandler = setPermissionCheckHandler.mock.calls[0]![0] as (
+      ...args: unknown[]
+    ) => boolean;
     expect(checkHandler(null, 'media', 'app://openai4s', {})).toBe(false);
   });
 
@@ -103,7 +121,9 @@ describe('main (Electron entry) against a fake electron', () => {
       preload: expect.stringMatching(/preload[\\/]index\.js$/),
     });
     expect(win.loadURL).toHaveBeenCalledWith('app://openai4s/index.html');
-    expect(win.webContents.windowOpenHandler?.({ url: 'https://example.org/' })).toEqual({ action: 'deny' });
+    expect(win.webContents.windowOpenHandler?.({ url: 'https://example.org/' })).toEqual({
+      action: 'deny',
+    });
     const away = navigationEvent('https://evil.example/');
     win.webContents.emit('will-navigate', away, away.url);
     expect(away.preventDefault).toHaveBeenCalled();
@@ -117,31 +137,45 @@ describe('main (Electron entry) against a fake electron', () => {
     const contents = fake.windows[0]!.webContents;
 
     const iframe = invokeEvent(contents, { url: 'app://openai4s/index.html' });
-    await expect(fake.ipcMain.invoke(INVOKE_CHANNEL, iframe, 'doctor.get', {})).resolves.toMatchObject({
+    await expect(
+      fake.ipcMain.invoke(INVOKE_CHANNEL, iframe, 'doctor.get', {}),
+    ).resolves.toMatchObject({
       ok: false,
       error: { code: 'forbidden_sender' },
     });
     contents.mainFrame = { url: 'https://evil.example/' };
-    await expect(fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), 'doctor.get', {})).resolves.toMatchObject({
+    await expect(
+      fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), 'doctor.get', {}),
+    ).resolves.toMatchObject({
       ok: false,
       error: { code: 'forbidden_sender' },
     });
     contents.mainFrame = { url: 'app://openai4s/index.html' };
     for (const name of ['__proto__', 'constructor', 'no.such.route']) {
-      await expect(fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), name, {})).resolves.toMatchObject({
+      await expect(
+        fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), name, {}),
+      ).resolves.toMatchObject({
         ok: false,
         error: { code: 'unknown_route' },
       });
     }
     await expect(
       fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), 'doctor.get', { refresh: 'yes' }),
-    ).resolves.toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('refresh') } });
+    ).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('refresh') },
+    });
   });
 
   it('serves doctor.get from the real core to our main frame', async () => {
     const fake = await started();
     const contents = fake.windows[0]!.webContents;
-    const answer = (await fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), 'doctor.get', {})) as {
+    const answer = (await fake.ipcMain.invoke(
+      INVOKE_CHANNEL,
+      invokeEvent(contents),
+      'doctor.get',
+      {},
+    )) as {
       ok: boolean;
       data?: { dataDir: string };
     };

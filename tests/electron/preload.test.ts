@@ -32,8 +32,13 @@ describe('preload bridge', () => {
   });
 
   it('funnels invoke through the one invoke channel', async () => {
-    await expect(api.invoke('doctor.get', { refresh: true })).resolves.toEqual({ ok: true, data: 'answer' });
-    expect(ipcRenderer.invoke).toHaveBeenCalledWith(INVOKE_CHANNEL, 'doctor.get', { refresh: true });
+    await expect(api.invoke('doctor.get', { refresh: true })).resolves.toEqual({
+      ok: true,
+      data: 'answer',
+    });
+    expect(ipcRenderer.invoke).toHaveBeenCalledWith(INVOKE_CHANNEL, 'doctor.get', {
+      refresh: true,
+    });
   });
 
   it('delivers only the subscribed topic and unsubscribes', () => {

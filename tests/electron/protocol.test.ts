@@ -20,7 +20,10 @@ beforeAll(() => {
   fs.writeFileSync(path.join(rendererDir, 'assets', 'blob.bin'), Buffer.from([0, 1, 2]));
   fs.writeFileSync(path.join(root, 'package.json'), '{"secret": "outside the renderer"}');
   fs.mkdirSync(path.join(root, 'renderer-evil'));
-  fs.writeFileSync(path.join(root, 'renderer-evil', 'x.txt'), 'sibling folder with a shared prefix');
+  fs.writeFileSync(
+    path.join(root, 'renderer-evil', 'x.txt'),
+    'sibling folder with a shared prefix',
+  );
 });
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -89,11 +92,16 @@ describe('serveRendererFile', () => {
   it('answers 404 for a missing file, a folder and a NUL byte', async () => {
     expect((await serveRendererFile(rendererDir, 'app://openai4s/missing.js')).status).toBe(404);
     expect((await serveRendererFile(rendererDir, 'app://openai4s/assets')).status).toBe(404);
-    expect((await serveRendererFile(rendererDir, 'app://openai4s/index.html%00.js')).status).toBe(404);
+    expect((await serveRendererFile(rendererDir, 'app://openai4s/index.html%00.js')).status).toBe(
+      404,
+    );
   });
 
   it('answers 400, never throws, for a malformed URL or percent-encoding', async () => {
     expect((await serveRendererFile(rendererDir, 'not a url')).status).toBe(400);
-    await expect(serveRendererFile(rendererDir, 'app://openai4s/%E0%A4%A')).resolves.toHaveProperty('status', 400);
+    await expect(serveRendererFile(rendererDir, 'app://openai4s/%E0%A4%A')).resolves.toHaveProperty(
+      'status',
+      400,
+    );
   });
 });

@@ -100,12 +100,15 @@ describe('lockNavigation', () => {
     ['file:///etc/passwd', null],
     ['https://user:pw@evil.example/', null],
     ['about:blank', null],
-  ])('window.open(%s) is always denied; only http(s) reaches the OS browser', async (url, opened) => {
-    const { win, shell } = await lockedWindow();
-    const handler = win.webContents.windowOpenHandler;
-    expect(handler).toBeTypeOf('function');
-    expect(handler!({ url })).toEqual({ action: 'deny' });
-    if (opened) expect(shell.openExternal).toHaveBeenCalledWith(opened);
-    else expect(shell.openExternal).not.toHaveBeenCalled();
-  });
+  ])(
+    'window.open(%s) is always denied; only http(s) reaches the OS browser',
+    async (url, opened) => {
+      const { win, shell } = await lockedWindow();
+      const handler = win.webContents.windowOpenHandler;
+      expect(handler).toBeTypeOf('function');
+      expect(handler!({ url })).toEqual({ action: 'deny' });
+      if (opened) expect(shell.openExternal).toHaveBeenCalledWith(opened);
+      else expect(shell.openExternal).not.toHaveBeenCalled();
+    },
+  );
 });

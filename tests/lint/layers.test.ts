@@ -32,7 +32,10 @@ function moduleWith(importLine: string): string {
 async function expectRefused(filePath: string, code: string, message: RegExp) {
   const messages = await lint(filePath, code);
   const layer = messages.filter((m) => m.ruleId && LAYER_RULES.includes(m.ruleId));
-  expect(layer, `expected a layer error for ${JSON.stringify(code)} in ${filePath}`).not.toHaveLength(0);
+  expect(
+    layer,
+    `expected a layer error for ${JSON.stringify(code)} in ${filePath}`,
+  ).not.toHaveLength(0);
   expect(layer.every((m) => m.severity === 2)).toBe(true);
   expect(layer.map((m) => m.message).join('\n')).toMatch(message);
 }
@@ -57,12 +60,19 @@ describe('layer rule: src-main/core never imports electron', () => {
   });
 
   it('refuses the Electron glue from inside core', async () => {
-    await expectRefused('src-main/core/api/x.ts', moduleWith("import { bindRouterToIpc } from '../../electron/ipc';"), /Electron glue/);
+    await expectRefused(
+      'src-main/core/api/x.ts',
+      moduleWith("import { bindRouterToIpc } from '../../electron/ipc';"),
+      /Electron glue/,
+    );
   });
 
   it('allows Node built-ins and the contract', async () => {
     await expectAllowed(file, moduleWith("import fs from 'node:fs';"));
-    await expectAllowed(file, moduleWith("import { routes } from '../../src-preload/contract/routes';"));
+    await expectAllowed(
+      file,
+      moduleWith("import { routes } from '../../src-preload/contract/routes';"),
+    );
   });
 
   it('does not restrict the Electron glue itself', async () => {
@@ -104,19 +114,27 @@ describe('layer rule: src-renderer imports only contract types and the pure fold
   });
 
   it('allows the fold from a deeper folder, but not a look-alike name', async () => {
-    await expectAllowed('src-renderer/src/a/b/x.tsx', moduleWith("import { fold } from '../../../../src-preload/contract/fold';"));
-    await expectRefused(file, moduleWith("import { folder } from '../../src-preload/contract/folder';"), /only types/);
+    await expectAllowed(
+      'src-renderer/src/a/b/x.tsx',
+      moduleWith("import { fold } from '../../../../src-preload/contract/fold';"),
+    );
+    await expectRefused(
+      file,
+      moduleWith("import { folder } from '../../src-preload/contract/folder';"),
+      /only types/,
+    );
   });
 });
 
 describe('layer rule: src-preload/contract imports only zod and its own files', () => {
   const file = 'src-preload/contract/x.ts';
-  it.each(["import { z } from 'zod';", "import { route } from './define';", "import type { Envelope } from './errors';"])(
-    'allows %s',
-    async (line) => {
-      await expectAllowed(file, moduleWith(line));
-    },
-  );
+  it.each([
+    "import { z } from 'zod';",
+    "import { route } from './define';",
+    "import type { Envelope } from './errors';",
+  ])('allows %s', async (line) => {
+    await expectAllowed(file, moduleWith(line));
+  });
 
   it.each([
     "import fs from 'node:fs';",

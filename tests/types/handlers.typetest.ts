@@ -17,7 +17,8 @@ export const typetestRoutes = {
 };
 type R = typeof typetestRoutes;
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Equal<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const assertType = <T extends true>(value: T): T => value;
 
 // The exact map is accepted.
@@ -51,9 +52,13 @@ defineHandlers<R>()({
 
 // The handler's input is the zod *output* type: defaults are filled in, so `tags` is
 // a required string[] for the handler, while the caller may leave it out.
-assertType<Equal<Parameters<Handler<R['note.create']>>[0], { title: string; tags: string[] }>>(true);
+assertType<Equal<Parameters<Handler<R['note.create']>>[0], { title: string; tags: string[] }>>(
+  true,
+);
 assertType<Equal<ParsedInput<R['note.create']>, { title: string; tags: string[] }>>(true);
-assertType<Equal<RouteInput<R['note.create']>, { title: string; tags?: string[] | undefined }>>(true);
+assertType<Equal<RouteInput<R['note.create']>, { title: string; tags?: string[] | undefined }>>(
+  true,
+);
 // @ts-expect-error the handler input is not the zod input type (tags would be optional)
 assertType<Equal<ParsedInput<R['note.create']>, RouteInput<R['note.create']>>>(true);
 

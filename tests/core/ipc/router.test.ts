@@ -127,7 +127,10 @@ describe('createRouter', () => {
     const onInternalError = vi.fn();
     const { router } = makeRouter({ onInternalError });
     const answer = await router.handle('thing.fail', { kind: 'app' }, trusted);
-    expect(answer).toEqual({ ok: false, error: { code: 'not_found', message: 'No such thing: set a real id.' } });
+    expect(answer).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'No such thing: set a real id.' },
+    });
     // An AppError is an answer, not a crash: nothing is logged.
     expect(onInternalError).not.toHaveBeenCalled();
   });
@@ -163,7 +166,9 @@ describe('createRouter', () => {
   });
 
   it('refuses an untrusted sender with forbidden_sender before looking the route up', async () => {
-    const checkSender = vi.fn((caller: CallerInfo) => caller.isMainFrame && caller.origin === 'app://openai4s');
+    const checkSender = vi.fn(
+      (caller: CallerInfo) => caller.isMainFrame && caller.origin === 'app://openai4s',
+    );
     const { router, seen } = makeRouter({ checkSender });
     const iframe: CallerInfo = { origin: 'app://openai4s', isMainFrame: false };
 
@@ -180,6 +185,34 @@ describe('createRouter', () => {
 
     const served = await router.handle('echo.say', { text: 'hi' }, trusted);
     expect(served).toEqual({ ok: true, data: { said: 'hi', times: 1 } });
+  });
+
+  it('never touches the route map for a refused sender', async () => {
+    const lookups: PropertyKey[] = [];
+    const watched = new Proxy(routes, {
+      get: (target, key, receiver) => (lookups.push(key), Reflect.get(target, key, receiver)),
+      getOwnPropertyDescriptor: (target, key) => (
+        lookups.push(key),
+        Reflect.getOwnPropertyDescriptor(target, key)
+      ),
+      has: (target, key) => (lookups.push(key), Reflect.has(target, key)),
+    });
+    const router = createRouter(
+      watched,
+      defineHandlers<typeof routes>()({
+        'echo.say': (input) => ({ said: input.text, times: input.times }),
+        'thing.fail': () => {
+          throw new Error('unused');
+        },
+      }),
+      { checkSender: () => false },
+    );
+    lookups.length = 0;
+    await expect(router.handle('echo.say', { text: 'hi' }, trusted)).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    expect(lookups).toEqual([]);
   });
 
   it('answers internal, without throwing, when the sender check itself throws', async () => {
