@@ -139,4 +139,46 @@ describe('renderer shell against the real core', () => {
       await shell.close();
     }
   });
+
+  it('runs under the app’s CSP: an injected inline script is refused', async () => {
+    const shell = await openShell(browser, { locale: 'en-US' });
+    const { page } = shell;
+    try {
+      await shell.open();
+      await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
+      const ran = await page.evaluate(`(() => {
+        const s = document.createElement('script');
+        s.textContent = 'window.__inlineRan = true';
+        document.body.appendChild(s);
+        return window.__inlineRan === true;
+      })()`);
+      expect(ran).toBe(false);
+      expect(shell.errors.some((e) => e.includes('Content Security Policy'))).toBe(true);
+    } finally {
+      await shell.close();
+    }
+  });
+
+  it('answers the main frame only: a sub-frame’s call is refused like in the app', async () => {
+    const shell = await openShell(browser, { locale: 'en-US' });
+    const { page } = shell;
+    try {
+      await shell.open();
+      await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
+      const main = (await page.evaluate('window.openai4s.invoke("doctor.get", {}).then((e) => e.ok)')) as boolean;
+      expect(main).toBe(true);
+      await page.evaluate(`(() => {
+        const f = document.createElement('iframe');
+        f.srcdoc = '<p>child</p>';
+        document.body.appendChild(f);
+        return new Promise((resolve) => f.addEventListener('load', resolve));
+      })()`);
+      const child = page.frames().find((f) => f !== page.mainFrame());
+      expect(child).toBeDefined();
+      const answer = await child!.evaluate('window.openai4s.invoke("doctor.get", {})');
+      expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+    } finally {
+      await shell.close();
+    }
+  });
 });
