@@ -1,6 +1,6 @@
-import { routes } from '../../src-preload/contract/routes';
+import { z } from 'zod';
+import { route } from '../../src-preload/contract/define';
 import { createRouter } from '../../src-main/core/ipc/router';
-import type { DoctorReport } from '../../src-preload/contract/doctor';
 import type { BenchSuite } from '../types';
 
 /** The router's own overhead per request (validation + dispatch), without a transport. */
@@ -12,9 +12,9 @@ const suite: BenchSuite = {
     const router = createRouter({ 'doctor.get': routes['doctor.get'] }, { 'doctor.get': () => report });
     const caller = { origin: 'app://openai4s', isMainFrame: true };
     const n = 50_000;
-    for (let i = 0; i < 2_000; i++) await router.handle('doctor.get', {}, caller);
+    for (let i = 0; i < 2_000; i++) await router.handle('bench.echo', { n: i }, caller);
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) await router.handle('doctor.get', {}, caller);
+    for (let i = 0; i < n; i++) await router.handle('bench.echo', { n: i }, caller);
     const ms = performance.now() - t0;
     return [
       { metric: 'router round trip (validated)', value: (ms * 1000) / n, unit: 'µs/call' },

@@ -1,6 +1,6 @@
 /**
- * The error half of the `{ok, data | error}` envelope. Plain types and one class:
- * no zod here, so the renderer may import it.
+ * The error half of the `{ok, data | error}` envelope. The renderer imports the types
+ * only (`import type`); AppError is thrown by main-side handlers.
  */
 export type ErrorCode =
   | 'forbidden_sender'
