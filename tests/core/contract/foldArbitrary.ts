@@ -19,7 +19,7 @@ const block: fc.Arbitrary<BlockSpec> = fc.oneof(
   fc.record({
     kind: fc.constant('tool' as const),
     name: fc.constantFrom('science_search', 'web_fetch', 'save_artifact'),
-    input: fc.dictionary(fc.constantFrom('q', 'db', 'limit'), word, { maxKeys: 3 }),
+    input: fc.dictionary(fc.constantFrom('q', 'db', 'limit'), word, { maxKeys: 3, noNullPrototype: true }),
     outcome: fc.constantFrom('output' as const, 'error' as const, 'none' as const),
     split: fc.nat(20),
   }),

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from './database';
+import { notFound, nowIso, parseJson } from './util';
+
+export type ActionKind = 'tool_batch' | 'cell';
+export type ActionGroupStatus = 'running' | 'completed' | 'failed' | 'interrupted';
+/** What a call may do to the world: decides parallelism, approval and what a crash leaves unknown. */
+export type SideEffect = 'none' | 'read' | 'write' | 'external';
+
+export interface ActionCallInput {
+  /** The provider's tool call id (none for a cell). */
+  toolCallId?: string;
+  /** The tool name, or the cell language (`python`, `r`). */
+  name: string;
+  /** The argument text exactly as the model produced it (for a cell: the code). */
+  rawArguments: string;
+  /** The parsed arguments, when they parsed. */
+  arguments?: unknown;
+  parseError?: string;
+  sideEffect: SideEffect;
+}
+
+export interface ActionEventRecord extends Omit<ActionCallInput, 'arguments'> {
+  idx: number;
+  arguments: unknown;
+  result: unknown;
+  isError: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface ActionGroupRecord {
+  id: string;
+  sessionId: string;
+  runId: string;
+  kind: ActionKind;
+  turn: number;
+  status: ActionGroupStatus;
+  kernelGenerationId: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  events: ActionEventRecord[];
+}
+
+interface GroupRow {
+  id: string;
+  session_id: string;
+  run_id: string;
+  kind: ActionKind;
+  turn: number;
+  status: ActionGroupStatus;
+  kernel_generation_id: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+interface EventRow {
+  idx: number;
+  tool_call_id: string | null;
+  name: string;
+  raw_arguments: string;
+  arguments_json: string | null;
+  parse_error: string | null;
+  side_effect: SideEffect;
+  result_json: string | null;
+  is_error: number;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** Action groups (a native tool batch or one cell attempt) and their calls, with results. */
+export class ActionsRepo {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      insertGroup: db.prepare(
+        `INSERT INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+      ),
+      insertEvent: db.prepare(
+        'INSERT INTO action_events (group_id, idx, tool_call_id, name, raw_arguments, arguments_json, parse_error, side_effect, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      result: db.prepare('UPDATE action_events SET result_json = ?, is_error = ?, finished_at = ? WHERE group_id = ? AND idx = ? AND finished_at IS NULL'),
+      finishGroup: db.prepare(`UPDATE action_groups SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'`),
+      group: db.prepare('SELECT * FROM action_groups WHERE id = ?'),
+      events: db.prepare('SELECT * FROM action_events WHERE group_id = ? ORDER BY idx'),
+      running: db.prepare(`SELECT id FROM action_groups WHERE status = 'running' ORDER BY started_at`).pluck(),
+      byRun: db.prepare('SELECT id FROM action_groups WHERE run_id = ? ORDER BY turn, started_at').pluck(),
+    };
+  }
+
+  /** Records the calls of one action before any of them runs (so a crash leaves a trace). */
+  begin(input: { sessionId: string; runId: string; kind: ActionKind; turn: number; kernelGenerationId?: string; calls: ActionCallInput[] }): string {
+    const id = randomUUID();
+    const now = nowIso();
+    this.db.transaction(() => {
+      this.q.insertGroup.run(id, input.sessionId, input.runId, input.kind, input.turn, input.kernelGenerationId ?? null, now);
+      input.calls.forEach((c, idx) => {
+        const args = c.arguments === undefined ? null : JSON.stringify(c.arguments);
+        this.q.insertEvent.run(id, idx, c.toolCallId ?? null, c.name, c.rawArguments, args, c.parseError ?? null, c.sideEffect, now);
+      });
+    }).immediate();
+    return id;
+  }
+
+  /** Stores the result of call `idx`; a result is written once. */
+  recordResult(groupId: string, idx: number, result: unknown, isError = false): void {
+    const info = this.q.result.run(JSON.stringify(result ?? null), isError ? 1 : 0, nowIso(), groupId, idx);
+    if (info.changes === 0) throw notFound('pending action call', `${groupId}#${idx}`, 'A result is recorded once, for a call that was begun.');
+  }
+
+  finish(groupId: string, status: Exclude<ActionGroupStatus, 'running' | 'interrupted'>): void {
+    if (this.q.finishGroup.run(status, nowIso(), groupId).changes === 0) this.require(groupId);
+  }
+
+  /** Used by crash repair only. */
+  markInterrupted(groupId: string): void {
+    this.q.finishGroup.run('interrupted', nowIso(), groupId);
+  }
+
+  runningGroupIds(): string[] {
+    return this.q.running.all() as string[];
+  }
+
+  listByRun(runId: string): ActionGroupRecord[] {
+    return (this.q.byRun.all(runId) as string[]).map((id) => this.require(id));
+  }
+
+  require(id: string): ActionGroupRecord {
+    const g = this.q.group.get(id) as GroupRow | undefined;
+    if (!g) throw notFound('action group', id, 'Action groups are listed per run.');
+    const events = (this.q.events.all(id) as EventRow[]).map(
+      (e): ActionEventRecord => ({
+        idx: e.idx,
+        ...(e.tool_call_id === null ? {} : { toolCallId: e.tool_call_id }),
+        name: e.name,
+        rawArguments: e.raw_arguments,
+        arguments: parseJson(e.arguments_json),
+        ...(e.parse_error === null ? {} : { parseError: e.parse_error }),
+        sideEffect: e.side_effect,
+        result: parseJson(e.result_json),
+        isError: e.is_error === 1,
+        startedAt: e.started_at,
+        finishedAt: e.finished_at,
+      }),
+    );
+    return {
+      id: g.id,
+      sessionId: g.session_id,
+      runId: g.run_id,
+      kind: g.kind,
+      turn: g.turn,
+      status: g.status,
+      kernelGenerationId: g.kernel_generation_id,
+      startedAt: g.started_at,
+      finishedAt: g.finished_at,
+      events,
+    };
+  }
+}

@@ -1,0 +1,198 @@
+import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
+import type { Db } from './database';
+import { notFound } from './util';
+
+export interface EventLogOptions {
+  /** How long the first queued chunk waits for company before the batch commits. */
+  groupCommitMs?: number;
+  /** A batch this large commits at once, without waiting. */
+  maxBatch?: number;
+  /** Called after each committed batch (e.g. to touch the sessions' updated_at). */
+  onCommit?: (sessions: Map<string, number>) => void;
+}
+
+interface Pending {
+  event: StoredChunk;
+  json: string;
+}
+
+export interface Enqueued {
+  /** The chunk with its assigned seq; broadcast it once `durable` resolves. */
+  event: StoredChunk;
+  /** Resolves when the batch holding the chunk is committed (fsynced), rejects if it failed. */
+  durable: Promise<void>;
+}
+
+/**
+ * The append-only event log of a session (`stream_events`). Two ways in:
+ *  - `appendSync`: one chunk, one transaction, durable when it returns;
+ *  - `enqueue`/`append`: group commit. The seq is assigned at once (in order, from a
+ *    per-session counter: this process is the only writer, through one connection), the
+ *    row waits at most `groupCommitMs` with the chunks that follow, and the whole batch is
+ *    committed in one transaction, so one fsync covers many chunks.
+ * Reads flush the queue first, so a reader always sees what was appended before it.
+ */
+export class EventLog {
+  private readonly q;
+  private readonly lastSeq = new Map<string, number>();
+  private readonly knownSessions = new Set<string>();
+  private readonly knownRuns = new Map<string, string>();
+  private queue: Pending[] = [];
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly groupCommitMs: number;
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: EventLogOptions = {},
+  ) {
+    this.groupCommitMs = options.groupCommitMs ?? 2;
+    this.maxBatch = options.maxBatch ?? 4096;
+    this.q = {
+      insert: db.prepare('INSERT INTO stream_events (session_id, seq, run_id, type, chunk, at) VALUES (?, ?, ?, ?, ?, ?)'),
+      maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM stream_events WHERE session_id = ?').pluck(),
+      session: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND deleted_at IS NULL').pluck(),
+      runSession: db.prepare('SELECT session_id FROM runs WHERE id = ?').pluck(),
+      readFrom: db.prepare(
+        'SELECT session_id, seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      readRun: db.prepare('SELECT session_id, seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq'),
+    };
+  }
+
+  /** Appends one chunk in its own transaction (after any queued chunks); durable on return. */
+  appendSync(sessionId: string, runId: string | null, chunk: StreamChunk): StoredChunk {
+    const pending = this.prepare(sessionId, runId, chunk);
+    this.queue.push(pending);
+    this.flush();
+    return pending.event;
+  }
+
+  /** Queues one chunk for the next group commit. */
+  enqueue(sessionId: string, runId: string | null, chunk: StreamChunk): Enqueued {
+    const pending = this.prepare(sessionId, runId, chunk);
+    this.queue.push(pending);
+    const durable = this.durable();
+    if (this.queue.length >= this.maxBatch) this.flush();
+    else this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
+    return { event: pending.event, durable };
+  }
+
+  /** Group-committed append: resolves with the stored chunk once it is durable. */
+  async append(sessionId: string, runId: string | null, chunk: StreamChunk): Promise<StoredChunk> {
+    const { event, durable } = this.enqueue(sessionId, runId, chunk);
+    await durable;
+    return event;
+  }
+
+  /** Resolves when everything queued so far is committed. */
+  durable(): Promise<void> {
+    if (!this.queue.length) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** Commits the queue now, in one transaction. Throws (and rejects the waiters) if it fails. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.queue;
+    const waiters = this.waiters;
+    if (!batch.length) return;
+    this.queue = [];
+    this.waiters = [];
+    const touched = new Map<string, number>();
+    try {
+      this.db.transaction(() => {
+        for (const { event, json } of batch) {
+          this.q.insert.run(event.sessionId, event.seq, event.runId, event.chunk.type, json, event.at);
+          touched.set(event.sessionId, event.at);
+        }
+        this.options.onCommit?.(touched);
+      }).immediate();
+    } catch (error) {
+      // The counters ran ahead of the table; reload them from the database next time.
+      this.lastSeq.clear();
+      for (const w of waiters) w.reject(error);
+      throw error;
+    }
+    for (const w of waiters) w.resolve();
+  }
+
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch {
+      // Reported to every waiter through its rejected `durable` promise.
+    }
+  }
+
+  lastSeqOf(sessionId: string): number {
+    this.flush();
+    return this.q.maxSeq.get(sessionId) as number;
+  }
+
+  /** Committed chunks of a session with seq > afterSeq, in order. */
+  readFrom(sessionId: string, afterSeq = 0, limit = -1): StoredChunk[] {
+    this.flush();
+    return (this.q.readFrom.all(sessionId, afterSeq, limit) as Row[]).map(toStored);
+  }
+
+  readRun(sessionId: string, runId: string): StoredChunk[] {
+    this.flush();
+    return (this.q.readRun.all(sessionId, runId) as Row[]).map(toStored);
+  }
+
+  /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */
+  resetCounters(): void {
+    this.lastSeq.clear();
+  }
+
+  /** Forgets cached ids (a session was deleted). */
+  forget(sessionId: string): void {
+    this.knownSessions.delete(sessionId);
+  }
+
+  private prepare(sessionId: string, runId: string | null, chunk: StreamChunk): Pending {
+    if (typeof chunk !== 'object' || chunk === null || typeof chunk.type !== 'string') {
+      throw new TypeError(`A stream chunk must be an object with a string "type"; got ${JSON.stringify(chunk)}`);
+    }
+    if (!this.knownSessions.has(sessionId)) {
+      if (!this.q.session.get(sessionId)) throw notFound('session', sessionId, 'Create it with session.create first.');
+      this.knownSessions.add(sessionId);
+    }
+    if (runId !== null && this.knownRuns.get(runId) !== sessionId) {
+      const owner = this.q.runSession.get(runId) as string | undefined;
+      if (owner !== sessionId) throw notFound('run', runId, `in session ${sessionId}; append events with the run that produced them.`);
+      this.knownRuns.set(runId, sessionId);
+    }
+    let seq = this.lastSeq.get(sessionId);
+    if (seq === undefined) {
+      seq = this.q.maxSeq.get(sessionId) as number;
+      // Chunks still queued for this session are above the committed maximum.
+      for (const p of this.queue) if (p.event.sessionId === sessionId && p.event.seq > seq) seq = p.event.seq;
+    }
+    seq += 1;
+    this.lastSeq.set(sessionId, seq);
+    const json = JSON.stringify(chunk);
+    // Stored chunks are read back from JSON; the live copy must be identical to them.
+    const stored = JSON.parse(json) as StreamChunk;
+    return { event: { sessionId, seq, runId, chunk: stored, at: Date.now() }, json };
+  }
+}
+
+interface Row {
+  session_id: string;
+  seq: number;
+  run_id: string | null;
+  chunk: string;
+  at: number;
+}
+
+const toStored = (r: Row): StoredChunk => ({
+  sessionId: r.session_id,
+  seq: r.seq,
+  runId: r.run_id,
+  chunk: JSON.parse(r.chunk) as StreamChunk,
+  at: r.at,
+});

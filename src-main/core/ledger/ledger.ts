@@ -1,0 +1,112 @@
+import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src-preload/contract/sessions';
+import { fold } from '../../../src-preload/contract/fold';
+import { ActionsRepo } from './actionsRepo';
+import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
+import { EventLog, type EventLogOptions } from './eventLog';
+import { KernelsRepo } from './kernelsRepo';
+import { claimOwnership } from './ownership';
+import { PermissionsRepo } from './permissionsRepo';
+import { repairOnOpen, type RepairReport } from './repair';
+import { RunsRepo } from './runsRepo';
+import { SessionsRepo } from './sessionsRepo';
+import { SettingsRepo } from './settingsRepo';
+
+export const LEDGER_FILE = 'ledger.sqlite3';
+
+/** The ledger always opens at the newest schema (older prefixes are for database.ts tests). */
+export interface LedgerOptions extends Omit<OpenDatabaseOptions, 'migrations'> {
+  events?: Omit<EventLogOptions, 'onCommit'>;
+}
+
+/**
+ * The ledger: the app's truth (DESIGN.md: Data). One SQLite connection, small typed
+ * repositories, and the projections the routes need. No SQL lives outside this folder.
+ */
+export interface Ledger {
+  readonly file: string;
+  readonly schemaVersion: number;
+  /** The copy taken before migrating, if this open migrated an existing database. */
+  readonly backup: string | null;
+  /** What crash repair did at open; null when another live process owns the ledger. */
+  readonly repair: RepairReport | null;
+  readonly sessions: SessionsRepo;
+  readonly runs: RunsRepo;
+  readonly events: EventLog;
+  readonly actions: ActionsRepo;
+  readonly kernels: KernelsRepo;
+  readonly permissions: PermissionsRepo;
+  readonly settings: SettingsRepo;
+  createSession(title?: string): SessionSummary;
+  detail(sessionId: string): SessionDetail;
+  /** The session's messages, folded from its stored stream: the same fold the renderer runs live. */
+  history(sessionId: string): SessionHistory;
+  deleteSession(sessionId: string): void;
+  /** Commits queued chunks and closes the connection. */
+  close(): void;
+  /** For tests and diagnostics inside this folder's tests only. */
+  readonly db: Db;
+}
+
+export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
+  const opened = openDatabase(file, options);
+  const { db } = opened;
+  const ownership = claimOwnership(file);
+  try {
+    const sessions = new SessionsRepo(db);
+    const events = new EventLog(db, {
+      ...options.events,
+      onCommit: (touched) => {
+        for (const [id, at] of touched) sessions.touch(id, new Date(at).toISOString());
+      },
+    });
+    const runs = new RunsRepo(db, sessions, events);
+    const actions = new ActionsRepo(db);
+    const kernels = new KernelsRepo(db);
+    const permissions = new PermissionsRepo(db);
+    const settings = new SettingsRepo(db);
+    const repair = !ownership.owned ? null : repairOnOpen({ db, runs, events, actions, kernels, permissions });
+    let closed = false;
+    return {
+      file,
+      schemaVersion: opened.toVersion,
+      backup: opened.backup,
+      repair,
+      db,
+      sessions,
+      runs,
+      events,
+      actions,
+      kernels,
+      permissions,
+      settings,
+      createSession: (title) => sessions.create(title),
+      detail(sessionId) {
+        const session = sessions.require(sessionId);
+        return { session, runs: runs.listBySession(sessionId), lastSeq: events.lastSeqOf(sessionId) };
+      },
+      history(sessionId) {
+        sessions.require(sessionId);
+        const stored = events.readFrom(sessionId);
+        return { sessionId, lastSeq: stored.length ? stored[stored.length - 1]!.seq : 0, messages: fold(stored.map((e) => e.chunk)) };
+      },
+      deleteSession(sessionId) {
+        sessions.delete(sessionId);
+        events.forget(sessionId);
+      },
+      close() {
+        if (closed) return;
+        closed = true;
+        try {
+          events.flush();
+        } finally {
+          db.close();
+          ownership.release();
+        }
+      },
+    };
+  } catch (error) {
+    db.close();
+    ownership.release();
+    throw error;
+  }
+}

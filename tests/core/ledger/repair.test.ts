@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openLedger } from '../../../src-main/core/ledger/ledger';
+import { INTERRUPTED_RESULT } from '../../../src-main/core/ledger/repair';
+import { tempDir, track } from './support';
+
+interface Ready {
+  sessionId: string;
+  runId: string;
+  groupId: string;
+}
+
+/** Runs the crash fixture in a child process and kills it with SIGKILL mid-batch. */
+async function crashMidBatch(file: string): Promise<Ready> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/crashChild.ts'), file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as Ready);
+    });
+    child.on('exit', (code) => reject(new Error(`crash fixture exited early (${code}): ${err}`)));
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
+  return ready;
+}
+
+describe('crash repair on open', () => {
+  it('closes an interrupted tool batch with the canonical error and fails its run, replaying nothing', async () => {
+    const file = path.join(tempDir(), 'ledger.sqlite3');
+    const { sessionId, runId, groupId } = await crashMidBatch(file);
+
+    const l = track(openLedger(file));
+    expect(l.repair).toEqual({ interruptedGroups: [groupId], interruptedRuns: [runId], expiredPermissions: 1, endedKernels: 1 });
+
+    const group = l.actions.require(groupId);
+    expect(group.status).toBe('interrupted');
+    expect(group.events.map((e) => [e.toolCallId, e.result, e.isError])).toEqual([
+      ['call-1', { status: 200, bytes: 1256 }, false],
+      ['call-2', { error: INTERRUPTED_RESULT }, true],
+    ]);
+    expect(group.events[1]).toMatchObject({ rawArguments: '{"url":"https://example.org/2"', parseError: 'Unexpected end of JSON input' });
+
+    expect(l.runs.require(runId)).toMatchObject({ status: 'failed', failureCode: 'interrupted', failureMessage: expect.stringContaining(INTERRUPTED_RESULT) });
+
+    // The history says what happened; the uncommitted chunk is gone, nothing else is.
+    const [, assistant] = l.history(sessionId).messages;
+    expect(assistant!.parts.map((p) => [p.type, 'state' in p ? p.state : null])).toEqual([
+      ['step-start', null],
+      ['tool-web_fetch', 'output-available'],
+      ['tool-web_fetch', 'output-error'],
+      ['data-error', null],
+    ]);
+    expect(assistant!.parts[2]).toMatchObject({ toolCallId: 'call-2', errorText: INTERRUPTED_RESULT });
+
+    // A second open finds nothing to repair: repair is not replay.
+    const lastSeq = l.events.lastSeqOf(sessionId);
+    l.close();
+    const again = track(openLedger(file));
+    expect(again.repair).toEqual({ interruptedGroups: [], interruptedRuns: [], expiredPermissions: 0, endedKernels: 0 });
+    expect(again.events.lastSeqOf(sessionId)).toBe(lastSeq);
+  });
+
+  it('leaves in-flight work alone while another live process owns the ledger', () => {
+    const file = path.join(tempDir(), 'ledger.sqlite3');
+    const owner = track(openLedger(file));
+    const s = owner.createSession();
+    const { run } = owner.runs.submit(s.id, 'm', 'hi');
+    owner.runs.start(run.id, null, null);
+    // Pretend the owner is another live process (our parent is alive and is not us).
+    fs.writeFileSync(`${file}.owner`, String(process.ppid));
+    const reader = track(openLedger(file));
+    expect(reader.repair).toBeNull();
+    expect(reader.runs.require(run.id).status).toBe('processing');
+  });
+});
