@@ -128,9 +128,10 @@ export function classifyError(error: unknown, provider: string): LlmErrorInfo {
   if (APICallError.isInstance(error)) {
     const status = error.statusCode ?? null;
     const body = readProviderError(error.data ?? error.responseBody);
-    if (status === null) {
+    if (status === null || netCode) {
+      // No response, or the connection died while the body was being read.
       const errorType: LlmErrorType = netCode && TIMEOUT_CODES.has(netCode) ? 'timeout' : 'network';
-      return { errorType, code: netCode, message: `${error.message} (${error.url})`, status, provider, retryable: true };
+      return { errorType, code: netCode, message: `${messageOf(error)} (${error.url})`, status, provider, retryable: true };
     }
     const byCode = body.code ? PROVIDER_CODE_TYPES[body.code] : undefined;
     return {

@@ -54,9 +54,16 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-/** Drops the connection mid-response, the way a proxy or a crashed upstream does. */
-function cut(res: http.ServerResponse, record: RecordedRequest): void {
+/**
+ * Drops the connection mid-response, the way a proxy or a crashed upstream does,
+ * after what was written has left the process (destroy discards unflushed writes).
+ */
+async function cut(res: http.ServerResponse, record: RecordedRequest): Promise<void> {
   record.cutByServer = true;
+  const socket = res.socket;
+  // 'drain' fires only after a write that returned false, so poll the buffer instead.
+  for (let i = 0; i < 200 && socket && socket.writableLength > 0; i++) await wait(5);
+  await wait(10);
   res.destroy();
 }
 
@@ -107,14 +114,14 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
         res.write(bytes.subarray(at, Math.min(at + size, limit)));
         if (step.chunkDelayMs) await wait(step.chunkDelayMs);
       }
-      if (step.cutAfterBytes !== undefined) cut(res, record);
+      if (step.cutAfterBytes !== undefined) await cut(res, record);
       else res.end();
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...step.headers });
     res.flushHeaders();
     await writeFrames(res, renderReply(step, promptChars(body)), isOpen);
-    if (step.cut) cut(res, record);
+    if (step.cut) await cut(res, record);
     else res.end();
   }
 
