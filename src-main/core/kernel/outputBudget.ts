@@ -6,6 +6,7 @@
  */
 export function worstCaseCost(code: number): number {
   if (code === 0x22 || code === 0x5c) return 2; // \" and \\
+  if (code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) return 2; // \b \t \n \f \r
   if (code < 0x20 || code === 0x7f) return 6; // \u00XX
   if (code < 0x80) return 1;
   return 6; // any other UTF-16 unit may be written as \uXXXX (a surrogate pair: 12)
