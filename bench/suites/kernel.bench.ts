@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KernelSupervisor } from '../../src-main/core/kernel/supervisor';
+import type { BenchRow, BenchSuite } from '../types';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Sandboxed kernels (real bwrap, /usr/bin/python3): start, round trip, host RPC, output. */
+const suite: BenchSuite = {
+  name: 'kernel',
+  async run() {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-kbench-'));
+    const sup = new KernelSupervisor({
+      dataDir,
+      processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      sandboxMode: 'auto',
+      idleShutdownMs: 0,
+      prewarm: ['python'],
+      host: { call: (_m, args) => args },
+    });
+    const rows: BenchRow[] = [];
+    try {
+      await sup.execute('warm-cache', 'python', 'import numpy, pandas, matplotlib.pyplot'); // fills the font cache once
+      let t = performance.now();
+      await sup.execute('cold', 'python', 'pass');
+      const cold = performance.now() - t;
+      rows.push({ metric: 'sandboxed cold start to first result', value: cold, unit: 'ms', target: '≤ 100 ms', met: cold <= 100 });
+      t = performance.now();
+      await sup.execute('cold-sci', 'python', 'import numpy, pandas, matplotlib.pyplot');
+      rows.push({ metric: 'cold start + science imports', value: performance.now() - t, unit: 'ms' });
+      sup.openSession('warm');
+      await new Promise((r) => setTimeout(r, 4_000)); // a session is usually open a while before its first cell
+      t = performance.now();
+      await sup.execute('warm', 'python', 'import numpy as np, pandas as pd, matplotlib.pyplot as plt\nnp.arange(3).sum()');
+      const first = performance.now() - t;
+      rows.push({ metric: 'first science cell with pre-warming', value: first, unit: 'ms', target: '≤ 300 ms', met: first <= 300 });
+      const times: number[] = [];
+      for (let i = 0; i < 1_000; i++) {
+        const s = performance.now();
+        await sup.execute('cold', 'python', 'pass');
+        times.push(performance.now() - s);
+      }
+      times.sort((a, b) => a - b);
+      const p50 = percentile(times, 50);
+      rows.push({ metric: 'trivial cell round trip p50', value: p50, unit: 'ms', target: '≤ 0.25 ms', met: p50 <= 0.25 });
+      rows.push({ metric: 'trivial cell round trip p95', value: percentile(times, 95), unit: 'ms' });
+      const n = 5_000;
+      const rpc = await sup.execute('cold', 'python', `import time\nt = time.perf_counter()\nfor i in range(${n}):\n    host.call("echo", i=i)\nprint(time.perf_counter() - t)`);
+      const perSec = n / Number(rpc.stdout.trim());
+      rows.push({ metric: 'host calls from a cell', value: Math.round(perSec), unit: 'calls/s', target: '≥ 10,000/s', met: perSec >= 10_000 });
+      t = performance.now();
+      await sup.execute('cold', 'python', 'import sys\nsys.stdout.write("z" * 1_000_000)');
+      rows.push({ metric: '1 MB stdout as one write', value: performance.now() - t, unit: 'ms' });
+      t = performance.now();
+      await sup.execute('cold', 'python', 'for _ in range(10_000):\n    print("z" * 99)');
+      const prints = performance.now() - t;
+      rows.push({ metric: '1 MB stdout as 10k prints', value: prints, unit: 'ms', target: '≤ 50 ms', met: prints <= 50 });
+    } finally {
+      await sup.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};
+export default suite;
