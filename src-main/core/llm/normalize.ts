@@ -108,7 +108,12 @@ export class StreamNormalizer {
           // Some wires announce a call only when it is whole: give it the same shape.
           out.push(...this.startCall(part.toolCallId, part.toolName, part.providerExecuted === true));
           call = this.open.get(part.toolCallId)!;
-          if (part.input) out.push({ type: 'tool-call-delta', id: call.id, delta: part.input });
+        }
+        // The concatenated deltas must equal the final text. When the SDK completes the text
+        // itself (Anthropic sends a no-argument call as `input: {}` and no delta), the
+        // missing tail is emitted as one more delta, so every wire looks the same.
+        if (part.input !== call.raw && part.input.startsWith(call.raw)) {
+          out.push({ type: 'tool-call-delta', id: call.id, delta: part.input.slice(call.raw.length) });
         }
         this.open.delete(call.id);
         this.pendingEnds.push(this.endPart(call, part.input, true));
