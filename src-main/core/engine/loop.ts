@@ -40,6 +40,11 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     failureMessage: string | null,
     answer: EngineResult['answer'] = null,
   ): EngineResult => {
+    // The outcome travels with the message, so history shows it exactly as live did.
+    emit({
+      type: 'message-metadata',
+      messageMetadata: { run: { status, failureCode, failureMessage, turns, usage, cost } },
+    });
     if (status === 'cancelled') {
       emit({ type: 'abort', reason: failureMessage ?? 'cancelled' });
     } else {
@@ -50,7 +55,11 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     return { status, failureCode, failureMessage, answer, turns, usage, cost, history };
   };
 
-  emit({ type: 'start', messageId: options.runId });
+  emit({
+    type: 'start',
+    messageId: options.runId,
+    ...(options.startMetadata ? { messageMetadata: options.startMetadata } : {}),
+  });
   try {
     while (turns < maxTurns) {
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');

@@ -79,6 +79,8 @@ export interface EngineOptions {
   /** How many invalid finalize_response attempts the model gets before the run fails. */
   maxFinalizeAttempts?: number;
   temperature?: number;
+  /** Metadata of the assistant message (provider, model), sent on the `start` chunk. */
+  startMetadata?: Record<string, unknown>;
 }
 
 export type EngineStatus = 'completed' | 'failed' | 'cancelled';
