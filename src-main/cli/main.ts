@@ -4,9 +4,11 @@ import { APP_VERSION } from '../core/version';
 import type { CliCommand, CliIO } from './command';
 import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
+import { sessionsCommand } from './commands/sessions';
+import { showCommand } from './commands/show';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [doctorCommand, kernelCommand];
+export const COMMANDS: CliCommand[] = [doctorCommand, kernelCommand, sessionsCommand, showCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -3,6 +3,8 @@
  * session carries a per-session monotonically increasing `seq` so the renderer can
  * detect a gap and refetch.
  */
+import type { SessionStreamEvent } from './sessions';
+
 export interface AppNoticeEvent {
   level: 'info' | 'warning' | 'error';
   message: string;
@@ -10,6 +12,8 @@ export interface AppNoticeEvent {
 
 export interface EventTopics {
   'app.notice': AppNoticeEvent;
+  /** Every chunk of a session's stream, after the ledger stored it (`seq` per session). */
+  'session.stream': SessionStreamEvent;
 }
 
 export type EventTopic = keyof EventTopics;

@@ -5,4 +5,6 @@ export type * from './doctor';
 export type * from './kernel';
 export type * from './answer';
 export type * from './events';
+export type * from './sessions';
+export type * from './stream';
 export type { Routes, RouteName } from './routes';

@@ -1,5 +1,6 @@
 import { doctorRoutes } from './doctor';
 import { kernelRoutes } from './kernel';
+import { sessionRoutes } from './sessions';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -8,6 +9,7 @@ import { kernelRoutes } from './kernel';
 export const routes = {
   ...doctorRoutes,
   ...kernelRoutes,
+  ...sessionRoutes,
 };
 
 export type Routes = typeof routes;

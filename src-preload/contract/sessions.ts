@@ -6,7 +6,7 @@ import type { StreamChunk, UIMessage } from './stream';
  * Sessions: the conversations of the ledger, their runs, and their folded history.
  * Run statuses and failure codes follow seeds/research-assistant-request.txt (DESIGN.md:
  * Engine), plus `interrupted`: the app stopped in the middle of an action whose effect
- * is therefore unknown (crash repair; nothing is replayed).
+ * is therefore unknown (crash repair; nothing is replayed), and `internal`.
  */
 
 export const runStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed', 'cancelled', 'expired', 'unavailable']);
@@ -26,6 +26,8 @@ export const failureCodeSchema = z.enum([
   'expired',
   'conversation_full',
   'interrupted',
+  // An unexpected error inside the app itself (a bug), named so it is never mistaken for a provider failure.
+  'internal',
 ]);
 export type FailureCode = z.infer<typeof failureCodeSchema>;
 

@@ -14,5 +14,14 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
     'kernel.status': (input) => core.kernels.status(input.sessionId),
+    'session.create': (input) => core.ledger.createSession(input.title),
+    'session.list': () => core.ledger.sessions.list(),
+    'session.get': (input) => core.ledger.detail(input.sessionId),
+    'session.rename': (input) => core.ledger.sessions.rename(input.sessionId, input.title, input.expectedRevision),
+    'session.delete': (input) => {
+      core.ledger.deleteSession(input.sessionId);
+      return { deleted: true as const };
+    },
+    'session.history': (input) => core.ledger.history(input.sessionId),
   });
 }

@@ -1,0 +1,24 @@
+import type { SessionSummary } from '../../../src-preload/contract/sessions';
+import type { CliCommand } from '../command';
+
+export const sessionsCommand: CliCommand = {
+  name: 'sessions',
+  summary: 'List the sessions of the ledger, newest first',
+  usage: 'openai4s sessions [--json]',
+  options: { json: { type: 'boolean' } },
+  needsCore: true,
+  async run({ core, values, io }) {
+    const sessions = core!.ledger.sessions.list();
+    if (values.json) {
+      io.out(JSON.stringify(sessions, null, 2));
+      return 0;
+    }
+    io.out(formatSessions(sessions));
+    return 0;
+  },
+};
+
+export function formatSessions(sessions: SessionSummary[]): string {
+  if (!sessions.length) return 'No sessions yet.';
+  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${s.title}`).join('\n');
+}

@@ -1,0 +1,69 @@
+import type { SessionDetail } from '../../../src-preload/contract/sessions';
+import type { UIMessage, UIPart } from '../../../src-preload/contract/stream';
+import type { CliCommand } from '../command';
+
+export const showCommand: CliCommand = {
+  name: 'show',
+  summary: 'Show one session: its runs and its conversation, folded from the ledger',
+  usage: 'openai4s show <sessionId> [--json]',
+  options: { json: { type: 'boolean' } },
+  needsCore: true,
+  async run({ core, values, positionals, io }) {
+    const [sessionId, ...extra] = positionals;
+    if (!sessionId || extra.length) {
+      io.err(`Give exactly one session id (list them with \`openai4s sessions\`).\nUsage: ${showCommand.usage}`);
+      return 2;
+    }
+    const detail = core!.ledger.detail(sessionId);
+    const { messages } = core!.ledger.history(sessionId);
+    if (values.json) {
+      io.out(JSON.stringify({ ...detail, messages }, null, 2));
+      return 0;
+    }
+    io.out(formatShow(detail, messages));
+    return 0;
+  },
+};
+
+function formatPart(p: UIPart): string | null {
+  switch (p.type) {
+    case 'text':
+      return p.text;
+    case 'reasoning':
+      return `(thinking) ${p.text}`;
+    case 'step-start':
+      return null;
+    case 'source-url':
+      return `[source] ${p.title ?? p.url} <${p.url}>`;
+    case 'source-document':
+      return `[source] ${p.title}`;
+    case 'file':
+      return `[file] ${p.filename ?? p.url} (${p.mediaType})`;
+    default:
+      if ('toolCallId' in p) {
+        const name = p.type === 'dynamic-tool' ? p.toolName : p.type.slice('tool-'.length);
+        const tail = p.state === 'output-error' ? `: ${p.errorText ?? ''}` : '';
+        return `[tool ${name} ${p.state}]${tail}`;
+      }
+      return `[${p.type}] ${JSON.stringify(p.data)}`;
+  }
+}
+
+export function formatShow(detail: SessionDetail, messages: UIMessage[]): string {
+  const { session, runs } = detail;
+  const lines = [`${session.title}  (${session.id}, revision ${session.revision}, ${detail.lastSeq} events)`, `created ${session.createdAt}, updated ${session.updatedAt}`, ''];
+  lines.push(`runs (${runs.length})`);
+  for (const r of runs) {
+    const failure = r.failureCode ? ` ${r.failureCode}${r.failureMessage ? `: ${r.failureMessage}` : ''}` : '';
+    lines.push(`  ${r.id}  ${r.status}${failure}  ${r.provider ?? ''}${r.model ? `/${r.model}` : ''}`);
+  }
+  lines.push('');
+  for (const m of messages) {
+    lines.push(`${m.role}:`);
+    for (const p of m.parts) {
+      const text = formatPart(p);
+      if (text !== null) lines.push(`  ${text.replace(/\n/g, '\n  ')}`);
+    }
+  }
+  return lines.join('\n');
+}

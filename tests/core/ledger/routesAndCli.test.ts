@@ -1,0 +1,96 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../../../src-main/core/api/handlers';
+import { createCore } from '../../../src-main/core/core';
+import { createRouter } from '../../../src-main/core/ipc/router';
+import { runCli } from '../../../src-main/cli/main';
+import { routes } from '../../../src-preload/contract/routes';
+import { tempDir } from './support';
+
+function env(dataDir: string): NodeJS.ProcessEnv {
+  return { OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0', PATH: process.env.PATH };
+}
+
+async function cli(args: string[], dataDir: string): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, env(dataDir));
+  return { code, out, err };
+}
+
+describe('session routes', () => {
+  it('create, list, get, rename (with revision check), history and delete', async () => {
+    const core = createCore({ env: env(tempDir()) });
+    try {
+      const router = createRouter(routes, createHandlers(core));
+      const caller = { origin: 'app://openai4s', isMainFrame: true };
+      const call = (route: string, input?: unknown) => router.handle(route, input, caller) as Promise<{ ok: boolean; data?: never; error?: { code: string } }>;
+      const created = await call('session.create', { title: 'Insulin' });
+      expect(created).toMatchObject({ ok: true, data: { title: 'Insulin', revision: 1 } });
+      const id = (created.data as unknown as { id: string }).id;
+      core.ledger.runs.submit(id, 'm1', 'look up INS', 1);
+      expect(await call('session.list')).toMatchObject({ ok: true, data: [{ id }] });
+      expect(await call('session.get', { sessionId: id })).toMatchObject({ ok: true, data: { session: { revision: 2 }, runs: [{ status: 'queued' }], lastSeq: 1 } });
+      expect(await call('session.rename', { sessionId: id, title: 'x', expectedRevision: 1 })).toMatchObject({ ok: false, error: { code: 'revision_conflict' } });
+      expect(await call('session.rename', { sessionId: id, title: 'INS', expectedRevision: 2 })).toMatchObject({ ok: true, data: { title: 'INS', revision: 3 } });
+      expect(await call('session.history', { sessionId: id })).toMatchObject({ ok: true, data: { lastSeq: 1, messages: [{ role: 'user', parts: [{ type: 'text', text: 'look up INS' }] }] } });
+      expect(await call('session.create', { title: '' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await call('session.delete', { sessionId: id })).toMatchObject({ ok: true, data: { deleted: true } });
+      expect(await call('session.get', { sessionId: id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('openai4s sessions / show', () => {
+  it('prints [] on a fresh data dir and leaves a migrated ledger with an append-only stream', async () => {
+    const dir = tempDir();
+    const r = await cli(['sessions', '--json'], dir);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse(r.out)).toEqual([]);
+    const db = new Database(path.join(dir, 'ledger.sqlite3'));
+    expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
+    db.prepare(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s', 't', 'now', 'now')`).run();
+    db.prepare(`INSERT INTO stream_events (session_id, seq, type, chunk, at) VALUES ('s', 1, 'start', '{"type":"start"}', 0)`).run();
+    expect(() => db.prepare('DELETE FROM stream_events').run()).toThrow(/append-only: DELETE/);
+    expect(() => db.prepare(`UPDATE stream_events SET chunk = '{}'`).run()).toThrow(/append-only: UPDATE/);
+    db.close();
+  });
+
+  it('lists sessions newest first and shows one, as text and JSON', async () => {
+    const dir = tempDir();
+    const core = createCore({ env: env(dir) });
+    const first = core.ledger.createSession('first');
+    await new Promise((r) => setTimeout(r, 5));
+    const second = core.ledger.createSession('second');
+    const { run } = core.ledger.runs.submit(second.id, 'm', 'hello');
+    for (const chunk of [
+      { type: 'start', messageId: 'a1' },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: '你好' },
+      { type: 'text-end', id: 't' },
+      { type: 'finish' },
+    ] as const) {
+      core.ledger.events.appendSync(second.id, run.id, chunk);
+    }
+    await core.close();
+
+    const list = JSON.parse((await cli(['sessions', '--json'], dir)).out) as { id: string; title: string; createdAt: string; updatedAt: string }[];
+    expect(list.map((s) => s.id)).toEqual([second.id, first.id]);
+    expect(Object.keys(list[0]!)).toEqual(expect.arrayContaining(['id', 'title', 'createdAt', 'updatedAt']));
+    expect((await cli(['sessions'], dir)).out).toContain('second');
+
+    const text = await cli(['show', second.id], dir);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/user:\n {2}hello\nassistant:\n {2}你好/);
+    const json = JSON.parse((await cli(['show', second.id, '--json'], dir)).out);
+    expect(json).toMatchObject({ session: { id: second.id }, runs: [{ id: run.id }], lastSeq: 6, messages: [{ role: 'user' }, { id: 'a1', role: 'assistant' }] });
+
+    const missing = await cli(['show', 'nope'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/No session "nope".*openai4s sessions/);
+    expect((await cli(['show'], dir)).code).toBe(2);
+  });
+});
