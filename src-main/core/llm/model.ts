@@ -23,9 +23,17 @@ export interface CreateModelOptions {
   settingsKey?: SettingsKeyLookup;
   retry?: Partial<RetryPolicy>;
   fetch?: FetchFunction;
+  /**
+   * A provider that sends nothing (no headers, no byte) for this long is given up on,
+   * as a `timeout` error (retried if nothing was streamed yet). Default 3 minutes:
+   * reasoning models stream their thinking, so silence that long means a dead stream.
+   */
+  idleTimeoutMs?: number;
   /** For jitter in tests. */
   random?: () => number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
 
 function configError(message: string, code: string, provider: string): LlmError {
   return new LlmError({ errorType: 'authentication', code, message, status: null, provider, retryable: false });
@@ -67,7 +75,8 @@ export function createModel(providerId: string, options: CreateModelOptions): La
     providerId: resolved.spec.id,
     model: resolved.model,
     baseUrl: resolved.baseUrl,
-    stream: (request) => streamParts(wire, resolved, request, policy, options.random ?? Math.random),
+    stream: (request) =>
+      streamParts(wire, resolved, request, policy, options.random ?? Math.random, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
   };
 }
 
@@ -82,6 +91,7 @@ async function* streamParts(
   request: LlmRequest,
   policy: RetryPolicy,
   random: () => number,
+  idleTimeoutMs: number,
 ): AsyncGenerator<Part> {
   const provider = resolved.spec.id;
   const modelId = request.model ?? resolved.model;
@@ -98,7 +108,7 @@ async function* streamParts(
     yield { type: 'error', error: classifyError(error, provider) };
     return;
   }
-  const options = toCallOptions(request, wire.providerOptions(request, modelId), controller.signal);
+  const providerOptions = wire.providerOptions(request, modelId);
 
   try {
     for (let attempt = 1; ; attempt++) {
@@ -106,11 +116,27 @@ async function* streamParts(
       // Set when a failure may be retried: nothing reached the caller yet.
       let failure: { info: LlmErrorInfo; cause: unknown } | null = null;
       let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | null = null;
+      // Each attempt has its own signal, so an idle timeout ends this attempt only.
+      const attemptController = new AbortController();
+      let timedOut = false;
+      // The timer runs only while we wait on the provider, never while the caller holds a part.
+      const waitFor = async <T>(promise: PromiseLike<T>): Promise<T> => {
+        const timer = setTimeout(() => {
+          timedOut = true;
+          attemptController.abort();
+        }, idleTimeoutMs);
+        try {
+          return await promise;
+        } finally {
+          clearTimeout(timer);
+        }
+      };
+      const options = toCallOptions(request, providerOptions, AbortSignal.any([controller.signal, attemptController.signal]));
       try {
-        const result = await lm.doStream(options);
+        const result = await waitFor(lm.doStream(options));
         reader = result.stream.getReader();
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = await waitFor(reader.read());
           if (done) {
             yield* norm.end();
             return;
@@ -126,11 +152,20 @@ async function* streamParts(
           if (norm.finished) return;
         }
       } catch (error) {
-        if (controller.signal.aborted || isAbortError(error)) {
+        if (controller.signal.aborted || (!timedOut && isAbortError(error))) {
           yield* norm.abort();
           return;
         }
-        const info = classifyError(error, provider);
+        const info: LlmErrorInfo = timedOut
+          ? {
+              errorType: 'timeout',
+              code: 'idle_timeout',
+              message: `${provider} sent nothing for ${Math.round(idleTimeoutMs / 1000)} s; the request was closed.`,
+              status: null,
+              provider,
+              retryable: true,
+            }
+          : classifyError(error, provider);
         if (!info.retryable || norm.emittedOutput) {
           yield* norm.fail(info);
           return;

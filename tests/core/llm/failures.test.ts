@@ -228,3 +228,21 @@ describe('keys', () => {
     expect(() => createModel('nope', { env: envOf({}) })).toThrow(/Unknown provider "nope"\. Use one of: ark, openai/);
   });
 });
+
+describe('idle timeout', () => {
+  it('a provider that goes silent is a timeout error, retried while nothing was streamed', async () => {
+    server.push({ hang: true }, { reply: [{ text: 'answer' }] });
+    const parts = await collect(modelAt('ark', server.baseUrl, { idleTimeoutMs: 150 }).stream(hello));
+    expect(parts[0]).toMatchObject({ type: 'retry', error: { errorType: 'timeout', code: 'idle_timeout' } });
+    expect(textOf(parts)).toBe('answer');
+    await server.waitForRequestsEnded(2);
+    expect(server.requests[0]!.clientClosedAt).not.toBeNull();
+  });
+
+  it('silence after output is reported, with the partial tool call', async () => {
+    server.push({ reply: [{ toolCall: { id: 'c1', name: 'web_fetch', arguments: '{"url":' } }, { delayMs: 3000 }] });
+    const parts = await collect(modelAt('ark', server.baseUrl, { idleTimeoutMs: 150 }).stream(hello));
+    expect(parts.find((p) => p.type === 'tool-call-end')).toMatchObject({ rawArguments: '{"url":', complete: false });
+    expect(errorOf(parts)).toMatchObject({ errorType: 'timeout', code: 'idle_timeout' });
+  });
+});

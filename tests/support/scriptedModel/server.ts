@@ -41,6 +41,8 @@ export interface ScriptedModel {
 export interface ScriptedModelOptions {
   /** Path prefix of `baseUrl` (default `/v1`). */
   basePath?: string;
+  /** Replay the script from the start when it runs out (demos); default: answer 500 `script_exhausted`. */
+  loop?: boolean;
 }
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -152,7 +154,9 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
       res.on('finish', () => {
         record.completedAt = Date.now();
       });
-      await play(req.method === 'POST' ? script.shift() : undefined, body, res, record);
+      const step = req.method === 'POST' ? script.shift() : undefined;
+      if (step && options.loop) script.push(step);
+      await play(step, body, res, record);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error));
