@@ -4,11 +4,12 @@ import { APP_VERSION } from '../core/version';
 import type { CliCommand, CliIO } from './command';
 import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
+import { llmCommand } from './commands/llm';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [doctorCommand, kernelCommand, sessionsCommand, showCommand];
+export const COMMANDS: CliCommand[] = [doctorCommand, kernelCommand, llmCommand, sessionsCommand, showCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
