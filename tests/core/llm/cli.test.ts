@@ -28,7 +28,7 @@ it('openai4s llm streams a recorded OpenAI reply through OPENAI4S_OPENAI_BASE_UR
   const env = { OPENAI4S_DATA_DIR: dataDir, OPENAI4S_PROVIDER: 'openai', OPENAI4S_OPENAI_API_KEY: 'any-key', OPENAI4S_OPENAI_BASE_URL: server.baseUrl };
   expect(await runCli(['llm', 'What is the capital of the UK?'], c.io, env)).toBe(0);
   expect(c.out).toEqual(['The capital of the UK is London.']);
-  expect(c.err.at(-1)).toMatch(/^gpt-4o-mini-2024-07-18: stop; tokens in 78 \(cached 0\), out 9 \(reasoning 0\)  cost \$0\.0000\d+$/);
+  expect(c.err.at(-1)).toMatch(/^gpt-4o-mini-2024-07-18: stop; tokens in 78 \(cached 0\), out 9 \(reasoning 0\) {2}cost \$0\.0000\d+$/);
   expect((server.requests.at(-1)!.body as { messages: unknown }).messages).toEqual([{ role: 'user', content: 'What is the capital of the UK?' }]);
 });
 
