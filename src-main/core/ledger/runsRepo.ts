@@ -63,8 +63,12 @@ export interface SubmitResult {
   run: RunRecord;
   /** False when this mutation was submitted before: the existing run, nothing new executes. */
   created: boolean;
-  /** The user's turn as appended to the stream (only when created). */
-  event: StoredChunk | null;
+}
+
+export interface StartedRun {
+  run: RunRecord;
+  /** The user's turn, appended to the stream when the run starts (see `start`). */
+  event: StoredChunk;
 }
 
 export interface FinishRun {
@@ -109,13 +113,12 @@ export class RunsRepo {
       return this.db.transaction((): SubmitResult => {
         const session = this.sessions.require(sessionId);
         const existing = this.q.byMutation.get(sessionId, mutationId) as RunRow | undefined;
-        if (existing) return { run: toRecord(existing), created: false, event: null };
+        if (existing) return { run: toRecord(existing), created: false };
         this.sessions.checkRevision(session, expectedRevision);
         const id = randomUUID();
         this.q.insert.run(id, sessionId, mutationId, message, nowIso());
         this.sessions.bump(sessionId);
-        const event = this.events.appendSync(sessionId, id, { type: 'user-message', messageId: `user-${id}`, text: message });
-        return { run: this.require(id), created: true, event };
+        return { run: this.require(id), created: true };
       }).immediate();
     } catch (error) {
       this.events.resetCounters();
@@ -148,12 +151,27 @@ export class RunsRepo {
     }
   }
 
-  start(id: string, provider: string | null, model: string | null): RunRecord {
-    return this.db.transaction(() => {
-      this.transition(this.require(id), 'processing');
-      this.q.start.run(nowIso(), provider, model, id);
-      return this.require(id);
-    }).immediate();
+  /**
+   * Starts a queued run and appends the user's turn to the stream in the same
+   * transaction. The turn enters the stream when its run starts, not when it is queued:
+   * runs of a session are sequential, so a message queued during a run never lands in
+   * the middle of that run's assistant message (the stream stays one message after
+   * another). A queued message is kept in `runs.message` meanwhile, so nothing is lost.
+   */
+  start(id: string, provider: string | null, model: string | null): StartedRun {
+    this.events.flush();
+    try {
+      return this.db.transaction((): StartedRun => {
+        const run = this.require(id);
+        this.transition(run, 'processing');
+        this.q.start.run(nowIso(), provider, model, id);
+        const event = this.events.appendSync(run.sessionId, id, { type: 'user-message', messageId: `user-${id}`, text: run.message });
+        return { run: this.require(id), event };
+      }).immediate();
+    } catch (error) {
+      this.events.resetCounters();
+      throw error;
+    }
   }
 
   finish(id: string, outcome: FinishRun): RunRecord {

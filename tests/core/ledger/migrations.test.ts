@@ -37,7 +37,9 @@ describe('ledger migrations', () => {
     const sessions = new SessionsRepo(db);
     const events = new EventLog(db);
     const s = sessions.create('insulin');
-    const { run } = new RunsRepo(db, sessions, events).submit(s.id, 'mut-1', 'look up INS');
+    const runs = new RunsRepo(db, sessions, events);
+    const { run } = runs.submit(s.id, 'mut-1', 'look up INS');
+    runs.start(run.id, null, null);
     events.appendSync(s.id, run.id, { type: 'start', messageId: 'a1' });
     db.close();
 

@@ -29,9 +29,10 @@ describe('session routes', () => {
       const created = await call('session.create', { title: 'Insulin' });
       expect(created).toMatchObject({ ok: true, data: { title: 'Insulin', revision: 1 } });
       const id = (created.data as unknown as { id: string }).id;
-      core.ledger.runs.submit(id, 'm1', 'look up INS', 1);
+      const { run: queued } = core.ledger.runs.submit(id, 'm1', 'look up INS', 1);
       expect(await call('session.list')).toMatchObject({ ok: true, data: [{ id }] });
-      expect(await call('session.get', { sessionId: id })).toMatchObject({ ok: true, data: { session: { revision: 2 }, runs: [{ status: 'queued' }], lastSeq: 1 } });
+      expect(await call('session.get', { sessionId: id })).toMatchObject({ ok: true, data: { session: { revision: 2 }, runs: [{ status: 'queued' }], lastSeq: 0 } });
+      core.ledger.runs.start(queued.id, null, null);
       expect(await call('session.rename', { sessionId: id, title: 'x', expectedRevision: 1 })).toMatchObject({ ok: false, error: { code: 'revision_conflict' } });
       expect(await call('session.rename', { sessionId: id, title: 'INS', expectedRevision: 2 })).toMatchObject({ ok: true, data: { title: 'INS', revision: 3 } });
       expect(await call('session.history', { sessionId: id })).toMatchObject({ ok: true, data: { lastSeq: 1, messages: [{ role: 'user', parts: [{ type: 'text', text: 'look up INS' }] }] } });
@@ -66,6 +67,7 @@ describe('openai4s sessions / show', () => {
     await new Promise((r) => setTimeout(r, 5));
     const second = core.ledger.createSession('second');
     const { run } = core.ledger.runs.submit(second.id, 'm', 'hello');
+    core.ledger.runs.start(run.id, null, null);
     for (const chunk of [
       { type: 'start', messageId: 'a1' },
       { type: 'text-start', id: 't' },
@@ -75,6 +77,7 @@ describe('openai4s sessions / show', () => {
     ] as const) {
       core.ledger.events.appendSync(second.id, run.id, chunk);
     }
+    core.ledger.runs.finish(run.id, { status: 'completed' });
     await core.close();
 
     const list = JSON.parse((await cli(['sessions', '--json'], dir)).out) as { id: string; title: string; createdAt: string; updatedAt: string }[];

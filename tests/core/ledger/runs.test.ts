@@ -9,11 +9,14 @@ describe('runs: submission and lifecycle', () => {
     const first = l.runs.submit(s.id, 'mut-1', 'look up INS', 1);
     expect(first.created).toBe(true);
     expect(first.run).toMatchObject({ status: 'queued', mutationId: 'mut-1', message: 'look up INS', failureCode: null });
-    expect(first.event).toMatchObject({ seq: 1, runId: first.run.id, chunk: { type: 'user-message', text: 'look up INS' } });
+    // The user's turn enters the stream when the run starts, not while it is queued.
+    expect(l.events.lastSeqOf(s.id)).toBe(0);
     // The same mutation again, even with the (now stale) revision it was sent with.
     const again = l.runs.submit(s.id, 'mut-1', 'look up INS', 1);
-    expect(again).toEqual({ run: first.run, created: false, event: null });
+    expect(again).toEqual({ run: first.run, created: false });
     expect(l.runs.listBySession(s.id)).toHaveLength(1);
+    const started = l.runs.start(first.run.id, 'ark', 'm');
+    expect(started.event).toMatchObject({ seq: 1, runId: first.run.id, chunk: { type: 'user-message', text: 'look up INS' } });
     expect(l.events.lastSeqOf(s.id)).toBe(1);
     expect(l.sessions.require(s.id).revision).toBe(2);
   });
@@ -38,7 +41,8 @@ describe('runs: submission and lifecycle', () => {
   it('keeps seqs gapless after a refused submission', () => {
     const l = tempLedger();
     const s = l.createSession();
-    l.runs.submit(s.id, 'a', 'one');
+    const { run } = l.runs.submit(s.id, 'a', 'one');
+    l.runs.start(run.id, null, null);
     expect(() => l.runs.submit(s.id, 'b', 'two', 99)).toThrow(AppError);
     expect(l.events.appendSync(s.id, null, { type: 'start' }).seq).toBe(2);
   });
@@ -47,7 +51,7 @@ describe('runs: submission and lifecycle', () => {
     const l = tempLedger();
     const s = l.createSession();
     const { run } = l.runs.submit(s.id, 'm', 'hi');
-    expect(l.runs.start(run.id, 'ark', 'doubao-seed-2.0-pro')).toMatchObject({ status: 'processing', provider: 'ark' });
+    expect(l.runs.start(run.id, 'ark', 'doubao-seed-2.0-pro').run).toMatchObject({ status: 'processing', provider: 'ark' });
     const done = l.runs.finish(run.id, { status: 'failed', failureCode: 'provider_unavailable', failureMessage: 'HTTP 503', usage: { inputTokens: 10 }, costUsd: 0.001 });
     expect(done).toMatchObject({ status: 'failed', failureCode: 'provider_unavailable', usage: { inputTokens: 10 }, costUsd: 0.001 });
     expect(done.finishedAt).not.toBeNull();
@@ -61,7 +65,7 @@ describe('runs: submission and lifecycle', () => {
     const a = l.createSession('a');
     const b = l.createSession('b');
     await new Promise((r) => setTimeout(r, 5));
-    l.runs.submit(a.id, 'm', 'hi');
+    l.runs.start(l.runs.submit(a.id, 'm', 'hi').run.id, null, null);
     expect(l.sessions.list().map((s) => s.title)).toEqual(['a', 'b']);
     l.deleteSession(a.id);
     expect(l.sessions.list().map((s) => s.id)).toEqual([b.id]);

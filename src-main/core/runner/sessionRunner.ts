@@ -1,0 +1,236 @@
+import type { RunRecord, SessionStreamEvent } from '../../../src-preload/contract/sessions';
+import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
+import { AppError } from '../../../src-preload/contract/errors';
+import { runEngine } from '../engine/loop';
+import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
+import type { Ledger } from '../ledger/ledger';
+import type { LanguageModelPort, LlmTool } from '../llm/types';
+import { priorHistory } from './priorHistory';
+
+export interface RunSubmission {
+  sessionId: string;
+  mutationId: string;
+  message: string;
+  expectedRevision?: number;
+  provider?: string;
+  model?: string;
+  maxTurns?: number;
+}
+
+export interface RunnerDeps {
+  ledger: Ledger;
+  /** Throws (an LlmError naming the variables) when the provider has no key. */
+  createModel(provider: string | undefined, model: string | undefined): LanguageModelPort;
+  executor: ActionExecutorPort;
+  kernel: KernelPort;
+  evidence: EvidenceLookupPort;
+  tools(): LlmTool[];
+  systemPrompt(): string;
+  /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
+  publish(event: SessionStreamEvent): void;
+  maxTurns?: number;
+}
+
+interface ActiveRun {
+  runId: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+interface SessionQueue {
+  active: ActiveRun | null;
+  queue: string[];
+}
+
+/**
+ * Runs the engine for the sessions of one ledger: one run at a time per session, FIFO
+ * queue (a message sent during a run is queued, never dropped), many sessions at once.
+ * Every chunk is appended to the ledger (which assigns its seq) before it is published.
+ */
+export class SessionRunner {
+  private readonly sessions = new Map<string, SessionQueue>();
+  private readonly options = new Map<string, RunSubmission>();
+  private readonly finished = new Map<string, { promise: Promise<RunRecord>; resolve: (r: RunRecord) => void }>();
+  private closed = false;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  /** Idempotent on mutationId: a repeat returns the same run and never runs it again. */
+  submit(input: RunSubmission): RunRecord {
+    if (this.closed) throw new AppError('unavailable', 'The app is shutting down; the message was not sent.');
+    const result = this.deps.ledger.runs.submit(input.sessionId, input.mutationId, input.message, input.expectedRevision);
+    if (!result.created) return result.run;
+    this.options.set(result.run.id, input);
+    this.waiter(result.run.id);
+    const q = this.queueOf(input.sessionId);
+    q.queue.push(result.run.id);
+    if (q.active) {
+      this.emit(input.sessionId, result.run.id, {
+        type: 'data-run-status',
+        transient: true,
+        data: { runId: result.run.id, status: 'queued', position: q.queue.length },
+      });
+    }
+    this.pump(input.sessionId);
+    return result.run;
+  }
+
+  /** Cancels the session's current run only; the next queued run then starts. */
+  stop(sessionId: string): { stopped: string | null } {
+    const active = this.sessions.get(sessionId)?.active;
+    if (!active) return { stopped: null };
+    active.controller.abort();
+    return { stopped: active.runId };
+  }
+
+  /** Resolves with the run's final record once it has finished (any status). */
+  result(runId: string): Promise<RunRecord> {
+    const known = this.finished.get(runId);
+    if (known) return known.promise;
+    const run = this.deps.ledger.runs.require(runId);
+    if (run.status !== 'queued' && run.status !== 'processing') return Promise.resolve(run);
+    return this.waiter(runId).promise;
+  }
+
+  /** Which run is active and which are queued, per session. */
+  state(sessionId: string): { active: string | null; queued: string[] } {
+    const q = this.sessions.get(sessionId);
+    return { active: q?.active?.runId ?? null, queued: [...(q?.queue ?? [])] };
+  }
+
+  /** Stops everything: active runs are cancelled, queued runs are cancelled without starting. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const running: Promise<void>[] = [];
+    for (const [sessionId, q] of this.sessions) {
+      for (const runId of q.queue.splice(0)) this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: 'The app closed before the run started.' });
+      if (q.active) {
+        q.active.controller.abort();
+        running.push(q.active.done);
+      }
+    }
+    await Promise.all(running);
+  }
+
+  private queueOf(sessionId: string): SessionQueue {
+    let q = this.sessions.get(sessionId);
+    if (!q) {
+      q = { active: null, queue: [] };
+      this.sessions.set(sessionId, q);
+    }
+    return q;
+  }
+
+  private waiter(runId: string) {
+    let entry = this.finished.get(runId);
+    if (!entry) {
+      let resolve!: (r: RunRecord) => void;
+      const promise = new Promise<RunRecord>((r) => (resolve = r));
+      entry = { promise, resolve };
+      this.finished.set(runId, entry);
+    }
+    return entry;
+  }
+
+  private emit(sessionId: string, runId: string, chunk: StreamChunk): void {
+    const event = this.deps.ledger.events.appendSync(sessionId, runId, chunk);
+    this.deps.publish({ sessionId, seq: event.seq, runId, chunk });
+  }
+
+  private publishStored(event: StoredChunk): void {
+    this.deps.publish({ sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk });
+  }
+
+  private pump(sessionId: string): void {
+    const q = this.queueOf(sessionId);
+    if (q.active || this.closed) return;
+    const runId = q.queue.shift();
+    if (!runId) return;
+    const controller = new AbortController();
+    const active: ActiveRun = { runId, controller, done: Promise.resolve() };
+    q.active = active;
+    active.done = this.execute(sessionId, runId, controller)
+      .catch((error) => {
+        // A bug or a storage failure must not leave the run (and its waiters) hanging.
+        const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
+        try {
+          this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'internal', failureMessage: message });
+        } catch {
+          this.waiter(runId).resolve({ ...this.deps.ledger.runs.require(runId), status: 'failed', failureCode: 'internal', failureMessage: message });
+        }
+      })
+      .finally(() => {
+        if (q.active === active) q.active = null;
+        this.pump(sessionId);
+      });
+  }
+
+  private async execute(sessionId: string, runId: string, controller: AbortController): Promise<void> {
+    const input = this.options.get(runId)!;
+    const { ledger } = this.deps;
+    let model: LanguageModelPort;
+    try {
+      model = this.deps.createModel(input.provider, input.model);
+    } catch (error) {
+      this.publishStored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
+      const message = (error as Error).message;
+      this.emit(sessionId, runId, { type: 'start', messageId: runId });
+      this.emit(sessionId, runId, { type: 'error', errorText: message, errorCode: 'not_configured' });
+      this.emit(sessionId, runId, { type: 'finish', finishReason: 'error' });
+      this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'not_configured', failureMessage: message });
+      return;
+    }
+    // The conversation before this run, folded from the ledger (stream equals history).
+    const before = priorHistory(ledger.history(sessionId).messages);
+    this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
+    const generation = { live: true };
+    let result: EngineResult;
+    try {
+      result = await runEngine(
+        {
+          model,
+          executor: this.deps.executor,
+          kernel: this.deps.kernel,
+          evidence: this.deps.evidence,
+          context: { prepare: (h) => [...h] },
+          // Late events of a finished or cancelled run are dropped (the generation is over).
+          sink: { emit: (chunk) => generation.live && this.emit(sessionId, runId, chunk) },
+        },
+        {
+          sessionId,
+          runId,
+          system: this.deps.systemPrompt(),
+          tools: this.deps.tools(),
+          history: [...before, { role: 'user', content: input.message }],
+          signal: controller.signal,
+          maxTurns: input.maxTurns ?? this.deps.maxTurns,
+          startMetadata: { provider: model.providerId, model: model.model },
+        },
+      );
+    } finally {
+      generation.live = false;
+    }
+    const usage = {
+      ...(result.usage.promptTokens !== null ? { inputTokens: result.usage.promptTokens } : {}),
+      ...(result.usage.completionTokens !== null ? { outputTokens: result.usage.completionTokens } : {}),
+      ...(result.usage.reasoningTokens !== null ? { reasoningTokens: result.usage.reasoningTokens } : {}),
+      ...(result.usage.cachedTokens !== null ? { cachedInputTokens: result.usage.cachedTokens } : {}),
+    };
+    this.finishRun(sessionId, runId, {
+      status: result.status,
+      ...(result.failureCode ? { failureCode: result.failureCode } : {}),
+      ...(result.failureMessage ? { failureMessage: result.failureMessage } : {}),
+      usage,
+      ...(result.cost?.currency === 'USD' ? { costUsd: result.cost.amount } : {}),
+    });
+  }
+
+  private finishRun(sessionId: string, runId: string, outcome: Parameters<Ledger['runs']['finish']>[1]): void {
+    const record = this.deps.ledger.runs.finish(runId, outcome);
+    // The session is free as soon as its run is recorded as finished.
+    const q = this.sessions.get(sessionId);
+    if (q?.active?.runId === runId) q.active = null;
+    this.options.delete(runId);
+    this.waiter(runId).resolve(record);
+  }
+}
