@@ -85,6 +85,15 @@ export function createDefaultModel(options: CreateModelOptions): LanguageModelPo
   return createModel(defaultProviderId(options.env), options);
 }
 
+function baseUrlHint(resolved: ResolvedProvider, modelId: string): string {
+  return `Check OPENAI4S_${resolved.spec.envPrefix}_BASE_URL (it includes the version path, e.g. ${resolved.spec.baseUrl}) and the model id "${modelId}".`;
+}
+
+/** A 404 is nearly always a base URL without its version path, or a mistyped model. */
+function withHint(info: LlmErrorInfo, resolved: ResolvedProvider, modelId: string): LlmErrorInfo {
+  return info.status === 404 ? { ...info, message: `${info.message} (${baseUrlHint(resolved, modelId)})` } : info;
+}
+
 async function* streamParts(
   wire: Wire,
   resolved: ResolvedProvider,
@@ -135,6 +144,20 @@ async function* streamParts(
       try {
         const result = await waitFor(lm.doStream(options));
         reader = result.stream.getReader();
+        const contentType = result.response?.headers?.['content-type'];
+        if (contentType && !/event-stream/i.test(contentType)) {
+          // A proxy page or a wrong path answered 200: without this check the empty
+          // "stream" would be reported as truncated, hiding the real mistake.
+          yield* norm.fail({
+            errorType: 'validation',
+            code: 'not_event_stream',
+            message: `${resolved.baseUrl} answered with ${contentType}, not an event stream. ${baseUrlHint(resolved, modelId)}`,
+            status: null,
+            provider,
+            retryable: false,
+          });
+          return;
+        }
         for (;;) {
           const { done, value } = await waitFor(reader.read());
           if (done) {
@@ -165,7 +188,7 @@ async function* streamParts(
               provider,
               retryable: true,
             }
-          : classifyError(error, provider);
+          : withHint(classifyError(error, provider), resolved, modelId);
         if (!info.retryable || norm.emittedOutput) {
           yield* norm.fail(info);
           return;

@@ -54,6 +54,9 @@ export function parseToolArguments(raw: string): { value: unknown; error: string
   }
 }
 
+/** Parts that neither carry output nor end text, so a held `<think>` prefix may continue after them. */
+const QUIET = new Set(['text-delta', 'text-start', 'stream-start', 'response-metadata', 'raw']);
+
 /** The openai-compatible package's error when the body ended with no `finish_reason`. */
 function isTruncation(error: unknown): boolean {
   return error instanceof Error && /ended without a finish reason/i.test(error.message);
@@ -81,6 +84,9 @@ export class StreamNormalizer {
     if (this.done) return [];
     const out: Part[] = [];
     if (part.type !== 'tool-call' && part.type !== 'error') out.push(...this.releaseEnds(true));
+    // Text held back as a possible `<think>` prefix goes out before anything else does,
+    // so the order of text and other parts is the order the provider sent them.
+    if (!QUIET.has(part.type)) out.push(...this.flushText());
     switch (part.type) {
       case 'text-delta':
         for (const piece of this.think.push(part.delta)) out.push(this.piece(piece.kind, piece.text));

@@ -246,3 +246,27 @@ describe('idle timeout', () => {
     expect(errorOf(parts)).toMatchObject({ errorType: 'timeout', code: 'idle_timeout' });
   });
 });
+
+describe('misconfiguration and provider quirks', () => {
+  it('a 200 that is not an event stream (proxy page, wrong path) is named as such', async () => {
+    server.push({ raw: '<html><body>Welcome to nginx!</body></html>', contentType: 'text/html' });
+    const parts = await collect(modelAt('openai', server.baseUrl).stream(hello));
+    expect(errorOf(parts)).toMatchObject({ errorType: 'validation', code: 'not_event_stream' });
+    expect(errorOf(parts).message).toMatch(/answered with text\/html, not an event stream\. Check OPENAI4S_OPENAI_BASE_URL \(it includes the version path, e\.g\. https:\/\/api\.openai\.com\/v1\)/);
+  });
+
+  it('a 404 keeps the provider message and adds the base-URL hint', async () => {
+    server.push({ error: { status: 404, body: { error: { message: 'The model `gpt-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } } } });
+    const parts = await collect(modelAt('openai', server.baseUrl, { model: 'gpt-9' }).stream(hello));
+    expect(errorOf(parts)).toMatchObject({ errorType: 'llm', code: 'model_not_found', status: 404 });
+    expect(errorOf(parts).message).toMatch(/^The model `gpt-9` does not exist \(Check OPENAI4S_OPENAI_BASE_URL .* the model id "gpt-9"\.\)$/);
+  });
+
+  it('an Anthropic overloaded_error as the first event is retried', async () => {
+    const overloaded = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    server.push({ raw: overloaded }, { raw: readTranscript('anthropic-messages-text-then-tool-noargs.chunks.jsonl') });
+    const parts = await collect(modelAt('anthropic', server.baseUrl).stream(hello));
+    expect(parts[0]).toMatchObject({ type: 'retry', error: { errorType: 'rate_limit', code: 'overloaded_error', message: 'Overloaded' } });
+    expect(last(parts)).toMatchObject({ type: 'finish', reason: 'tool-calls' });
+  });
+});
