@@ -45,6 +45,18 @@ const PROVIDER_CODE_TYPES: Record<string, LlmErrorType> = {
   request_too_large: 'validation',
   not_found_error: 'llm',
   api_error: 'llm',
+  // Volcengine Ark (the codes of its API error reference)
+  AuthenticationError: 'authentication',
+  AccessDenied: 'authentication',
+  RateLimitExceeded: 'rate_limit',
+  RequestBurstTooFast: 'rate_limit',
+  ServerOverloaded: 'rate_limit',
+  QuotaExceeded: 'rate_limit',
+  InvalidParameter: 'validation',
+  MissingParameter: 'validation',
+  'InvalidEndpointOrModel.NotFound': 'llm',
+  ModelNotOpen: 'llm',
+  InternalServiceError: 'llm',
   // Gemini (google.rpc.Code names)
   UNAUTHENTICATED: 'authentication',
   PERMISSION_DENIED: 'authentication',
@@ -56,6 +68,9 @@ const PROVIDER_CODE_TYPES: Record<string, LlmErrorType> = {
   UNAVAILABLE: 'llm',
   INTERNAL: 'llm',
 };
+
+/** Waiting does not help these: the account is out of quota or credit. */
+const NOT_RETRYABLE_CODES = new Set(['insufficient_quota', 'QuotaExceeded', 'AccountOverdueError']);
 
 export function typeForStatus(status: number): LlmErrorType {
   if (status === 401 || status === 403) return 'authentication';
@@ -140,7 +155,7 @@ export function classifyError(error: unknown, provider: string): LlmErrorInfo {
       message: body.message ?? error.message,
       status,
       provider,
-      retryable: isRetryableStatus(status),
+      retryable: isRetryableStatus(status) && !(body.code !== null && NOT_RETRYABLE_CODES.has(body.code)),
     };
   }
   if (netCode) {

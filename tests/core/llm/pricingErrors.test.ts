@@ -45,8 +45,16 @@ describe('error classes', () => {
     [404, { error: { message: 'The model `x` does not exist', code: 'model_not_found' } }, 'llm', 'model_not_found'],
     [500, 'upstream exploded', 'llm', 'http_500'],
     [504, {}, 'timeout', 'http_504'],
+    [401, { error: { code: 'AuthenticationError', message: 'The API key format is incorrect.', type: 'Unauthorized' } }, 'authentication', 'AuthenticationError'],
+    [429, { error: { code: 'ServerOverloaded', message: 'busy', type: 'TooManyRequests' } }, 'rate_limit', 'ServerOverloaded'],
+    [404, { error: { code: 'InvalidEndpointOrModel.NotFound', message: 'The model or endpoint doubao-x does not exist', type: 'NotFound' } }, 'llm', 'InvalidEndpointOrModel.NotFound'],
   ])('HTTP %i %j -> %s', (status, body, errorType, code) => {
     expect(classifyError(apiError(status, body), 'p')).toMatchObject({ errorType, code, status });
+  });
+
+  it('an exhausted quota is a 429 that waiting cannot fix: not retryable', () => {
+    expect(classifyError(apiError(429, { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }), 'p')).toMatchObject({ errorType: 'rate_limit', retryable: false });
+    expect(classifyError(apiError(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }), 'p')).toMatchObject({ retryable: true });
   });
 
   it('keeps the provider message; our own bugs are internal; odd values unknown', () => {
