@@ -26,7 +26,7 @@ const flat = (input: number, cachedInput: number, output: number): Tier[] => [
   { maxPromptTokens: null, input, cachedInput, output },
 ];
 
-const ARK = 'https://www.volcengine.com/docs/82379/1544106 (read 2025)';
+const ARK = 'Volcengine Ark model pricing page (火山方舟 模型服务价格, read 2025)';
 const OPENAI = 'https://platform.openai.com/docs/pricing (read 2025)';
 const ANTHROPIC = 'https://docs.anthropic.com/en/docs/about-claude/pricing (read 2025)';
 const GEMINI = 'https://ai.google.dev/gemini-api/docs/pricing (read 2025)';
