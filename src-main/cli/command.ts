@@ -1,8 +1,13 @@
 import type { Core } from '../core/core';
 
 export interface CliIO {
+  /** A line (a newline is added when missing). */
   out(text: string): void;
   err(text: string): void;
+  /** Raw output, for streaming (no newline added). Falls back to `out` when absent. */
+  write?(text: string): void;
+  /** Whether stdout is a terminal (dimmed reasoning, colours). */
+  isTTY?: boolean;
 }
 
 /** One CLI command: its name, a one-line summary, its usage, and what it does. */

@@ -5,11 +5,12 @@ import type { CliCommand, CliIO } from './command';
 import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
 import { llmCommand } from './commands/llm';
+import { runCommand } from './commands/run';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [doctorCommand, kernelCommand, llmCommand, sessionsCommand, showCommand];
+export const COMMANDS: CliCommand[] = [runCommand, sessionsCommand, showCommand, kernelCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -33,6 +34,8 @@ export function helpText(): string {
 const stdio: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+  write: (t) => process.stdout.write(t),
+  isTTY: process.stdout.isTTY === true,
 };
 
 /** Runs the CLI and returns the exit code; never throws. */

@@ -5,6 +5,9 @@ import type { SettingsKeyLookup } from './config/providers';
 import { buildDoctorReport } from './doctor/doctor';
 import { KernelSupervisor } from './kernel/supervisor';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
+import { buildSessionRunner } from './runner/buildRunner';
+import type { SessionRunner } from './runner/sessionRunner';
+import { EventBus } from './events/bus';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -17,6 +20,10 @@ export interface Core {
   readonly kernels: KernelSupervisor;
   /** The SQLite ledger at `<dataDir>/ledger.sqlite3`, opened (and crash-repaired) on first use. */
   readonly ledger: Ledger;
+  /** Main -> renderer events (the Electron glue forwards them to the window). */
+  readonly events: EventBus;
+  /** Runs the agent for the sessions of the ledger; created on first use. */
+  readonly runner: SessionRunner;
   close(): Promise<void>;
 }
 
@@ -28,18 +35,26 @@ export interface CoreOptions {
 export function createCore(options: CoreOptions = {}): Core {
   const config = loadCoreConfig(options.env ?? process.env, options.settingsKey);
   let doctorCache: Promise<DoctorReport> | null = null;
+  const events = new EventBus();
   const kernels = new KernelSupervisor({
+    // Kernel topics are a subset of the app topics: forward them as they are.
+    onEvent: (topic, payload) => events.emit(topic, payload as never),
     dataDir: config.dataDir,
     processEnv: config.processEnv,
     sandboxMode: config.sandboxMode,
     prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
   });
   let ledger: Ledger | null = null;
-  return {
+  let runner: SessionRunner | null = null;
+  const core: Core = {
     config,
     kernels,
+    events,
     get ledger() {
       return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
+    },
+    get runner() {
+      return (runner ??= buildSessionRunner(core));
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
@@ -50,9 +65,12 @@ export function createCore(options: CoreOptions = {}): Core {
       return doctorCache;
     },
     async close() {
+      await runner?.close();
+      runner = null;
       await kernels.close();
       ledger?.close();
       ledger = null;
     },
   };
+  return core;
 }

@@ -3,6 +3,7 @@
  * session carries a per-session monotonically increasing `seq` so the renderer can
  * detect a gap and refetch.
  */
+import type { KernelEventTopics } from './kernel';
 import type { SessionStreamEvent } from './sessions';
 
 export interface AppNoticeEvent {
@@ -10,7 +11,7 @@ export interface AppNoticeEvent {
   message: string;
 }
 
-export interface EventTopics {
+export interface EventTopics extends KernelEventTopics {
   'app.notice': AppNoticeEvent;
   /** Every chunk of a session's stream, after the ledger stored it (`seq` per session). */
   'session.stream': SessionStreamEvent;

@@ -5,6 +5,7 @@ export type * from './doctor';
 export type * from './kernel';
 export type * from './answer';
 export type * from './events';
+export type * from './runs';
 export type * from './sessions';
 export type * from './stream';
 export type { Routes, RouteName } from './routes';

@@ -1,5 +1,6 @@
 import { doctorRoutes } from './doctor';
 import { kernelRoutes } from './kernel';
+import { runRoutes } from './runs';
 import { sessionRoutes } from './sessions';
 
 /**
@@ -10,6 +11,7 @@ export const routes = {
   ...doctorRoutes,
   ...kernelRoutes,
   ...sessionRoutes,
+  ...runRoutes,
 };
 
 export type Routes = typeof routes;

@@ -16,12 +16,29 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     'kernel.status': (input) => core.kernels.status(input.sessionId),
     'session.create': (input) => core.ledger.createSession(input.title),
     'session.list': () => core.ledger.sessions.list(),
-    'session.get': (input) => core.ledger.detail(input.sessionId),
+    'session.get': (input) => {
+      const detail = core.ledger.detail(input.sessionId);
+      core.kernels.openSession(input.sessionId); // warm a kernel while the user reads
+      return detail;
+    },
     'session.rename': (input) => core.ledger.sessions.rename(input.sessionId, input.title, input.expectedRevision),
     'session.delete': (input) => {
       core.ledger.deleteSession(input.sessionId);
       return { deleted: true as const };
     },
     'session.history': (input) => core.ledger.history(input.sessionId),
+    'session.replay': (input) => {
+      const stored = core.ledger.events.readFrom(input.sessionId, input.afterSeq, input.limit + 1);
+      const complete = stored.length <= input.limit;
+      const events = stored.slice(0, input.limit).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
+      return { events, lastSeq: core.ledger.events.lastSeqOf(input.sessionId), complete };
+    },
+    'run.submit': (input) => {
+      const run = core.runner.submit(input);
+      core.kernels.openSession(input.sessionId);
+      return run;
+    },
+    'run.stop': (input) => core.runner.stop(input.sessionId),
+    'run.state': (input) => core.runner.state(input.sessionId),
   });
 }

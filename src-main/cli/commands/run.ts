@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { isAssistantChunk } from '../../../src-preload/contract/fold';
+import { SSE_DONE, sseEvent } from '../../core/engine/sse';
+import type { CliCommand } from '../command';
+import { ioWriter, textPrinter } from './runPrinter';
+
+const EXIT: Record<string, number> = { completed: 0, failed: 1, cancelled: 130, expired: 1, unavailable: 1 };
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'Ask a research question headlessly and stream the agent run',
+  usage:
+    'openai4s run "<question>" [--provider ID] [--model M] [--session ID] [--stream ui|text] [--max-turns N]\n' +
+    '  --stream ui prints the AI SDK UI message stream as SSE (data: <json>), ending with data: [DONE].',
+  options: {
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    session: { type: 'string' },
+    stream: { type: 'string' },
+    'max-turns': { type: 'string' },
+  },
+  needsCore: true,
+  async run({ core, values, positionals, io }) {
+    const question = positionals.join(' ').trim();
+    if (!question) {
+      io.err('Give a question: openai4s run "<question>"');
+      return 2;
+    }
+    const mode = (values.stream as string | undefined) ?? 'text';
+    if (mode !== 'ui' && mode !== 'text') {
+      io.err(`--stream must be ui or text, not "${mode}"`);
+      return 2;
+    }
+    const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
+    if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > 200)) {
+      io.err('--max-turns must be a whole number from 1 to 200');
+      return 2;
+    }
+    const c = core!;
+    const session = values.session
+      ? c.ledger.sessions.require(values.session as string)
+      : c.ledger.createSession(question.length > 60 ? `${question.slice(0, 57)}...` : question);
+    const write = ioWriter(io);
+    const print = mode === 'ui' ? (chunk: Parameters<typeof sseEvent>[0]) => write(sseEvent(chunk)) : textPrinter(write, io.isTTY ?? false);
+    const unsubscribe = c.events.on('session.stream', (event) => {
+      if (event.sessionId === session.id && isAssistantChunk(event.chunk)) print(event.chunk);
+    });
+    const onSigint = () => c.runner.stop(session.id);
+    process.once('SIGINT', onSigint);
+    try {
+      const run = c.runner.submit({
+        sessionId: session.id,
+        mutationId: randomUUID(),
+        message: question,
+        ...(values.provider ? { provider: values.provider as string } : {}),
+        ...(values.model ? { model: values.model as string } : {}),
+        ...(maxTurns ? { maxTurns } : {}),
+      });
+      const done = await c.runner.result(run.id);
+      if (mode === 'ui') write(SSE_DONE);
+      if (done.status !== 'completed') {
+        io.err(`run ${done.status}${done.failureCode ? ` (${done.failureCode})` : ''}: ${done.failureMessage ?? 'no reason given'}`);
+      } else if (mode === 'text') {
+        io.err(`session ${session.id} · run ${done.id}${done.usage?.inputTokens !== undefined ? ` · ${done.usage.inputTokens} in / ${done.usage.outputTokens ?? 0} out tokens` : ''}`);
+      }
+      return EXIT[done.status] ?? 1;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+      unsubscribe();
+    }
+  },
+};
