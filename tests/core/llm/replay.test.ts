@@ -164,6 +164,13 @@ describe('Gemini wire', () => {
     expect(server.requests.at(-1)!.path).toBe('/v1/models/gemini-3-pro-preview:streamGenerateContent?alt=sse');
   });
 
+  it('functionCall with arguments (recorder chunks)', async () => {
+    const parts = await replay('gemini', 'gemini-stream-functioncall.chunks.jsonl', 'gemini-3-pro-preview');
+    expect(parts.map((p) => p.type)).toEqual(['tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish']);
+    expect(toolEnds(parts)).toMatchObject([{ name: 'weather', rawArguments: '{"location":"San Francisco"}', arguments: { location: 'San Francisco' }, parseError: null }]);
+    expect(last(parts)).toMatchObject({ reason: 'tool-calls', usage: { promptTokens: 29, completionTokens: 60, reasoningTokens: 45 } });
+  });
+
   it('streamed partial function-call arguments give two complete calls', async () => {
     const parts = await replay('gemini', 'gemini-stream-functioncall-partialargs.chunks.jsonl');
     expect(toolEnds(parts).map((p) => p.arguments)).toEqual([{ location: 'Boston' }, { location: 'San Francisco' }]);
