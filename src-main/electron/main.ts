@@ -4,7 +4,7 @@ import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../core/api/handlers';
 import { createCore, type Core } from '../core/core';
 import { createRouter } from '../core/ipc/router';
-import { bindRouterToIpc, isTrustedCaller } from './ipc';
+import { bindRouterToIpc, isTrustedCaller, sendEvent } from './ipc';
 import { APP_ORIGIN, APP_SCHEME } from './origin';
 import { serveRendererFile } from './protocol';
 import { lockNavigation, secureWebPreferences } from './window';
@@ -63,6 +63,10 @@ if (!app.requestSingleInstanceLock()) {
       onInternalError: (route, error) => console.error(`[ipc] ${route}`, error),
     });
     bindRouterToIpc(ipcMain, router);
+    // Every core event goes to the app window (the renderer filters by topic).
+    core.events.onAny((topic, payload) => {
+      if (mainWindow) sendEvent(mainWindow.webContents, topic, payload);
+    });
     mainWindow = createWindow();
 
     app.on('activate', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { INVOKE_CHANNEL } from '../../src-preload/contract/events';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
 import {
   createFakeElectron,
   invokeEvent,
@@ -181,6 +181,27 @@ describe('main (Electron entry) against a fake electron', () => {
     };
     expect(answer.ok).toBe(true);
     expect(answer.data?.dataDir).toBe(dataDir);
+  });
+
+  it('forwards core events to the window on the one event channel', async () => {
+    vi.stubEnv('OPENAI4S_ARK_API_KEY', '');
+    vi.stubEnv('OPENAI4S_LLM_API_KEY', '');
+    vi.stubEnv('OPENAI4S_PROVIDER', '');
+    const fake = await started();
+    const contents = fake.windows[0]!.webContents;
+    const invoke = (route: string, input: unknown) =>
+      fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), route, input) as Promise<{ ok: boolean; data: { id: string } }>;
+    const session = await invoke('session.create', { title: 'events' });
+    // No key for the default provider: the run fails at once, and its chunks are still published.
+    await invoke('run.submit', { sessionId: session.data.id, mutationId: 'm', message: 'hi' });
+    await vi.waitFor(() => {
+      const topics = contents.sent.filter((a) => a[0] === EVENT_CHANNEL).map((a) => a[1]);
+      expect(topics).toContain('session.stream');
+    });
+    const chunks = contents.sent
+      .filter((a) => a[0] === EVENT_CHANNEL && a[1] === 'session.stream')
+      .map((a) => (a[2] as { chunk: { type: string } }).chunk.type);
+    expect(chunks).toEqual(['user-message', 'start', 'error', 'finish']);
   });
 
   it('focuses the existing window on a second instance and quits when all windows close (not on macOS)', async () => {
