@@ -1,0 +1,65 @@
+import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
+import { asNum, asObj, asStr, compact, type Connector } from '../connector';
+
+export function normalizeEuropepmcResult(raw: unknown): ScienceRecord {
+  const r = asObj(raw);
+  const source = asStr(r.source);
+  const id = asStr(r.id);
+  if (!source || !id) throw new Error('a result without source and id');
+  return {
+    id: `${source}:${id}`,
+    title: asStr(r.title),
+    url: `https://europepmc.org/article/${source}/${id}`,
+    type: 'article',
+    attributes: compact({
+      pmid: asStr(r.pmid),
+      pmcid: asStr(r.pmcid),
+      doi: asStr(r.doi),
+      authors: asStr(r.authorString),
+      journal: asStr(r.journalTitle),
+      year: asNum(r.pubYear),
+      pub_type: asStr(r.pubType),
+      cited_by_count: asNum(r.citedByCount),
+      is_open_access: r.isOpenAccess === 'Y' ? true : r.isOpenAccess === 'N' ? false : undefined,
+    }),
+  };
+}
+
+export const europepmc: Connector = {
+  database: 'europepmc',
+  label: 'Europe PMC',
+  description: 'Europe PMC literature search (PubMed, PMC, preprints, patents) with cursor paging.',
+  normalizerVersion: 'europepmc/1',
+  operations: [
+    {
+      name: 'search',
+      description: 'Search articles; records carry PMID/PMCID/DOI, authors, journal, year, citations, open access.',
+      query: 'Europe PMC query syntax, e.g. "EXT_ID:20516115 AND SRC:MED" or plain words',
+      maxLimit: 100,
+      defaultLimit: 10,
+      cursor: true,
+      filters: {
+        open_access: { description: '"true" for open-access articles only', pattern: /^true$/, example: 'true' },
+        source: { description: 'MED (PubMed), PMC, PPR (preprints)', pattern: /^(MED|PMC|PPR)$/, example: 'MED' },
+      },
+    },
+  ],
+  async run(params, ctx) {
+    let query = params.query;
+    if (params.filters.open_access) query = `(${query}) AND OPEN_ACCESS:y`;
+    if (params.filters.source) query = `(${query}) AND SRC:${params.filters.source}`;
+    const cursorMark = params.cursor ?? '*';
+    const res = await ctx.get(
+      'rest',
+      '/europepmc/webservices/rest/search',
+      { query, format: 'json', resultType: 'lite', pageSize: params.limit, cursorMark },
+      { accept: 'application/json' },
+    );
+    const body = asObj(res.json());
+    const list = asObj(body.resultList).result;
+    if (!Array.isArray(list)) throw new Error('no resultList.result array');
+    const records = list.map(normalizeEuropepmcResult);
+    const next = asStr(body.nextCursorMark);
+    return { records, total: asNum(body.hitCount), nextCursor: next && next !== cursorMark && records.length === params.limit ? next : null };
+  },
+};
