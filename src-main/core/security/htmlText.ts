@@ -61,7 +61,8 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
   const emitText = (raw: string) => {
     if (hiddenStack.length) return;
     const t = decodeEntities(raw);
-    out.push(pre ? t : t.replace(/[ \t\r\n\f]+/g, ' '));
+    // Preformatted indentation is protected from the line trim below by a private-use mark.
+    out.push(pre ? t.replace(/^[ \t]+/gm, (ws) => '\uE000'.repeat(ws.length)) : t.replace(/[ \t\r\n\f]+/g, ' '));
   };
   for (let m = tagRe.exec(src); m; m = tagRe.exec(src)) {
     emitText(src.slice(last, m.index));
@@ -100,7 +101,9 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
       if (alt) out.push(` [image: ${alt}] `);
       continue;
     }
-    if (name === 'li' && !closing) out.push('\n- ');
+    if (name === 'li') {
+      if (!closing) out.push('\n- ');
+    }
     else if (/^h[1-6]$/.test(name) && !closing) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
     else if ((name === 'td' || name === 'th') && !closing) out.push(' | ');
     else if (BLOCK.has(name)) out.push(name === 'br' ? '\n' : '\n\n');
@@ -112,6 +115,7 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
     .map((line) => line.replace(/[ \t]+$/g, '').replace(/^[ \t]+(?!- )/g, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .trim()
+    .replace(/\uE000/g, ' ');
   return { title, text };
 }

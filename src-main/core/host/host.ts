@@ -1,0 +1,72 @@
+import path from 'node:path';
+import type { Ledger } from '../ledger/ledger';
+import { headlessApprovals, NO_UI_DENIAL, type ApprovalPort, type ApprovalService } from '../security/approvals';
+import type { EgressOptions } from '../security/egress';
+import type { PermissionPolicy, RuleStore } from '../security/permissions';
+import { createToolRegistry } from '../tools/builtin';
+import type { Tool } from '../tools/define';
+import type { ToolRegistry } from '../tools/registry';
+import { LedgerAudit } from './audit';
+import { createPermissionLayer, HostDispatcher } from './dispatcher';
+import { ToolExecutor } from './executor';
+import { createKernelHostHandler, type KernelHostOptions } from './kernelHost';
+import { LedgerRequestStore, LedgerRuleStore } from './ledgerStores';
+
+export interface HostOptions {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  ledger: () => Ledger;
+  workspaceFor(sessionId: string): string;
+  egress?: EgressOptions;
+  extraTools?: Tool[];
+}
+
+/**
+ * The host: tools, permission policy, approvals and the dispatcher, over the ledger. Starts
+ * with the headless approval port; the Electron glue swaps in the native dialog.
+ */
+export class Host {
+  readonly registry: ToolRegistry;
+  readonly rules: RuleStore;
+  readonly requests: LedgerRequestStore;
+  readonly policy: PermissionPolicy;
+  readonly approvals: ApprovalService;
+  readonly dispatcher: HostDispatcher;
+  readonly executor: ToolExecutor;
+  private port: ApprovalPort;
+
+  constructor(private readonly options: HostOptions) {
+    this.registry = createToolRegistry({ env: options.env, ...(options.egress ? { egress: options.egress } : {}), ...(options.extraTools ? { extra: options.extraTools } : {}) });
+    this.rules = new LedgerRuleStore(options.ledger);
+    this.requests = new LedgerRequestStore(options.ledger);
+    this.port = headlessApprovals(options.env);
+    let headless = true;
+    const delegate: ApprovalPort = { ask: (q, signal) => this.port.ask(q, signal) };
+    ({ policy: this.policy, approvals: this.approvals } = createPermissionLayer({ rules: this.rules, requests: this.requests, port: delegate }));
+    const audit = new LedgerAudit(options.ledger, path.join(options.dataDir, 'logs', 'host-audit.jsonl'));
+    const dispatcherDeps = { registry: this.registry, policy: this.policy, approvals: this.approvals, audit };
+    this.dispatcher = new HostDispatcher({
+      ...dispatcherDeps,
+      get denialNote() {
+        return headless ? NO_UI_DENIAL : undefined;
+      },
+    });
+    this.executor = new ToolExecutor(this.dispatcher, { workspaceFor: options.workspaceFor });
+    this.setApprovalPort = (port: ApprovalPort) => {
+      this.port = port;
+      headless = false;
+    };
+  }
+
+  /** Replaces the headless port (the app's native dialog). */
+  readonly setApprovalPort: (port: ApprovalPort) => void;
+
+  kernelHandler(options: KernelHostOptions = {}) {
+    return createKernelHostHandler(this.dispatcher, options);
+  }
+
+  /** What the model is offered: every tool plus finalize_response. */
+  llmTools() {
+    return this.registry.forModel();
+  }
+}

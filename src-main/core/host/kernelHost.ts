@@ -1,0 +1,40 @@
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { HostCallContext, HostCallHandler } from '../kernel/hostCalls';
+import type { HostDispatcher } from './dispatcher';
+
+export interface KernelHostOptions {
+  /** The run a session's cell belongs to right now (set by the session runner), for audit and approvals. */
+  runOf?: (sessionId: string) => string | null;
+  /** Where a session's activity chunks go while a run is live. */
+  emitOf?: (sessionId: string) => ((chunk: StreamChunk) => void) | undefined;
+  /** Methods that are not capabilities but engine protocol (`submit_output`), served by their owner. */
+  local?: Record<string, HostCallHandler['call']>;
+}
+
+/**
+ * The kernel supervisor's host-call port over the dispatcher: a cell's `host.web_fetch(...)`
+ * takes exactly the path a native `web_fetch` tool call takes. A refusal or denial raises
+ * HostError in the cell with the same words the model would read.
+ */
+export function createKernelHostHandler(dispatcher: HostDispatcher, options: KernelHostOptions = {}): HostCallHandler {
+  return {
+    async call(method: string, args: Record<string, unknown>, ctx: HostCallContext) {
+      const local = options.local?.[method];
+      if (local) return local(method, args, ctx);
+      const emit = options.emitOf?.(ctx.sessionId);
+      const result = await dispatcher.dispatch(method, args, {
+        origin: 'cell',
+        sessionId: ctx.sessionId,
+        runId: options.runOf?.(ctx.sessionId) ?? null,
+        workspace: ctx.workspace,
+        // A cell's interrupt stops the cell; the host call itself is bounded by each tool's own caps.
+        signal: new AbortController().signal,
+        cellId: ctx.cellId,
+        generation: ctx.generation,
+        ...(emit ? { emit } : {}),
+      });
+      if (result.status !== 'ok') throw new Error(result.text);
+      return { text: result.text, ...(result.output === undefined ? {} : { output: result.output }) };
+    },
+  };
+}

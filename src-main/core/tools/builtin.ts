@@ -1,0 +1,21 @@
+import type { EgressOptions } from '../security/egress';
+import type { Tool } from './define';
+import { fileTools } from './fsTools';
+import { ToolRegistry } from './registry';
+import { searchTools } from './searchTools';
+import { webFetchTool, webSearchTool } from './webTools';
+
+export interface BuiltinToolOptions {
+  env: NodeJS.ProcessEnv;
+  egress?: EgressOptions;
+  /** Tools other parts of the app contribute (science connectors, artifacts): see HOOK_TOOL_NAMES. */
+  extra?: Tool[];
+}
+
+/** The registry with every tool of this build. */
+export function createToolRegistry(options: BuiltinToolOptions): ToolRegistry {
+  const registry = new ToolRegistry();
+  const web = { env: options.env, ...(options.egress ? { egress: options.egress } : {}) };
+  for (const tool of [...fileTools, ...searchTools, webFetchTool(web), webSearchTool(web), ...(options.extra ?? [])]) registry.register(tool);
+  return registry;
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { LlmTool } from '../llm/types';
+
+/** What a call may do to the world. Decides the default policy, parallelism and audit class. */
+export type SideEffectClass = 'read' | 'write' | 'network' | 'exec';
+export type PolicyAction = 'allow' | 'deny' | 'ask';
+
+/** Where a call came from: a provider-native tool call, or a host call from inside a cell. */
+export type CallOrigin = 'tool' | 'cell';
+
+export interface ToolContext {
+  sessionId: string;
+  runId: string | null;
+  /** Host path of the session workspace; every file tool is confined to it. */
+  workspace: string;
+  signal: AbortSignal;
+  origin: CallOrigin;
+}
+
+export interface ToolOutput {
+  /** What the model reads (the dispatcher truncates and, for outside content, annotates it). */
+  text: string;
+  /** Structured output for the UI and the audit record. */
+  output?: unknown;
+  /** Set when `text` came from outside the app: names the source in the untrusted markers. */
+  untrustedSource?: string;
+}
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  sideEffect: SideEffectClass;
+  /** The policy when no rule or grant decides: risky tools ask. */
+  defaultPolicy: PolicyAction;
+  /** Resources the call touches (`file:data/x.csv`, `url:https://...`); calls sharing one with a writer are serialised. */
+  resourceKeys(args: z.output<S>): string[];
+  /** What a permission rule and an approval name: a workspace path, a URL origin, a database. */
+  target(args: z.output<S>): string;
+  execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+  /** Names a cell uses for this tool (`host.read_file` -> read_text_file). */
+  hostMethods?: string[];
+  /** Bytes of model-facing text kept by the shared wrapper (UTF-8). */
+  maxOutputBytes?: number;
+  /** False for capabilities only cells may call. */
+  exposeToModel?: boolean;
+}
+
+/** A defined tool, type-erased for the registry: `parse` checks the arguments with its schema. */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly sideEffect: SideEffectClass;
+  readonly defaultPolicy: PolicyAction;
+  readonly hostMethods: readonly string[];
+  readonly maxOutputBytes: number;
+  readonly exposeToModel: boolean;
+  parse(args: unknown): { ok: true; args: unknown } | { ok: false; error: string };
+  resourceKeys(args: unknown): string[];
+  target(args: unknown): string;
+  execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+  llmTool(): LlmTool;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 32 * 1024;
+
+/** The JSON Schema providers get: the input side of the zod schema, without `$schema`. */
+export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return rest;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
+}
+
+/** Tool.define: one place per tool for its schema, class, keys, target and behaviour. */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
+  const jsonSchema = toJsonSchema(spec.input);
+  return {
+    name: spec.name,
+    description: spec.description,
+    sideEffect: spec.sideEffect,
+    defaultPolicy: spec.defaultPolicy,
+    hostMethods: spec.hostMethods ?? [],
+    maxOutputBytes: spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    exposeToModel: spec.exposeToModel ?? true,
+    parse(args) {
+      const r = spec.input.safeParse(args ?? {});
+      return r.success ? { ok: true, args: r.data } : { ok: false, error: `invalid arguments for ${spec.name}: ${describeIssues(r.error)}` };
+    },
+    resourceKeys: (args) => spec.resourceKeys(args as z.output<S>),
+    target: (args) => spec.target(args as z.output<S>),
+    execute: (args, ctx) => spec.execute(args as z.output<S>, ctx),
+    llmTool: () => ({ name: spec.name, description: spec.description, inputSchema: jsonSchema }),
+  };
+}
+
+/** The optional field risky tools take so the approval dialog can show the agent's reason. */
+export const reasonField = z
+  .string()
+  .max(500)
+  .optional()
+  .describe('One sentence: why you need this. Shown to the user if approval is needed.');

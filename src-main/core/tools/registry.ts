@@ -1,0 +1,74 @@
+import { finalizeTool } from '../engine/finalizeTool';
+import { FINALIZE_TOOL } from '../engine/routeAction';
+import type { LlmTool } from '../llm/types';
+import type { Tool } from './define';
+
+/**
+ * Names no tool may take. `bash`: the science plane is sandboxed cells, never a host
+ * shell. `submit_output`: that is the cell-side form of finalize_response, owned by the
+ * engine; a tool of that name would give the model a second, unchecked way to answer.
+ */
+export const FORBIDDEN_TOOL_NAMES = ['bash', 'submit_output'] as const;
+
+/**
+ * Tools other issues fill in (science connectors, artifacts). Listed so a missing one is a
+ * clear "not installed" answer rather than "unknown tool", and so their names are reserved.
+ */
+export const HOOK_TOOL_NAMES = ['science_list_dbs', 'science_search', 'save_artifact', 'list_artifacts'] as const;
+
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private readonly hostMethods = new Map<string, string>();
+
+  register(tool: Tool): this {
+    if ((FORBIDDEN_TOOL_NAMES as readonly string[]).includes(tool.name)) {
+      throw new Error(`A tool may not be named "${tool.name}": ${FORBIDDEN_TOOL_NAMES.join(' and ')} are refused by design (no host shell; answers go through finalize_response).`);
+    }
+    if (tool.name === FINALIZE_TOOL) throw new Error(`${FINALIZE_TOOL} is handled by the engine itself; do not register it as a tool.`);
+    if (!NAME.test(tool.name)) throw new Error(`Tool name "${tool.name}" must be lower-case letters, digits and "_" (at most 64), starting with a letter.`);
+    if (this.tools.has(tool.name)) throw new Error(`A tool named "${tool.name}" is already registered.`);
+    for (const m of [tool.name, ...tool.hostMethods]) {
+      const owner = this.hostMethods.get(m);
+      if (owner) throw new Error(`Host method "${m}" of ${tool.name} is already served by ${owner}.`);
+    }
+    this.tools.set(tool.name, tool);
+    for (const m of [tool.name, ...tool.hostMethods]) this.hostMethods.set(m, tool.name);
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** The tool a cell's host method names (`read_file` -> read_text_file, `science.search` -> science_search). */
+  forHostMethod(method: string): Tool | undefined {
+    const name = this.hostMethods.get(method);
+    return name ? this.tools.get(name) : undefined;
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Why `name` cannot be called, in words the model can act on. */
+  unknownToolMessage(name: string): string {
+    if (name === FINALIZE_TOOL) return `${FINALIZE_TOOL} must be called alone in its reply; it is not part of a tool batch.`;
+    if ((FORBIDDEN_TOOL_NAMES as readonly string[]).includes(name)) {
+      return name === 'bash'
+        ? 'There is no bash tool: run code in a ```python or ```r cell (sandboxed), or use the file tools.'
+        : 'submit_output is called from inside a cell (host.submit_output); from a reply, call finalize_response.';
+    }
+    if ((HOOK_TOOL_NAMES as readonly string[]).includes(name)) return `The tool ${name} is not installed in this build.`;
+    const model = this.forModel().map((t) => t.name);
+    return `Unknown tool "${name}". The tools are: ${model.join(', ')}.`;
+  }
+
+  /** What the provider gets: every model-facing tool plus finalize_response, sorted for a stable prompt. */
+  forModel(): LlmTool[] {
+    const list = [...this.tools.values()].filter((t) => t.exposeToModel).map((t) => t.llmTool());
+    list.sort((a, b) => a.name.localeCompare(b.name));
+    return [...list, finalizeTool()];
+  }
+}

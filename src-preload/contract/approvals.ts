@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { route } from './define';
+
+/** A stored permission rule (an "always" decision, or one set in Settings). */
+export interface ApprovalRule {
+  id: string;
+  /** A tool name, or `*` for every tool. */
+  tool: string;
+  /** The target pattern: a URL origin, a workspace path, ... (`*` matches any run of characters). */
+  target: string;
+  action: 'allow' | 'deny' | 'ask';
+  createdAt: string;
+  note?: string;
+}
+
+export type ApprovalState = 'requested' | 'allowed_once' | 'allowed_session' | 'allowed_always' | 'denied' | 'expired';
+
+/**
+ * The data of a `data-approval` chunk (id = the request id): one when the question is
+ * asked, a replacement when it is answered. The same for a tool call and a cell's host call.
+ */
+export interface ApprovalEventData {
+  requestId: string;
+  state: ApprovalState;
+  origin: 'tool' | 'cell';
+  tool: string;
+  target: string;
+  reason: string;
+  /** The provider's tool call id (tool origin) or the cell id (cell origin). */
+  toolCallId?: string;
+  cellId?: string;
+  note?: string;
+}
+
+/** The data of a `data-host-call` chunk: one capability call through the host dispatcher. */
+export interface HostCallEventData {
+  origin: 'tool' | 'cell';
+  method: string;
+  tool: string | null;
+  target: string | null;
+  status: 'ok' | 'error' | 'denied' | 'refused';
+  decidedBy: string;
+  cellId?: string;
+  toolCallId?: string;
+  durationMs: number;
+}
+
+const ruleId = z.string().min(1).max(128);
+
+export const approvalRoutes = {
+  /** Stored rules, for Settings to show. */
+  'approval.rule.list': route<ApprovalRule[]>()(z.object({}).strict().default({})),
+  /** Removes a stored rule; later calls are asked again. */
+  'approval.rule.revoke': route<{ revoked: boolean }>()(z.object({ id: ruleId }).strict()),
+};
