@@ -1,0 +1,62 @@
+import type { BrowserWindow, Dialog, MessageBoxOptions } from 'electron';
+import type { ApprovalAnswer, ApprovalPort, ApprovalQuestion } from '../core/security/approvals';
+
+/** The buttons, in order; the index is what showMessageBox answers. Deny is the default and the cancel. */
+export const APPROVAL_BUTTONS = ['Allow once', 'Allow for this session', 'Deny'] as const;
+export const REMEMBER_LABEL = 'Remember "Allow for this session" or "Deny" for this target (always)';
+
+const VERB: Record<ApprovalQuestion['sideEffect'], string> = {
+  read: 'read',
+  write: 'change',
+  network: 'reach the network',
+  exec: 'run a program',
+};
+
+export function approvalDialogOptions(q: ApprovalQuestion, signal?: AbortSignal): MessageBoxOptions {
+  return {
+    type: 'question',
+    title: 'Approval needed',
+    message: `The agent wants to ${VERB[q.sideEffect]}: ${q.tool} on ${q.target}`,
+    detail: [
+      `Tool: ${q.tool}`,
+      `Target: ${q.target}`,
+      `Reason given by the agent: ${q.reason}`,
+      `Requested from: ${q.origin === 'cell' ? 'a code cell (host call)' : 'a tool call'}`,
+      q.detail ? `Arguments: ${q.detail}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    buttons: [...APPROVAL_BUTTONS],
+    defaultId: 2,
+    cancelId: 2,
+    noLink: true,
+    checkboxLabel: REMEMBER_LABEL,
+    checkboxChecked: false,
+    ...(signal ? { signal } : {}),
+  };
+}
+
+export function answerOf(response: number, remember: boolean): ApprovalAnswer {
+  if (response === 0) return 'allow_once';
+  if (response === 1) return remember ? 'allow_always' : 'allow_session';
+  return remember ? 'deny_always' : 'deny';
+}
+
+/**
+ * The app's ApprovalPort: a native message box on the app window (modal to it when there is
+ * one). Closing the box, Escape, or a failure to show it all mean Deny.
+ */
+export function createDialogApprovals(deps: { dialog: Pick<Dialog, 'showMessageBox'>; window: () => BrowserWindow | null }): ApprovalPort {
+  return {
+    async ask(question, signal) {
+      const options = approvalDialogOptions(question, signal);
+      const win = deps.window();
+      try {
+        const result = win && !win.isDestroyed() ? await deps.dialog.showMessageBox(win, options) : await deps.dialog.showMessageBox(options);
+        return answerOf(result.response, result.checkboxChecked);
+      } catch {
+        return 'deny';
+      }
+    },
+  };
+}

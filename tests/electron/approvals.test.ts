@@ -1,0 +1,88 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ApprovalQuestion } from '../../src-main/core/security/approvals';
+import { createFakeElectron, type FakeElectron } from './fakeElectron';
+
+// The fake electron plus the one module this glue uses: a dialog that records its calls.
+vi.mock('electron', () => ({
+  ...createFakeElectron(),
+  dialog: { showMessageBox: vi.fn(async () => ({ response: 2, checkboxChecked: false })) },
+}));
+
+const electron = (await import('electron')) as unknown as FakeElectron & {
+  dialog: { showMessageBox: ReturnType<typeof vi.fn> };
+};
+const { createDialogApprovals, APPROVAL_BUTTONS } = await import('../../src-main/electron/approvals');
+const { createPermissionLayer, HostDispatcher } = await import('../../src-main/core/host/dispatcher');
+const { MemoryAudit } = await import('../../src-main/core/host/audit');
+const { MemoryRequestStore, MemoryRuleStore } = await import('../../src-main/core/security/memoryStores');
+const { createToolRegistry } = await import('../../src-main/core/tools/builtin');
+
+const question: ApprovalQuestion = {
+  requestId: 'r1',
+  sessionId: 's1',
+  runId: 'run1',
+  origin: 'tool',
+  tool: 'web_fetch',
+  target: 'https://rest.uniprot.org',
+  reason: 'fetch the INS entry',
+  sideEffect: 'network',
+  detail: '{"url":"https://rest.uniprot.org/uniprotkb/P01308.json"}',
+};
+
+describe('native approval dialog', () => {
+  it('asks on the app window with Allow once / Allow for this session / Deny and the tool, target and reason', async () => {
+    const win = new electron.BrowserWindow({});
+    const port = createDialogApprovals({ dialog: electron.dialog as never, window: () => win as never });
+    electron.dialog.showMessageBox.mockResolvedValueOnce({ response: 0, checkboxChecked: false });
+    expect(await port.ask(question, new AbortController().signal)).toBe('allow_once');
+    const [parent, options] = electron.dialog.showMessageBox.mock.calls.at(-1)!;
+    expect(parent).toBe(win);
+    expect(options).toMatchObject({ type: 'question', buttons: [...APPROVAL_BUTTONS], defaultId: 2, cancelId: 2 });
+    expect(APPROVAL_BUTTONS).toEqual(['Allow once', 'Allow for this session', 'Deny']);
+    expect(options.message).toBe('The agent wants to reach the network: web_fetch on https://rest.uniprot.org');
+    expect(options.detail).toContain('Tool: web_fetch');
+    expect(options.detail).toContain('Target: https://rest.uniprot.org');
+    expect(options.detail).toContain('Reason given by the agent: fetch the INS entry');
+  });
+
+  it.each([
+    [{ response: 1, checkboxChecked: false }, 'allow_session'],
+    [{ response: 1, checkboxChecked: true }, 'allow_always'],
+    [{ response: 2, checkboxChecked: false }, 'deny'],
+    [{ response: 2, checkboxChecked: true }, 'deny_always'],
+  ])('maps %o to %s', async (result, answer) => {
+    const port = createDialogApprovals({ dialog: electron.dialog as never, window: () => null });
+    electron.dialog.showMessageBox.mockResolvedValueOnce(result);
+    expect(await port.ask(question, new AbortController().signal)).toBe(answer);
+    // No window: an app-level box, not one attached to a closed window.
+    expect(electron.dialog.showMessageBox.mock.calls.at(-1)).toHaveLength(1);
+  });
+
+  it('a closed window or a dialog that fails means Deny', async () => {
+    const win = new electron.BrowserWindow({});
+    win.close();
+    const port = createDialogApprovals({ dialog: electron.dialog as never, window: () => win as never });
+    electron.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
+    expect(await port.ask(question, new AbortController().signal)).toBe('allow_session');
+    expect(electron.dialog.showMessageBox.mock.calls.at(-1)).toHaveLength(1);
+    electron.dialog.showMessageBox.mockRejectedValueOnce(new Error('no display'));
+    expect(await port.ask(question, new AbortController().signal)).toBe('deny');
+  });
+
+  it('through the dispatcher: "Allow for this session" is asked once, then the session runs the target freely', async () => {
+    const port = createDialogApprovals({ dialog: electron.dialog as never, window: () => null });
+    const registry = createToolRegistry({ env: {} });
+    const { policy, approvals } = createPermissionLayer({ rules: new MemoryRuleStore(), requests: new MemoryRequestStore(), port });
+    const dispatcher = new HostDispatcher({ registry, policy, approvals, audit: new MemoryAudit() });
+    const before = electron.dialog.showMessageBox.mock.calls.length;
+    electron.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
+    const ctx = { origin: 'tool' as const, sessionId: 's1', runId: null, workspace: '/x', signal: new AbortController().signal };
+    // The address is refused by the egress guard after approval: nothing leaves the machine.
+    const a = await dispatcher.dispatch('web_fetch', { url: 'http://10.0.0.1/a', reason: 'why not' }, ctx);
+    const b = await dispatcher.dispatch('web_fetch', { url: 'http://10.0.0.1/b' }, ctx);
+    expect([a.status, b.status]).toEqual(['refused', 'refused']);
+    expect(b.decision).toEqual({ action: 'allow', by: 'session-grant' });
+    expect(electron.dialog.showMessageBox.mock.calls.length - before).toBe(1);
+    expect(electron.dialog.showMessageBox.mock.calls.at(-1)![0].detail).toContain('Reason given by the agent: why not');
+  });
+});
