@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { ArtifactProducer } from '../../../src-preload/contract/artifacts';
+import type { CapabilityContext, CapabilityOutput } from '../science/capabilities';
+import type { ArtifactService } from './service';
+
+const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
+
+export const saveArtifactInput = z
+  .object({
+    path: z.string().min(1).max(512).describe('Workspace-relative path of the file to save, e.g. figures/insulin.png.'),
+    name: z.string().min(1).max(512).optional().describe('Logical artifact path if different from path; saving the same name again makes a new version.'),
+    mime: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/).max(100).optional(),
+    input_evidence: z.array(z.string().regex(/^ev_[a-z2-7]{16}$/)).max(50).optional().describe('Evidence ids the file was made from.'),
+  })
+  .strict();
+
+export const listArtifactsInput = z.object({}).strict();
+
+/** Reads a workspace file without following a path or symlink out of the workspace. */
+export function readWorkspaceFile(workspace: string, rel: string): Buffer {
+  const root = fs.realpathSync(workspace);
+  let abs: string;
+  try {
+    abs = fs.realpathSync(path.resolve(root, rel));
+  } catch {
+    throw new AppError('not_found', `No file "${rel}" in the session workspace; write it first (e.g. from a cell), then save it.`);
+  }
+  if (!abs.startsWith(root + path.sep)) throw new AppError('invalid_input', `"${rel}" resolves outside the session workspace.`);
+  const st = fs.statSync(abs);
+  if (!st.isFile()) throw new AppError('invalid_input', `"${rel}" is not a regular file.`);
+  if (st.size > MAX_ARTIFACT_BYTES) throw new AppError('invalid_input', `"${rel}" is ${st.size} bytes, over the ${MAX_ARTIFACT_BYTES}-byte artifact limit.`);
+  return fs.readFileSync(abs);
+}
+
+/** Tool specs in the shape of the registry's Tool.define (src-main/core/tools/define.ts). */
+export function artifactCapabilities(artifacts: ArtifactService) {
+  return {
+    save_artifact: {
+      name: 'save_artifact',
+      description:
+        'Save a workspace file as a versioned, content-addressed artifact with its provenance (producing cell, kernel environment, input evidence). Returns the version id and its evidence_id.',
+      input: saveArtifactInput,
+      sideEffect: 'write' as const,
+      defaultPolicy: 'allow' as const,
+      hostMethods: ['save_artifact'],
+      resourceKeys: (a: z.output<typeof saveArtifactInput>) => [`file:${a.path}`, `artifact:${a.name ?? a.path}`],
+      target: (a: z.output<typeof saveArtifactInput>) => a.name ?? a.path,
+      execute: async (a: z.output<typeof saveArtifactInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
+        const bytes = readWorkspaceFile(ctx.workspace, a.path);
+        const producer: ArtifactProducer = ctx.cell
+          ? { kind: 'cell', ...ctx.cell }
+          : { kind: 'tool', tool: 'save_artifact', runId: ctx.runId };
+        const v = await artifacts.save({
+          sessionId: ctx.sessionId,
+          path: a.name ?? a.path,
+          bytes,
+          producer,
+          ...(a.mime ? { mime: a.mime } : {}),
+          ...(a.input_evidence ? { inputEvidence: a.input_evidence } : {}),
+        });
+        const text = JSON.stringify({ version_id: v.id, artifact_id: v.artifactId, path: v.path, version: v.number, sha256: v.sha256, size: v.size, evidence_id: v.evidenceId });
+        return { text, output: v };
+      },
+    },
+    list_artifacts: {
+      name: 'list_artifacts',
+      description: "List this session's artifacts with their latest version, size and evidence id.",
+      input: listArtifactsInput,
+      sideEffect: 'read' as const,
+      defaultPolicy: 'allow' as const,
+      hostMethods: ['list_artifacts'],
+      resourceKeys: () => [],
+      target: () => 'artifacts',
+      execute: async (_a: unknown, ctx: CapabilityContext): Promise<CapabilityOutput> => {
+        const list = artifacts.list(ctx.sessionId);
+        const text = JSON.stringify(
+          list.map((s) => ({ artifact_id: s.id, path: s.path, versions: s.versions, latest_version_id: s.latest.id, sha256: s.latest.sha256, size: s.latest.size, evidence_id: s.latest.evidenceId })),
+        );
+        return { text, output: list };
+      },
+    },
+  };
+}
