@@ -15,6 +15,8 @@ export interface PythonReport {
   reason?: string;
   packages: { numpy: string | null; pandas: string | null; matplotlib: string | null };
   packageReasons?: Partial<Record<'numpy' | 'pandas' | 'matplotlib', string>>;
+  /** When something is missing: the command that installs it on this platform (from envs/). */
+  installHint?: string;
 }
 
 export interface RReport {
@@ -22,6 +24,7 @@ export interface RReport {
   version: string | null;
   jsonlite: string | null;
   reason?: string;
+  installHint?: string;
 }
 
 export type SandboxMode = 'auto' | 'enforce' | 'off';
@@ -30,6 +33,10 @@ export interface SandboxReport {
   backend: 'bwrap' | 'sandbox-exec' | 'none';
   available: boolean;
   mode: SandboxMode;
+  /** What kernels get in this mode: sandboxed, degraded (with the reason), or off by choice. */
+  state?: 'sandboxed' | 'degraded' | 'off';
+  /** The state in words, e.g. "sandboxed (bwrap)" or "degraded: bubblewrap is not installed". */
+  summary?: string;
   path?: string;
   version?: string | null;
   reason?: string;
@@ -58,6 +65,8 @@ export interface DoctorReport {
   python: PythonReport;
   r: RReport | null;
   rReason?: string;
+  /** How to install R with jsonlite here, when R is missing. */
+  rInstallHint?: string;
   sandbox: SandboxReport;
   providers: ProviderReport[];
   defaultProvider: string;

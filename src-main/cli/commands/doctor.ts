@@ -30,13 +30,16 @@ export function formatDoctor(r: DoctorReport): string {
     const v = py.packages[name];
     lines.push(`   ${mark(!!v)}${name.padEnd(10)} ${v ?? py.packageReasons?.[name] ?? 'missing'}`);
   }
+  if (py.installHint) lines.push(`   install: ${py.installHint}`);
   if (r.r) {
     lines.push(`${mark(!!r.r.version)}R        ${r.r.path} ${r.r.version ?? ''}  jsonlite ${r.r.jsonlite ?? 'missing'}`);
+    if (r.r.installHint) lines.push(`   install: ${r.r.installHint}`);
   } else {
     lines.push(`-- R        ${r.rReason ?? 'not found'}`);
+    if (r.rInstallHint) lines.push(`   install: ${r.rInstallHint}`);
   }
   const sb = r.sandbox;
-  lines.push(`${mark(sb.available)}sandbox  ${sb.backend} (mode ${sb.mode})${sb.reason ? `  ${sb.reason}` : ''}`);
+  lines.push(`${mark(sb.state === 'sandboxed')}sandbox  ${sb.summary ?? sb.backend} (mode ${sb.mode})`);
   lines.push('providers');
   for (const p of r.providers) {
     const key = p.configured ? (p.keySource === 'none' ? 'no key needed' : `key from ${p.keyVariable ?? p.keySource}`) : 'no key';

@@ -8,6 +8,14 @@ export interface KernelEnvDeclaration {
   description: string;
   interpreters: Partial<Record<NodeJS.Platform, string[]>>;
   packages: string[];
+  /** Install commands by package manager (apt, brew, conda). */
+  install?: Partial<Record<'apt' | 'brew' | 'conda', string>>;
+}
+
+/** The install command for this platform: apt on Linux, Homebrew on macOS, else conda. */
+export function installHint(decl: KernelEnvDeclaration, platform: NodeJS.Platform = process.platform): string | undefined {
+  const install = decl.install ?? {};
+  return (platform === 'linux' ? install.apt : platform === 'darwin' ? install.brew : undefined) ?? install.conda;
 }
 
 /** Reads `envs/<id>.json`; a missing or malformed declaration is a clear error naming the file. */

@@ -5,15 +5,19 @@ import { resolveProvider } from '../config/providers';
 import { APP_VERSION } from '../version';
 import { probePython } from './python';
 import { probeR } from './r';
+import { decideSandbox, describeSandbox } from '../kernel/sandbox';
 import { probeSandbox } from './sandbox';
 
 /** What the system looks like to the app: interpreters, sandbox, providers. Never a key. */
 export async function buildDoctorReport(config: CoreConfig): Promise<DoctorReport> {
-  const [python, r, sandbox] = await Promise.all([
+  const [python, r, probed] = await Promise.all([
     probePython(config.processEnv),
     probeR(config.processEnv),
     probeSandbox(config.sandboxMode, config.processEnv),
   ]);
+  // The same decision the kernel supervisor takes, so doctor and kernels agree.
+  const decision = decideSandbox(config.sandboxMode, probed).state;
+  const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision) };
   const providers: ProviderReport[] = PROVIDERS.map((spec) => {
     const resolved = resolveProvider(spec, config.env, config.settingsKey);
     return {
@@ -43,5 +47,6 @@ export async function buildDoctorReport(config: CoreConfig): Promise<DoctorRepor
     generatedAt: new Date().toISOString(),
   };
   if (r.reason) report.rReason = r.reason;
+  if (!r.r && r.installHint) report.rInstallHint = r.installHint;
   return report;
 }

@@ -1,5 +1,5 @@
 import type { PythonReport } from '../../../src-preload/contract/doctor';
-import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
+import { chooseInterpreter, installHint, readKernelEnv, type KernelEnvDeclaration } from '../config/kernelEnvs';
 import { execProbe, lastLine } from './exec';
 
 const PACKAGES = ['numpy', 'pandas', 'matplotlib'] as const;
@@ -26,13 +26,24 @@ print(json.dumps(out))
 `;
 
 export async function probePython(processEnv: NodeJS.ProcessEnv = process.env): Promise<PythonReport> {
-  const empty = { numpy: null, pandas: null, matplotlib: null };
-  let choice;
+  let decl: KernelEnvDeclaration | null = null;
   try {
-    choice = chooseInterpreter(readKernelEnv('python-default'), 'OPENAI4S_PYTHON', 'python3', processEnv);
-  } catch (error) {
-    return { path: null, source: 'none', version: null, reason: (error as Error).message, packages: empty };
+    decl = readKernelEnv('python-default');
+  } catch {
+    decl = null;
   }
+  const report = await probe(processEnv, decl);
+  const missing = !report.version || Object.values(report.packages).some((v) => v === null);
+  const hint = missing && decl ? installHint(decl) : undefined;
+  return hint ? { ...report, installHint: hint } : report;
+}
+
+async function probe(processEnv: NodeJS.ProcessEnv, decl: KernelEnvDeclaration | null): Promise<PythonReport> {
+  const empty = { numpy: null, pandas: null, matplotlib: null };
+  if (!decl) {
+    return { path: null, source: 'none', version: null, reason: 'envs/python-default.json cannot be read', packages: empty };
+  }
+  const choice = chooseInterpreter(decl, 'OPENAI4S_PYTHON', 'python3', processEnv);
   if (!choice.path) {
     return { path: null, source: choice.source, version: null, reason: choice.reason, packages: empty };
   }

@@ -28,7 +28,8 @@ describe('doctor on this machine', () => {
     }
     expect(report.r?.version).toMatch(/^\d+\.\d+/);
     expect(report.r?.jsonlite).toMatch(/^\d+\.\d+/);
-    expect(report.sandbox).toMatchObject({ backend: 'bwrap', available: true, mode: 'auto' });
+    expect(report.sandbox).toMatchObject({ backend: 'bwrap', available: true, mode: 'auto', state: 'sandboxed', summary: 'sandboxed (bwrap)' });
+    expect(report.python.installHint).toBeUndefined();
     expect(report.providers.find((p) => p.isDefault)?.id).toBe('ark');
     // Cached until asked to refresh.
     expect(await core.doctor()).toBe(report);
@@ -61,6 +62,8 @@ describe('doctor probes explain what is missing', () => {
     expect(report).toMatchObject({ path: fake, source: 'env', version: '3.12.1' });
     expect(report.packages).toEqual({ numpy: '2.0.0', pandas: null, matplotlib: '3.9.0' });
     expect(report.packageReasons?.pandas).toMatch(/No module named pandas/);
+    // The fix comes from envs/python-default.json, for this platform's package manager.
+    expect(report.installHint).toBe('apt-get install python3 python3-numpy python3-pandas python3-matplotlib');
   });
 
   it('reports an interpreter that fails, and one that does not exist', async () => {
@@ -71,6 +74,22 @@ describe('doctor probes explain what is missing', () => {
     expect(failed.reason).toMatch(/exited with code 3: boom/);
     const missing = await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: path.join(dir, 'nope') });
     expect(missing.reason).toMatch(/OPENAI4S_PYTHON=.* is not an executable file/);
+  });
+
+  it('says how the kernels are confined in each mode', async () => {
+    const off = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_SANDBOX: 'off' } });
+    expect((await off.doctor()).sandbox).toMatchObject({ state: 'off', summary: 'off' });
+    const degraded = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_BWRAP: '/nonexistent/bwrap' } });
+    const report = (await degraded.doctor()).sandbox;
+    expect(report.state).toBe('degraded');
+    expect(report.summary).toMatch(/^degraded: /);
+  });
+
+  it('names the install command when R is missing', async () => {
+    const { probeR } = await import('../../../src-main/core/doctor/r');
+    const missing = await probeR({ PATH: dir, OPENAI4S_RSCRIPT: path.join(dir, 'no-Rscript') });
+    expect(missing.r).toBeNull();
+    expect(missing.installHint).toBe('apt-get install r-base-core r-cran-jsonlite');
   });
 
   it('says why there is no sandbox', async () => {
