@@ -8,6 +8,9 @@ import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { buildSessionRunner } from './runner/buildRunner';
 import type { SessionRunner } from './runner/sessionRunner';
 import { EventBus } from './events/bus';
+import { Host } from './host/host';
+import { SEARCH_URL_VAR } from './tools/webTools';
+import { UNATTENDED_APPROVAL_VAR } from './security/approvals';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -24,6 +27,8 @@ export interface Core {
   readonly events: EventBus;
   /** Runs the agent for the sessions of the ledger; created on first use. */
   readonly runner: SessionRunner;
+  /** Tools, permissions, approvals and the dispatcher every capability call goes through (src-main/core/host). */
+  readonly host: Host;
   close(): Promise<void>;
 }
 
@@ -36,7 +41,15 @@ export function createCore(options: CoreOptions = {}): Core {
   const config = loadCoreConfig(options.env ?? process.env, options.settingsKey);
   let doctorCache: Promise<DoctorReport> | null = null;
   const events = new EventBus();
-  const kernels = new KernelSupervisor({
+  const host: Host = new Host({
+    dataDir: config.dataDir,
+    // Only the settings the host reads, from the layered env (real environment over .env).
+    env: Object.fromEntries([UNATTENDED_APPROVAL_VAR, SEARCH_URL_VAR].map((k) => [k, config.env.value(k)]).filter(([, v]) => v !== undefined)),
+    ledger: () => core.ledger,
+    workspaceFor: (sessionId): string => kernels.workspaceFor(sessionId),
+  });
+  const kernels: KernelSupervisor = new KernelSupervisor({
+    host: host.kernelHandler(),
     // Kernel topics are a subset of the app topics: forward them as they are.
     onEvent: (topic, payload) => events.emit(topic, payload as never),
     dataDir: config.dataDir,
@@ -50,6 +63,7 @@ export function createCore(options: CoreOptions = {}): Core {
     config,
     kernels,
     events,
+    host,
     get ledger() {
       return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
     },

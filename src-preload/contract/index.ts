@@ -4,6 +4,7 @@ export type * from './errors';
 export type * from './doctor';
 export type * from './kernel';
 export type * from './answer';
+export type * from './approvals';
 export type * from './events';
 export type * from './runs';
 export type * from './sessions';

@@ -1,3 +1,4 @@
+import { approvalRoutes } from './approvals';
 import { doctorRoutes } from './doctor';
 import { kernelRoutes } from './kernel';
 import { runRoutes } from './runs';
@@ -12,6 +13,7 @@ export const routes = {
   ...kernelRoutes,
   ...sessionRoutes,
   ...runRoutes,
+  ...approvalRoutes,
 };
 
 export type Routes = typeof routes;

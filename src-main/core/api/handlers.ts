@@ -40,5 +40,7 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     },
     'run.stop': (input) => core.runner.stop(input.sessionId),
     'run.state': (input) => core.runner.state(input.sessionId),
+    'approval.rule.list': () => core.host.rules.listRules(),
+    'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
   });
 }
