@@ -8,9 +8,11 @@ import { llmCommand } from './commands/llm';
 import { runCommand } from './commands/run';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
+import { scienceCommand } from './commands/science';
+import { artifactsCommand } from './commands/artifacts';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [runCommand, sessionsCommand, showCommand, kernelCommand, llmCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [runCommand, sessionsCommand, showCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -11,6 +11,7 @@ import { EventBus } from './events/bus';
 import { Host } from './host/host';
 import { SEARCH_URL_VAR } from './tools/webTools';
 import { UNATTENDED_APPROVAL_VAR } from './security/approvals';
+import { createProvenanceServices, type ProvenanceServices } from './evidence/services';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -29,12 +30,17 @@ export interface Core {
   readonly runner: SessionRunner;
   /** Tools, permissions, approvals and the dispatcher every capability call goes through (src-main/core/host). */
   readonly host: Host;
+  /** Evidence, science connectors and versioned artifacts (src-main/core/{evidence,science,artifacts}); opened on first use. */
+  readonly provenance: ProvenanceServices;
+  /** Shows a file in the OS file manager; only the Electron glue provides it. */
+  readonly revealPath: ((file: string) => Promise<void>) | null;
   close(): Promise<void>;
 }
 
 export interface CoreOptions {
   env?: NodeJS.ProcessEnv;
   settingsKey?: SettingsKeyLookup;
+  revealPath?: (file: string) => Promise<void>;
 }
 
 export function createCore(options: CoreOptions = {}): Core {
@@ -59,6 +65,7 @@ export function createCore(options: CoreOptions = {}): Core {
   });
   let ledger: Ledger | null = null;
   let runner: SessionRunner | null = null;
+  let provenance: ProvenanceServices | null = null;
   const core: Core = {
     config,
     kernels,
@@ -66,6 +73,10 @@ export function createCore(options: CoreOptions = {}): Core {
     host,
     get ledger() {
       return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
+    },
+    revealPath: options.revealPath ?? null,
+    get provenance() {
+      return (provenance ??= createProvenanceServices({ dataDir: config.dataDir, env: (name) => config.env.value(name), processEnv: config.processEnv }));
     },
     get runner() {
       return (runner ??= buildSessionRunner(core));
@@ -84,6 +95,8 @@ export function createCore(options: CoreOptions = {}): Core {
       await kernels.close();
       ledger?.close();
       ledger = null;
+      provenance?.close();
+      provenance = null;
     },
   };
   return core;

@@ -9,4 +9,6 @@ export type * from './events';
 export type * from './runs';
 export type * from './sessions';
 export type * from './stream';
+export type * from './evidence';
+export type * from './artifacts';
 export type { Routes, RouteName } from './routes';

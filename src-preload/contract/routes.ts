@@ -1,5 +1,7 @@
+import { artifactRoutes } from './artifacts';
 import { approvalRoutes } from './approvals';
 import { doctorRoutes } from './doctor';
+import { evidenceRoutes } from './evidence';
 import { kernelRoutes } from './kernel';
 import { runRoutes } from './runs';
 import { sessionRoutes } from './sessions';
@@ -13,6 +15,8 @@ export const routes = {
   ...kernelRoutes,
   ...sessionRoutes,
   ...runRoutes,
+  ...evidenceRoutes,
+  ...artifactRoutes,
   ...approvalRoutes,
 };
 

@@ -1,3 +1,4 @@
+import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
 import { defineHandlers, type HandlersFor } from '../ipc/handlers';
 import type { Core } from '../core';
@@ -42,5 +43,21 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     'run.state': (input) => core.runner.state(input.sessionId),
     'approval.rule.list': () => core.host.rules.listRules(),
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
+    'evidence.list': (input) => core.provenance.evidence.list(input.sessionId, { ...(input.kind ? { kind: input.kind } : {}), ...(input.limit ? { limit: input.limit } : {}) }),
+    'evidence.get': (input) => {
+      const found = core.provenance.evidence.get(input.sessionId, input.id);
+      if (!found) throw new AppError('not_found', `No evidence ${input.id} in session ${input.sessionId}.`);
+      return found;
+    },
+    'artifact.list': (input) => core.provenance.artifacts.list(input.sessionId),
+    'artifact.get': (input) => core.provenance.artifacts.get(input.artifactId),
+    'artifact.versions': (input) => core.provenance.artifacts.versions(input.artifactId),
+    'artifact.read': (input) => core.provenance.artifacts.read(input.versionId, input.maxBytes),
+    'artifact.reveal': async (input) => {
+      const file = core.provenance.artifacts.blobPath(input.versionId);
+      if (!core.revealPath) return { revealed: false, path: file };
+      await core.revealPath(file);
+      return { revealed: true, path: file };
+    },
   });
 }
