@@ -26,7 +26,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
   const emit = (chunk: StreamChunk) => {
     if (!stale) ports.sink.emit(chunk);
   };
-  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, signal, emit };
+  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit };
   let usage = emptyUsage();
   let cost: EngineResult['cost'] = null;
   let calls = 0;
@@ -64,6 +64,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     while (turns < maxTurns) {
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       turns++;
+      ctx.turn = turns;
       emit({ type: 'start-step' });
       const reply: ModelReply = await streamReply(
         ports.model,

@@ -54,6 +54,8 @@ export interface EvidenceLookupPort {
 export interface ActionContext {
   sessionId: string;
   runId: string;
+  /** The engine turn the action belongs to (1-based; absent outside the engine). */
+  turn?: number;
   signal: AbortSignal;
   emit(chunk: StreamChunk): void;
 }

@@ -4,6 +4,7 @@ import { buildSystemPrompt } from '../engine/systemPrompt';
 import { createModel } from '../llm/model';
 import { defaultProviderId } from '../config/providers';
 import { kernelPort } from './kernelCells';
+import { recordingExecutor, recordingKernel } from './recording';
 import { SessionRunner } from './sessionRunner';
 import { unavailableToolsExecutor } from './unavailableTools';
 
@@ -18,8 +19,8 @@ export function buildSessionRunner(core: Core): SessionRunner {
         ...(model ? { model } : {}),
         ...(config.settingsKey ? { settingsKey: config.settingsKey } : {}),
       }),
-    executor: unavailableToolsExecutor,
-    kernel: kernelPort(core.kernels),
+    executor: recordingExecutor(core.ledger, unavailableToolsExecutor, () => 'none'),
+    kernel: recordingKernel(core.ledger, kernelPort(core.kernels)),
     // The evidence store arrives with the science issue; until then no id exists.
     evidence: { missing: (ids) => [...ids] },
     tools: () => [finalizeTool()],
