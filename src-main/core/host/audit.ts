@@ -46,8 +46,8 @@ export interface AuditSlot {
 }
 
 export interface AuditPort {
-  /** Records the calls of one action before any of them runs, so a crash leaves a trace. */
-  begin(calls: AuditCall[]): AuditSlot[];
+  /** Records the calls of one action before any of them runs, so a crash leaves a trace. `turn`: the engine turn, when known. */
+  begin(calls: AuditCall[], turn?: number): AuditSlot[];
   finish(slot: AuditSlot, outcome: AuditOutcome): void;
 }
 
@@ -112,7 +112,7 @@ export class LedgerAudit implements AuditPort {
     return turn;
   }
 
-  begin(calls: AuditCall[]): AuditSlot[] {
+  begin(calls: AuditCall[], turn?: number): AuditSlot[] {
     const first = calls[0];
     if (!first) return [];
     const runId = first.runId;
@@ -122,7 +122,7 @@ export class LedgerAudit implements AuditPort {
           sessionId: first.sessionId,
           runId,
           kind: 'tool_batch',
-          turn: this.nextTurn(runId),
+          turn: turn ?? this.nextTurn(runId),
           calls: calls.map((c) => ({
             ...(c.toolCallId ? { toolCallId: c.toolCallId } : {}),
             name: c.method,

@@ -54,8 +54,11 @@ export class ToolExecutor implements ActionExecutorPort {
     const workspace = this.options.workspaceFor(ctx.sessionId);
     const base = { origin: 'tool' as const, sessionId: ctx.sessionId, runId: ctx.runId, workspace, signal: ctx.signal, emit: ctx.emit };
     const described = calls.map((c) => this.dispatcher.describe(c.name, c.arguments, 'tool'));
+    // The engine's turn number, when its context carries one.
+    const turn = (ctx as { turn?: unknown }).turn;
     const slots = this.dispatcher.audit.begin(
       calls.map((c, i) => this.dispatcher.auditCall(c.name, described[i]!, { ...base, toolCallId: c.id, rawArguments: c.rawArguments }, c.arguments)),
+      typeof turn === 'number' ? turn : undefined,
     );
     const results: DispatchResult[] = new Array<DispatchResult>(calls.length);
     for (const wave of planWaves(described)) {

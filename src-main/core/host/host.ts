@@ -61,8 +61,20 @@ export class Host {
   /** Replaces the headless port (the app's native dialog). */
   readonly setApprovalPort: (port: ApprovalPort) => void;
 
-  kernelHandler(options: KernelHostOptions = {}) {
-    return createKernelHostHandler(this.dispatcher, options);
+  private runs: Pick<KernelHostOptions, 'runOf' | 'emitOf'> = {};
+
+  /** The session runner says which run a session's cells belong to and where its chunks go. */
+  bindRuns(binding: Pick<KernelHostOptions, 'runOf' | 'emitOf'>): void {
+    this.runs = binding;
+  }
+
+  /** The kernel supervisor's host-call port; reads the run binding at call time. */
+  kernelHandler(local: KernelHostOptions['local'] = {}) {
+    return createKernelHostHandler(this.dispatcher, {
+      runOf: (sessionId) => this.runs.runOf?.(sessionId) ?? null,
+      emitOf: (sessionId) => this.runs.emitOf?.(sessionId),
+      local,
+    });
   }
 
   /** What the model is offered: every tool plus finalize_response. */
