@@ -32,7 +32,7 @@ async function agentRun(script: Parameters<typeof startScriptedModel>[0], hostEn
   const host = new Host({ dataDir: dir, env: hostEnv, ledger: () => ledger, workspaceFor: (id) => path.join(dir, 'workspaces', id) });
   const model = createModel('openai', {
     env: loadConfigEnv(dir, { OPENAI4S_OPENAI_BASE_URL: server.baseUrl, OPENAI4S_OPENAI_API_KEY: 'sk-test-acceptance' }),
-    retry: { maxAttempts: 1 },
+    retry: { maxRetries: 0 },
   });
   const chunks: StreamChunk[] = [];
   const history: LlmMessage[] = [{ role: 'user', content: 'Fetch the instance metadata page.' }];
