@@ -12,6 +12,7 @@ import { Host } from './host/host';
 import { SEARCH_URL_VAR } from './tools/webTools';
 import { UNATTENDED_APPROVAL_VAR } from './security/approvals';
 import { createProvenanceServices, type ProvenanceServices } from './evidence/services';
+import { provenanceTools } from './science/tools';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -53,6 +54,8 @@ export function createCore(options: CoreOptions = {}): Core {
     env: Object.fromEntries([UNATTENDED_APPROVAL_VAR, SEARCH_URL_VAR].map((k) => [k, config.env.value(k)]).filter(([, v]) => v !== undefined)),
     ledger: () => core.ledger,
     workspaceFor: (sessionId): string => kernels.workspaceFor(sessionId),
+    // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
+    extraTools: provenanceTools(() => core.provenance),
   });
   const kernels: KernelSupervisor = new KernelSupervisor({
     host: host.kernelHandler(),

@@ -36,7 +36,8 @@ export function readWorkspaceFile(workspace: string, rel: string): Buffer {
 }
 
 /** Tool specs in the shape of the registry's Tool.define (src-main/core/tools/define.ts). */
-export function artifactCapabilities(artifacts: ArtifactService) {
+/** `artifactsOf` is called per call, so the store behind it can open lazily. */
+export function artifactCapabilities(artifactsOf: () => ArtifactService) {
   return {
     save_artifact: {
       name: 'save_artifact',
@@ -50,10 +51,12 @@ export function artifactCapabilities(artifacts: ArtifactService) {
       target: (a: z.output<typeof saveArtifactInput>) => a.name ?? a.path,
       execute: async (a: z.output<typeof saveArtifactInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
         const bytes = readWorkspaceFile(ctx.workspace, a.path);
+        // From a cell without the calling cell named, the producer is the host call, and the
+        // environment is recorded as unknown with that reason (never guessed).
         const producer: ArtifactProducer = ctx.cell
           ? { kind: 'cell', ...ctx.cell }
-          : { kind: 'tool', tool: 'save_artifact', runId: ctx.runId };
-        const v = await artifacts.save({
+          : { kind: 'tool', tool: ctx.origin === 'cell' ? 'host.save_artifact (calling cell not identified)' : 'save_artifact', runId: ctx.runId };
+        const v = await artifactsOf().save({
           sessionId: ctx.sessionId,
           path: a.name ?? a.path,
           bytes,
@@ -75,7 +78,7 @@ export function artifactCapabilities(artifacts: ArtifactService) {
       resourceKeys: () => [],
       target: () => 'artifacts',
       execute: async (_a: unknown, ctx: CapabilityContext): Promise<CapabilityOutput> => {
-        const list = artifacts.list(ctx.sessionId);
+        const list = artifactsOf().list(ctx.sessionId);
         const text = JSON.stringify(
           list.map((s) => ({ artifact_id: s.id, path: s.path, versions: s.versions, latest_version_id: s.latest.id, sha256: s.latest.sha256, size: s.latest.size, evidence_id: s.latest.evidenceId })),
         );

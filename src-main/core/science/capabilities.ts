@@ -68,7 +68,8 @@ export function formatSearchForModel(r: ScienceSearchResult): string {
 }
 
 /** Tool specs in the shape of the registry's Tool.define (src-main/core/tools/define.ts). */
-export function scienceCapabilities(client: ScienceClient) {
+/** `clientOf` is called per call, so the store behind it can open lazily. */
+export function scienceCapabilities(clientOf: () => ScienceClient) {
   return {
     science_list_dbs: {
       name: 'science_list_dbs',
@@ -80,7 +81,7 @@ export function scienceCapabilities(client: ScienceClient) {
       resourceKeys: () => [],
       target: () => 'science',
       execute: async (): Promise<CapabilityOutput> => {
-        const dbs = describeDatabases(client);
+        const dbs = describeDatabases(clientOf());
         return { text: JSON.stringify(dbs), output: dbs };
       },
     },
@@ -96,7 +97,7 @@ export function scienceCapabilities(client: ScienceClient) {
         a.database === 'pdb' && a.operation === 'download' ? [`science:pdb`, `file:structures/${a.query.trim().toUpperCase()}.${a.filters?.format ?? 'cif'}`] : [`science:${a.database}`],
       target: (a: z.output<typeof scienceSearchInput>) => a.database,
       execute: async (a: z.output<typeof scienceSearchInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
-        const result = await client.search(a.database, a, { sessionId: ctx.sessionId, workspace: ctx.workspace, signal: ctx.signal });
+        const result = await clientOf().search(a.database, a, { sessionId: ctx.sessionId, workspace: ctx.workspace, signal: ctx.signal });
         return { text: formatSearchForModel(result), output: result, untrustedSource: `science:${a.database}` };
       },
     },

@@ -9,7 +9,7 @@ import { makeSupervisor } from '../kernel/helpers';
 import { memoryArtifacts } from './helpers';
 
 const { service, evidence } = memoryArtifacts();
-const caps = artifactCapabilities(service);
+const caps = artifactCapabilities(() => service);
 // The host side of host.save_artifact: the calling cell becomes the producer.
 const host: HostCallHandler = {
   async call(method, args, ctx) {

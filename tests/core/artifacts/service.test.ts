@@ -72,7 +72,7 @@ describe('versioned, content-addressed artifacts', () => {
     fs.mkdirSync(path.join(ws, 'out'));
     fs.writeFileSync(path.join(ws, 'out/seq.fasta'), '>x\nMALW\n');
     fs.symlinkSync('/etc/hostname', path.join(ws, 'out/leak.txt'));
-    const caps = artifactCapabilities(service);
+    const caps = artifactCapabilities(() => service);
     const ctx = { sessionId: 's1', runId: 'r1', workspace: ws, signal: new AbortController().signal, origin: 'tool' as const };
     const res = await caps.save_artifact.execute(caps.save_artifact.input.parse({ path: 'out/seq.fasta' }), ctx);
     expect(JSON.parse(res.text)).toMatchObject({ path: 'out/seq.fasta', version: 1, evidence_id: expect.stringMatching(/^ev_/) });

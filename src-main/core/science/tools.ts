@@ -1,0 +1,25 @@
+import { artifactCapabilities } from '../artifacts/capabilities';
+import type { ProvenanceServices } from '../evidence/services';
+import { defineTool, type Tool, type ToolContext } from '../tools/define';
+import { scienceCapabilities, type CapabilityContext } from './capabilities';
+
+/**
+ * science_list_dbs, science_search, save_artifact and list_artifacts as registry tools
+ * (the names the registry reserves in HOOK_TOOL_NAMES). The services are opened lazily, on
+ * the first call, so a run that never retrieves opens no store.
+ *
+ * A call from a cell carries the calling cell when the dispatcher passes it as
+ * `ctx.cell`; until it does, an artifact saved from a cell says so in its provenance
+ * instead of guessing an environment.
+ */
+export function provenanceTools(services: () => ProvenanceServices): Tool[] {
+  const s = scienceCapabilities(() => services().science);
+  const a = artifactCapabilities(() => services().artifacts);
+  const ctxOf = (ctx: ToolContext): CapabilityContext => ctx as ToolContext & Pick<CapabilityContext, 'cell'>;
+  return [
+    defineTool({ ...s.science_list_dbs, execute: () => s.science_list_dbs.execute() }),
+    defineTool({ ...s.science_search, execute: (args, ctx) => s.science_search.execute(args, ctxOf(ctx)) }),
+    defineTool({ ...a.save_artifact, execute: (args, ctx) => a.save_artifact.execute(args, ctxOf(ctx)) }),
+    defineTool({ ...a.list_artifacts, execute: (args, ctx) => a.list_artifacts.execute(args, ctxOf(ctx)) }),
+  ];
+}
