@@ -6,13 +6,14 @@ import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
 import { llmCommand } from './commands/llm';
 import { runCommand } from './commands/run';
+import { exportCommand, verifyCommand } from './commands/export';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { scienceCommand } from './commands/science';
 import { artifactsCommand } from './commands/artifacts';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [runCommand, sessionsCommand, showCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [runCommand, sessionsCommand, showCommand, exportCommand, verifyCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -1,0 +1,36 @@
+import type { CitedAnswer } from '../../../src-preload/contract/answer';
+import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
+import type { UIMessage } from '../../../src-preload/contract/stream';
+
+/** The human-readable report of an export: each question, its cited answer, and what is in the archive. */
+export function sessionReport(session: SessionSummary, runs: readonly RunRecord[], messages: readonly UIMessage[], files: readonly string[]): string {
+  const out: string[] = [`# ${session.title}`, '', `Session \`${session.id}\`, created ${session.createdAt}, exported ${new Date().toISOString()} from OpenAI4S.`, ''];
+  let question = 0;
+  for (const message of messages) {
+    if (message.role === 'user') {
+      const text = message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('\n');
+      out.push(`## Question ${++question}`, '', text, '');
+      continue;
+    }
+    const run = runs.find((r) => r.id === message.id);
+    if (run) out.push(`Run \`${run.id}\`: ${run.status}${run.failureCode ? ` (${run.failureCode})` : ''}${run.provider ? `, ${run.provider}/${run.model}` : ''}.`, '');
+    for (const part of message.parts) {
+      if (part.type !== 'data-answer') continue;
+      const answer = (part as { data: CitedAnswer }).data;
+      out.push('### Answer', '', answer.summary, '');
+      if (!answer.cited) out.push('_This answer was given without finalize_response; nothing in it is cited._', '');
+      if (answer.claims.length) {
+        out.push('### Claims', '', '| # | Claim | Basis | Evidence |', '|---|---|---|---|');
+        answer.claims.forEach((c, i) =>
+          out.push(`| ${i + 1} | ${c.statement.replace(/\|/g, '\\|').replace(/\n/g, ' ')} | ${c.basis} | ${c.evidence.map((e) => `\`${e}\``).join(', ') || '—'} |`),
+        );
+        out.push('');
+      }
+      if (answer.limitations.length) out.push('### Limitations', '', ...answer.limitations.map((l) => `- ${l}`), '');
+      if (answer.next_steps.length) out.push('### Next steps', '', ...answer.next_steps.map((l) => `- ${l}`), '');
+      if (answer.artifacts.length) out.push('### Artifacts', '', ...answer.artifacts.map((a) => `- \`${a}\``), '');
+    }
+  }
+  out.push('## Contents of this archive', '', ...files.map((f) => `- \`${f}\``), '', 'Check it with `openai4s verify <file.zip>`: every file is listed with its sha256 in `manifest.json`.', '');
+  return out.join('\n');
+}

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { strFromU8, unzipSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src-main/cli/main';
+import { startScriptedModel, type ScriptedModel } from '../../support/scriptedModel';
+import { validAnswer } from '../../support/mockModel';
+
+let dir: string;
+let server: ScriptedModel;
+let sessionId: string;
+let zipFile: string;
+
+const env = () => ({
+  ...process.env,
+  OPENAI4S_DATA_DIR: dir,
+  OPENAI4S_PROVIDER: 'openai',
+  OPENAI4S_OPENAI_BASE_URL: server.baseUrl,
+  OPENAI4S_OPENAI_API_KEY: 'k',
+  OPENAI4S_KERNEL_PREWARM: '0',
+});
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), write: (t) => (out += t) }, env());
+  return { code, out, err };
+}
+
+const CELL = [
+  'import matplotlib',
+  'matplotlib.use("Agg")',
+  'import matplotlib.pyplot as plt',
+  'seq = "MALWMRLLPLLALLALWGPDPAAAFVNQHLCGSHLVEALYLVCGERGFFYTPKTRREAEDLQVGQVELGGGPGAGSLQPLALEGSLQKRGIVEQCCTSICSLYQLENYCN"',
+  'print("length", len(seq))',
+  'counts = {a: seq.count(a) for a in sorted(set(seq))}',
+  'plt.bar(list(counts), list(counts.values()))',
+  'plt.title("INS composition")',
+].join('\n');
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-export-'));
+  server = await startScriptedModel([
+    { reply: [{ text: `Computing.\n\n\`\`\`python\n${CELL}\n\`\`\`\n` }] },
+    { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] },
+  ]);
+  const run = await cli(['run', '人胰岛素的组成', '--provider', 'openai']);
+  expect(run.err).not.toMatch(/failed/);
+  expect(run.code).toBe(0);
+  sessionId = JSON.parse((await cli(['sessions', '--json'])).out)[0].id;
+  zipFile = path.join(dir, 'out', 'session.zip');
+}, 120_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('session export and verify', () => {
+  it('writes a zip with the ledger extract, a valid notebook with the figure, a report and a manifest', async () => {
+    const exported = await cli(['export', sessionId, '-o', zipFile]);
+    expect(exported.err).toBe('');
+    expect(exported.code).toBe(0);
+    const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
+    expect(Object.keys(entries).sort()).toEqual(
+      ['README.md', 'ledger/action_events.jsonl', 'ledger/kernel_generations.json', 'ledger/runs.json', 'ledger/stream_events.jsonl', 'manifest.json', 'notebook.ipynb', 'session.json'].sort(),
+    );
+    const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
+    expect(manifest.files).toHaveLength(Object.keys(entries).length - 1);
+    expect(manifest.session.id).toBe(sessionId);
+
+    const notebook = JSON.parse(strFromU8(entries['notebook.ipynb']!));
+    const code = notebook.cells.filter((c: { cell_type: string }) => c.cell_type === 'code');
+    expect(code).toHaveLength(1);
+    expect(code[0].source.join('')).toBe(CELL);
+    expect(code[0].outputs.find((o: { output_type: string }) => o.output_type === 'stream').text.join('')).toMatch(/length 110/);
+    const figure = code[0].outputs.find((o: { output_type: string; data?: Record<string, string> }) => o.output_type === 'display_data' && o.data?.['image/png']);
+    expect(Buffer.from(figure.data['image/png'], 'base64').subarray(1, 4).toString()).toBe('PNG');
+    // Debian's nbformat validates the notebook.
+    const nbPath = path.join(dir, 'nb.ipynb');
+    fs.writeFileSync(nbPath, entries['notebook.ipynb']!);
+    execFileSync('/usr/bin/python3', ['-c', 'import sys, nbformat; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))', nbPath]);
+
+    const streamEvents = strFromU8(entries['ledger/stream_events.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
+    expect(streamEvents[0]).toMatchObject({ seq: 1, chunk: { type: 'user-message', text: '人胰岛素的组成' } });
+    const actions = strFromU8(entries['ledger/action_events.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
+    expect(actions.map((a) => a.kind)).toEqual(['cell']);
+    const readme = strFromU8(entries['README.md']!);
+    expect(readme).toContain('人胰岛素的组成');
+    expect(readme).toContain(validAnswer.summary);
+    expect(readme).toMatch(/\| 1 \| Insulin is a peptide hormone\. \| inferred \|/);
+  });
+
+  it('verifies an untouched export and names the file after one byte changed', async () => {
+    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 7 files match/) });
+    const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
+    const notebook = entries['notebook.ipynb']!;
+    notebook[notebook.length - 2] ^= 1;
+    const tampered = path.join(dir, 'tampered.zip');
+    fs.writeFileSync(tampered, zipSync(entries));
+    const bad = await cli(['verify', tampered]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/changed: notebook\.ipynb: changed/);
+    // An edited manifest (hash rewritten to match) is caught by its digest.
+    const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
+    const { createHash } = await import('node:crypto');
+    manifest.files.find((f: { path: string }) => f.path === 'notebook.ipynb').sha256 = createHash('sha256').update(notebook).digest('hex');
+    entries['manifest.json'] = new TextEncoder().encode(JSON.stringify(manifest));
+    fs.writeFileSync(tampered, zipSync(entries));
+    expect((await cli(['verify', tampered])).err).toMatch(/manifest\.json: its digest does not match/);
+    // Not a zip at all.
+    fs.writeFileSync(tampered, 'nope');
+    expect((await cli(['verify', tampered])).err).toMatch(/not a readable zip/);
+  });
+
+  it('refuses an unknown session with the way to list them', async () => {
+    const r = await cli(['export', 'nope', '-o', path.join(dir, 'x.zip')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/No session "nope".*openai4s sessions/);
+  });
+});
