@@ -97,7 +97,7 @@ describe('session export and verify', () => {
     expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 7 files match/) });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
     const notebook = entries['notebook.ipynb']!;
-    notebook[notebook.length - 2] ^= 1;
+    notebook[notebook.length - 2] = notebook[notebook.length - 2]! ^ 1;
     const tampered = path.join(dir, 'tampered.zip');
     fs.writeFileSync(tampered, zipSync(entries));
     const bad = await cli(['verify', tampered]);
