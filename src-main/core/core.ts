@@ -6,6 +6,8 @@ import { buildDoctorReport } from './doctor/doctor';
 import { KernelSupervisor } from './kernel/supervisor';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { buildSessionRunner } from './runner/buildRunner';
+import { createCellProtocol } from './runner/cellProtocol';
+import { sessionEvidenceLookup } from './evidence/lookup';
 import type { SessionRunner } from './runner/sessionRunner';
 import { EventBus } from './events/bus';
 import { Host } from './host/host';
@@ -57,8 +59,13 @@ export function createCore(options: CoreOptions = {}): Core {
     // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
     extraTools: provenanceTools(() => core.provenance),
   });
+  const cells = createCellProtocol({
+    live: (sessionId) => (runner ? runner.live(sessionId) : null),
+    evidenceFor: (sessionId) => sessionEvidenceLookup(core.provenance.evidence, sessionId),
+  });
   const kernels: KernelSupervisor = new KernelSupervisor({
-    host: host.kernelHandler(),
+    // Capabilities go through the dispatcher; submit_output and llm are engine protocol.
+    host: host.kernelHandler(cells.handlers),
     // Kernel topics are a subset of the app topics: forward them as they are.
     onEvent: (topic, payload) => events.emit(topic, payload as never),
     dataDir: config.dataDir,
@@ -82,7 +89,7 @@ export function createCore(options: CoreOptions = {}): Core {
       return (provenance ??= createProvenanceServices({ dataDir: config.dataDir, env: (name) => config.env.value(name), processEnv: config.processEnv }));
     },
     get runner() {
-      return (runner ??= buildSessionRunner(core));
+      return (runner ??= buildSessionRunner(core, cells));
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {

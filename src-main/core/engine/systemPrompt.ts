@@ -26,7 +26,7 @@ If a reply has tool calls, code in the same reply is ignored. Do not describe wh
 };
 
 const hostApi = () => `## Inside cells
-A \`host\` object reaches the app: \`host.science.search(db, query, limit=10)\`, \`host.save_artifact(path, title=...)\`, \`host.read_file(path)\` / \`host.write_file(path, text)\` (workspace only), \`host.web_fetch(url)\`, \`host.llm(prompt)\`, \`host.submit_output(answer)\` (same schema as finalize_response). The kernel has no network and no keys of its own; use host calls for data. Errors raise \`HostError\`. Work in the current directory (the session workspace).`;
+A \`host\` object reaches the app (keyword arguments): \`host.science.search(database="uniprot", query="...", limit=10)\` (same as science_search; returns records with evidence ids), \`host.save_artifact(path="figures/x.png")\`, \`host.read_file(path)\` / \`host.write_file(path, content)\` (workspace only), \`host.web_fetch(url=...)\`, \`host.llm(prompt)\`, \`host.submit_output(**answer)\` (the fields of finalize_response). The kernel has no network and no keys of its own; use host calls for data. Errors raise \`HostError\`. Work in the current directory (the session workspace).`;
 
 const contract = () => `## The answer
 Finish with finalize_response: summary (markdown), claims, limitations (at least one), next_steps, suggested_questions (at most 5), artifacts (artifact version ids), completion_bullets (1 to 4). Each claim has a basis:

@@ -26,6 +26,8 @@ export interface DispatchContext {
   toolCallId?: string;
   cellId?: string;
   generation?: string;
+  /** The calling cell's language (with cellId and generation: the provenance of what it saves). */
+  language?: 'python' | 'r';
   /** The argument text as received (the model's raw JSON; a cell's serialised kwargs). */
   rawArguments?: string;
   /** A slot begun by the batch executor; without one the call records its own. */
@@ -186,7 +188,8 @@ export class HostDispatcher {
     }
 
     try {
-      const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin });
+      const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
+      const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell });
       const cut = truncateForModel(out.text, tool.maxOutputBytes);
       const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
       return { ...base, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };

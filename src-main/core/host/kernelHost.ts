@@ -31,6 +31,7 @@ export function createKernelHostHandler(dispatcher: HostDispatcher, options: Ker
         signal: new AbortController().signal,
         cellId: ctx.cellId,
         generation: ctx.generation,
+        language: ctx.language,
         ...(emit ? { emit } : {}),
       });
       if (result.status !== 'ok') throw new Error(result.text);

@@ -1,17 +1,20 @@
 import type { Core } from '../core';
-import { finalizeTool } from '../engine/finalizeTool';
+import { sessionEvidenceLookup } from '../evidence/lookup';
 import { buildSystemPrompt } from '../engine/systemPrompt';
 import { createModel } from '../llm/model';
 import { defaultProviderId } from '../config/providers';
 import { kernelPort } from './kernelCells';
-import { recordingExecutor, recordingKernel } from './recording';
+import type { CellProtocol } from './cellProtocol';
+import { recordingKernel } from './recording';
 import { SessionRunner } from './sessionRunner';
-import { unavailableToolsExecutor } from './unavailableTools';
 
-/** Wires the session runner to the core's ledger, providers, kernels and event bus. */
-export function buildSessionRunner(core: Core): SessionRunner {
+/**
+ * Wires the session runner to the core's ledger, providers, kernels, host (tools,
+ * permissions, approvals), evidence and event bus.
+ */
+export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunner {
   const { config } = core;
-  return new SessionRunner({
+  const runner = new SessionRunner({
     ledger: core.ledger,
     createModel: (provider, model) =>
       createModel(provider ?? defaultProviderId(config.env), {
@@ -19,12 +22,21 @@ export function buildSessionRunner(core: Core): SessionRunner {
         ...(model ? { model } : {}),
         ...(config.settingsKey ? { settingsKey: config.settingsKey } : {}),
       }),
-    executor: recordingExecutor(core.ledger, unavailableToolsExecutor, () => 'none'),
-    kernel: recordingKernel(core.ledger, kernelPort(core.kernels)),
-    // The evidence store arrives with the science issue; until then no id exists.
-    evidence: { missing: (ids) => [...ids] },
-    tools: () => [finalizeTool()],
+    // The host's executor records each batch as an action group, with targets and decisions.
+    executor: core.host.executor,
+    kernel: recordingKernel(
+      core.ledger,
+      kernelPort(core.kernels, { provenance: () => core.provenance, takeSubmitted: (sessionId, cellId) => cells.takeSubmitted(sessionId, cellId) }),
+    ),
+    evidenceFor: (sessionId) => sessionEvidenceLookup(core.provenance.evidence, sessionId),
+    tools: () => core.host.llmTools(),
     systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'] }),
     publish: (event) => core.events.emit('session.stream', event),
   });
+  // Host calls from a running cell are audited under its run and shown in its stream.
+  core.host.bindRuns({
+    runOf: (sessionId) => runner.live(sessionId)?.runId ?? null,
+    emitOf: (sessionId) => runner.live(sessionId)?.emit,
+  });
+  return runner;
 }

@@ -1,5 +1,8 @@
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
+import { captureFigures } from '../artifacts/figures';
 import type { ActionContext, CellOutcome, KernelPort } from '../engine/ports';
+import { recordCellEvidence } from '../evidence/records';
+import type { ProvenanceServices } from '../evidence/services';
 import type { KernelSupervisor } from '../kernel/supervisor';
 
 /** What the model reads of a cell: bounded, the end of long output kept (errors are at the end). */
@@ -24,12 +27,20 @@ export function summarizeCell(result: KernelCellResult): string {
   return parts.length ? parts.join('\n\n') : '(no output)';
 }
 
+export interface KernelPortOptions {
+  /** Evidence and artifacts: each cell becomes evidence, its figures artifact versions. */
+  provenance?: () => ProvenanceServices;
+  /** The answer the cell handed in with host.submit_output, if any. */
+  takeSubmitted?: (sessionId: string, cellId: string) => unknown;
+}
+
 /**
  * The engine's kernel port over the supervisor: a cell is a `data-cell` part that
  * streams its output (JSON-patch appends, so the ledger stores each piece once) and is
- * replaced by the final result; Stop interrupts it.
+ * replaced by the final result; Stop interrupts it. Each finished cell is recorded as
+ * evidence (cite it in computed claims) and the figures it left become artifacts.
  */
-export function kernelPort(supervisor: KernelSupervisor): KernelPort {
+export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOptions = {}): KernelPort {
   let counter = 0;
   return {
     async executeCell(language, code, ctx: ActionContext): Promise<CellOutcome> {
@@ -60,7 +71,33 @@ export function kernelPort(supervisor: KernelSupervisor): KernelPort {
             died: result.died ?? null,
           },
         });
-        return { ok: result.status === 'ok', summary: summarizeCell(result) };
+        const notes: string[] = [];
+        let evidenceId: string | undefined;
+        if (options.provenance) {
+          try {
+            const services = options.provenance();
+            const evidence = recordCellEvidence(services.evidence, result, code);
+            evidenceId = evidence.id;
+            ctx.emit({ type: 'data-evidence', id: evidence.id, data: evidence });
+            notes.push(`Evidence id of this cell: ${evidence.id} (cite it for computed claims).`);
+            const figures = await captureFigures(services.artifacts, result, supervisor.workspaceFor(ctx.sessionId), [evidence.id]);
+            for (const version of figures.saved) {
+              ctx.emit({ type: 'data-artifact', id: version.id, data: version });
+              notes.push(`Figure ${version.path} saved as artifact version ${version.id} (evidence ${version.evidenceId}).`);
+            }
+            for (const skipped of figures.skipped) notes.push(`A figure was not saved: ${skipped}.`);
+          } catch (error) {
+            notes.push(`Provenance was not recorded for this cell: ${(error as Error).message}`);
+          }
+        }
+        const submitted = options.takeSubmitted?.(ctx.sessionId, result.cellId);
+        const summary = [summarizeCell(result), ...notes].join('\n\n');
+        return {
+          ok: result.status === 'ok',
+          summary,
+          ...(evidenceId ? { evidenceId } : {}),
+          ...(submitted !== undefined ? { submitted } : {}),
+        };
       } catch (error) {
         const message = (error as Error)?.message ?? String(error);
         ctx.emit({ type: 'data-cell', id, data: { language, code, status: 'error', error: { ename: 'KernelUnavailable', evalue: message, traceback: '', line: null } } });

@@ -23,7 +23,8 @@ export interface RunnerDeps {
   createModel(provider: string | undefined, model: string | undefined): LanguageModelPort;
   executor: ActionExecutorPort;
   kernel: KernelPort;
-  evidence: EvidenceLookupPort;
+  /** Which evidence ids exist in a session (the engine refuses claims citing others). */
+  evidenceFor(sessionId: string): EvidenceLookupPort;
   tools(): LlmTool[];
   systemPrompt(): string;
   /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
@@ -35,6 +36,17 @@ interface ActiveRun {
   runId: string;
   controller: AbortController;
   done: Promise<void>;
+  /** Set once the run has started: its model and where its chunks go. */
+  model?: LanguageModelPort;
+  emit?: (chunk: StreamChunk) => void;
+}
+
+/** What a session's live run offers to host calls from its cells (audit, activity, host.llm). */
+export interface LiveRun {
+  runId: string;
+  model: LanguageModelPort | null;
+  emit: (chunk: StreamChunk) => void;
+  signal: AbortSignal;
 }
 
 interface SessionQueue {
@@ -90,6 +102,13 @@ export class SessionRunner {
     const run = this.deps.ledger.runs.require(runId);
     if (run.status !== 'queued' && run.status !== 'processing') return Promise.resolve(run);
     return this.waiter(runId).promise;
+  }
+
+  /** The session's running run, if any. */
+  live(sessionId: string): LiveRun | null {
+    const active = this.sessions.get(sessionId)?.active;
+    if (!active?.emit) return null;
+    return { runId: active.runId, model: active.model ?? null, emit: active.emit, signal: active.controller.signal };
   }
 
   /** Which run is active and which are queued, per session. */
@@ -149,7 +168,7 @@ export class SessionRunner {
     const controller = new AbortController();
     const active: ActiveRun = { runId, controller, done: Promise.resolve() };
     q.active = active;
-    active.done = this.execute(sessionId, runId, controller)
+    active.done = this.execute(sessionId, runId, controller, active)
       .catch((error) => {
         // A bug or a storage failure must not leave the run (and its waiters) hanging.
         const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
@@ -165,7 +184,7 @@ export class SessionRunner {
       });
   }
 
-  private async execute(sessionId: string, runId: string, controller: AbortController): Promise<void> {
+  private async execute(sessionId: string, runId: string, controller: AbortController, active: ActiveRun): Promise<void> {
     const input = this.options.get(runId)!;
     const { ledger } = this.deps;
     let model: LanguageModelPort;
@@ -184,6 +203,10 @@ export class SessionRunner {
     const before = priorHistory(ledger.history(sessionId).messages);
     this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
     const generation = { live: true };
+    active.model = model;
+    active.emit = (chunk) => {
+      if (generation.live) this.emit(sessionId, runId, chunk);
+    };
     let result: EngineResult;
     try {
       result = await runEngine(
@@ -191,7 +214,7 @@ export class SessionRunner {
           model,
           executor: this.deps.executor,
           kernel: this.deps.kernel,
-          evidence: this.deps.evidence,
+          evidence: this.deps.evidenceFor(sessionId),
           context: { prepare: (h) => [...h] },
           // Late events of a finished or cancelled run are dropped (the generation is over).
           sink: { emit: (chunk) => generation.live && this.emit(sessionId, runId, chunk) },

@@ -8,14 +8,13 @@ import { scienceCapabilities, type CapabilityContext } from './capabilities';
  * (the names the registry reserves in HOOK_TOOL_NAMES). The services are opened lazily, on
  * the first call, so a run that never retrieves opens no store.
  *
- * A call from a cell carries the calling cell when the dispatcher passes it as
- * `ctx.cell`; until it does, an artifact saved from a cell says so in its provenance
- * instead of guessing an environment.
+ * A call from a cell carries the calling cell (`ctx.cell`, set by the dispatcher), so an
+ * artifact saved from a cell names that cell, its generation and its environment.
  */
 export function provenanceTools(services: () => ProvenanceServices): Tool[] {
   const s = scienceCapabilities(() => services().science);
   const a = artifactCapabilities(() => services().artifacts);
-  const ctxOf = (ctx: ToolContext): CapabilityContext => ctx as ToolContext & Pick<CapabilityContext, 'cell'>;
+  const ctxOf = (ctx: ToolContext): CapabilityContext => ctx;
   return [
     defineTool({ ...s.science_list_dbs, execute: () => s.science_list_dbs.execute() }),
     defineTool({ ...s.science_search, execute: (args, ctx) => s.science_search.execute(args, ctxOf(ctx)) }),

@@ -15,6 +15,8 @@ export interface ToolContext {
   workspace: string;
   signal: AbortSignal;
   origin: CallOrigin;
+  /** The calling cell, when a cell made the call: artifact provenance names it. */
+  cell?: { generation: string; cellId: string; language: 'python' | 'r' };
 }
 
 export interface ToolOutput {

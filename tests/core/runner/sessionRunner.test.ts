@@ -62,7 +62,7 @@ function runner(model: LanguageModelPort | ((provider?: string) => LanguageModel
     createModel: (provider) => (typeof model === 'function' ? model(provider) : model),
     executor: { executeBatch: async (calls) => calls.map((c) => ({ toolCallId: c.id, toolName: c.name, isError: true, content: `Unknown tool ${c.name}` })) },
     kernel: { executeCell: async () => ({ ok: false, summary: 'kernels are not wired in this test' }) },
-    evidence: { missing: (ids) => [...ids] },
+    evidenceFor: () => ({ missing: (ids) => [...ids] }),
     tools: () => [],
     systemPrompt: () => 'system',
     publish: (e) => published.push(e),
