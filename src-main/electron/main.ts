@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
 import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../core/api/handlers';
 import { createCore, type Core } from '../core/core';
 import { createRouter } from '../core/ipc/router';
+import { createDialogApprovals } from './approvals';
 import { bindRouterToIpc, isTrustedCaller, sendEvent } from './ipc';
 import { APP_ORIGIN, APP_SCHEME } from './origin';
 import { serveRendererFile } from './protocol';
@@ -56,8 +57,15 @@ if (!app.requestSingleInstanceLock()) {
     const rendererDir = path.join(__dirname, '../renderer');
     protocol.handle(APP_SCHEME, (request) => serveRendererFile(rendererDir, request.url));
 
-    core = createCore({ env: { ...process.env, OPENAI4S_APP_ROOT:
-          process.env.OPENAI4S_APP_ROOT ?? (app.isPackaged ? process.resourcesPath : app.getAppPath()), } });
+    core = createCore({
+      env: {
+        ...process.env,
+        OPENAI4S_APP_ROOT: process.env.OPENAI4S_APP_ROOT ?? (app.isPackaged ? process.resourcesPath : app.getAppPath()),
+      },
+      revealPath: async (file) => shell.showItemInFolder(file),
+    });
+    // Risky actions become a native question on the app window (never a silent allow).
+    core.host.setApprovalPort(createDialogApprovals({ dialog, window: () => mainWindow }));
     const router = createRouter(routes, createHandlers(core), {
       checkSender: isTrustedCaller,
       onInternalError: (route, error) => console.error(`[ipc] ${route}`, error),

@@ -134,7 +134,8 @@ export function createFakeElectron(
     ipcMain,
     protocol,
     session: { defaultSession },
-    shell: { openExternal: vi.fn(async (_url: string) => undefined) },
+    shell: { openExternal: vi.fn(async (_url: string) => undefined), showItemInFolder: vi.fn((_file: string) => undefined) },
+    dialog: { showMessageBox: vi.fn(async () => ({ response: 2, checkboxChecked: false })) },
     nativeTheme: { shouldUseDarkColors: false },
     /** Test-only: every window the glue created, in order. */
     windows,

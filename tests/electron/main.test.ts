@@ -204,6 +204,27 @@ describe('main (Electron entry) against a fake electron', () => {
     expect(chunks).toEqual(['user-message', 'start', 'error', 'finish']);
   });
 
+  it('asks a risky host call with a native dialog on the app window; Deny reaches the cell', async () => {
+    const fake = await started();
+    const win = fake.windows[0]!;
+    const contents = win.webContents;
+    const invoke = (route: string, input: unknown) =>
+      fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), route, input) as Promise<{ ok: boolean; data: { id: string; stdout: string } }>;
+    const session = await invoke('session.create', { title: 'approvals' });
+    const cell = await invoke('kernel.execute', {
+      sessionId: session.data.id,
+      language: 'python',
+      code: 'try:\n    host.web_fetch(url="https://example.org/")\nexcept Exception as e:\n    print("refused:", e)',
+    });
+    expect(cell.ok).toBe(true);
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledTimes(1);
+    const [parent, options] = fake.dialog.showMessageBox.mock.calls[0] as unknown as [unknown, { buttons: string[]; detail: string }];
+    expect(parent).toBe(win);
+    expect(options.buttons).toEqual(['Allow once', 'Allow for this session', 'Deny']);
+    expect(options.detail).toContain('example.org');
+    expect(cell.data.stdout).toMatch(/refused: .*denied/i);
+  }, 30_000);
+
   it('focuses the existing window on a second instance and quits when all windows close (not on macOS)', async () => {
     const fake = await started();
     const win = fake.windows[0]!;
