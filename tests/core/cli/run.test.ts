@@ -126,6 +126,30 @@ describe('openai4s run', () => {
     expect(stderr).toMatch(/run failed \(not_configured\): openai: .*Incorrect API key/);
   });
 
+  it('refuses an SSRF web_fetch with unattended approval, and denies it headless without', async () => {
+    for (const [approval, expected] of [
+      ['allow', /refused|private|link-local|not allowed/i],
+      ['', /denied|no one to ask|OPENAI4S_UNATTENDED_APPROVAL/i],
+    ] as const) {
+      await server?.close();
+      server = await startScriptedModel([
+        { reply: [{ toolCall: { name: 'web_fetch', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } } }] },
+        { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] },
+      ]);
+      let stdout = '';
+      const code = await runCli(
+        ['run', 'fetch the metadata', '--provider', 'openai', '--stream', 'ui'],
+        { out: () => {}, err: () => {}, write: (t) => (stdout += t) },
+        { ...env(), OPENAI4S_UNATTENDED_APPROVAL: approval },
+      );
+      expect(code).toBe(0);
+      const body = server.requests[1]!.body as { messages: { role: string; content: string }[] };
+      const toolMessage = body.messages.find((m) => m.role === 'tool')!;
+      expect(toolMessage.content).toMatch(expected);
+      expect(stdout).toContain('"type":"tool-output-');
+    }
+  });
+
   it('runs as a real process from the built CLI', async () => {
     if (!fs.existsSync(path.resolve('out/main/cli.js'))) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
     server = await startScriptedModel([{ reply: [{ text: 'Paris.' }] }, { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] }]);
