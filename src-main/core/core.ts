@@ -8,6 +8,7 @@ import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { buildSessionRunner } from './runner/buildRunner';
 import { createCellProtocol } from './runner/cellProtocol';
 import { sessionEvidenceLookup } from './evidence/lookup';
+import { recordPageEvidence } from './evidence/records';
 import type { SessionRunner } from './runner/sessionRunner';
 import { EventBus } from './events/bus';
 import { Host } from './host/host';
@@ -58,6 +59,8 @@ export function createCore(options: CoreOptions = {}): Core {
     workspaceFor: (sessionId): string => kernels.workspaceFor(sessionId),
     // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
     extraTools: provenanceTools(() => core.provenance),
+    // Every page the agent reads is evidence it can cite.
+    onPage: (page) => recordPageEvidence(core.provenance.evidence, page).id,
   });
   const cells = createCellProtocol({
     live: (sessionId) => (runner ? runner.live(sessionId) : null),

@@ -135,7 +135,8 @@ export function createFakeElectron(
     protocol,
     session: { defaultSession },
     shell: { openExternal: vi.fn(async (_url: string) => undefined), showItemInFolder: vi.fn((_file: string) => undefined) },
-    dialog: { showMessageBox: vi.fn(async () => ({ response: 2, checkboxChecked: false })) },
+    // Answers Deny unless a test says otherwise.
+    dialog: { showMessageBox: vi.fn(async () => ({ response: 2, checkboxChecked: false })) as ReturnType<typeof vi.fn> },
     nativeTheme: { shouldUseDarkColors: false },
     /** Test-only: every window the glue created, in order. */
     windows,

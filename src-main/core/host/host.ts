@@ -3,7 +3,7 @@ import type { Ledger } from '../ledger/ledger';
 import { headlessApprovals, NO_UI_DENIAL, type ApprovalPort, type ApprovalService } from '../security/approvals';
 import type { EgressOptions } from '../security/egress';
 import type { PermissionPolicy, RuleStore } from '../security/permissions';
-import { createToolRegistry } from '../tools/builtin';
+import { createToolRegistry, type BuiltinToolOptions } from '../tools/builtin';
 import type { Tool } from '../tools/define';
 import type { ToolRegistry } from '../tools/registry';
 import { LedgerAudit } from './audit';
@@ -19,6 +19,8 @@ export interface HostOptions {
   workspaceFor(sessionId: string): string;
   egress?: EgressOptions;
   extraTools?: Tool[];
+  /** Each page web_fetch reads becomes evidence (returns its id). */
+  onPage?: BuiltinToolOptions['onPage'];
 }
 
 /**
@@ -36,7 +38,12 @@ export class Host {
   private port: ApprovalPort;
 
   constructor(private readonly options: HostOptions) {
-    this.registry = createToolRegistry({ env: options.env, ...(options.egress ? { egress: options.egress } : {}), ...(options.extraTools ? { extra: options.extraTools } : {}) });
+    this.registry = createToolRegistry({
+      env: options.env,
+      ...(options.egress ? { egress: options.egress } : {}),
+      ...(options.extraTools ? { extra: options.extraTools } : {}),
+      ...(options.onPage ? { onPage: options.onPage } : {}),
+    });
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
     this.port = headlessApprovals(options.env);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { guardedFetch, type EgressOptions, type EgressResponse } from '../security/egress';
 import { htmlToText } from '../security/htmlText';
@@ -40,9 +41,25 @@ export function readablePage(res: EgressResponse): { title: string; text: string
   return { title: '', text: `(binary content of type ${type}, ${res.body.length} bytes${res.truncated ? ' or more' : ''}; not shown. Download data files in a cell through host.web_fetch or a science connector.)`, kind: 'binary' };
 }
 
+/** A page web_fetch read, for the evidence store: where, when, and the hash of the exact bytes. */
+export interface FetchedPageInfo {
+  sessionId: string;
+  url: string;
+  finalUrl: string;
+  status: number;
+  retrievedAt: string;
+  sha256: string;
+  byteLength: number;
+  contentType: string | null;
+  title: string;
+  text: string;
+}
+
 export interface WebToolsOptions {
   egress?: EgressOptions;
   env?: NodeJS.ProcessEnv;
+  /** Records the page as evidence and returns its id (cited by `observed` claims). */
+  onPage?: (page: FetchedPageInfo) => string | null;
 }
 
 export function webFetchTool(options: WebToolsOptions = {}): Tool {
@@ -69,13 +86,26 @@ export function webFetchTool(options: WebToolsOptions = {}): Tool {
         throw new Error(`HTTP ${res.status} from ${res.url}. ${page.text.slice(0, 300)}`);
       }
       const text = a.max_chars && page.text.length > a.max_chars ? `${page.text.slice(0, a.max_chars)}\n[cut at max_chars=${a.max_chars}]` : page.text;
-      const head = [`URL: ${res.url}`, `Status: ${res.status}`, page.title ? `Title: ${page.title}` : '', res.redirects.length ? `Redirected from: ${res.redirects.join(' -> ')}` : '', res.truncated ? 'Note: the response was over the size cap and was cut.' : '']
+      const evidenceId =
+        options.onPage?.({
+          sessionId: ctx.sessionId,
+          url: a.url,
+          finalUrl: res.url,
+          status: res.status,
+          retrievedAt: new Date().toISOString(),
+          sha256: createHash('sha256').update(res.body).digest('hex'),
+          byteLength: res.body.length,
+          contentType: res.contentType || null,
+          title: page.title,
+          text: page.text,
+        }) ?? null;
+      const head = [`URL: ${res.url}`, evidenceId ? `Evidence id: ${evidenceId}` : '', `Status: ${res.status}`, page.title ? `Title: ${page.title}` : '', res.redirects.length ? `Redirected from: ${res.redirects.join(' -> ')}` : '', res.truncated ? 'Note: the response was over the size cap and was cut.' : '']
         .filter(Boolean)
         .join('\n');
       return {
         text: `${head}\n\n${text}`,
         untrustedSource: `web_fetch ${res.url}`,
-        output: { url: res.url, status: res.status, title: page.title, contentType: res.contentType, bytes: res.body.length, truncated: res.truncated, redirects: res.redirects, kind: page.kind },
+        output: { url: res.url, evidenceId, status: res.status, title: page.title, contentType: res.contentType, bytes: res.body.length, truncated: res.truncated, redirects: res.redirects, kind: page.kind },
       };
     },
   });
