@@ -1,11 +1,34 @@
+import fs from 'node:fs';
+import { strToU8 } from 'fflate';
 import type { Core } from '../core';
 import type { ExportContributor } from './exportSession';
 
+const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
+
 /**
- * What an export adds beyond the ledger extract and the notebook. Artifacts (all
- * versions with provenance) and evidence (with raw-response hashes) join here when
- * their stores are wired into the core.
+ * What an export adds beyond the ledger extract and the notebook: every artifact
+ * version's bytes with its provenance (from the content-addressed store, so the bytes
+ * are the ones hashed at save time), and the session's evidence with the hashes of
+ * the raw responses it came from.
  */
-export function exportContributors(_core: Core): ExportContributor[] {
-  return [];
+export function exportContributors(core: Core): ExportContributor[] {
+  const artifacts: ExportContributor = (sessionId) => {
+    const files = new Map<string, Uint8Array>();
+    const { artifacts: service } = core.provenance;
+    const index: unknown[] = [];
+    for (const artifact of service.list(sessionId)) {
+      for (const version of service.versions(artifact.id)) {
+        const name = `artifacts/${version.path}@v${version.number}`;
+        files.set(name, fs.readFileSync(service.blobPath(version.id)));
+        index.push({ file: name, ...version });
+      }
+    }
+    if (index.length) files.set('artifacts/index.json', json(index));
+    return files;
+  };
+  const evidence: ExportContributor = (sessionId) => {
+    const records = core.provenance.evidence.list(sessionId);
+    return new Map(records.length ? [['evidence/evidence.jsonl', strToU8(records.map((r) => JSON.stringify(r)).join('\n') + '\n')]] : []);
+  };
+  return [artifacts, evidence];
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src-main/cli/main';
 import { startScriptedModel, type ScriptedModel } from '../../support/scriptedModel';
@@ -64,9 +65,18 @@ describe('session export and verify', () => {
     expect(exported.err).toBe('');
     expect(exported.code).toBe(0);
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
-    expect(Object.keys(entries).sort()).toEqual(
-      ['README.md', 'ledger/action_events.jsonl', 'ledger/kernel_generations.json', 'ledger/runs.json', 'ledger/stream_events.jsonl', 'manifest.json', 'notebook.ipynb', 'session.json'].sort(),
+    const names = Object.keys(entries).sort();
+    const png = names.find((n) => /^artifacts\/figures\/.+\.png@v1$/.test(n))!;
+    expect(names).toEqual(
+      ['README.md', 'artifacts/index.json', png, 'evidence/evidence.jsonl', 'ledger/action_events.jsonl', 'ledger/kernel_generations.json', 'ledger/runs.json', 'ledger/stream_events.jsonl', 'manifest.json', 'notebook.ipynb', 'session.json'].sort(),
     );
+    // The figure the cell left is an artifact version with the cell as producer, its bytes hashed.
+    expect(Buffer.from(entries[png]!).subarray(1, 4).toString()).toBe('PNG');
+    const [version] = JSON.parse(strFromU8(entries['artifacts/index.json']!));
+    expect(version).toMatchObject({ file: png, number: 1, sha256: createHash('sha256').update(entries[png]!).digest('hex'), provenance: { producer: { kind: 'cell', language: 'python' } } });
+    const evidence = strFromU8(entries['evidence/evidence.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
+    expect(evidence.map((e) => e.kind).sort()).toEqual(['artifact_version', 'cell']);
+    expect(evidence.map((e) => e.id)).toContain(version.evidenceId);
     const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
     expect(manifest.files).toHaveLength(Object.keys(entries).length - 1);
     expect(manifest.session.id).toBe(sessionId);
@@ -94,19 +104,20 @@ describe('session export and verify', () => {
   });
 
   it('verifies an untouched export and names the file after one byte changed', async () => {
-    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 7 files match/) });
+    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 10 files match/) });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
-    const notebook = entries['notebook.ipynb']!;
-    notebook[notebook.length - 2] = notebook[notebook.length - 2]! ^ 1;
+    // One byte of the PNG figure changed.
+    const png = Object.keys(entries).find((n) => n.endsWith('.png@v1'))!;
+    const figure = entries[png]!;
+    figure[100] = figure[100]! ^ 1;
     const tampered = path.join(dir, 'tampered.zip');
     fs.writeFileSync(tampered, zipSync(entries));
     const bad = await cli(['verify', tampered]);
     expect(bad.code).toBe(1);
-    expect(bad.err).toMatch(/changed: notebook\.ipynb: changed/);
-    // An edited manifest (hash rewritten to match) is caught by its digest.
+    expect(bad.err).toContain(`changed: ${png}: changed`);
+    // Covering the change by rewriting its hash in the manifest is caught by the manifest's digest.
     const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
-    const { createHash } = await import('node:crypto');
-    manifest.files.find((f: { path: string }) => f.path === 'notebook.ipynb').sha256 = createHash('sha256').update(notebook).digest('hex');
+    manifest.files.find((f: { path: string }) => f.path === png).sha256 = createHash('sha256').update(figure).digest('hex');
     entries['manifest.json'] = new TextEncoder().encode(JSON.stringify(manifest));
     fs.writeFileSync(tampered, zipSync(entries));
     expect((await cli(['verify', tampered])).err).toMatch(/manifest\.json: its digest does not match/);
