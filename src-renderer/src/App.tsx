@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
+import { Conversation } from './components/Conversation';
 import { Header } from './components/Header';
 import { Notices } from './components/Notices';
+import { RightPanel } from './components/panel/RightPanel';
 import { Sidebar } from './components/Sidebar';
 import { SystemPanel } from './components/SystemPanel';
 import { Welcome } from './components/Welcome';
@@ -9,21 +11,25 @@ import { useAppStore } from './store/context';
 export function App() {
   const view = useAppStore((s) => s.view);
   const language = useAppStore((s) => s.language);
+  const hasSession = useAppStore((s) => s.conversation !== null);
+  const rightOpen = useAppStore((s) => s.rightOpen);
 
   // `lang` picks the right CJK glyphs (Noto Sans CJK SC) and tells screen readers.
   useEffect(() => {
     document.documentElement.lang = language;
   }, [language]);
 
+  const inSession = view === 'session' && hasSession;
   return (
     <div className="app">
       <Header />
       <div className="app-body">
         <Sidebar />
-        <main className="main">
+        <main className={`main${inSession ? ' main-session' : ''}`}>
           <Notices />
-          {view === 'system' ? <SystemPanel /> : <Welcome />}
+          {view === 'system' ? <SystemPanel /> : inSession ? <Conversation /> : <Welcome />}
         </main>
+        {inSession && rightOpen ? <RightPanel /> : null}
       </div>
     </div>
   );

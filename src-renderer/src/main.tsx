@@ -5,6 +5,7 @@ import { App } from './App';
 import { StoreProvider } from './store/context';
 import { connectEvents, createAppStore } from './store/store';
 import './styles/app.css';
+import './styles/workbench.css';
 
 function localStorageOrNull(): Storage | null {
   try {

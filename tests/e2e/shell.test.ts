@@ -26,8 +26,10 @@ describe('renderer shell against the real core', () => {
       expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
 
       await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
-      expect(await page.getByTestId('example-prompt').textContent()).toContain('human insulin (INS)');
-      expect(await page.getByRole('button', { name: /New session/ }).isDisabled()).toBe(true);
+      expect(await page.getByTestId('example-prompt').textContent()).toContain(
+        'human insulin (INS)',
+      );
+      expect(await page.getByRole('button', { name: /New session/ }).isEnabled()).toBe(true);
       expect(await page.getByText('No sessions yet').isVisible()).toBe(true);
 
       await page.getByRole('button', { name: 'System', exact: true }).click();
@@ -48,12 +50,17 @@ describe('renderer shell against the real core', () => {
       const report = await shell.core.doctor();
       expect(await page.getByTestId('python-version').textContent()).toBe(report.python.version);
       expect(await page.getByTestId('node-version').textContent()).toBe(report.node);
-      expect(await page.locator('[data-testid^="provider-"]:not([data-testid="provider-default"])').count()).toBe(
-        report.providers.length,
-      );
+      expect(
+        await page
+          .locator('[data-testid^="provider-"]:not([data-testid="provider-default"])')
+          .count(),
+      ).toBe(report.providers.length);
       const defaultRow = page.getByTestId(`provider-${report.defaultProvider}`);
       expect(await defaultRow.getByTestId('provider-default').count()).toBe(1);
-      if (report.r) expect(await page.getByTestId('r-jsonlite').textContent()).toBe(report.r.jsonlite ?? 'not found');
+      if (report.r)
+        expect(await page.getByTestId('r-jsonlite').textContent()).toBe(
+          report.r.jsonlite ?? 'not found',
+        );
 
       // Never a key on screen, whatever keys the environment holds.
       const html = await page.content();
@@ -68,7 +75,9 @@ describe('renderer shell against the real core', () => {
       await page
         .locator(`[data-testid="checked-at"]:not([data-generated-at="${before}"])`)
         .waitFor({ timeout: 45_000 });
-      expect(await page.getByTestId('checked-at').getAttribute('data-generated-at')).toBe((await shell.core.doctor()).generatedAt);
+      expect(await page.getByTestId('checked-at').getAttribute('data-generated-at')).toBe(
+        (await shell.core.doctor()).generatedAt,
+      );
       await page.getByRole('button', { name: 'Refresh' }).waitFor();
 
       const file = await saveScreenshot(page, 'shell-system-panel.png');
@@ -130,8 +139,13 @@ describe('renderer shell against the real core', () => {
     try {
       await shell.open();
       await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
-      await shell.emit('app.notice', { level: 'warning', message: 'Kernel environment changed on disk.' });
-      const notice = page.getByRole('status').filter({ hasText: 'Kernel environment changed on disk.' });
+      await shell.emit('app.notice', {
+        level: 'warning',
+        message: 'Kernel environment changed on disk.',
+      });
+      const notice = page
+        .getByRole('status')
+        .filter({ hasText: 'Kernel environment changed on disk.' });
       await notice.waitFor();
       await notice.getByRole('button', { name: 'Dismiss' }).click();
       await notice.waitFor({ state: 'detached' });
@@ -165,7 +179,9 @@ describe('renderer shell against the real core', () => {
     try {
       await shell.open();
       await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
-      const main = (await page.evaluate('window.openai4s.invoke("doctor.get", {}).then((e) => e.ok)')) as boolean;
+      const main = (await page.evaluate(
+        'window.openai4s.invoke("doctor.get", {}).then((e) => e.ok)',
+      )) as boolean;
       expect(main).toBe(true);
       await page.evaluate(`(() => {
         const f = document.createElement('iframe');

@@ -16,12 +16,21 @@ describe('bridge facade', () => {
   });
 
   it('throws an error envelope as a BridgeError with its code and message', async () => {
-    const api = fakeBridgeApi(() => ({ ok: false, error: { code: 'invalid_input', message: 'Invalid input for doctor.get: refresh: expected boolean' } }));
+    const api = fakeBridgeApi(() => ({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: 'Invalid input for doctor.get: refresh: expected boolean',
+      },
+    }));
     const error = await createBridge(() => api)
       .invoke('doctor.get')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeError);
-    expect(toErrorBody(error)).toEqual({ code: 'invalid_input', message: 'Invalid input for doctor.get: refresh: expected boolean' });
+    expect(toErrorBody(error)).toEqual({
+      code: 'invalid_input',
+      message: 'Invalid input for doctor.get: refresh: expected boolean',
+    });
   });
 
   it('names the problem when window.openai4s is missing', async () => {
@@ -33,7 +42,10 @@ describe('bridge facade', () => {
   });
 
   it('reads window.openai4s at call time', async () => {
-    (window as unknown as Record<string, unknown>).openai4s = fakeBridgeApi(() => ({ ok: true, data: 'late' }));
+    (window as unknown as Record<string, unknown>).openai4s = fakeBridgeApi(() => ({
+      ok: true,
+      data: 'late',
+    }));
     await expect(bridge.invoke('doctor.get')).resolves.toBe('late');
   });
 
@@ -42,7 +54,10 @@ describe('bridge facade', () => {
       invoke: () => Promise.reject(new Error('IPC channel closed')),
       on: () => () => {},
     }));
-    await expect(broken.invoke('doctor.get')).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('IPC channel closed') });
+    await expect(broken.invoke('doctor.get')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('IPC channel closed'),
+    });
     const odd = createBridge(() => fakeBridgeApi(() => ({ hello: 1 }) as never));
     await expect(odd.invoke('doctor.get')).rejects.toMatchObject({ code: 'internal' });
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLanguage, DICTIONARIES, LANGUAGES, placeholdersOf, translate } from '../../src-renderer/src/i18n/language';
+import {
+  chooseLanguage,
+  DICTIONARIES,
+  LANGUAGES,
+  placeholdersOf,
+  translate,
+} from '../../src-renderer/src/i18n/language';
 import { en } from '../../src-renderer/src/i18n/messages';
 
 describe('UI dictionary', () => {
@@ -15,7 +21,10 @@ describe('UI dictionary', () => {
     for (const key of keys) {
       const expected = placeholdersOf(en[key as keyof typeof en]);
       for (const lang of LANGUAGES) {
-        expect(placeholdersOf(DICTIONARIES[lang][key as keyof typeof en]), `${lang} ${key}`).toEqual(expected);
+        expect(
+          placeholdersOf(DICTIONARIES[lang][key as keyof typeof en]),
+          `${lang} ${key}`,
+        ).toEqual(expected);
       }
     }
   });

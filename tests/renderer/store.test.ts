@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { createBridge } from '../../src-renderer/src/api/bridge';
 import { LANGUAGE_STORAGE_KEY } from '../../src-renderer/src/i18n/language';
-import { doctorReducer, initialDoctorState, type DoctorState } from '../../src-renderer/src/store/doctorReducer';
-import { initialNoticesState, MAX_NOTICES, noticesReducer } from '../../src-renderer/src/store/noticesReducer';
+import {
+  doctorReducer,
+  initialDoctorState,
+  type DoctorState,
+} from '../../src-renderer/src/store/doctorReducer';
+import {
+  initialNoticesState,
+  MAX_NOTICES,
+  noticesReducer,
+} from '../../src-renderer/src/store/noticesReducer';
 import { connectEvents, createAppStore } from '../../src-renderer/src/store/store';
 import type { Envelope } from '../../src-preload/contract';
 import { fakeBridgeApi, memoryStorage, recordedReport } from './support';
 
 const report = recordedReport();
-const failure = { code: 'internal' as const, message: 'Internal error in doctor.get: spawn EACCES' };
+const failure = {
+  code: 'internal' as const,
+  message: 'Internal error in doctor.get: spawn EACCES',
+};
 
 describe('doctorReducer', () => {
   it('goes idle -> loading -> ready', () => {
@@ -22,19 +33,28 @@ describe('doctorReducer', () => {
     const ready: DoctorState = { status: 'ready', report, error: null, requestId: 1 };
     const refreshing = doctorReducer(ready, { type: 'doctor/requested', requestId: 2 });
     expect(refreshing.report).toBe(report);
-    const failed = doctorReducer(refreshing, { type: 'doctor/failed', requestId: 2, error: failure });
+    const failed = doctorReducer(refreshing, {
+      type: 'doctor/failed',
+      requestId: 2,
+      error: failure,
+    });
     expect(failed).toEqual({ status: 'error', report, error: failure, requestId: 2 });
     // A new request clears the error.
     expect(doctorReducer(failed, { type: 'doctor/requested', requestId: 3 }).error).toBeNull();
   });
 
   it('ignores answers to a superseded request and requests that are not newer', () => {
-    const second = doctorReducer(doctorReducer(initialDoctorState, { type: 'doctor/requested', requestId: 1 }), {
-      type: 'doctor/requested',
-      requestId: 2,
-    });
+    const second = doctorReducer(
+      doctorReducer(initialDoctorState, { type: 'doctor/requested', requestId: 1 }),
+      {
+        type: 'doctor/requested',
+        requestId: 2,
+      },
+    );
     expect(doctorReducer(second, { type: 'doctor/loaded', requestId: 1, report })).toBe(second);
-    expect(doctorReducer(second, { type: 'doctor/failed', requestId: 1, error: failure })).toBe(second);
+    expect(doctorReducer(second, { type: 'doctor/failed', requestId: 1, error: failure })).toBe(
+      second,
+    );
     expect(doctorReducer(second, { type: 'doctor/requested', requestId: 2 })).toBe(second);
   });
 
@@ -49,7 +69,10 @@ describe('noticesReducer', () => {
   it('numbers notices, keeps only the newest few and dismisses by id', () => {
     let state = initialNoticesState;
     for (let i = 1; i <= MAX_NOTICES + 2; i++) {
-      state = noticesReducer(state, { type: 'notice/received', notice: { level: 'info', message: `n${i}` } });
+      state = noticesReducer(state, {
+        type: 'notice/received',
+        notice: { level: 'info', message: `n${i}` },
+      });
     }
     expect(state.items.map((n) => n.message)).toEqual(['n3', 'n4', 'n5', 'n6', 'n7']);
     expect(state.items.map((n) => n.id)).toEqual([3, 4, 5, 6, 7]);
@@ -60,7 +83,10 @@ describe('noticesReducer', () => {
 });
 
 describe('app store', () => {
-  function setup(answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>, opts: { saved?: string; langs?: string[] } = {}) {
+  function setup(
+    answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>,
+    opts: { saved?: string; langs?: string[] } = {},
+  ) {
     const api = fakeBridgeApi(answer);
     const storage = memoryStorage(opts.saved ? { [LANGUAGE_STORAGE_KEY]: opts.saved } : {});
     const bridge = createBridge(() => api);
@@ -69,8 +95,13 @@ describe('app store', () => {
   }
 
   it('starts in the language chosen from storage and system, and persists a switch', () => {
-    expect(setup(() => ({ ok: true, data: null }), { langs: ['zh-CN'] }).store.getState().language).toBe('zh-CN');
-    expect(setup(() => ({ ok: true, data: null }), { langs: ['zh-CN'], saved: 'en' }).store.getState().language).toBe('en');
+    expect(
+      setup(() => ({ ok: true, data: null }), { langs: ['zh-CN'] }).store.getState().language,
+    ).toBe('zh-CN');
+    expect(
+      setup(() => ({ ok: true, data: null }), { langs: ['zh-CN'], saved: 'en' }).store.getState()
+        .language,
+    ).toBe('en');
     const { store, storage } = setup(() => ({ ok: true, data: null }));
     expect(store.getState().language).toBe('en');
     store.getState().setLanguage('zh-CN');
@@ -88,7 +119,11 @@ describe('app store', () => {
         throw new Error('QuotaExceededError');
       },
     };
-    const store = createAppStore({ bridge: createBridge(() => api), storage, systemLanguages: ['zh-CN'] });
+    const store = createAppStore({
+      bridge: createBridge(() => api),
+      storage,
+      systemLanguages: ['zh-CN'],
+    });
     expect(store.getState().language).toBe('zh-CN');
     store.getState().setLanguage('en');
     expect(store.getState().language).toBe('en');
@@ -110,7 +145,11 @@ describe('app store', () => {
   it('stores an error envelope as {code, message}', async () => {
     const { store } = setup(() => ({ ok: false, error: failure }));
     await store.getState().loadDoctor();
-    expect(store.getState().doctor).toMatchObject({ status: 'error', report: null, error: failure });
+    expect(store.getState().doctor).toMatchObject({
+      status: 'error',
+      report: null,
+      error: failure,
+    });
   });
 
   it('keeps the newest answer when an older, slower request finishes last', async () => {
@@ -137,7 +176,9 @@ describe('app store', () => {
     const { store, api, bridge } = setup(() => ({ ok: true, data: null }));
     const off = connectEvents(store, bridge);
     api.emit('app.notice', { level: 'warning', message: 'R not found' });
-    expect(store.getState().notices.items).toEqual([{ id: 1, level: 'warning', message: 'R not found' }]);
+    expect(store.getState().notices.items).toEqual([
+      { id: 1, level: 'warning', message: 'R not found' },
+    ]);
     off();
     api.emit('app.notice', { level: 'info', message: 'late' });
     expect(store.getState().notices.items).toHaveLength(1);

@@ -16,7 +16,9 @@ export interface FakeBridgeApi extends BridgeApi {
  * A stand-in for the preload's `window.openai4s`: `answer` decides each call's
  * envelope, as the main process would; `emit` plays main pushing an event.
  */
-export function fakeBridgeApi(answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>): FakeBridgeApi {
+export function fakeBridgeApi(
+  answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>,
+): FakeBridgeApi {
   const listeners = new Set<{ topic: string; callback: (payload: unknown) => void }>();
   const calls: FakeBridgeApi['calls'] = [];
   return {

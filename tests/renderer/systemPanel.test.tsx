@@ -8,8 +8,14 @@ import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage, recordedReport } from './support';
 
 /** The real app, on the real facade, over a fake `window.openai4s` (what the preload provides). */
-function renderApp(answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>, languages = ['en-US']) {
-  const api = fakeBridgeApi(answer);
+function renderApp(
+  answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>,
+  languages = ['en-US'],
+) {
+  // The sidebar lists sessions at start; these tests are about the doctor report.
+  const api = fakeBridgeApi((route, input) =>
+    route === 'session.list' ? { ok: true, data: [] } : answer(route, input),
+  );
   window.openai4s = api;
   const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: languages });
   render(
@@ -35,29 +41,41 @@ describe('System panel', () => {
     const { api } = renderApp(() => ({ ok: true, data: report }));
     openSystem();
     await screen.findByTestId('doctor-report');
-    expect(api.calls).toEqual([{ route: 'doctor.get', input: {} }]);
+    expect(api.calls.filter((c) => c.route === 'doctor.get')).toEqual([
+      { route: 'doctor.get', input: {} },
+    ]);
 
     expect(screen.getByTestId('app-version').textContent).toBe(report.version);
-    expect(screen.getByTestId('data-dir').textContent).toBe(`${report.dataDir}set by OPENAI4S_DATA_DIR`);
+    expect(screen.getByTestId('data-dir').textContent).toBe(
+      `${report.dataDir}set by OPENAI4S_DATA_DIR`,
+    );
     expect(screen.getByTestId('node-version').textContent).toBe(report.node);
     expect(screen.getByTestId('electron-version').textContent).toBe('not running in Electron');
     expect(screen.getByText(`${report.platform} / ${report.arch}`)).toBeTruthy();
 
     const python = within(screen.getByTestId('card-python'));
-    expect(screen.getByTestId('python-path').textContent).toBe('/usr/bin/python3Found via: envs/ declaration');
+    expect(screen.getByTestId('python-path').textContent).toBe(
+      '/usr/bin/python3Found via: envs/ declaration',
+    );
     expect(screen.getByTestId('python-version').textContent).toBe(report.python.version);
     expect(screen.getByTestId('python-numpy').textContent).toBe(report.python.packages.numpy);
     expect(screen.getByTestId('python-pandas').textContent).toBe(report.python.packages.pandas);
-    expect(screen.getByTestId('python-matplotlib').textContent).toBe(report.python.packages.matplotlib);
+    expect(screen.getByTestId('python-matplotlib').textContent).toBe(
+      report.python.packages.matplotlib,
+    );
     expect(python.getByText(`Python ${report.python.version}`)).toBeTruthy();
 
     expect(screen.getByTestId('r-path').textContent).toBe(report.r!.path);
     expect(screen.getByTestId('r-jsonlite').textContent).toBe(report.r!.jsonlite);
     expect(within(screen.getByTestId('card-r')).getByText(`R ${report.r!.version}`)).toBeTruthy();
 
-    expect(screen.getByTestId('sandbox-backend').textContent).toBe(`bwrap${report.sandbox.version}${report.sandbox.path}`);
+    expect(screen.getByTestId('sandbox-backend').textContent).toBe(
+      `bwrap${report.sandbox.version}${report.sandbox.path}`,
+    );
     expect(screen.getByTestId('sandbox-available').textContent).toBe('yes');
-    expect(screen.getByTestId('sandbox-mode').textContent).toBe('auto: degrades visibly when unavailable');
+    expect(screen.getByTestId('sandbox-mode').textContent).toBe(
+      'auto: degrades visibly when unavailable',
+    );
 
     for (const p of report.providers) {
       const row = within(screen.getByTestId(`provider-${p.id}`));
@@ -68,7 +86,9 @@ describe('System panel', () => {
       expect(row.getByText(p.configured ? 'configured' : 'not configured')).toBeTruthy();
       expect(row.queryByTestId('provider-default') !== null).toBe(p.isDefault);
     }
-    expect(screen.getByTestId('checked-at').getAttribute('data-generated-at')).toBe(report.generatedAt);
+    expect(screen.getByTestId('checked-at').getAttribute('data-generated-at')).toBe(
+      report.generatedAt,
+    );
   });
 
   it('shows missing pieces with their reasons, the key source and variable, never a key', async () => {
@@ -76,10 +96,18 @@ describe('System panel', () => {
     report.dataDirSource = 'default';
     report.electron = '38.2.0';
     report.python.packages.matplotlib = null;
-    report.python.packageReasons = { matplotlib: "ModuleNotFoundError: No module named 'matplotlib'" };
+    report.python.packageReasons = {
+      matplotlib: "ModuleNotFoundError: No module named 'matplotlib'",
+    };
     report.r = null;
     report.rReason = 'Rscript was not found on PATH; install r-base-core.';
-    report.sandbox = { backend: 'bwrap', available: false, mode: 'enforce', path: '/usr/bin/bwrap', reason: 'bwrap: setting up uid map: Permission denied' };
+    report.sandbox = {
+      backend: 'bwrap',
+      available: false,
+      mode: 'enforce',
+      path: '/usr/bin/bwrap',
+      reason: 'bwrap: setting up uid map: Permission denied',
+    };
     const ark = report.providers.find((p) => p.id === 'ark')!;
     Object.assign(ark, { configured: true, keySource: 'env', keyVariable: 'OPENAI4S_ARK_API_KEY' });
     renderApp(() => ({ ok: true, data: report }));
@@ -88,11 +116,17 @@ describe('System panel', () => {
 
     expect(screen.getByTestId('data-dir').textContent).toContain('default location');
     expect(screen.getByTestId('electron-version').textContent).toBe('38.2.0');
-    expect(screen.getByTestId('python-matplotlib').textContent).toBe("not foundModuleNotFoundError: No module named 'matplotlib'");
-    expect(within(screen.getByTestId('card-python')).getByText('Python 3.11.2').className).toContain('pill-warn');
+    expect(screen.getByTestId('python-matplotlib').textContent).toBe(
+      "not foundModuleNotFoundError: No module named 'matplotlib'",
+    );
+    expect(
+      within(screen.getByTestId('card-python')).getByText('Python 3.11.2').className,
+    ).toContain('pill-warn');
     expect(screen.getByTestId('r-reason').textContent).toBe(report.rReason);
     expect(screen.getByTestId('sandbox-available').textContent).toBe('no');
-    expect(screen.getByTestId('sandbox-mode').textContent).toBe('enforce: kernels refuse to start without it');
+    expect(screen.getByTestId('sandbox-mode').textContent).toBe(
+      'enforce: kernels refuse to start without it',
+    );
     expect(screen.getByTestId('sandbox-reason').textContent).toBe(report.sandbox.reason);
     const arkRow = within(screen.getByTestId('provider-ark'));
     expect(arkRow.getByText('environment')).toBeTruthy();
@@ -104,13 +138,23 @@ describe('System panel', () => {
     const report = recordedReport();
     let fail = true;
     const { api } = renderApp(() =>
-      fail ? { ok: false, error: { code: 'unavailable', message: 'The doctor probes could not start: spawn /usr/bin/python3 EACCES' } } : { ok: true, data: report },
+      fail
+        ? {
+            ok: false,
+            error: {
+              code: 'unavailable',
+              message: 'The doctor probes could not start: spawn /usr/bin/python3 EACCES',
+            },
+          }
+        : { ok: true, data: report },
     );
     openSystem();
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('The system check failed')).toBeTruthy();
     expect(screen.getByTestId('doctor-error-code').textContent).toBe('unavailable');
-    expect(screen.getByTestId('doctor-error-message').textContent).toBe('The doctor probes could not start: spawn /usr/bin/python3 EACCES');
+    expect(screen.getByTestId('doctor-error-message').textContent).toBe(
+      'The doctor probes could not start: spawn /usr/bin/python3 EACCES',
+    );
     expect(screen.queryByTestId('doctor-report')).toBeNull();
 
     fail = false;
@@ -131,7 +175,9 @@ describe('System panel', () => {
     );
     openSystem();
     expect(screen.getByRole('status').textContent).toBe('Checking this computer…');
-    expect((screen.getByRole('button', { name: 'Checking…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Checking…' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     release!();
     await screen.findByTestId('doctor-report');
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
@@ -139,7 +185,10 @@ describe('System panel', () => {
     expect(screen.getByTestId('doctor-report')).toBeTruthy();
     release!();
     await screen.findByRole('button', { name: 'Refresh' });
-    expect(api.calls.map((c) => c.input)).toEqual([{}, { refresh: true }]);
+    expect(api.calls.filter((c) => c.route === 'doctor.get').map((c) => c.input)).toEqual([
+      {},
+      { refresh: true },
+    ]);
   });
 
   it('speaks Chinese on a Chinese system and switches to English from the header', async () => {
@@ -156,10 +205,14 @@ describe('System panel', () => {
 });
 
 describe('shell', () => {
-  it('has a disabled New session, an empty sessions list and the first user story as example', () => {
+  it('has a New session button, an empty sessions list and the first user story as example', async () => {
     renderApp(() => ({ ok: true, data: recordedReport() }));
-    expect((screen.getByRole('button', { name: /New session/ }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByText('No sessions yet')).toBeTruthy();
-    expect(screen.getByTestId('example-prompt').textContent).toMatch(/human insulin \(INS\).*UniProt.*RCSB PDB.*summarize in Chinese/);
+    expect(
+      (screen.getByRole('button', { name: /New session/ }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+    expect(await screen.findByText('No sessions yet')).toBeTruthy();
+    expect(screen.getByTestId('example-prompt').textContent).toMatch(
+      /human insulin \(INS\).*UniProt.*RCSB PDB.*summarize in Chinese/,
+    );
   });
 });

@@ -20,7 +20,8 @@ export type InputOf<K extends RouteName> = RouteInput<Routes[K]>;
 export type OutputOf<K extends RouteName> = RouteOutput<Routes[K]>;
 
 /** Routes whose input may be omitted (their schema accepts undefined). */
-type InputArgs<K extends RouteName> = undefined extends InputOf<K> ? [input?: InputOf<K>] : [input: InputOf<K>];
+type InputArgs<K extends RouteName> =
+  undefined extends InputOf<K> ? [input?: InputOf<K>] : [input: InputOf<K>];
 
 export class BridgeError extends Error implements ErrorBody {
   constructor(
@@ -77,14 +78,23 @@ export function createBridge(getApi: () => BridgeApi | undefined): Bridge {
         if (error instanceof BridgeError) throw error;
         // The transport itself failed (e.g. the main process went away).
         const message = error instanceof Error ? error.message : String(error);
-        throw new BridgeError('unavailable', `The call to ${route} did not reach the app: ${message}`);
+        throw new BridgeError(
+          'unavailable',
+          `The call to ${route} did not reach the app: ${message}`,
+        );
       }
       if (!isEnvelope(answer)) {
-        throw new BridgeError('internal', `The app answered ${route} with something that is not an envelope.`);
+        throw new BridgeError(
+          'internal',
+          `The app answered ${route} with something that is not an envelope.`,
+        );
       }
       if (answer.ok) return answer.data as OutputOf<K>;
       const { code, message } = answer.error;
-      throw new BridgeError(code, typeof message === 'string' ? message : `${route} failed (${code}).`);
+      throw new BridgeError(
+        code,
+        typeof message === 'string' ? message : `${route} failed (${code}).`,
+      );
     },
 
     on<T extends EventTopic>(topic: T, callback: (payload: EventTopics[T]) => void) {
@@ -94,4 +104,6 @@ export function createBridge(getApi: () => BridgeApi | undefined): Bridge {
 }
 
 /** The bridge of this window. */
-export const bridge: Bridge = createBridge(() => (typeof window === 'undefined' ? undefined : window.openai4s));
+export const bridge: Bridge = createBridge(() =>
+  typeof window === 'undefined' ? undefined : window.openai4s,
+);

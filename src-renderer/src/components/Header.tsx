@@ -6,6 +6,15 @@ export function Header() {
   const t = useT();
   const language = useAppStore((s) => s.language);
   const setLanguage = useAppStore((s) => s.setLanguage);
+  const title = useAppStore((s) =>
+    s.view === 'session' && s.conversation
+      ? s.sessions.items.find((x) => x.id === s.conversation!.sessionId)?.title
+      : undefined,
+  );
+  const panelClosed = useAppStore(
+    (s) => s.view === 'session' && s.conversation !== null && !s.rightOpen,
+  );
+  const toggle = useAppStore((s) => s.toggleRight);
   return (
     <header className="app-header">
       <div className="brand">
@@ -15,19 +24,33 @@ export function Header() {
         <span className="brand-name">OpenAI4S</span>
         <span className="brand-tagline">{t('app.tagline')}</span>
       </div>
-      <div className="segmented" role="group" aria-label={t('header.language')}>
-        {LANGUAGES.map((lang) => (
-          <button
-            key={lang}
-            type="button"
-            lang={lang}
-            className={lang === language ? 'active' : undefined}
-            aria-pressed={lang === language}
-            onClick={() => setLanguage(lang)}
-          >
-            {LANGUAGE_NAMES[lang]}
+      {title ? (
+        <h1 className="header-title" data-testid="session-title">
+          {title}
+        </h1>
+      ) : (
+        <span className="grow" />
+      )}
+      <div className="header-tools">
+        {panelClosed ? (
+          <button type="button" className="btn btn-ghost" onClick={() => toggle(true)}>
+            {t('panel.open')}
           </button>
-        ))}
+        ) : null}
+        <div className="segmented" role="group" aria-label={t('header.language')}>
+          {LANGUAGES.map((lang) => (
+            <button
+              key={lang}
+              type="button"
+              lang={lang}
+              className={lang === language ? 'active' : undefined}
+              aria-pressed={lang === language}
+              onClick={() => setLanguage(lang)}
+            >
+              {LANGUAGE_NAMES[lang]}
+            </button>
+          ))}
+        </div>
       </div>
     </header>
   );

@@ -10,9 +10,18 @@ export function Notices() {
   return (
     <div className="notices" aria-live="polite">
       {items.map((n) => (
-        <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
+        <div
+          key={n.id}
+          className={`notice notice-${n.level}`}
+          role={n.level === 'error' ? 'alert' : 'status'}
+        >
           <span>{n.message}</span>
-          <button type="button" className="icon-btn" aria-label={t('notice.dismiss')} onClick={() => dismiss(n.id)}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={t('notice.dismiss')}
+            onClick={() => dismiss(n.id)}
+          >
             ×
           </button>
         </div>

@@ -38,7 +38,11 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
                 </td>
                 <td>
                   <Pill tone={p.configured ? 'ok' : 'warn'}>
-                    {t(p.configured ? 'system.providers.configured' : 'system.providers.notConfigured')}
+                    {t(
+                      p.configured
+                        ? 'system.providers.configured'
+                        : 'system.providers.notConfigured',
+                    )}
                   </Pill>
                 </td>
                 <td>

@@ -5,7 +5,15 @@ import { Card, Field, Pill, type Tone } from './ui';
 const PACKAGES = ['numpy', 'pandas', 'matplotlib'] as const;
 
 /** A version, or "not found" with its reason, in one place. */
-function Version({ value, reason, testId }: { value: string | null; reason?: string | undefined; testId?: string }) {
+function Version({
+  value,
+  reason,
+  testId,
+}: {
+  value: string | null;
+  reason?: string | undefined;
+  testId?: string;
+}) {
   const t = useT();
   if (value) return <span data-testid={testId}>{value}</span>;
   return (
@@ -25,7 +33,9 @@ export function AppCard({ report }: { report: DoctorReport }) {
       </Field>
       <Field label={t('system.dataDir')} testId="data-dir">
         <span className="mono">{report.dataDir}</span>
-        <span className="sub">{t(report.dataDirSource === 'env' ? 'system.dataDir.env' : 'system.dataDir.default')}</span>
+        <span className="sub">
+          {t(report.dataDirSource === 'env' ? 'system.dataDir.env' : 'system.dataDir.default')}
+        </span>
       </Field>
       <Field label={t('system.app.platform')} mono>
         {report.platform} / {report.arch}
@@ -34,7 +44,11 @@ export function AppCard({ report }: { report: DoctorReport }) {
         {report.node}
       </Field>
       <Field label={t('system.app.electron')} testId="electron-version">
-        {report.electron ? <span className="mono">{report.electron}</span> : <span className="muted">{t('system.app.electronNone')}</span>}
+        {report.electron ? (
+          <span className="mono">{report.electron}</span>
+        ) : (
+          <span className="muted">{t('system.app.electronNone')}</span>
+        )}
       </Field>
     </Card>
   );
@@ -52,10 +66,18 @@ export function PythonCard({ python }: { python: PythonReport }) {
     <Card
       title={t('system.python.title')}
       testId="card-python"
-      status={<Pill tone={tone}>{python.version ? `Python ${python.version}` : t('system.notFound')}</Pill>}
+      status={
+        <Pill tone={tone}>
+          {python.version ? `Python ${python.version}` : t('system.notFound')}
+        </Pill>
+      }
     >
       <Field label={t('system.path')} testId="python-path">
-        {python.path ? <span className="mono">{python.path}</span> : <span className="missing">{t('system.notFound')}</span>}
+        {python.path ? (
+          <span className="mono">{python.path}</span>
+        ) : (
+          <span className="missing">{t('system.notFound')}</span>
+        )}
         <span className="sub">
           {t('system.python.source')}: {t(`system.python.source.${python.source}`)}
         </span>
@@ -67,10 +89,17 @@ export function PythonCard({ python }: { python: PythonReport }) {
         <ul className="packages">
           {PACKAGES.map((name) => (
             <li key={name}>
-              <span className={`dot ${python.packages[name] ? 'dot-ok' : 'dot-bad'}`} aria-hidden="true" />
+              <span
+                className={`dot ${python.packages[name] ? 'dot-ok' : 'dot-bad'}`}
+                aria-hidden="true"
+              />
               <span className="pkg-name">{name}</span>
               <span className="mono">
-                <Version value={python.packages[name]} reason={python.packageReasons?.[name]} testId={`python-${name}`} />
+                <Version
+                  value={python.packages[name]}
+                  reason={python.packageReasons?.[name]}
+                  testId={`python-${name}`}
+                />
               </span>
             </li>
           ))}
@@ -114,12 +143,22 @@ export function RCard({ report }: { report: DoctorReport }) {
 export function SandboxCard({ report }: { report: DoctorReport }) {
   const t = useT();
   const s = report.sandbox;
-  const tone: Tone = s.available ? 'ok' : s.mode === 'off' ? 'neutral' : s.mode === 'enforce' ? 'bad' : 'warn';
+  const tone: Tone = s.available
+    ? 'ok'
+    : s.mode === 'off'
+      ? 'neutral'
+      : s.mode === 'enforce'
+        ? 'bad'
+        : 'warn';
   return (
     <Card
       title={t('system.sandbox.title')}
       testId="card-sandbox"
-      status={<Pill tone={tone}>{s.available ? t('system.sandbox.available') : t('system.notFound')}</Pill>}
+      status={
+        <Pill tone={tone}>
+          {s.available ? t('system.sandbox.available') : t('system.notFound')}
+        </Pill>
+      }
     >
       <Field label={t('system.sandbox.backend')} testId="sandbox-backend">
         <span className="mono">{s.backend}</span>

@@ -17,7 +17,9 @@ export function SystemPanel() {
   }, [status, loadDoctor]);
 
   const checkedAt = report
-    ? new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(report.generatedAt))
+    ? new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
+        new Date(report.generatedAt),
+      )
     : null;
 
   return (
@@ -27,11 +29,25 @@ export function SystemPanel() {
           <h1 id="system-title">{t('system.title')}</h1>
           <p className="muted">
             {t('system.subtitle')}
-            {checkedAt ? <span data-testid="checked-at" data-generated-at={report?.generatedAt}> · {t('system.checkedAt', { time: checkedAt })}</span> : null}
+            {checkedAt ? (
+              <span data-testid="checked-at" data-generated-at={report?.generatedAt}>
+                {' '}
+                · {t('system.checkedAt', { time: checkedAt })}
+              </span>
+            ) : null}
           </p>
         </div>
-        <button type="button" className="btn" onClick={() => void loadDoctor(true)} disabled={loading}>
-          {loading ? <span className="spinner" aria-hidden="true" /> : <span aria-hidden="true">↻</span>}
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void loadDoctor(true)}
+          disabled={loading}
+        >
+          {loading ? (
+            <span className="spinner" aria-hidden="true" />
+          ) : (
+            <span aria-hidden="true">↻</span>
+          )}
           {loading ? t('system.refreshing') : t('system.refresh')}
         </button>
       </header>
@@ -46,7 +62,12 @@ export function SystemPanel() {
             </p>
             <p data-testid="doctor-error-message">{error.message}</p>
           </div>
-          <button type="button" className="btn" onClick={() => void loadDoctor(true)} disabled={loading}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void loadDoctor(true)}
+            disabled={loading}
+          >
             {t('system.retry')}
           </button>
         </div>

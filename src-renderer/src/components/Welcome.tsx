@@ -1,5 +1,6 @@
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { Composer } from './Composer';
 import type { MessageKey } from '../i18n/messages';
 
 const FEATURES: ReadonlyArray<readonly [MessageKey, MessageKey]> = [
@@ -11,7 +12,7 @@ const FEATURES: ReadonlyArray<readonly [MessageKey, MessageKey]> = [
 /** The empty conversation: what the app does, the first user story as an example, the composer. */
 export function Welcome() {
   const t = useT();
-  const setView = useAppStore((s) => s.setView);
+  const setDraft = useAppStore((s) => s.setDraft);
   return (
     <section className="welcome" aria-labelledby="welcome-title">
       <div className="welcome-body">
@@ -20,6 +21,14 @@ export function Welcome() {
         <figure className="example">
           <figcaption className="section-label">{t('welcome.exampleLabel')}</figcaption>
           <blockquote data-testid="example-prompt">{t('welcome.examplePrompt')}</blockquote>
+          <button
+            type="button"
+            className="link"
+            onClick={() => setDraft(t('welcome.examplePrompt'))}
+            data-testid="use-example"
+          >
+            {t('welcome.useExample')}
+          </button>
         </figure>
         <ul className="features">
           {FEATURES.map(([title, body]) => (
@@ -30,20 +39,7 @@ export function Welcome() {
           ))}
         </ul>
       </div>
-      <form className="composer" onSubmit={(e) => e.preventDefault()}>
-        <textarea placeholder={t('welcome.composerPlaceholder')} rows={3} disabled aria-describedby="composer-hint" />
-        <div className="composer-bar">
-          <p id="composer-hint" className="muted">
-            {t('welcome.composerUnavailable')}{' '}
-            <button type="button" className="link" onClick={() => setView('system')}>
-              {t('welcome.openSystem')}
-            </button>
-          </p>
-          <button type="submit" className="btn btn-primary" disabled>
-            {t('welcome.send')}
-          </button>
-        </div>
-      </form>
+      <Composer />
     </section>
   );
 }

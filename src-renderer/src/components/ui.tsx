@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
-export function Pill({ tone, children, testId }: { tone: Tone; children: ReactNode; testId?: string }) {
+export function Pill({
+  tone,
+  children,
+  testId,
+}: {
+  tone: Tone;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <span className={`pill pill-${tone}`} data-testid={testId}>
       {children}
@@ -11,7 +19,17 @@ export function Pill({ tone, children, testId }: { tone: Tone; children: ReactNo
 }
 
 /** One labelled value of a card. `mono` for paths and versions, which must be copyable as is. */
-export function Field({ label, children, mono, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
+export function Field({
+  label,
+  children,
+  mono,
+  testId,
+}: {
+  label: string;
+  children: ReactNode;
+  mono?: boolean;
+  testId?: string;
+}) {
   return (
     <div className="field">
       <dt>{label}</dt>
@@ -22,7 +40,17 @@ export function Field({ label, children, mono, testId }: { label: string; childr
   );
 }
 
-export function Card({ title, status, children, testId }: { title: string; status?: ReactNode; children: ReactNode; testId?: string }) {
+export function Card({
+  title,
+  status,
+  children,
+  testId,
+}: {
+  title: string;
+  status?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <section className="card" data-testid={testId}>
       <header className="card-head">

@@ -18,7 +18,10 @@ export function isLanguage(value: unknown): value is Language {
  * The user's saved choice wins; otherwise Chinese when the system's first language
  * is Chinese (any zh variant), else English.
  */
-export function chooseLanguage(saved: string | null | undefined, systemLanguages: readonly string[]): Language {
+export function chooseLanguage(
+  saved: string | null | undefined,
+  systemLanguages: readonly string[],
+): Language {
   if (isLanguage(saved)) return saved;
   const first = systemLanguages.find((l) => typeof l === 'string' && l.length > 0);
   return first && first.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
@@ -30,7 +33,9 @@ export type Params = Record<string, string | number>;
 export function translate(language: Language, key: MessageKey, params?: Params): string {
   const text = DICTIONARIES[language][key];
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 /** The `{placeholders}` of a message, sorted (used by the completeness test). */

@@ -18,7 +18,12 @@ export type DoctorAction =
   | { type: 'doctor/loaded'; requestId: number; report: DoctorReport }
   | { type: 'doctor/failed'; requestId: number; error: ErrorBody };
 
-export const initialDoctorState: DoctorState = { status: 'idle', report: null, error: null, requestId: 0 };
+export const initialDoctorState: DoctorState = {
+  status: 'idle',
+  report: null,
+  error: null,
+  requestId: 0,
+};
 
 export function doctorReducer(state: DoctorState, action: DoctorAction): DoctorState {
   switch (action.type) {

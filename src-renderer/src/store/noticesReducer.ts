@@ -10,7 +10,8 @@ export interface NoticesState {
   nextId: number;
 }
 
-export type NoticesAction = { type: 'notice/received'; notice: AppNoticeEvent } | { type: 'notice/dismissed'; id: number };
+export type NoticesAction =
+  { type: 'notice/received'; notice: AppNoticeEvent } | { type: 'notice/dismissed'; id: number };
 
 export const MAX_NOTICES = 5;
 export const initialNoticesState: NoticesState = { items: [], nextId: 1 };
@@ -18,7 +19,11 @@ export const initialNoticesState: NoticesState = { items: [], nextId: 1 };
 export function noticesReducer(state: NoticesState, action: NoticesAction): NoticesState {
   switch (action.type) {
     case 'notice/received': {
-      const notice: Notice = { id: state.nextId, level: action.notice.level, message: action.notice.message };
+      const notice: Notice = {
+        id: state.nextId,
+        level: action.notice.level,
+        message: action.notice.message,
+      };
       return { items: [...state.items, notice].slice(-MAX_NOTICES), nextId: state.nextId + 1 };
     }
     case 'notice/dismissed':

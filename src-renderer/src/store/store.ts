@@ -1,6 +1,17 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
-import { createNoticesSlice, createSystemSlice, createUiSlice, type AppState, type StoreDeps } from './slices';
+import type { SessionStreamEvent } from '../../../src-preload/contract';
+import { createConversationSlice } from './conversationSlice';
+import { createFrameBatcher } from './frameBatcher';
+import { createPanelsSlice } from './panelsSlice';
+import { createSessionsSlice } from './sessionsSlice';
+import {
+  createNoticesSlice,
+  createSystemSlice,
+  createUiSlice,
+  type AppState,
+  type StoreDeps,
+} from './slices';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -24,10 +35,28 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createUiSlice(options, language)(...a),
     ...createSystemSlice(options)(...a),
     ...createNoticesSlice()(...a),
+    ...createSessionsSlice(options)(...a),
+    ...createConversationSlice(options)(...a),
+    ...createPanelsSlice(options)(...a),
   }));
 }
 
 /** Subscribes the store to main's events; returns the unsubscribe. */
-export function connectEvents(store: AppStore, bridge: StoreDeps['bridge']): () => void {
-  return bridge.on('app.notice', (notice) => store.getState().receiveNotice(notice));
+export function connectEvents(
+  store: AppStore,
+  bridge: StoreDeps['bridge'],
+  scheduleFrame?: StoreDeps['scheduleFrame'],
+): () => void {
+  // Stream chunks are folded at most once per animation frame, in arrival order.
+  const batcher = createFrameBatcher<SessionStreamEvent>(
+    (events) => store.getState().receiveStream(events),
+    scheduleFrame,
+  );
+  const offs = [
+    bridge.on('app.notice', (notice) => store.getState().receiveNotice(notice)),
+    bridge.on('session.stream', (event) => batcher.push(event)),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
 }

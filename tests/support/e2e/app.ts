@@ -1,7 +1,14 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Response } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+  type Response,
+} from 'playwright-core';
 import { routes } from '../../../src-preload/contract/routes';
 import type { EventTopics } from '../../../src-preload/contract/events';
 import { createHandlers } from '../../../src-main/core/api/handlers';
@@ -81,6 +88,11 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
   page.on('pageerror', (error) => errors.push(String(error)));
   const served = await serveRenderer(page, rendererDir);
   await bindBridge(page, router);
+  // Like the Electron glue: every core event goes to the window. One sent while the page
+  // is (re)loading is lost, as in the app; the renderer catches up by seq.
+  const stopForwarding = core.events.onAny((topic, payload) => {
+    emitEvent(page, topic, payload as never).catch(() => undefined);
+  });
 
   return {
     page,
@@ -93,6 +105,7 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
     open: () => page.goto(`${TEST_ORIGIN}/index.html`),
     emit: (topic, payload) => emitEvent(page, topic, payload),
     async close() {
+      stopForwarding();
       await context.close();
       await core.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -107,7 +120,9 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   const size = page.viewportSize() ?? { width: 1320, height: 860 };
   const needed = Number(
-    await page.evaluate(`(() => { const m = document.querySelector('main'); return m ? m.scrollHeight - m.clientHeight : 0; })()`),
+    await page.evaluate(
+      `(() => { const m = document.querySelector('main'); return m ? m.scrollHeight - m.clientHeight : 0; })()`,
+    ),
   );
   if (needed > 0) await page.setViewportSize({ width: size.width, height: size.height + needed });
   await page.evaluate('document.fonts.ready.then(() => true)');

@@ -43,15 +43,26 @@ export async function bindBridge(page: Page, router: Router): Promise<void> {
     } catch {
       origin = '';
     }
-    return router.handle(route, input, { origin, isMainFrame: source.frame === source.page.mainFrame() });
+    return router.handle(route, input, {
+      origin,
+      isMainFrame: source.frame === source.page.mainFrame(),
+    });
   });
   await page.addInitScript({ content: INIT_SCRIPT });
 }
 
 /** Pushes a main -> renderer event to the page's `on` listeners, like `webContents.send`. */
-export async function emitEvent<T extends keyof EventTopics>(page: Page, topic: T, payload: EventTopics[T]): Promise<void> {
+export async function emitEvent<T extends keyof EventTopics>(
+  page: Page,
+  topic: T,
+  payload: EventTopics[T],
+): Promise<void> {
   await page.evaluate(
-    ([hook, t, p]) => (globalThis as unknown as Record<string, (topic: string, payload: unknown) => void>)[hook]!(t, p),
+    ([hook, t, p]) =>
+      (globalThis as unknown as Record<string, (topic: string, payload: unknown) => void>)[hook]!(
+        t,
+        p,
+      ),
     [EMIT_HOOK, topic, payload] as const,
   );
 }

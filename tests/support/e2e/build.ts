@@ -25,7 +25,9 @@ export function ensureRendererBuild(): string {
     }
   }
   if (!existsSync(index)) {
-    throw new Error(`The renderer build is missing: ${index}. Run \`npm run build\` before the e2e tests.`);
+    throw new Error(
+      `The renderer build is missing: ${index}. Run \`npm run build\` before the e2e tests.`,
+    );
   }
   return RENDERER_DIR;
 }

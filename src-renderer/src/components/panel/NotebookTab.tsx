@@ -1,0 +1,39 @@
+import type { DataUIPart } from '../../../../src-preload/contract';
+import { useT } from '../../i18n/useT';
+import { useAppStore } from '../../store/context';
+import { asCellData, CellCard, type CellData } from '../parts/CellCard';
+
+/** Every cell of the session in order, read-only, with a marker where the kernel generation changes. */
+export function NotebookTab() {
+  const t = useT();
+  const conv = useAppStore((s) => s.conversation);
+  if (!conv) return null;
+  const cells: { key: string; cell: CellData }[] = [];
+  for (const m of conv.fold.messages) {
+    for (const p of m.parts) {
+      if (p.type !== 'data-cell') continue;
+      const cell = asCellData((p as DataUIPart).data);
+      if (cell) cells.push({ key: `${m.id}:${(p as DataUIPart).id ?? cells.length}`, cell });
+    }
+  }
+  if (cells.length === 0) return <p className="panel-empty muted">{t('panel.notebook.empty')}</p>;
+  let generation: string | undefined;
+  return (
+    <ol className="notebook" data-testid="notebook">
+      {cells.map(({ key, cell }) => {
+        const marker = cell.generation && cell.generation !== generation ? cell.generation : null;
+        if (cell.generation) generation = cell.generation;
+        return (
+          <li key={key}>
+            {marker ? (
+              <div className="generation-marker" data-testid="generation-marker" title={marker}>
+                <span>{t('panel.generation', { id: marker.slice(0, 8) })}</span>
+              </div>
+            ) : null}
+            <CellCard cell={cell} sessionId={conv.sessionId} compact />
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

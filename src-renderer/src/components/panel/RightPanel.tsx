@@ -1,0 +1,56 @@
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../i18n/useT';
+import { useAppStore } from '../../store/context';
+import type { RightTab } from '../../store/slices';
+import { ArtifactsTab } from './ArtifactsTab';
+import { EvidenceTab } from './EvidenceTab';
+import { NotebookTab } from './NotebookTab';
+
+const TABS: readonly [RightTab, MessageKey][] = [
+  ['notebook', 'panel.notebook'],
+  ['evidence', 'panel.evidence'],
+  ['artifacts', 'panel.artifacts'],
+];
+
+/** The session's side panel: Notebook, Evidence and Artifacts. */
+export function RightPanel() {
+  const t = useT();
+  const tab = useAppStore((s) => s.rightTab);
+  const setTab = useAppStore((s) => s.setRightTab);
+  const toggle = useAppStore((s) => s.toggleRight);
+  return (
+    <aside className="right-panel" aria-label={t(TABS.find(([id]) => id === tab)![1])}>
+      <div className="panel-tabs" role="tablist">
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls="panel-body"
+            className={tab === id ? 'active' : undefined}
+            onClick={() => setTab(id)}
+          >
+            {t(label)}
+          </button>
+        ))}
+        <span className="grow" />
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={t('panel.close')}
+          title={t('panel.close')}
+          onClick={() => toggle(false)}
+        >
+          ⟩
+        </button>
+      </div>
+      <div className="panel-body" id="panel-body" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+        {tab === 'notebook' ? <NotebookTab /> : null}
+        {tab === 'evidence' ? <EvidenceTab /> : null}
+        {tab === 'artifacts' ? <ArtifactsTab /> : null}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,152 @@
+import type { CitedAnswer, ClaimBasis } from '../../../../src-preload/contract';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../i18n/useT';
+import { useAppStore } from '../../store/context';
+import { isRecord } from './format';
+import { Markdown } from './Markdown';
+
+export function asAnswer(data: unknown): CitedAnswer | null {
+  if (!isRecord(data) || typeof data.summary !== 'string') return null;
+  const list = (v: unknown) => (Array.isArray(v) ? v : []);
+  return {
+    summary: data.summary,
+    claims: list(data.claims),
+    limitations: list(data.limitations),
+    next_steps: list(data.next_steps),
+    suggested_questions: list(data.suggested_questions),
+    artifacts: list(data.artifacts),
+    completion_bullets: list(data.completion_bullets),
+    cited: data.cited !== false,
+  } as CitedAnswer;
+}
+
+export function BasisBadge({ basis }: { basis: ClaimBasis }) {
+  const t = useT();
+  return (
+    <span
+      className={`basis basis-${basis}`}
+      title={t(`answer.basisHint.${basis}` as MessageKey)}
+      data-testid="basis-badge"
+    >
+      {t(`answer.basis.${basis}` as MessageKey)}
+    </span>
+  );
+}
+
+export function EvidenceLink({ id }: { id: string }) {
+  const t = useT();
+  const focus = useAppStore((s) => s.focusEvidence);
+  return (
+    <button
+      type="button"
+      className="evidence-chip mono"
+      aria-label={t('answer.openEvidence', { id })}
+      onClick={() => focus(id)}
+      data-testid="evidence-link"
+    >
+      {id}
+    </button>
+  );
+}
+
+/**
+ * The final cited answer: summary, each claim with its basis and evidence, limitations,
+ * next steps, and suggested questions that send on click.
+ */
+export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: boolean }) {
+  const t = useT();
+  const send = useAppStore((s) => s.sendMessage);
+  const provider = useAppStore((s) => s.provider);
+  const model = useAppStore((s) => s.model);
+  return (
+    <section className="answer-card" data-testid="answer-card" aria-label={t('answer.title')}>
+      <header className="answer-head">
+        <h3>{t('answer.title')}</h3>
+        {!answer.cited ? <span className="pill pill-neutral">{t('answer.uncited')}</span> : null}
+      </header>
+      <Markdown text={answer.summary} />
+      {answer.completion_bullets.length > 0 ? (
+        <ul className="done-list" aria-label={t('answer.done')}>
+          {answer.completion_bullets.map((b, i) => (
+            <li key={i}>
+              <span className="check" aria-hidden="true">
+                ✓
+              </span>
+              {b}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {answer.claims.length > 0 ? (
+        <div className="answer-section">
+          <h4 className="section-label">{t('answer.claims')}</h4>
+          <ol className="claims">
+            {answer.claims.map((c, i) => (
+              <li key={i} className="claim" data-testid="claim" data-basis={c.basis}>
+                <div className="claim-main">
+                  <BasisBadge basis={c.basis} />
+                  <span className="claim-text">{c.statement}</span>
+                </div>
+                {c.evidence.length > 0 || c.uncertainty ? (
+                  <div className="claim-meta">
+                    {c.evidence.map((id) => (
+                      <EvidenceLink key={id} id={id} />
+                    ))}
+                    {c.uncertainty ? (
+                      <span className="muted small">
+                        {t('answer.uncertainty')}: {c.uncertainty}
+                      </span>
+                    ) : null}
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      <div className="answer-grid">
+        {answer.limitations.length > 0 ? (
+          <div className="answer-section" data-testid="limitations">
+            <h4 className="section-label">{t('answer.limitations')}</h4>
+            <ul>
+              {answer.limitations.map((l, i) => (
+                <li key={i}>{l}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {answer.next_steps.length > 0 ? (
+          <div className="answer-section" data-testid="next-steps">
+            <h4 className="section-label">{t('answer.nextSteps')}</h4>
+            <ul>
+              {answer.next_steps.map((l, i) => (
+                <li key={i}>{l}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+      {answer.suggested_questions.length > 0 ? (
+        <div className="answer-section">
+          <h4 className="section-label">{t('answer.suggested')}</h4>
+          <div className="chips">
+            {answer.suggested_questions.map((q, i) => (
+              <button
+                key={i}
+                type="button"
+                className="chip"
+                disabled={!canAsk}
+                data-testid="suggested-question"
+                onClick={() =>
+                  void send(q, { ...(provider ? { provider } : {}), ...(model ? { model } : {}) })
+                }
+              >
+                {q}
+              </button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}

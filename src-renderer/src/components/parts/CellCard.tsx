@@ -1,0 +1,174 @@
+import { useState } from 'react';
+import type {
+  KernelCellError,
+  KernelDisplay,
+  KernelSandboxState,
+  KernelUsage,
+} from '../../../../src-preload/contract';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../i18n/useT';
+import { Figure } from './Figure';
+import { formatSeconds, isRecord } from './format';
+
+/** The data of a `data-cell` part: first the running cell, then its final result. */
+export interface CellData {
+  language: 'python' | 'r';
+  code: string;
+  status: 'running' | 'ok' | 'error' | 'interrupted' | 'died';
+  output?: { stream: 'stdout' | 'stderr'; text: string }[];
+  generation?: string;
+  cellNumber?: number;
+  stdout?: string;
+  stderr?: string;
+  displays?: KernelDisplay[];
+  error?: KernelCellError | null;
+  usage?: KernelUsage | null;
+  truncated?: boolean;
+  sandbox?: KernelSandboxState;
+  died?: { reason: string; lost: string } | null;
+}
+
+export function asCellData(data: unknown): CellData | null {
+  if (!isRecord(data) || typeof data.code !== 'string') return null;
+  return data as unknown as CellData;
+}
+
+export function CopyButton({ text }: { text: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="icon-btn copy-btn"
+      aria-label={t('cell.copy')}
+      title={t('cell.copy')}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+    >
+      {copied ? t('cell.copied') : t('cell.copyShort')}
+    </button>
+  );
+}
+
+/** Streamed pieces while running; the final stdout/stderr once the result arrived. */
+function outputStreams(cell: CellData): { stream: 'stdout' | 'stderr'; text: string }[] {
+  if (cell.status !== 'running' && (cell.stdout !== undefined || cell.stderr !== undefined)) {
+    const out: { stream: 'stdout' | 'stderr'; text: string }[] = [];
+    if (cell.stdout) out.push({ stream: 'stdout', text: cell.stdout });
+    if (cell.stderr) out.push({ stream: 'stderr', text: cell.stderr });
+    return out;
+  }
+  const merged: { stream: 'stdout' | 'stderr'; text: string }[] = [];
+  for (const o of cell.output ?? []) {
+    const last = merged[merged.length - 1];
+    if (last && last.stream === o.stream) last.text += o.text;
+    else merged.push({ ...o });
+  }
+  return merged;
+}
+
+const TONE: Record<CellData['status'], string> = {
+  running: 'neutral',
+  ok: 'ok',
+  error: 'bad',
+  interrupted: 'warn',
+  died: 'bad',
+};
+
+/** A code cell: its code, streamed output, figures and values, error with the failing line. */
+export function CellCard({
+  cell,
+  sessionId,
+  compact,
+}: {
+  cell: CellData;
+  sessionId: string;
+  compact?: boolean;
+}) {
+  const t = useT();
+  const streams = outputStreams(cell);
+  const figures = (cell.displays ?? []).filter((d) => d.path);
+  const values = (cell.displays ?? []).filter((d) => !d.path && d.data['text/plain']);
+  const errorLines = cell.error?.line ? new Set([cell.error.line]) : null;
+  return (
+    <section
+      className={`cell-card tone-${TONE[cell.status]}`}
+      data-testid="cell-card"
+      data-status={cell.status}
+    >
+      <header className="cell-head">
+        <span className="cell-lang">{t(cell.language === 'r' ? 'cell.r' : 'cell.python')}</span>
+        {cell.cellNumber ? (
+          <span className="muted">{t('cell.number', { number: cell.cellNumber })}</span>
+        ) : null}
+        <span className={`pill pill-${TONE[cell.status]}`}>
+          {cell.status === 'running' ? (
+            <span className="spinner spinner-sm" aria-hidden="true" />
+          ) : null}
+          {t(`cell.status.${cell.status}` as MessageKey)}
+        </span>
+        {cell.usage ? (
+          <span className="muted">
+            {t('cell.wall', { seconds: formatSeconds(cell.usage.wallMs) })}
+          </span>
+        ) : null}
+        {cell.sandbox?.state === 'degraded' ? (
+          <span className="pill pill-warn">
+            {t('cell.sandboxDegraded', { reason: cell.sandbox.reason })}
+          </span>
+        ) : null}
+        <span className="grow" />
+        <CopyButton text={cell.code} />
+      </header>
+      <pre className="cell-code" data-testid="cell-code">
+        {cell.code.split('\n').map((line, i) => (
+          <span key={i} className={errorLines?.has(i + 1) ? 'code-line error-line' : 'code-line'}>
+            <span className="line-no" aria-hidden="true">
+              {i + 1}
+            </span>
+            {line}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+      {streams.length > 0 ? (
+        <div className="cell-output" data-testid="cell-output">
+          {streams.map((s, i) => (
+            <pre key={i} className={`stream stream-${s.stream}`}>
+              {compact && s.text.length > 4000 ? `${s.text.slice(0, 4000)}\n…` : s.text}
+            </pre>
+          ))}
+        </div>
+      ) : null}
+      {values.map((d, i) => (
+        <pre key={i} className="cell-value">
+          {d.data['text/plain']}
+        </pre>
+      ))}
+      {figures.map((d) => (
+        <Figure key={d.path} path={d.path!} sessionId={sessionId} />
+      ))}
+      {cell.error ? (
+        <div className="cell-error" role="note" data-testid="cell-error">
+          <strong>
+            {cell.error.ename}: {cell.error.evalue}
+          </strong>
+          {cell.error.line ? (
+            <span className="muted"> · {t('cell.line', { line: cell.error.line })}</span>
+          ) : null}
+          {cell.error.traceback ? <pre>{cell.error.traceback}</pre> : null}
+        </div>
+      ) : null}
+      {cell.died ? (
+        <div className="cell-error" role="note">
+          <strong>{cell.died.reason}</strong> <span>{cell.died.lost}</span>
+        </div>
+      ) : null}
+      {cell.truncated ? <p className="muted small">{t('cell.truncated')}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import type { DataUIPart } from '../../../../src-preload/contract';
+import type {
+  ApprovalEventData,
+  HostCallEventData,
+} from '../../../../src-preload/contract/approvals';
+import { useT } from '../../i18n/useT';
+import { EvidenceLink } from './AnswerCard';
+import { isRecord, preview } from './format';
+
+/** The stream's error report (the fold keeps `error` chunks as `data-error`). */
+export function ErrorPart({ data }: { data: unknown }) {
+  const t = useT();
+  const d = isRecord(data) ? data : {};
+  return (
+    <div className="part-error" role="alert" data-testid="error-part">
+      <strong>{t('conv.errorPart')}</strong>
+      {typeof d.errorCode === 'string' ? <code className="muted"> {d.errorCode}</code> : null}
+      <p>{typeof d.errorText === 'string' ? d.errorText : preview(data)}</p>
+    </div>
+  );
+}
+
+interface ThinkingStep {
+  id?: string;
+  title?: string;
+  text?: string;
+  status?: string;
+}
+
+/** `data-thinking-step` parts (the seed's live checklist) of one message, in order. */
+export function ThinkingSteps({ steps }: { steps: DataUIPart[] }) {
+  const t = useT();
+  return (
+    <ul className="thinking-steps" aria-label={t('conv.steps')}>
+      {steps.map((p, i) => {
+        const s = (isRecord(p.data) ? p.data : {}) as ThinkingStep;
+        const done =
+          s.status === undefined || ['done', 'completed', 'ok', 'finished'].includes(s.status);
+        const failed = s.status === 'failed' || s.status === 'error';
+        return (
+          <li key={p.id ?? i} className={done ? 'done' : failed ? 'failed' : 'active'}>
+            <span className="step-mark" aria-hidden="true">
+              {failed ? '✕' : done ? '✓' : <span className="spinner spinner-sm" />}
+            </span>
+            {s.title ?? s.text ?? preview(p.data, 200)}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** An approval asked or answered outside a tool card (a cell's host call). */
+export function ApprovalLine({ data }: { data: ApprovalEventData }) {
+  const denied = data.state === 'denied' || data.state === 'expired';
+  return (
+    <div
+      className={`activity-line ${denied ? 'tone-bad' : ''}`}
+      data-testid="approval-line"
+      data-state={data.state}
+    >
+      <span className="mono">{data.tool}</span>
+      <span className="muted"> → {data.target}</span>
+      <span className={`pill pill-${denied ? 'bad' : data.state === 'requested' ? 'warn' : 'ok'}`}>
+        {data.state.replace('_', ' ')}
+      </span>
+      {data.reason ? <span className="muted small"> {data.reason}</span> : null}
+    </div>
+  );
+}
+
+/** A capability call a cell made through the host (tool calls show theirs in the tool card). */
+export function HostCallLine({ data }: { data: HostCallEventData }) {
+  return (
+    <div
+      className={`activity-line ${data.status === 'ok' ? '' : 'tone-bad'}`}
+      data-testid="host-call-line"
+    >
+      <span className="mono">host.{data.method}</span>
+      {data.target ? <span className="muted"> → {data.target}</span> : null}
+      <span className={`pill pill-${data.status === 'ok' ? 'ok' : 'bad'}`}>{data.status}</span>
+      <span className="muted small"> {(data.durationMs / 1000).toFixed(2)} s</span>
+    </div>
+  );
+}
+
+/** `data-evidence` / `data-artifact` parts: a compact reference to the record. */
+export function RecordChip({ part }: { part: DataUIPart }) {
+  const d = isRecord(part.data) ? part.data : {};
+  const id = typeof d.id === 'string' ? d.id : part.id;
+  const title = typeof d.title === 'string' ? d.title : typeof d.path === 'string' ? d.path : '';
+  const kind = part.type === 'data-evidence' ? 'evidence' : 'artifact';
+  return (
+    <div className="activity-line" data-testid={`${kind}-part`}>
+      <span className="pill pill-neutral">{kind}</span>
+      {kind === 'evidence' && id ? <EvidenceLink id={id} /> : <span className="mono">{id}</span>}
+      {title ? <span className="muted"> {title}</span> : null}
+    </div>
+  );
+}
+
+/** Any other app part: its type and data, collapsed. */
+export function UnknownData({ part }: { part: DataUIPart }) {
+  return (
+    <details className="unknown-part">
+      <summary className="mono muted">{part.type}</summary>
+      <pre className="code-block">{preview(part.data)}</pre>
+    </details>
+  );
+}

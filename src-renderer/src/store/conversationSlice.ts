@@ -1,0 +1,232 @@
+import type { StateCreator } from 'zustand';
+import type { SessionStreamEvent } from '../../../src-preload/contract';
+import { toErrorBody } from '../api/bridge';
+import {
+  conversationReducer,
+  openConversation,
+  type ConversationAction,
+  type ConversationState,
+} from './conversationReducer';
+import { sessionsDispatch } from './sessionsSlice';
+import type { AppState, StoreDeps } from './slices';
+
+export interface SendOptions {
+  provider?: string;
+  model?: string;
+}
+
+export interface ConversationSlice {
+  conversation: ConversationState | null;
+  openSession(sessionId: string): Promise<void>;
+  closeSession(): void;
+  /** Folds the session-stream events of one animation frame. */
+  receiveStream(events: SessionStreamEvent[]): void;
+  /** Sends a message (creating a session when none is open); false when it was not sent. */
+  sendMessage(text: string, options?: SendOptions): Promise<boolean>;
+  stopRun(): Promise<void>;
+}
+
+type Slice<T> = StateCreator<AppState, [], [], T>;
+
+/** How many events one replay call asks for. */
+export const REPLAY_PAGE = 2_000;
+const PANEL_REFRESH_MS = 250;
+/** The title a session gets from its first message. */
+const TITLE_CHARS = 80;
+const DEFAULT_TITLES = new Set(['New session', '新建会话']);
+
+function newMutationId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function')
+    return crypto.randomUUID();
+  return `m-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
+}
+
+/** Chunks after which the artifact and evidence lists may have grown. */
+function touchesRecords(e: SessionStreamEvent): boolean {
+  const c = e.chunk as { type: string; data?: { status?: unknown } };
+  if (c.type === 'data-cell') return c.data !== undefined && c.data.status !== 'running';
+  return (
+    c.type === 'data-artifact' ||
+    c.type === 'data-evidence' ||
+    c.type === 'tool-output-available' ||
+    c.type === 'finish' ||
+    c.type === 'abort'
+  );
+}
+
+/** Chunks after which a session's run state (its sidebar badge) may have changed. */
+const ACTIVITY_CHUNKS = new Set(['user-message', 'finish', 'abort', 'data-run-status']);
+
+export const createConversationSlice =
+  (deps: StoreDeps): Slice<ConversationSlice> =>
+  (set, get) => {
+    let loadCounter = 0;
+    const sessions = sessionsDispatch(set);
+    const dispatch = (action: ConversationAction) =>
+      set((s) =>
+        s.conversation ? { conversation: conversationReducer(s.conversation, action) } : {},
+      );
+
+    /** Every stored event of the session, page by page (the full history, as folded chunks). */
+    async function readAll(sessionId: string, afterSeq = 0): Promise<SessionStreamEvent[]> {
+      const events: SessionStreamEvent[] = [];
+      let after = afterSeq;
+      for (;;) {
+        const page = await deps.bridge.invoke('session.replay', {
+          sessionId,
+          afterSeq: after,
+          limit: REPLAY_PAGE,
+        });
+        events.push(...page.events);
+        if (page.complete || page.events.length === 0) return events;
+        after = page.events[page.events.length - 1]!.seq;
+      }
+    }
+
+    async function load(sessionId: string): Promise<void> {
+      const loadId = ++loadCounter;
+      set({ conversation: openConversation(sessionId, loadId) });
+      try {
+        const [detail, events] = await Promise.all([
+          deps.bridge.invoke('session.get', { sessionId }),
+          readAll(sessionId),
+        ]);
+        dispatch({ type: 'conv/loaded', loadId, events, runs: detail.runs });
+        sessions({ type: 'sessions/upserted', session: detail.session });
+      } catch (error) {
+        dispatch({ type: 'conv/failed', loadId, error: toErrorBody(error) });
+      }
+    }
+
+    /** Fills a gap with `session.replay`; a replay that brings nothing reloads the whole history. */
+    async function fillGap(): Promise<void> {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const conv = get().conversation;
+        if (!conv || conv.gapAfter === null) return;
+        const { sessionId, gapAfter } = conv;
+        let events: SessionStreamEvent[];
+        try {
+          events = (
+            await deps.bridge.invoke('session.replay', {
+              sessionId,
+              afterSeq: gapAfter,
+              limit: REPLAY_PAGE,
+            })
+          ).events;
+        } catch {
+          events = [];
+        }
+        if (get().conversation?.sessionId !== sessionId) return;
+        if (events.length === 0) return load(sessionId);
+        dispatch({ type: 'conv/replayed', events });
+      }
+    }
+
+    async function refreshRuns(sessionId: string): Promise<void> {
+      try {
+        const detail = await deps.bridge.invoke('session.get', { sessionId });
+        if (get().conversation?.sessionId === sessionId)
+          dispatch({ type: 'conv/runs', runs: detail.runs });
+      } catch {
+        // The next event or reload tries again.
+      }
+    }
+
+    // Panel lists are refetched at most every PANEL_REFRESH_MS while records keep arriving.
+    let panelTimer: ReturnType<typeof setTimeout> | null = null;
+    const refreshPanels = (sessionId: string) => {
+      if (panelTimer) return;
+      panelTimer = setTimeout(() => {
+        panelTimer = null;
+        if (get().conversation?.sessionId !== sessionId) return;
+        void get().loadArtifacts(sessionId);
+        void get().loadEvidence(sessionId);
+      }, PANEL_REFRESH_MS);
+    };
+
+    return {
+      conversation: null,
+      async openSession(sessionId) {
+        sessions({ type: 'sessions/selected', sessionId });
+        get().setView('session');
+        await load(sessionId);
+        void get().loadArtifacts(sessionId);
+        void get().loadEvidence(sessionId);
+      },
+      closeSession() {
+        loadCounter++;
+        sessions({ type: 'sessions/selected', sessionId: null });
+        set({ conversation: null });
+        if (get().view === 'session') get().setView('home');
+      },
+      receiveStream(events) {
+        const touched = new Set<string>();
+        const titled = new Set<string>();
+        for (const e of events) {
+          if (ACTIVITY_CHUNKS.has(e.chunk.type)) touched.add(e.sessionId);
+          if (e.chunk.type === 'user-message') titled.add(e.sessionId);
+        }
+        const before = get().conversation;
+        dispatch({ type: 'conv/events', events });
+        const after = get().conversation;
+        if (after && after.gapAfter !== null && before?.gapAfter === null) void fillGap();
+        if (after && after.status === 'ready') {
+          const known = new Set(after.runs.map((r) => r.id));
+          if (events.some((e) => e.sessionId === after.sessionId && e.runId && !known.has(e.runId)))
+            void refreshRuns(after.sessionId);
+        }
+        if (after && events.some((e) => e.sessionId === after.sessionId && touchesRecords(e)))
+          refreshPanels(after.sessionId);
+        for (const id of touched) void get().refreshActivity(id);
+        for (const id of titled) void get().refreshSession(id);
+      },
+      async sendMessage(text, options = {}) {
+        const message = text.trim();
+        if (!message) return false;
+        let sessionId = get().conversation?.sessionId ?? null;
+        if (!sessionId) sessionId = await get().createSession(titleFrom(message));
+        if (!sessionId) return false;
+        const summary = get().sessions.items.find((s) => s.id === sessionId);
+        const conv = get().conversation;
+        if (
+          summary &&
+          DEFAULT_TITLES.has(summary.title) &&
+          conv &&
+          conv.fold.messages.length === 0 &&
+          conv.runs.length === 0
+        ) {
+          void get().renameSession(sessionId, titleFrom(message));
+        }
+        try {
+          const run = await deps.bridge.invoke('run.submit', {
+            sessionId,
+            mutationId: newMutationId(),
+            message,
+            ...(options.provider ? { provider: options.provider } : {}),
+            ...(options.model ? { model: options.model } : {}),
+          });
+          if (get().conversation?.sessionId === sessionId)
+            dispatch({ type: 'conv/submitted', run });
+          void get().refreshActivity(sessionId);
+          return true;
+        } catch (error) {
+          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          return false;
+        }
+      },
+      async stopRun() {
+        const sessionId = get().conversation?.sessionId;
+        if (!sessionId) return;
+        try {
+          await deps.bridge.invoke('run.stop', { sessionId });
+        } catch (error) {
+          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+        }
+      },
+    };
+  };

@@ -1,0 +1,94 @@
+import type { StateCreator } from 'zustand';
+import type {
+  ArtifactBytes,
+  ArtifactSummary,
+  ArtifactVersion,
+} from '../../../src-preload/contract/artifacts';
+import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
+import { BridgeError, toErrorBody } from '../api/bridge';
+import { invokeExtra } from '../api/extraRoutes';
+import type { AppState, StoreDeps } from './slices';
+
+/** A list the right panel shows; `unavailable` when this build does not register its routes. */
+export interface PanelList<T> {
+  status: 'idle' | 'loading' | 'ready' | 'unavailable' | 'error';
+  sessionId: string | null;
+  items: T[];
+  error: string | null;
+}
+
+export interface PanelsSlice {
+  artifacts: PanelList<ArtifactSummary>;
+  evidence: PanelList<EvidenceRecord>;
+  loadArtifacts(sessionId: string): Promise<void>;
+  loadEvidence(sessionId: string): Promise<void>;
+  artifactVersions(artifactId: string): Promise<ArtifactVersion[]>;
+  /** Bytes of a version, cached per window (versions are immutable). */
+  readArtifact(versionId: string, maxBytes?: number): Promise<ArtifactBytes>;
+}
+
+type Slice<T> = StateCreator<AppState, [], [], T>;
+
+const empty = <T>(): PanelList<T> => ({ status: 'idle', sessionId: null, items: [], error: null });
+
+function failed<T>(sessionId: string, error: unknown): PanelList<T> {
+  const body = toErrorBody(error);
+  const status =
+    error instanceof BridgeError && error.code === 'unknown_route' ? 'unavailable' : 'error';
+  return { status, sessionId, items: [], error: body.message };
+}
+
+export const createPanelsSlice =
+  (deps: StoreDeps): Slice<PanelsSlice> =>
+  (set, get) => {
+    const bytes = new Map<string, Promise<ArtifactBytes>>();
+    const loading = (list: PanelList<unknown>, sessionId: string) =>
+      // Keep the items of the same session on screen while refreshing.
+      ({
+        ...list,
+        status: 'loading' as const,
+        sessionId,
+        items: list.sessionId === sessionId ? list.items : [],
+      });
+    return {
+      artifacts: empty(),
+      evidence: empty(),
+      async loadArtifacts(sessionId) {
+        set((s) => ({ artifacts: loading(s.artifacts, sessionId) as PanelList<ArtifactSummary> }));
+        try {
+          const items = await invokeExtra(deps.bridge, 'artifact.list', { sessionId });
+          if (get().artifacts.sessionId === sessionId)
+            set({ artifacts: { status: 'ready', sessionId, items, error: null } });
+        } catch (error) {
+          if (get().artifacts.sessionId === sessionId) set({ artifacts: failed(sessionId, error) });
+        }
+      },
+      async loadEvidence(sessionId) {
+        set((s) => ({ evidence: loading(s.evidence, sessionId) as PanelList<EvidenceRecord> }));
+        try {
+          const items = await invokeExtra(deps.bridge, 'evidence.list', { sessionId, limit: 1000 });
+          if (get().evidence.sessionId === sessionId)
+            set({ evidence: { status: 'ready', sessionId, items, error: null } });
+        } catch (error) {
+          if (get().evidence.sessionId === sessionId) set({ evidence: failed(sessionId, error) });
+        }
+      },
+      artifactVersions(artifactId) {
+        return invokeExtra(deps.bridge, 'artifact.versions', { artifactId });
+      },
+      readArtifact(versionId, maxBytes) {
+        const key = `${versionId}:${maxBytes ?? ''}`;
+        let found = bytes.get(key);
+        if (!found) {
+          found = invokeExtra(
+            deps.bridge,
+            'artifact.read',
+            maxBytes ? { versionId, maxBytes } : { versionId },
+          );
+          found.catch(() => bytes.delete(key));
+          bytes.set(key, found);
+        }
+        return found;
+      },
+    };
+  };
