@@ -10,8 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ScriptStep } from './script';
-import { startScriptedModel } from './server';
+import type { ScriptStep } from '../../../src-main/core/llm/scripted/script';
+import { startScriptedModel } from '../../../src-main/core/llm/scripted/server';
 import { LLM_STREAM_FIXTURES, transcriptStep } from './transcripts';
 
 function loadSteps(arg: string): ScriptStep[] {

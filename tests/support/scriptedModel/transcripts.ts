@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RawStep } from './script';
+import type { RawStep } from '../../../src-main/core/llm/scripted/script';
 
 export const LLM_STREAM_FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/llm-streams');
 

@@ -69,7 +69,15 @@ export interface HangStep {
   hang: true;
 }
 
-export type ScriptStep = ReplyStep | ErrorStep | RawStep | HangStep;
+export type StaticStep = ReplyStep | ErrorStep | RawStep | HangStep;
+
+/**
+ * A step decided when its request arrives, from the request body (e.g. to cite the
+ * evidence ids an earlier tool result returned). It may not return another function.
+ */
+export type DynamicStep = (body: unknown) => StaticStep;
+
+export type ScriptStep = StaticStep | DynamicStep;
 
 /** An SSE body as a list of writes; numbers are pauses in milliseconds. */
 export type Frame = string | number;

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { defaultErrorBody, renderReply, type Frame, type ScriptStep } from './script';
+import { defaultErrorBody, renderReply, type Frame, type ScriptStep, type StaticStep } from './script';
 
 export interface RecordedRequest {
   method: string;
@@ -89,8 +89,9 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
     }
   }
 
-  async function play(step: ScriptStep | undefined, body: unknown, res: http.ServerResponse, record: RecordedRequest): Promise<void> {
+  async function play(scripted: ScriptStep | undefined, body: unknown, res: http.ServerResponse, record: RecordedRequest): Promise<void> {
     const isOpen = () => record.clientClosedAt === null;
+    const step: StaticStep | undefined = typeof scripted === 'function' ? scripted(body) : scripted;
     if (!step) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'Scripted model: the script has no step left for this request.', type: 'server_error', code: 'script_exhausted' } }));
