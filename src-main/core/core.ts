@@ -16,6 +16,8 @@ import { SEARCH_URL_VAR } from './tools/webTools';
 import { UNATTENDED_APPROVAL_VAR } from './security/approvals';
 import { createProvenanceServices, type ProvenanceServices } from './evidence/services';
 import { provenanceTools } from './science/tools';
+import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
+import { SettingsService } from './settings/settingsService';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -38,6 +40,8 @@ export interface Core {
   readonly provenance: ProvenanceServices;
   /** Shows a file in the OS file manager; only the Electron glue provides it. */
   readonly revealPath: ((file: string) => Promise<void>) | null;
+  /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
+  readonly settings: SettingsService;
   close(): Promise<void>;
 }
 
@@ -45,10 +49,15 @@ export interface CoreOptions {
   env?: NodeJS.ProcessEnv;
   settingsKey?: SettingsKeyLookup;
   revealPath?: (file: string) => Promise<void>;
+  /** Where Settings keeps provider keys (Electron safeStorage in the app); none under plain Node. */
+  secrets?: SecretStore;
 }
 
 export function createCore(options: CoreOptions = {}): Core {
-  const config = loadCoreConfig(options.env ?? process.env, options.settingsKey);
+  const secrets = options.secrets ?? unavailableSecretStore(NO_SECRET_STORE_REASON);
+  // A key entered in Settings is read when a run creates its model, so it applies at once.
+  const settingsKey = options.settingsKey ?? (options.secrets ? (id: string) => secrets.get(id) : undefined);
+  const config = loadCoreConfig(options.env ?? process.env, settingsKey);
   let doctorCache: Promise<DoctorReport> | null = null;
   const events = new EventBus();
   const host: Host = new Host({
@@ -88,6 +97,7 @@ export function createCore(options: CoreOptions = {}): Core {
       return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
     },
     revealPath: options.revealPath ?? null,
+    settings: new SettingsService(() => core.ledger.settings, secrets, config),
     get provenance() {
       return (provenance ??= createProvenanceServices({ dataDir: config.dataDir, env: (name) => config.env.value(name), processEnv: config.processEnv }));
     },

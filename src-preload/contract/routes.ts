@@ -5,6 +5,7 @@ import { evidenceRoutes } from './evidence';
 import { kernelRoutes } from './kernel';
 import { runRoutes } from './runs';
 import { sessionRoutes } from './sessions';
+import { settingsRoutes } from './settings';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -18,6 +19,7 @@ export const routes = {
   ...evidenceRoutes,
   ...artifactRoutes,
   ...approvalRoutes,
+  ...settingsRoutes,
 };
 
 export type Routes = typeof routes;

@@ -43,6 +43,18 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     'run.state': (input) => core.runner.state(input.sessionId),
     'approval.rule.list': () => core.host.rules.listRules(),
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
+    'settings.get': () => core.settings.view(),
+    'settings.update': (input) => core.settings.update(input),
+    'settings.key.set': async (input) => {
+      const view = core.settings.setKey(input.providerId, input.key);
+      await core.doctor(true); // the provider table now shows the key's source
+      return view;
+    },
+    'settings.key.clear': async (input) => {
+      const view = core.settings.clearKey(input.providerId);
+      await core.doctor(true);
+      return view;
+    },
     'evidence.list': (input) => core.provenance.evidence.list(input.sessionId, { ...(input.kind ? { kind: input.kind } : {}), ...(input.limit ? { limit: input.limit } : {}) }),
     'evidence.get': (input) => {
       const found = core.provenance.evidence.get(input.sessionId, input.id);

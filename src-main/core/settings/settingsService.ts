@@ -1,0 +1,80 @@
+import { AppError } from '../../../src-preload/contract/errors';
+import type { AppSettings, SettingsView } from '../../../src-preload/contract/settings';
+import type { CoreConfig } from '../config/coreConfig';
+import { findProvider, PROVIDERS } from '../config/providerCatalog';
+import type { SettingsRepo } from '../ledger/settingsRepo';
+import type { SecretStore } from './secretStore';
+
+/** The keys of AppSettings in the ledger's settings table. */
+const KEYS = {
+  defaultProvider: 'app.defaultProvider',
+  defaultModel: 'app.defaultModel',
+  sandboxMode: 'app.sandboxMode',
+} as const;
+
+export type SettingsPatch = { [K in keyof AppSettings]?: AppSettings[K] | undefined };
+
+/** Settings as the renderer sees them, over the ledger's settings table and the secret store. */
+export class SettingsService {
+  constructor(
+    private readonly repo: () => SettingsRepo,
+    private readonly secrets: SecretStore,
+    private readonly config: CoreConfig,
+  ) {}
+
+  read(): AppSettings {
+    const repo = this.repo();
+    return {
+      defaultProvider: repo.get<string>(KEYS.defaultProvider) ?? null,
+      defaultModel: repo.get<string>(KEYS.defaultModel) ?? null,
+      sandboxMode: repo.get<AppSettings['sandboxMode']>(KEYS.sandboxMode) ?? null,
+    };
+  }
+
+  view(): SettingsView {
+    return {
+      settings: this.read(),
+      keys: this.secrets.list(),
+      keyStorage: this.secrets.status(),
+      dataDir: this.config.dataDir,
+      dataDirSource: this.config.dataDirSource,
+      activeSandboxMode: this.config.sandboxMode,
+    };
+  }
+
+  update(patch: SettingsPatch): SettingsView {
+    if (patch.defaultProvider) this.requireProvider(patch.defaultProvider);
+    const repo = this.repo();
+    for (const name of Object.keys(KEYS) as (keyof AppSettings)[]) {
+      if (!(name in patch) || patch[name] === undefined) continue;
+      const value = patch[name];
+      if (value === null) repo.remove(KEYS[name]);
+      else repo.set(KEYS[name], value);
+    }
+    return this.view();
+  }
+
+  setKey(providerId: string, key: string): SettingsView {
+    this.requireProvider(providerId);
+    const status = this.secrets.status();
+    if (!status.available)
+      throw new AppError('unavailable', status.reason ?? 'Keys cannot be stored here.');
+    this.secrets.set(providerId, key.trim());
+    return this.view();
+  }
+
+  clearKey(providerId: string): SettingsView {
+    this.requireProvider(providerId);
+    this.secrets.remove(providerId);
+    return this.view();
+  }
+
+  private requireProvider(id: string): void {
+    if (!findProvider(id)) {
+      throw new AppError(
+        'invalid_input',
+        `Unknown provider "${id}". Use one of: ${PROVIDERS.map((p) => p.id).join(', ')}.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { route } from './define';
+import type { SandboxMode } from './doctor';
+
+/**
+ * Settings: what the user chooses in the app, stored in the ledger's settings table
+ * (never secrets), and provider keys, stored encrypted with Electron safeStorage and
+ * never sent back in full (only a hint of the last characters).
+ */
+export interface AppSettings {
+  /** The provider new messages use unless the composer picks another; null = OPENAI4S_PROVIDER or the built-in default. */
+  defaultProvider: string | null;
+  /** null = the provider's configured or built-in model. */
+  defaultModel: string | null;
+  /** null = OPENAI4S_SANDBOX_MODE or `auto`. Applies to kernels started after the app restarts. */
+  sandboxMode: SandboxMode | null;
+}
+
+/** A stored key as the renderer may see it. */
+export interface StoredKeyInfo {
+  providerId: string;
+  /** "••••" plus the last 4 characters: enough to recognise a key, useless to steal one. */
+  hint: string;
+  updatedAt: string;
+}
+
+export interface KeyStorageStatus {
+  available: boolean;
+  /** Why keys cannot be stored here, and what to do instead. */
+  reason: string | null;
+}
+
+export interface SettingsView {
+  settings: AppSettings;
+  keys: StoredKeyInfo[];
+  keyStorage: KeyStorageStatus;
+  dataDir: string;
+  dataDirSource: 'env' | 'default';
+  /** The sandbox mode the running kernels use (from the environment at start). */
+  activeSandboxMode: SandboxMode;
+}
+
+const providerId = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a provider id is lowercase letters, digits, "_" or "-"');
+
+export const settingsRoutes = {
+  'settings.get': route<SettingsView>()(z.object({}).strict().default({})),
+  'settings.update': route<SettingsView>()(
+    z
+      .object({
+        defaultProvider: providerId.nullable().optional(),
+        defaultModel: z.string().trim().min(1).max(200).nullable().optional(),
+        sandboxMode: z.enum(['auto', 'enforce', 'off']).nullable().optional(),
+      })
+      .strict(),
+  ),
+  'settings.key.set': route<SettingsView>()(
+    z
+      .object({
+        providerId,
+        key: z
+          .string()
+          .trim()
+          .min(8, 'the key is shorter than 8 characters; paste the whole key')
+          .max(1000)
+          .regex(/^\S+$/, 'the key contains spaces or line breaks; paste only the key'),
+      })
+      .strict(),
+  ),
+  'settings.key.clear': route<SettingsView>()(z.object({ providerId }).strict()),
+};
