@@ -24,5 +24,7 @@ export interface CliCommand {
     values: Record<string, string | boolean | undefined>;
     positionals: string[];
     io: CliIO;
+    /** The environment the CLI was started with. */
+    env: NodeJS.ProcessEnv;
   }): Promise<number>;
 }

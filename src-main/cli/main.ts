@@ -7,13 +7,14 @@ import { kernelCommand } from './commands/kernel';
 import { llmCommand } from './commands/llm';
 import { runCommand } from './commands/run';
 import { exportCommand, verifyCommand } from './commands/export';
+import { demoCommand } from './commands/demo';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { scienceCommand } from './commands/science';
 import { artifactsCommand } from './commands/artifacts';
 
 /** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [runCommand, sessionsCommand, showCommand, exportCommand, verifyCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [runCommand, demoCommand, sessionsCommand, showCommand, exportCommand, verifyCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -76,7 +77,7 @@ export async function runCli(argv: string[], io: CliIO = stdio, env = process.en
   let core: Core | null = null;
   try {
     if (command.needsCore) core = createCore({ env });
-    return await command.run({ core, values: parsed.values, positionals: parsed.positionals, io });
+    return await command.run({ core, values: parsed.values, positionals: parsed.positionals, io, env });
   } catch (error) {
     io.err(`openai4s ${name}: ${(error as Error).message}`);
     return 1;

@@ -10,7 +10,7 @@ export const runCommand: CliCommand = {
   name: 'run',
   summary: 'Ask a research question headlessly and stream the agent run',
   usage:
-    'openai4s run "<question>" [--provider ID] [--model M] [--session ID] [--stream ui|text] [--max-turns N]\n' +
+    'openai4s run "<question>" [--provider ID] [--model M] [--session ID] [--title T] [--stream ui|text] [--max-turns N]\n' +
     '  --stream ui prints the AI SDK UI message stream as SSE (data: <json>), ending with data: [DONE].',
   options: {
     provider: { type: 'string' },
@@ -18,6 +18,7 @@ export const runCommand: CliCommand = {
     session: { type: 'string' },
     stream: { type: 'string' },
     'max-turns': { type: 'string' },
+    title: { type: 'string' },
   },
   needsCore: true,
   async run({ core, values, positionals, io }) {
@@ -39,7 +40,7 @@ export const runCommand: CliCommand = {
     const c = core!;
     const session = values.session
       ? c.ledger.sessions.require(values.session as string)
-      : c.ledger.createSession(question.length > 60 ? `${question.slice(0, 57)}...` : question);
+      : c.ledger.createSession((values.title as string | undefined) ?? (question.length > 60 ? `${question.slice(0, 57)}...` : question));
     const write = ioWriter(io);
     const print = mode === 'ui' ? (chunk: Parameters<typeof sseEvent>[0]) => write(sseEvent(chunk)) : textPrinter(write, io.isTTY ?? false);
     const unsubscribe = c.events.on('session.stream', (event) => {
