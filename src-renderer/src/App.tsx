@@ -4,6 +4,7 @@ import { Header } from './components/Header';
 import { Notices } from './components/Notices';
 import { RightPanel } from './components/panel/RightPanel';
 import { Sidebar } from './components/Sidebar';
+import { SettingsPanel } from './components/SettingsPanel';
 import { SystemPanel } from './components/SystemPanel';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
@@ -13,6 +14,17 @@ export function App() {
   const language = useAppStore((s) => s.language);
   const hasSession = useAppStore((s) => s.conversation !== null);
   const rightOpen = useAppStore((s) => s.rightOpen);
+  const theme = useAppStore((s) => s.theme);
+  const loadSettings = useAppStore((s) => s.loadSettings);
+
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  // The Settings defaults decide the composer's provider and model.
+  useEffect(() => {
+    void loadSettings();
+  }, [loadSettings]);
 
   // `lang` picks the right CJK glyphs (Noto Sans CJK SC) and tells screen readers.
   useEffect(() => {
@@ -27,7 +39,15 @@ export function App() {
         <Sidebar />
         <main className={`main${inSession ? ' main-session' : ''}`}>
           <Notices />
-          {view === 'system' ? <SystemPanel /> : inSession ? <Conversation /> : <Welcome />}
+          {view === 'system' ? (
+            <SystemPanel />
+          ) : view === 'settings' ? (
+            <SettingsPanel />
+          ) : inSession ? (
+            <Conversation />
+          ) : (
+            <Welcome />
+          )}
         </main>
         {inSession && rightOpen ? <RightPanel /> : null}
       </div>

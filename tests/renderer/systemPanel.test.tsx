@@ -1,11 +1,20 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DoctorReport, Envelope } from '../../src-preload/contract';
+import type { DoctorReport, Envelope, SettingsView } from '../../src-preload/contract';
 import { bridge } from '../../src-renderer/src/api/bridge';
 import { App } from '../../src-renderer/src/App';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage, recordedReport } from './support';
+
+const NO_SETTINGS: SettingsView = {
+  settings: { defaultProvider: null, defaultModel: null, sandboxMode: null },
+  keys: [],
+  keyStorage: { available: false, reason: 'no keychain in this test' },
+  dataDir: '/data',
+  dataDirSource: 'default',
+  activeSandboxMode: 'auto',
+};
 
 /** The real app, on the real facade, over a fake `window.openai4s` (what the preload provides). */
 function renderApp(
@@ -13,9 +22,11 @@ function renderApp(
   languages = ['en-US'],
 ) {
   // The sidebar lists sessions at start; these tests are about the doctor report.
-  const api = fakeBridgeApi((route, input) =>
-    route === 'session.list' ? { ok: true, data: [] } : answer(route, input),
-  );
+  const api = fakeBridgeApi((route, input) => {
+    if (route === 'session.list') return { ok: true, data: [] };
+    if (route === 'settings.get') return { ok: true, data: NO_SETTINGS };
+    return answer(route, input);
+  });
   window.openai4s = api;
   const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: languages });
   render(

@@ -1,7 +1,9 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { useShallow } from 'zustand/react/shallow';
 import { activeRun, queuedRuns } from '../store/conversationReducer';
+import { modelChoice } from '../store/settingsSlice';
 
 /**
  * The message box. Enter sends (Shift+Enter is a new line; never while an IME is
@@ -23,6 +25,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const setModelChoice = useAppStore((s) => s.setModelChoice);
   const doctor = useAppStore((s) => s.doctor);
   const loadDoctor = useAppStore((s) => s.loadDoctor);
+  const choice = useAppStore(useShallow(modelChoice));
+  const defaults = useAppStore((s) => s.settings.view?.settings);
   const ref = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
@@ -33,13 +37,14 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   }, [autoFocus]);
 
   const providers = doctor.report?.providers ?? [];
-  const chosen = providers.find((p) => p.id === provider) ?? providers.find((p) => p.isDefault);
+  const effective = provider ?? defaults?.defaultProvider ?? null;
+  const chosen = providers.find((p) => p.id === effective) ?? providers.find((p) => p.isDefault);
 
   const submit = async () => {
     const text = draft.trim();
     if (!text) return;
     setDraft('');
-    const ok = await send(text, { ...(provider ? { provider } : {}), ...(model ? { model } : {}) });
+    const ok = await send(text, choice);
     if (!ok) setDraft(text);
   };
 
@@ -76,14 +81,14 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           <label className="picker">
             <span className="sr-only">{t('composer.provider')}</span>
             <select
-              value={provider ?? ''}
+              value={chosen?.id ?? ''}
               onChange={(e) => setModelChoice(e.target.value || null, null)}
               aria-label={t('composer.provider')}
               data-testid="provider-picker"
             >
               {providers.length === 0 ? <option value="">{t('composer.provider')}</option> : null}
               {providers.map((p) => (
-                <option key={p.id} value={p.isDefault && !provider ? '' : p.id}>
+                <option key={p.id} value={p.id}>
                   {p.label}
                   {p.configured ? '' : ` (${t('composer.notConfigured')})`}
                 </option>
@@ -95,7 +100,10 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
             <input
               value={model ?? ''}
               onChange={(e) => setModelChoice(provider, e.target.value)}
-              placeholder={chosen ? chosen.model : t('composer.defaultModel')}
+              placeholder={
+                (!provider && defaults?.defaultModel) ||
+                (chosen ? chosen.model : t('composer.defaultModel'))
+              }
               aria-label={t('composer.model')}
               list="model-suggestions"
               spellCheck={false}

@@ -113,6 +113,8 @@ export const AssistantMessage = memo(function AssistantMessage({
     } else if (part.type === 'reasoning') {
       if (part.text.trim()) out.push(<Reasoning key={key} part={part} />);
     } else if (isTool(part)) {
+      // A valid finalize is the answer card below; a rejected one stays visible as a tool error.
+      if (part.type === 'tool-finalize_response' && part.state === 'output-available') return;
       out.push(
         <ToolCard
           key={key}

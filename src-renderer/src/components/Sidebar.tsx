@@ -51,15 +51,19 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
         onClick={() => void open(session.id)}
       >
         <span className="session-title">{session.title}</span>
-        {activity?.running ? (
-          <span className="badge badge-running" data-testid="badge-running">
-            <span className="pulse" aria-hidden="true" />
-            {t('sidebar.running')}
-          </span>
-        ) : null}
-        {activity?.queued ? (
-          <span className="badge badge-queued" data-testid="badge-queued">
-            {t('sidebar.queued', { count: activity.queued })}
+        {activity?.running || activity?.queued ? (
+          <span className="session-badges">
+            {activity?.running ? (
+              <span className="badge badge-running" data-testid="badge-running">
+                <span className="pulse" aria-hidden="true" />
+                {t('sidebar.running')}
+              </span>
+            ) : null}
+            {activity?.queued ? (
+              <span className="badge badge-queued" data-testid="badge-queued">
+                {t('sidebar.queued', { count: activity.queued })}
+              </span>
+            ) : null}
           </span>
         ) : null}
       </button>

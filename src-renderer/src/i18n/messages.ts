@@ -101,6 +101,36 @@ export const en = {
 
   'notice.dismiss': 'Dismiss',
 
+  'settings.title': 'Settings',
+  'settings.subtitle': 'Providers, defaults, sandbox and approvals of this app.',
+  'settings.save': 'Save',
+  'settings.keys.title': 'Provider keys',
+  'settings.keys.note':
+    'Keys are encrypted with the system keychain and never shown again: only their last characters. An environment variable wins over a stored key.',
+  'settings.keys.stored': 'Stored key',
+  'settings.keys.key': 'Key',
+  'settings.keys.enter': 'Paste a key',
+  'settings.keys.replace': 'Paste a new key to replace it',
+  'settings.keys.remove': 'Remove',
+  'settings.keys.inputLabel': 'API key for {provider}',
+  'settings.defaults.title': 'Default provider and model',
+  'settings.defaults.note':
+    'Used by new messages unless the composer picks another. Any model id is accepted.',
+  'settings.defaults.fromEnv': 'From the environment (OPENAI4S_PROVIDER)',
+  'settings.sandbox.note':
+    'Running kernels use “{mode}”. A change applies to kernels started after the app restarts.',
+  'settings.rules.title': 'Approval rules',
+  'settings.rules.note': 'Decisions you made “always”. Revoke one and the agent asks again.',
+  'settings.rules.empty': 'No stored rules.',
+  'settings.rules.revoke': 'Revoke',
+  'settings.appearance.title': 'Language and theme',
+  'settings.theme': 'Theme',
+  'settings.theme.system': 'System',
+  'settings.theme.light': 'Light',
+  'settings.theme.dark': 'Dark',
+  'settings.dataDir.note':
+    'Ledger, artifacts and workspaces live here. To move it, start the app with OPENAI4S_DATA_DIR set.',
+
   'nav.settings': 'Settings',
   'sidebar.search': 'Search sessions',
   'sidebar.rename': 'Rename',
@@ -331,6 +361,34 @@ export const zhCN: Record<MessageKey, string> = {
   'system.providers.keySource.none': '无密钥',
 
   'notice.dismiss': '关闭',
+
+  'settings.title': '设置',
+  'settings.subtitle': '本应用的服务商、默认值、沙箱与批准规则。',
+  'settings.save': '保存',
+  'settings.keys.title': '服务商密钥',
+  'settings.keys.note':
+    '密钥用系统钥匙串加密，保存后不再完整显示，只显示末尾几位。环境变量优先于已保存的密钥。',
+  'settings.keys.stored': '已存密钥',
+  'settings.keys.key': '密钥',
+  'settings.keys.enter': '粘贴密钥',
+  'settings.keys.replace': '粘贴新密钥以替换',
+  'settings.keys.remove': '移除',
+  'settings.keys.inputLabel': '{provider} 的 API 密钥',
+  'settings.defaults.title': '默认服务商与模型',
+  'settings.defaults.note': '新消息默认使用，除非在输入框中另选。可填写任意模型 ID。',
+  'settings.defaults.fromEnv': '来自环境变量（OPENAI4S_PROVIDER）',
+  'settings.sandbox.note': '正在运行的内核使用“{mode}”。修改在应用重启后启动的内核中生效。',
+  'settings.rules.title': '批准规则',
+  'settings.rules.note': '你选择“始终”的决定。撤销后智能体会再次询问。',
+  'settings.rules.empty': '没有已保存的规则。',
+  'settings.rules.revoke': '撤销',
+  'settings.appearance.title': '语言与主题',
+  'settings.theme': '主题',
+  'settings.theme.system': '跟随系统',
+  'settings.theme.light': '浅色',
+  'settings.theme.dark': '深色',
+  'settings.dataDir.note':
+    '账本、产物和工作区都保存在这里。如需更换，请设置 OPENAI4S_DATA_DIR 后启动应用。',
 
   'nav.settings': '设置',
   'sidebar.search': '搜索会话',

@@ -8,6 +8,7 @@ import type { ScheduleFrame } from './frameBatcher';
 import type { PanelsSlice } from './panelsSlice';
 import { initialNoticesState, noticesReducer, type NoticesState } from './noticesReducer';
 import type { SessionsSlice } from './sessionsSlice';
+import type { SettingsSlice } from './settingsSlice';
 
 /** What the store needs from the outside world; tests pass fakes. */
 export interface StoreDeps {
@@ -59,7 +60,8 @@ export type AppState = UiSlice &
   NoticesSlice &
   SessionsSlice &
   ConversationSlice &
-  PanelsSlice;
+  PanelsSlice &
+  SettingsSlice;
 type Slice<T> = StateCreator<AppState, [], [], T>;
 
 export const createUiSlice =

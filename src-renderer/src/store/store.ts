@@ -5,6 +5,7 @@ import { createConversationSlice } from './conversationSlice';
 import { createFrameBatcher } from './frameBatcher';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
+import { createSettingsSlice } from './settingsSlice';
 import {
   createNoticesSlice,
   createSystemSlice,
@@ -38,6 +39,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createSessionsSlice(options)(...a),
     ...createConversationSlice(options)(...a),
     ...createPanelsSlice(options)(...a),
+    ...createSettingsSlice(options)(...a),
   }));
 }
 

@@ -14,6 +14,7 @@ import type { EventTopics } from '../../../src-preload/contract/events';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { createRouter, type Router } from '../../../src-main/core/ipc/router';
+import type { SecretStore } from '../../../src-main/core/settings/secretStore';
 import { bindBridge, emitEvent } from './bridge';
 import { ensureRendererBuild, PROJECT_ROOT } from './build';
 import { serveRenderer, TEST_ORIGIN, type ServedLog } from './serve';
@@ -44,6 +45,8 @@ export interface ShellOptions {
   viewport?: { width: number; height: number };
   /** Extra environment for the core, on top of process.env and the temp data dir. */
   env?: NodeJS.ProcessEnv;
+  /** Where Settings keeps keys (the app uses safeStorage; tests an in-memory store). */
+  secrets?: SecretStore;
 }
 
 export interface Shell {
@@ -69,7 +72,10 @@ export interface Shell {
 export async function openShell(browser: Browser, options: ShellOptions = {}): Promise<Shell> {
   const rendererDir = ensureRendererBuild();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'openai4s-e2e-'));
-  const core = createCore({ env: { ...process.env, ...options.env, OPENAI4S_DATA_DIR: dataDir } });
+  const core = createCore({
+    env: { ...process.env, ...options.env, OPENAI4S_DATA_DIR: dataDir },
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+  });
   // The same rule as the Electron glue's isTrustedCaller, for the test origin.
   const router = createRouter(routes, createHandlers(core), {
     checkSender: (caller) => caller.isMainFrame && caller.origin === TEST_ORIGIN,

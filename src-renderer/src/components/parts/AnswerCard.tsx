@@ -1,7 +1,9 @@
 import type { CitedAnswer, ClaimBasis } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../store/context';
+import { modelChoice } from '../../store/settingsSlice';
 import { isRecord } from './format';
 import { Markdown } from './Markdown';
 
@@ -56,8 +58,7 @@ export function EvidenceLink({ id }: { id: string }) {
 export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: boolean }) {
   const t = useT();
   const send = useAppStore((s) => s.sendMessage);
-  const provider = useAppStore((s) => s.provider);
-  const model = useAppStore((s) => s.model);
+  const choice = useAppStore(useShallow(modelChoice));
   return (
     <section className="answer-card" data-testid="answer-card" aria-label={t('answer.title')}>
       <header className="answer-head">
@@ -137,9 +138,7 @@ export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: bo
                 className="chip"
                 disabled={!canAsk}
                 data-testid="suggested-question"
-                onClick={() =>
-                  void send(q, { ...(provider ? { provider } : {}), ...(model ? { model } : {}) })
-                }
+                onClick={() => void send(q, choice)}
               >
                 {q}
               </button>

@@ -1,0 +1,90 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { memorySecretStore } from '../../src-main/core/settings/secretStore';
+import { launchChromium, openShell, saveScreenshot, type Shell } from '../support/e2e/app';
+
+const KEY = 'sk-ant-e2e-secret-value-31337';
+
+describe('Settings against the real core', () => {
+  let browser: Browser;
+  let shell: Shell | null = null;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await shell?.close();
+    shell = null;
+  });
+
+  it('stores a key that is never shown again, sets defaults, theme and language', async () => {
+    shell = await openShell(browser, {
+      locale: 'en-US',
+      env: {
+        OPENAI4S_ANTHROPIC_API_KEY: '',
+        OPENAI4S_LLM_API_KEY: '',
+        OPENAI4S_KERNEL_PREWARM: '0',
+      },
+      secrets: memorySecretStore(),
+      viewport: { width: 1320, height: 900 },
+    });
+    const { page } = shell;
+    await shell.open();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Provider keys' }).waitFor();
+    const row = page.getByTestId('key-row-anthropic');
+    await row.getByText('not configured').waitFor({ timeout: 45_000 });
+
+    await row.getByLabel('API key for Anthropic').fill(KEY);
+    await row.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('key-hint-anthropic').getByText('••••1337').waitFor();
+    await row.getByText('configured', { exact: true }).waitFor();
+    expect(await row.getByLabel('API key for Anthropic').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(KEY);
+    const report = await shell.core.doctor();
+    expect(report.providers.find((p) => p.id === 'anthropic')).toMatchObject({
+      configured: true,
+      keySource: 'settings',
+    });
+
+    // Defaults are stored by the core.
+    await page.getByTestId('default-provider').selectOption('anthropic');
+    await page.getByTestId('default-model').fill('claude-sonnet-4-5');
+    await page.getByTestId('default-model').blur();
+    await expect
+      .poll(() => shell!.core.settings.read())
+      .toMatchObject({ defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5' });
+    await page.getByRole('radio', { name: /enforce/ }).check();
+    await expect.poll(() => shell!.core.settings.read().sandboxMode).toBe('enforce');
+    expect(await page.getByTestId('settings-data-dir').textContent()).toBe(shell.dataDir);
+    await saveScreenshot(page, 'workbench-settings-en.png');
+
+    // The composer now uses the default provider.
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    expect(await page.getByTestId('provider-picker').inputValue()).toBe('anthropic');
+
+    // Theme and language.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Dark', exact: true }).click();
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe(
+      'rgb(22, 24, 29)',
+    );
+    await page
+      .getByRole('group', { name: 'Language' })
+      .last()
+      .getByRole('button', { name: '中文' })
+      .click();
+    await page.getByRole('heading', { name: '服务商密钥' }).waitFor();
+    await saveScreenshot(page, 'workbench-settings-zh-dark.png');
+    await page.reload();
+    expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+
+    // Removing the key.
+    await page.getByRole('button', { name: '设置', exact: true }).click();
+    await page.getByTestId('key-row-anthropic').getByRole('button', { name: '移除' }).click();
+    await page.getByTestId('key-hint-anthropic').getByText('—').waitFor();
+    expect(shell.errors).toEqual([]);
+  }, 90_000);
+});
