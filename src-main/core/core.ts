@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { DoctorReport } from '../../src-preload/contract/doctor';
 import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
+import { overlayEnv, type ConfigEnv } from './config/env';
+import { startInsulinDemo } from './demo/demo';
+import type { RunRecord, SessionSummary } from '../../src-preload/contract/sessions';
 import type { SettingsKeyLookup } from './config/providers';
 import { buildDoctorReport } from './doctor/doctor';
 import { KernelSupervisor } from './kernel/supervisor';
@@ -38,6 +41,10 @@ export interface Core {
   readonly host: Host;
   /** Evidence, science connectors and versioned artifacts (src-main/core/{evidence,science,artifacts}); opened on first use. */
   readonly provenance: ProvenanceServices;
+  /** The configuration a session sees: the app's, or the app's under that session's overlay (the demo). */
+  envFor(sessionId: string): ConfigEnv;
+  /** Plays the insulin story as a replay in a new session (no key needed); resolves once it is submitted. */
+  startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
   /** Shows a file in the OS file manager; only the Electron glue provides it. */
   readonly revealPath: ((file: string) => Promise<void>) | null;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
@@ -87,6 +94,9 @@ export function createCore(options: CoreOptions = {}): Core {
   });
   let ledger: Ledger | null = null;
   let runner: SessionRunner | null = null;
+  // Per-session configuration overlays (the in-app demo) and what closes them.
+  const overlays = new Map<string, Record<string, string>>();
+  const demos = new Set<Promise<void>>();
   let provenance: ProvenanceServices | null = null;
   const core: Core = {
     config,
@@ -99,10 +109,42 @@ export function createCore(options: CoreOptions = {}): Core {
     revealPath: options.revealPath ?? null,
     settings: new SettingsService(() => core.ledger.settings, secrets, config),
     get provenance() {
-      return (provenance ??= createProvenanceServices({ dataDir: config.dataDir, env: (name) => config.env.value(name), processEnv: config.processEnv }));
+      return (provenance ??= createProvenanceServices({
+        dataDir: config.dataDir,
+        env: (name) => config.env.value(name),
+        envFor: (sessionId) => (overlays.has(sessionId) ? (name) => core.envFor(sessionId).value(name) : null),
+        processEnv: config.processEnv,
+      }));
     },
     get runner() {
       return (runner ??= buildSessionRunner(core, cells));
+    },
+    envFor(sessionId) {
+      const overlay = overlays.get(sessionId);
+      return overlay ? overlayEnv(config.env, overlay) : config.env;
+    },
+    async startDemo() {
+      const demo = await startInsulinDemo();
+      const session = core.ledger.createSession(demo.title);
+      overlays.set(session.id, demo.env);
+      try {
+        const run = core.runner.submit({ sessionId: session.id, mutationId: `demo-${session.id}`, message: demo.question, provider: 'openai' });
+        // The replay servers live as long as the run; the session stays, as any other.
+        const done = core.runner
+          .result(run.id)
+          .catch(() => undefined)
+          .then(() => demo.close())
+          .finally(() => {
+            overlays.delete(session.id);
+            demos.delete(done);
+          });
+        demos.add(done);
+        return { session, run };
+      } catch (error) {
+        overlays.delete(session.id);
+        await demo.close();
+        throw error;
+      }
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
@@ -115,6 +157,7 @@ export function createCore(options: CoreOptions = {}): Core {
     async close() {
       await runner?.close();
       runner = null;
+      await Promise.all([...demos]);
       await kernels.close();
       ledger?.close();
       ledger = null;

@@ -1,5 +1,6 @@
 import { artifactRoutes } from './artifacts';
 import { approvalRoutes } from './approvals';
+import { demoRoutes } from './demo';
 import { doctorRoutes } from './doctor';
 import { evidenceRoutes } from './evidence';
 import { kernelRoutes } from './kernel';
@@ -13,6 +14,7 @@ import { settingsRoutes } from './settings';
  */
 export const routes = {
   ...doctorRoutes,
+  ...demoRoutes,
   ...kernelRoutes,
   ...sessionRoutes,
   ...runRoutes,

@@ -10,6 +10,7 @@ import type { Core } from '../core';
 export function createHandlers(core: Core): HandlersFor<Routes> {
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
+    'demo.start': () => core.startDemo(),
     'kernel.execute': (input) =>
       core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),

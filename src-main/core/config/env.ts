@@ -51,3 +51,14 @@ export function loadConfigEnv(
     dotenvPath,
   };
 }
+
+/**
+ * The same configuration with some variables replaced, for one session only (the in-app
+ * demo points its provider and science endpoints at local replays). The overlay wins;
+ * everything else reads through to the base.
+ */
+export function overlayEnv(base: ConfigEnv, overlay: Readonly<Record<string, string>>): ConfigEnv {
+  const get = (name: string): SourcedValue | undefined =>
+    Object.prototype.hasOwnProperty.call(overlay, name) ? { value: overlay[name]!, source: 'env' } : base.get(name);
+  return { get, value: (name) => get(name)?.value, dotenvProblems: base.dotenvProblems, dotenvPath: base.dotenvPath };
+}

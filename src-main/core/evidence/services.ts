@@ -23,6 +23,8 @@ export interface ProvenanceOptions {
   dataDir: string;
   /** Configuration lookup (environment over the data root's .env): endpoint overrides. */
   env: EnvLookup;
+  /** A session's own endpoint overrides, if any (see ScienceClientOptions.envFor). */
+  envFor?: (sessionId: string) => EnvLookup | null;
   /** The process environment the kernel supervisor resolves interpreters from. */
   processEnv: NodeJS.ProcessEnv;
   /** false: evidence, versions and the response cache live in memory (tests, throwaway CLI runs). */
@@ -42,6 +44,7 @@ export function createProvenanceServices(opts: ProvenanceOptions): ProvenanceSer
   const science = new ScienceClient({
     connectors: CONNECTORS,
     env: opts.env,
+    ...(opts.envFor ? { envFor: opts.envFor } : {}),
     http: new HttpClient(opts.fetch ? { fetch: opts.fetch } : {}),
     cache: db ? new SqliteResponseCache(db) : new MemoryResponseCache(),
     evidence,

@@ -16,12 +16,14 @@ export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunn
   const { config } = core;
   const runner = new SessionRunner({
     ledger: core.ledger,
-    createModel: (provider, model) =>
-      createModel(provider ?? defaultProviderId(config.env), {
-        env: config.env,
+    createModel: (provider, model, sessionId) => {
+      const env = core.envFor(sessionId);
+      return createModel(provider ?? defaultProviderId(env), {
+        env,
         ...(model ? { model } : {}),
         ...(config.settingsKey ? { settingsKey: config.settingsKey } : {}),
-      }),
+      });
+    },
     // The host's executor records each batch as an action group, with targets and decisions.
     executor: core.host.executor,
     kernel: recordingKernel(

@@ -20,7 +20,7 @@ export interface RunSubmission {
 export interface RunnerDeps {
   ledger: Ledger;
   /** Throws (an LlmError naming the variables) when the provider has no key. */
-  createModel(provider: string | undefined, model: string | undefined): LanguageModelPort;
+  createModel(provider: string | undefined, model: string | undefined, sessionId: string): LanguageModelPort;
   executor: ActionExecutorPort;
   kernel: KernelPort;
   /** Which evidence ids exist in a session (the engine refuses claims citing others). */
@@ -189,7 +189,7 @@ export class SessionRunner {
     const { ledger } = this.deps;
     let model: LanguageModelPort;
     try {
-      model = this.deps.createModel(input.provider, input.model);
+      model = this.deps.createModel(input.provider, input.model, sessionId);
     } catch (error) {
       this.publishStored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
       const message = (error as Error).message;

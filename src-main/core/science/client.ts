@@ -20,6 +20,8 @@ export interface ScienceCallContext {
 export interface ScienceClientOptions {
   connectors: Connector[];
   env: EnvLookup;
+  /** A session's own endpoint overrides (the in-app demo replays recorded answers in one session only). */
+  envFor?: (sessionId: string) => EnvLookup | null;
   http?: HttpClient;
   cache?: ResponseCache;
   /** How long a cached answer is reused (default 24 h; 0 disables the cache). */
@@ -140,7 +142,7 @@ export class ScienceClient {
 
   private context(connector: Connector, params: ConnectorParams, call: ScienceCallContext, provenance: Provenance[]): ConnectorContext {
     const db = connector.database;
-    const hosts = resolveHosts(db, this.opts.env);
+    const hosts = resolveHosts(db, (call.sessionId && this.opts.envFor?.(call.sessionId)) || this.opts.env);
     const parameters: Record<string, unknown> = { operation: params.operation, query: params.query, limit: params.limit };
     if (params.cursor) parameters.cursor = params.cursor;
     if (Object.keys(params.filters).length) parameters.filters = params.filters;
