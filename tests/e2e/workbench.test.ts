@@ -148,6 +148,35 @@ describe('workbench: a research conversation', () => {
     expect(shell.errors).toEqual([]);
   }, 150_000);
 
+  it('shows a tool call the headless approval policy denied as denied', async () => {
+    model = await startScriptedModel([
+      {
+        reply: [
+          {
+            toolCall: {
+              name: 'web_fetch',
+              arguments: { url: 'https://www.uniprot.org/uniprotkb/P01308' },
+            },
+          },
+        ],
+      },
+      { reply: [{ toolCall: { name: 'finalize_response', arguments: ANSWER } }] },
+    ]);
+    shell = await openShell(browser, { locale: 'en-US', env: env(model.baseUrl) });
+    const { page } = shell;
+    await shell.open();
+    await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
+    await send(page, 'Fetch the UniProt page of insulin.');
+    await page.getByTestId('answer-card').waitFor({ timeout: 30_000 });
+    const tool = page.getByTestId('tool-card').filter({ hasText: 'web_fetch' });
+    expect(await tool.getAttribute('data-state')).toBe('output-denied');
+    expect(await tool.getByTestId('tool-denied').textContent()).toBe(
+      'The call was denied, so it did not run.',
+    );
+    await shot(page, 'workbench-denied-en.png');
+    expect(shell.errors).toEqual([]);
+  }, 60_000);
+
   it('queues a message sent during a run, runs it next, and Stop (Esc) cancels the running one', async () => {
     model = await startScriptedModel([
       {
