@@ -10,6 +10,7 @@ import { KernelSupervisor } from './kernel/supervisor';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { buildSessionRunner } from './runner/buildRunner';
 import { createCellProtocol } from './runner/cellProtocol';
+import { recordKernelGenerations } from './runner/generationLog';
 import { sessionEvidenceLookup } from './evidence/lookup';
 import { recordPageEvidence } from './evidence/records';
 import type { SessionRunner } from './runner/sessionRunner';
@@ -97,6 +98,7 @@ export function createCore(options: CoreOptions = {}): Core {
   // Per-session configuration overlays (the in-app demo) and what closes them.
   const overlays = new Map<string, Record<string, string>>();
   const demos = new Set<Promise<void>>();
+  const generations = recordKernelGenerations(events, () => core.ledger);
   let provenance: ProvenanceServices | null = null;
   const core: Core = {
     config,
@@ -158,6 +160,7 @@ export function createCore(options: CoreOptions = {}): Core {
       await runner?.close();
       runner = null;
       await Promise.all([...demos]);
+      if (ledger) generations.closeAll('app closed');
       await kernels.close();
       ledger?.close();
       ledger = null;

@@ -58,9 +58,9 @@ export class KernelsRepo {
     };
   }
 
-  start(sessionId: string, language: KernelLanguage, pid: number | null, env: unknown = null): KernelGenerationRecord {
+  /** `id` is the supervisor's generation id when there is one, so artifacts and cells name the same generation. */
+  start(sessionId: string, language: KernelLanguage, pid: number | null, env: unknown = null, id: string = randomUUID()): KernelGenerationRecord {
     return this.db.transaction(() => {
-      const id = randomUUID();
       const generation = this.q.next.get(sessionId, language) as number;
       this.q.insert.run(id, sessionId, language, generation, pid, env === null ? null : JSON.stringify(env), nowIso());
       return toRecord(this.q.get.get(id) as Row);

@@ -84,6 +84,11 @@ describe('insulin story (offline acceptance)', () => {
         expect(v.provenance.producer).toMatchObject({ kind: 'cell', language: 'python', generation: expect.any(String) });
         expect(JSON.stringify(v.provenance)).toMatch(/numpy/);
       }
+      // The generation that made them is in the ledger, under the same id, ended when the app closed.
+      const generation = (figure.provenance.producer as { generation: string }).generation;
+      expect(core.ledger.kernels.listBySession(sessionId)).toEqual([
+        expect.objectContaining({ id: generation, language: 'python', generation: 1, endReason: 'app closed', env: { sandbox: { state: 'sandboxed', backend: 'bwrap' } } }),
+      ]);
       // The answer lists them.
       const answer = core.ledger.history(sessionId).messages.at(-1)!.parts.find((p) => p.type === 'data-answer') as { data: CitedAnswer };
       expect(answer.data.artifacts).toEqual(expect.arrayContaining([fasta.id, structure.id, figure.id]));
