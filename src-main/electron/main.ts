@@ -1,10 +1,12 @@
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../core/api/handlers';
 import { createCore, type Core } from '../core/core';
 import { createRouter } from '../core/ipc/router';
+import { ensureDataDir, resolveDataDir } from '../core/config/dataDir';
 import { createDialogApprovals } from './approvals';
+import { createSafeStorageSecrets } from './secrets';
 import { bindRouterToIpc, isTrustedCaller, sendEvent } from './ipc';
 import { APP_ORIGIN, APP_SCHEME } from './origin';
 import { serveRendererFile } from './protocol';
@@ -63,6 +65,8 @@ if (!app.requestSingleInstanceLock()) {
         OPENAI4S_APP_ROOT: process.env.OPENAI4S_APP_ROOT ?? (app.isPackaged ? process.resourcesPath : app.getAppPath()),
       },
       revealPath: async (file) => shell.showItemInFolder(file),
+      // Keys entered in Settings, encrypted by the OS (never written in clear).
+      secrets: createSafeStorageSecrets(safeStorage, ensureDataDir(resolveDataDir(process.env))),
     });
     // Risky actions become a native question on the app window (never a silent allow).
     core.host.setApprovalPort(createDialogApprovals({ dialog, window: () => mainWindow }));

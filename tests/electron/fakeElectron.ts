@@ -138,6 +138,12 @@ export function createFakeElectron(
     // Answers Deny unless a test says otherwise.
     dialog: { showMessageBox: vi.fn(async () => ({ response: 2, checkboxChecked: false })) as ReturnType<typeof vi.fn> },
     nativeTheme: { shouldUseDarkColors: false },
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptString: (plain: string) => Buffer.from(`enc:${plain}`),
+      decryptString: (buf: Buffer) => buf.toString().replace(/^enc:/, ''),
+    },
     /** Test-only: every window the glue created, in order. */
     windows,
   };

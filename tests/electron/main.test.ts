@@ -225,6 +225,18 @@ describe('main (Electron entry) against a fake electron', () => {
     expect(cell.data.stdout).toMatch(/refused: .*denied/i);
   }, 30_000);
 
+  it('stores a key entered in Settings encrypted with safeStorage, never in clear', async () => {
+    const fake = await started();
+    const contents = fake.windows[0]!.webContents;
+    const answer = (await fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), 'settings.key.set', { providerId: 'deepseek', key: 'sk-deepseek-secret-1234' })) as { ok: boolean; data?: unknown };
+    expect(answer.ok).toBe(true);
+    expect(JSON.stringify(answer.data)).not.toContain('sk-deepseek-secret-1234');
+    const stored = fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8');
+    expect(stored).not.toContain('sk-deepseek-secret-1234');
+    const doctor = (await fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), 'doctor.get', { refresh: true })) as { data: { providers: { id: string; configured: boolean; keySource: string }[] } };
+    expect(doctor.data.providers.find((p) => p.id === 'deepseek')).toMatchObject({ configured: true, keySource: 'settings' });
+  });
+
   it('focuses the existing window on a second instance and quits when all windows close (not on macOS)', async () => {
     const fake = await started();
     const win = fake.windows[0]!;
