@@ -2,6 +2,7 @@
 export type * from './define';
 export type * from './errors';
 export type * from './doctor';
+export type * from './workspace';
 export type * from './demo';
 export type * from './kernel';
 export type * from './answer';

@@ -2,6 +2,7 @@ import { artifactRoutes } from './artifacts';
 import { approvalRoutes } from './approvals';
 import { demoRoutes } from './demo';
 import { doctorRoutes } from './doctor';
+import { workspaceRoutes } from './workspace';
 import { evidenceRoutes } from './evidence';
 import { kernelRoutes } from './kernel';
 import { runRoutes } from './runs';
@@ -14,6 +15,7 @@ import { settingsRoutes } from './settings';
  */
 export const routes = {
   ...doctorRoutes,
+  ...workspaceRoutes,
   ...demoRoutes,
   ...kernelRoutes,
   ...sessionRoutes,

@@ -1,6 +1,7 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
 import { defineHandlers, type HandlersFor } from '../ipc/handlers';
+import { attachFile, exportToDataDir } from '../workspace/files';
 import type { Core } from '../core';
 
 /**
@@ -11,6 +12,8 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),
+    'session.export': (input) => exportToDataDir(core, input.sessionId, input.reveal),
+    'workspace.attach': (input) => attachFile(core, input.sessionId, input.name, input.base64),
     'kernel.execute': (input) =>
       core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
