@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import { routes } from '../../src-preload/contract/routes';
@@ -18,6 +19,19 @@ protocol.registerSchemesAsPrivileged([
 ]);
 
 let mainWindow: BrowserWindow | null = null;
+
+/**
+ * From source (`npm start`), node_modules holds better-sqlite3 built for Node (the CLI's);
+ * scripts/ensure-electron.cjs builds a copy for Electron's ABI, used here. A packaged app
+ * has its addon rebuilt for Electron by electron-builder and needs nothing.
+ */
+function useElectronSqliteBuild(): void {
+  if (app.isPackaged || process.env.OPENAI4S_SQLITE_BINDING) return;
+  const dir = path.join(app.getAppPath(), 'node_modules', '.openai4s-electron');
+  const wanted = `electron-${process.versions.electron}-`;
+  const match = fs.existsSync(dir) ? fs.readdirSync(dir).find((d) => d.startsWith(wanted) && d.endsWith(`-${process.platform}-${process.arch}`)) : undefined;
+  if (match) process.env.OPENAI4S_SQLITE_BINDING = path.join(dir, match, 'better_sqlite3.node');
+}
 let core: Core | null = null;
 
 function createWindow(): BrowserWindow {
@@ -52,6 +66,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.whenReady().then(() => {
+    useElectronSqliteBuild();
     // The renderer asks for nothing: camera, microphone, notifications, ... all denied.
     session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
     session.defaultSession.setPermissionCheckHandler(() => false);

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../config/sqlite';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -61,7 +62,7 @@ CREATE TABLE IF NOT EXISTS science_response_cache (
 /** Opens (creating) `<dataDir>/provenance.sqlite3` with the schema applied. */
 export function openProvenanceDatabase(file: string): Database.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file);
+  const db = new Database(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

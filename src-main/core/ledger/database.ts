@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../config/sqlite';
 import { MIGRATIONS, migrationChecksum, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -75,7 +76,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): O
   const migrations = options.migrations ?? MIGRATIONS;
   const target = migrations.length ? migrations[migrations.length - 1]!.version : 0;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, sqliteOptions());
   try {
     configure(db);
     const fromVersion = db.pragma('user_version', { simple: true }) as number;
