@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DoctorReport } from '../../src-preload/contract/doctor';
+import type { DoctorReport, SandboxMode } from '../../src-preload/contract/doctor';
 import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
 import { overlayEnv, type ConfigEnv } from './config/env';
 import { startInsulinDemo } from './demo/demo';
@@ -66,6 +66,22 @@ export function createCore(options: CoreOptions = {}): Core {
   // A key entered in Settings is read when a run creates its model, so it applies at once.
   const settingsKey = options.settingsKey ?? (options.secrets ? (id: string) => secrets.get(id) : undefined);
   const config = loadCoreConfig(options.env ?? process.env, settingsKey);
+  // The sandbox mode is OPENAI4S_SANDBOX when set, else the one chosen in Settings (read
+  // at each kernel start, so a change applies to the next kernel without a restart).
+  const envSandboxMode = config.sandboxMode;
+  Object.defineProperty(config, 'sandboxMode', {
+    enumerable: true,
+    get: (): SandboxMode => {
+      if (config.env.get('OPENAI4S_SANDBOX')) return envSandboxMode;
+      try {
+        const stored = core.ledger.settings.get<string>('app.sandboxMode');
+        if (stored === 'auto' || stored === 'enforce' || stored === 'off') return stored;
+      } catch {
+        // an unreadable ledger leaves the configured mode in force
+      }
+      return envSandboxMode;
+    },
+  });
   let doctorCache: Promise<DoctorReport> | null = null;
   const events = new EventBus();
   const host: Host = new Host({
@@ -90,7 +106,9 @@ export function createCore(options: CoreOptions = {}): Core {
     onEvent: (topic, payload) => events.emit(topic, payload as never),
     dataDir: config.dataDir,
     processEnv: config.processEnv,
-    sandboxMode: config.sandboxMode,
+    get sandboxMode() {
+      return config.sandboxMode;
+    },
     prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
   });
   let ledger: Ledger | null = null;
