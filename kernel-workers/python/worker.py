@@ -7,48 +7,261 @@ stderr; the host captures them separately, so nothing a cell prints can forge a 
 In:  execute {id, code, cell, marker, figures}, interrupt {id}, warmup {modules},
      host_response {id, result | error}, shutdown.
 Out: ready, display {id, mime, data}, host_call {id, cell, method, args},
-     result {id, ok, error?, usage}, warm {modules, ms}.
+     result {id, ok, error?, usage, outputs_drained?}, warm {modules, ms}.
+
+Reading fd 4 (why there is no reader thread): the main thread reads fd 4 itself, in
+large chunks, whenever it waits for something (the next frame between cells, the answer
+to a host call). While a cell runs user code nobody is blocked on fd 4, so the kernel
+tells us when a frame arrives: fd 4 is switched to O_ASYNC for the length of the cell,
+SIGIO is directed at the main thread, and its handler drains fd 4 without blocking and
+raises KeyboardInterrupt for an `interrupt` frame. A frame thus costs one read(2) and
+no thread hand-off; the old reader thread read byte by byte and woke the main thread
+through a condition variable for every frame.
 """
 
 import ast
 import base64
+import collections
 import io
 import json
 import linecache
 import os
 import signal
+import stat
+import struct
 import sys
 import threading
 import time
 import traceback
 
 try:
+    import fcntl
+    import termios
+except ImportError:  # not POSIX: no async wake-ups, no drained-pipe shortcut
+    fcntl = termios = None
+
+try:
     import resource
 except ImportError:  # not POSIX; usage then reports no peak RSS
     resource = None
 
-_out = os.fdopen(3, "wb", buffering=0)
-_in = os.fdopen(4, "rb", buffering=0)
+_OUT, _IN = 3, 4
 _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
+# One encoder for every frame (json.dumps would build a new one per call).
+_encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"))
+_LINUX = sys.platform.startswith("linux")
+
+
+def _write_all(fd, data):
+    # A signal can cut a blocking write to a pipe short: finish the frame, never half of it.
+    done = os.write(fd, data)
+    if done < len(data):
+        view = memoryview(data)
+        while done < len(view):
+            done += os.write(fd, view[done:])
+
+
+class _Wire:
+    """Main-thread state of the fd 4 reader; a signal handler checks it before touching fd 4."""
+
+    busy = False  # the main thread is reading or parsing: the handler must not
+    missed = False  # a SIGIO arrived while busy: drain once the main thread is done
+    critical = 0  # a frame is being written: an interrupt waits until it is whole
+    running = False  # user code of a cell is running: interrupts apply
+    interrupt_for = None  # id of the cell an `interrupt` frame asked to stop
+    eof = False
+    partial = b""
+    queue = collections.deque()  # execute / warmup / shutdown frames for the main loop
+    async_flags = None  # fd 4's flags with and without O_ASYNC, when the kernel offers it
 
 
 def send(frame):
-    data = (json.dumps(frame, ensure_ascii=False, default=repr) + "\n").encode("utf-8", "surrogatepass")
-    with _out_lock:
-        _out.write(data)
+    data = (_encoder.encode(frame) + "\n").encode("utf-8", "surrogatepass")
+    on_main = threading.get_ident() == _main_ident
+    if on_main:
+        _Wire.critical += 1
+    try:
+        with _out_lock:
+            _write_all(_OUT, data)
+    finally:
+        if on_main:
+            _Wire.critical -= 1
+    if on_main and _take_interrupt():
+        raise KeyboardInterrupt()
 
 
 class HostError(Exception):
     """A host call answered with an error (denied, failed, or not available yet)."""
 
 
+# ---------------------------------------------------------------- reading fd 4
+
+
+def _available():
+    if termios is None:
+        return 0
+    return struct.unpack("i", fcntl.ioctl(_IN, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+def _feed(chunk):
+    if not chunk:
+        _Wire.eof = True
+        _Wire.queue.append({"type": "shutdown"})
+        _answer_pending(None)
+        return
+    data = _Wire.partial + chunk if _Wire.partial else chunk
+    start = 0
+    while True:
+        nl = data.find(b"\n", start)
+        if nl < 0:
+            break
+        if nl > start:
+            _route(data[start:nl])
+        start = nl + 1
+    _Wire.partial = data[start:]
+
+
+def _route(line):
+    try:
+        frame = json.loads(line)
+    except ValueError:
+        return
+    if not isinstance(frame, dict):
+        return
+    kind = frame.get("type")
+    if kind == "host_response":
+        if frame.get("id") == _pending["id"]:
+            _answer_pending(frame)
+    elif kind == "interrupt":
+        target = frame.get("id")
+        if target is None:
+            target = _state["cell"]  # "whatever runs now"; between cells: nothing
+        if target is not None:
+            _Wire.interrupt_for = target
+    else:
+        _Wire.queue.append(frame)
+
+
+def _read_unless(done):
+    """Blocks on fd 4 once, unless done() already holds, and routes the frames read.
+
+    done() is checked with `busy` set: a SIGIO handler that ran just before (at the call
+    boundary, say) may already have read what we wait for, and from here on no handler
+    can read anything, so the blocking read never waits for bytes already consumed.
+    """
+    _Wire.busy = True
+    try:
+        if done():
+            return
+        _feed(os.read(_IN, 1 << 16))
+    finally:
+        _Wire.busy = False
+    if _Wire.missed:
+        _drain()
+
+
+def _drain():
+    """Routes whatever fd 4 holds now, without blocking (main thread, SIGIO handler)."""
+    while True:
+        _Wire.busy = True
+        _Wire.missed = False
+        try:
+            n = _available()
+            while n > 0:
+                _feed(os.read(_IN, n))
+                n = _available()
+        finally:
+            _Wire.busy = False
+        if not _Wire.missed:
+            return
+
+
+def _take_interrupt():
+    """True (once) when an interrupt asked for the running cell and raising is safe now."""
+    if _Wire.running and _Wire.critical == 0 and _Wire.interrupt_for is not None and _Wire.interrupt_for == _state["cell"]:
+        _Wire.interrupt_for = None
+        return True
+    return False
+
+
+def _on_sigio(signum, frame):
+    if _Wire.busy:
+        _Wire.missed = True
+        return
+    _drain()
+    if _take_interrupt():
+        raise KeyboardInterrupt()
+
+
+def _on_sigint(signum, frame):
+    # Only a running cell is interrupted; a late interrupt between cells is dropped.
+    if _Wire.running:
+        if _Wire.critical:
+            _Wire.interrupt_for = _state["cell"]  # raised once the frame being written is whole
+        else:
+            raise KeyboardInterrupt()
+
+
+def _set_async(on):
+    flags = _Wire.async_flags
+    if flags is not None:
+        fcntl.fcntl(_IN, fcntl.F_SETFL, flags[1] if on else flags[0])
+
+
+def _setup_async():
+    """O_ASYNC on fd 4 with SIGIO aimed at the main thread; a polling thread where unsupported."""
+    signal.signal(signal.SIGIO, _on_sigio)
+    if fcntl is not None:
+        try:
+            if _LINUX:
+                # F_SETOWN_EX (15) with F_OWNER_TID (0): a blocking wait of the main
+                # thread is woken even when other threads exist.
+                fcntl.fcntl(_IN, 15, struct.pack("ii", 0, threading.get_native_id()))
+            else:
+                fcntl.fcntl(_IN, fcntl.F_SETOWN, os.getpid())
+            base = fcntl.fcntl(_IN, fcntl.F_GETFL) & ~os.O_ASYNC
+            _Wire.async_flags = (base, base | os.O_ASYNC)
+            return
+        except (OSError, AttributeError):
+            pass
+    threading.Thread(target=_poll_for_frames, name="openai4s-poll", daemon=True).start()
+
+
+def _poll_for_frames():
+    # Fallback only: without O_ASYNC, look at fd 4 while a cell runs and poke the main
+    # thread with SIGIO; its handler does the reading, as with O_ASYNC.
+    import select
+
+    while True:
+        if _Wire.running and not _Wire.busy:
+            ready, _, _ = select.select([_IN], [], [], 0.05)
+            if ready and _Wire.running and not _Wire.busy:
+                signal.pthread_kill(_main_ident, signal.SIGIO)
+                time.sleep(0.01)
+        else:
+            time.sleep(0.02)
+
+
 # ---------------------------------------------------------------- host calls
 
 _call_lock = threading.Lock()  # one host call in flight per worker (DESIGN.md)
-_pending = {"id": None, "event": threading.Event(), "answer": None}
+_pending = {"id": None, "event": None, "answer": None}
 _call_seq = [0]
 _state = {"cell": None}
+
+
+def _answer_pending(frame):
+    if _pending["id"] is None:
+        return
+    _pending["answer"] = frame if frame is not None else {"error": "the host closed the connection"}
+    event = _pending["event"]
+    if event is not None:
+        event.set()
+
+
+def _answer_or_interrupt():
+    return _pending["answer"] is not None or (_Wire.interrupt_for is not None and _Wire.interrupt_for == _state["cell"])
 
 
 def host_call(method, **args):
@@ -57,15 +270,30 @@ def host_call(method, **args):
     with _call_lock:
         _call_seq[0] += 1
         call_id = _call_seq[0]
-        event = threading.Event()
+        on_main = threading.get_ident() == _main_ident
+        event = None if on_main else threading.Event()
         _pending["id"], _pending["event"], _pending["answer"] = call_id, event, None
-        send({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
         try:
-            # Event.wait is interruptible by SIGINT, so an interrupted cell does not hang here.
-            event.wait()
+            if _Wire.eof:
+                _answer_pending(None)
+            else:
+                send({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
+            if on_main:
+                # The main thread reads the answer itself: one read(2), no thread hop. An
+                # interrupt frame read meanwhile raises here, like SIGINT would.
+                while _pending["answer"] is None:
+                    if _take_interrupt():
+                        raise KeyboardInterrupt()
+                    _read_unless(_answer_or_interrupt)
+            else:
+                # Another thread of the cell: the main thread's SIGIO handler routes the
+                # answer to us; poke it in case the signal went elsewhere.
+                while not event.wait(0.05):
+                    signal.pthread_kill(_main_ident, signal.SIGIO)
         finally:
-            _pending["id"] = None
+            _pending["id"], _pending["event"] = None, None
         answer = _pending["answer"] or {}
+        _pending["answer"] = None
     if "error" in answer and answer["error"] is not None:
         raise HostError("%s: %s" % (method, answer["error"]))
     return answer.get("result")
@@ -113,59 +341,6 @@ class Host:
 
     def __repr__(self):
         return "<host: call(method, **args), science.*, save_artifact, read_file, write_file, web_fetch, llm, submit_output>"
-
-
-# ---------------------------------------------------------------- interrupts
-
-_running = threading.Event()
-
-
-def _on_sigint(signum, frame):
-    # Only a running cell is interrupted; a late interrupt between cells is dropped.
-    if _running.is_set():
-        raise KeyboardInterrupt()
-
-
-def _interrupt_main():
-    if _running.is_set():
-        signal.pthread_kill(_main_ident, signal.SIGINT)
-
-
-# ---------------------------------------------------------------- reader thread
-
-_inbox = []
-_inbox_cv = threading.Condition()
-
-
-def _reader():
-    for raw in _in:
-        try:
-            frame = json.loads(raw)
-        except ValueError:
-            continue
-        kind = frame.get("type")
-        if kind == "host_response":
-            if frame.get("id") == _pending["id"]:
-                _pending["answer"] = frame
-                _pending["event"].set()
-        elif kind == "interrupt":
-            if frame.get("id") in (None, _state["cell"]):
-                _interrupt_main()
-        else:
-            with _inbox_cv:
-                _inbox.append(frame)
-                _inbox_cv.notify()
-    # The host closed fd 4: it is gone or shutting us down.
-    with _inbox_cv:
-        _inbox.append({"type": "shutdown"})
-        _inbox_cv.notify()
-
-
-def _next_frame():
-    with _inbox_cv:
-        while not _inbox:
-            _inbox_cv.wait()
-        return _inbox.pop(0)
 
 
 # ---------------------------------------------------------------- execution
@@ -238,13 +413,41 @@ def _flush_std():
             pass
 
 
+def _unread_bytes(fd):
+    """Bytes written on fd that the host has not read yet; None when this cannot be known."""
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISSOCK(mode):
+        # Node's stdio "pipes" are socket pairs: SIOCOUTQ (= TIOCOUTQ) counts what we sent
+        # that the peer has not consumed; the kernel frees it inside the peer's read(2).
+        request = termios.TIOCOUTQ
+    elif stat.S_ISFIFO(mode):
+        # On a Linux pipe FIONREAD counts unread bytes from either end.
+        request = termios.FIONREAD
+    else:
+        return None
+    return struct.unpack("i", fcntl.ioctl(fd, request, b"\0\0\0\0"))[0]
+
+
+def _outputs_drained():
+    # Nothing unread on fd 1 and fd 2 means the host has already read everything written
+    # before this point, and (being single-threaded) handed it to the cell before it can
+    # read our next frame: no end marker is needed. Linux only: elsewhere these counts
+    # mean something else, and the marker is always written.
+    if not _LINUX or termios is None:
+        return False
+    try:
+        return _unread_bytes(1) == 0 and _unread_bytes(2) == 0
+    except OSError:
+        return False
+
+
 def _write_marker(marker):
     # Tells the host that everything this cell wrote on fd 1/2 before it has arrived.
     if marker:
         token = ("\x01%s\x01" % marker).encode("ascii")
         for fd in (1, 2):
             try:
-                os.write(fd, token)
+                _write_all(fd, token)
             except OSError:
                 pass
 
@@ -257,22 +460,29 @@ def execute(frame):
     _state["cell"] = cell_id
     wall0, cpu0 = time.perf_counter(), time.process_time()
     ok, error = True, None
-    _running.set()
     try:
-        tree = ast.parse(code, filename, "exec")
-        last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = ast.Expression(tree.body.pop().value)
-        exec(compile(tree, filename, "exec"), namespace)
-        if last is not None:
-            value = eval(compile(last, filename, "eval"), namespace)
-            _display_value(cell_id, value)
+        try:
+            _Wire.running = True
+            _set_async(True)
+            # An interrupt may have arrived with, or right after, this execute frame.
+            _drain()
+            if _take_interrupt():
+                raise KeyboardInterrupt()
+            tree = ast.parse(code, filename, "exec")
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr):
+                last = ast.Expression(tree.body.pop().value)
+            exec(compile(tree, filename, "exec"), namespace)
+            if last is not None:
+                value = eval(compile(last, filename, "eval"), namespace)
+                _display_value(cell_id, value)
+        finally:
+            _Wire.running = False
     except BaseException as exc:  # the cell's own SystemExit and KeyboardInterrupt included
+        _Wire.running = False
         ok, error = False, _cell_error(exc, filename)
-    try:
-        _running.clear()
-    except KeyboardInterrupt:
-        _running.clear()
+    _set_async(False)
+    _Wire.interrupt_for = None
     figures = frame.get("figures")
     if figures:
         try:
@@ -280,9 +490,13 @@ def execute(frame):
         except Exception as exc:
             send({"type": "display", "id": cell_id, "data": {"text/plain": "figures could not be captured: %s" % exc}})
     _flush_std()
-    _write_marker(frame.get("marker"))
+    drained = _outputs_drained()
+    if not drained:
+        _write_marker(frame.get("marker"))
     _state["cell"] = None
     result = {"type": "result", "id": cell_id, "ok": ok, "usage": _usage(wall0, cpu0)}
+    if drained:
+        result["outputs_drained"] = True
     if error:
         result["error"] = error
     send(result)
@@ -300,8 +514,19 @@ def warmup(frame):
     send({"type": "warm", "modules": done, "ms": round((time.perf_counter() - t0) * 1000, 3)})
 
 
+def _queued():
+    return bool(_Wire.queue)
+
+
+def _next_frame():
+    while not _Wire.queue:
+        _read_unless(_queued)
+    return _Wire.queue.popleft()
+
+
 def main():
     signal.signal(signal.SIGINT, _on_sigint)
+    _setup_async()
     # Line buffering: progress reaches the host while a cell runs; the host coalesces.
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -309,7 +534,6 @@ def main():
         except Exception:
             pass
     sys.argv = [""]
-    threading.Thread(target=_reader, name="openai4s-reader", daemon=True).start()
     send({"type": "ready", "pid": os.getpid(), "language": "python", "version": "%d.%d.%d" % sys.version_info[:3], "executable": sys.executable})
     while True:
         try:

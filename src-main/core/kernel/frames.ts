@@ -25,6 +25,8 @@ export interface ResultFrame {
   ok: boolean;
   error?: { ename: string; evalue: string; traceback: string; line: number | null };
   usage?: { wall_ms: number; cpu_ms: number; peak_rss_kb?: number };
+  /** The worker found fd 1 and fd 2 empty before this frame, so it wrote no end marker. */
+  outputs_drained?: boolean;
 }
 export interface WarmFrame {
   type: 'warm';

@@ -47,6 +47,8 @@ export interface CellSink {
   onDisplay(frame: Extract<WorkerFrame, { type: 'display' }>): void;
   onHostCall(frame: HostCallFrame): void;
   onResult(frame: Extract<WorkerFrame, { type: 'result' }>): void;
+  /** The worker died before its `result` (its remaining output has been delivered). */
+  onExit(info: ExitInfo): void;
 }
 
 const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map(([k, v]) => [v, k]));
@@ -80,6 +82,8 @@ export class KernelProcess {
   private out = new StreamCapture();
   private err = new StreamCapture();
   private sink: CellSink | null = null;
+  /** Releases the running cell's `outDone` (its end markers arrived, or the worker died). */
+  private releaseOut: (() => void) | null = null;
   private warmWaiter: ((frame: WarmFrame) => void) | null = null;
   private stderrAtStart = '';
   private isReady = false;
@@ -140,6 +144,8 @@ export class KernelProcess {
         this.exit = { code, signal, reason };
         this.out.end();
         this.err.end();
+        this.releaseOut?.();
+        this.sink?.onExit(this.exit);
         resolve(this.exit);
       };
       this.child.on('error', (e) => finish(null, null, e));
@@ -184,28 +190,38 @@ export class KernelProcess {
   }
 
   send(frame: Record<string, unknown>): void {
-    if (!this.alive) return;
-    this.input.write(`${JSON.stringify(frame)}\n`);
+    if (this.alive) this.input.write(`${JSON.stringify(frame)}\n`);
+  }
+
+  /** Writes one already-encoded frame (without its newline). */
+  sendLine(json: string): void {
+    if (this.alive) this.input.write(`${json}\n`);
   }
 
   /** Starts a cell; the sink hears everything until `result` (or the worker's death). */
   begin(sink: CellSink, marker: string, frame: Record<string, unknown>): { outDone: Promise<void> } {
     this.sink = sink;
     let pending = 2;
-    let release: () => void = () => {};
-    const outDone = new Promise<void>((resolve) => (release = resolve));
+    const outDone = new Promise<void>((resolve) => (this.releaseOut = resolve));
     const markerSeen = () => {
-      if (--pending === 0) release();
+      if (--pending === 0) this.releaseOut?.();
     };
     this.out.begin(marker, (t) => sink.onText('stdout', t), markerSeen);
     this.err.begin(marker, (t) => sink.onText('stderr', t), markerSeen);
-    void this.exited.then(() => release());
-    this.send({ ...frame, type: 'execute', id: sink.cellId, marker });
+    if (this.exit) {
+      // Already dead: the cell ends as a death, not a hang.
+      const exit = this.exit;
+      this.releaseOut?.();
+      queueMicrotask(() => sink.onExit(exit));
+    } else {
+      this.send({ ...frame, type: 'execute', id: sink.cellId, marker });
+    }
     return { outDone };
   }
 
   end(): void {
     this.sink = null;
+    this.releaseOut = null;
     this.out.detach();
     this.err.detach();
   }
@@ -241,7 +257,13 @@ export class KernelProcess {
         else this.send({ type: 'host_response', id: frame.id, error: 'no cell is running' });
         return;
       case 'result':
-        if (this.sink && frame.id === this.sink.cellId) this.sink.onResult(frame);
+        if (this.sink && frame.id === this.sink.cellId) {
+          if (frame.outputs_drained === true) {
+            this.out.finish();
+            this.err.finish();
+          }
+          this.sink.onResult(frame);
+        }
         return;
     }
   }

@@ -39,6 +39,10 @@ export interface CellRequest {
   interruptGraceMs: number;
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
 /**
  * Runs one cell on one worker: streams coalesced output, answers host calls, saves
  * figures as PNG files in the workspace, applies the output cap, and turns a death
@@ -66,8 +70,22 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     }
   };
 
-  let resolveResult: (frame: ResultFrame) => void = () => {};
-  const resultFrame = new Promise<ResultFrame>((r) => (resolveResult = r));
+  // The result frame, or null when the worker died first.
+  let resolveResult: (frame: ResultFrame | null) => void = () => {};
+  const resultFrame = new Promise<ResultFrame | null>((r) => (resolveResult = r));
+  const reply = (id: number, result: unknown) => {
+    let line: string;
+    try {
+      line = JSON.stringify({ type: 'host_response', id, result: result ?? null });
+    } catch (error) {
+      // An unserialisable result becomes an error in the cell, not a hang.
+      line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${(error as Error).message}` });
+    }
+    proc.sendLine(line);
+  };
+  const replyError = (id: number, error: unknown) => {
+    proc.sendLine(JSON.stringify({ type: 'host_response', id, error: (error as Error)?.message || String(error) }));
+  };
 
   const sink: CellSink = {
     cellId,
@@ -103,19 +121,18 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     },
     onHostCall(frame) {
       const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace };
-      void (async () => {
-        let answer: Record<string, unknown>;
-        try {
-          const result = await req.host.call(frame.method, frame.args ?? {}, ctx);
-          answer = { type: 'host_response', id: frame.id, result: result ?? null };
-          JSON.stringify(answer); // an unserialisable result becomes an error, not a hang
-        } catch (error) {
-          answer = { type: 'host_response', id: frame.id, error: (error as Error).message || String(error) };
-        }
-        proc.send(answer);
-      })();
+      let answer: unknown;
+      try {
+        answer = req.host.call(frame.method, frame.args ?? {}, ctx);
+      } catch (error) {
+        return replyError(frame.id, error);
+      }
+      // A synchronous answer is written back in the same turn that read the call.
+      if (isThenable(answer)) answer.then((result) => reply(frame.id, result), (error: unknown) => replyError(frame.id, error));
+      else reply(frame.id, answer);
     },
     onResult: (frame) => resolveResult(frame),
+    onExit: () => resolveResult(null),
   };
 
   let escalation: NodeJS.Timeout | null = null;
@@ -137,11 +154,9 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     cell: req.cellNumber,
     figures: req.language === 'python' ? 'capture_and_close' : 'capture',
   });
-  const outcome = await Promise.race([
-    resultFrame.then((frame) => ({ frame })),
-    proc.exited.then(() => ({ frame: null })),
-  ]);
-  if (outcome.frame) await Promise.race([outDone, proc.exited]);
+  const frame = await resultFrame;
+  // Output written before the result may still be in the pipes (outDone also ends on death).
+  if (frame) await outDone;
   if (escalation) clearTimeout(escalation);
   if (timeout) clearTimeout(timeout);
   proc.end();
@@ -165,7 +180,6 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     truncated: budget.truncated,
     sandbox: proc.sandboxState,
   };
-  const frame = outcome.frame;
   if (!frame) {
     const exit = await proc.exited;
     const reason = escalated ? `it did not stop within ${req.interruptGraceMs} ms of the interrupt and was killed` : exit.reason;

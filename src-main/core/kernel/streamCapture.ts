@@ -38,6 +38,22 @@ export class StreamCapture {
     this.flushPending(false);
   }
 
+  /**
+   * Ends the cell without a marker: the worker saw both pipes drained before its `result`
+   * (so everything the cell wrote has already been pushed here). A held tail that looked
+   * like the start of a marker is the cell's text after all.
+   */
+  finish(): void {
+    if (!this.marker) return;
+    this.emit(this.pending);
+    this.pending = '';
+    const done = this.onMarker;
+    this.marker = null;
+    this.onText = null;
+    this.onMarker = null;
+    done?.();
+  }
+
   /** Detaches from the cell (it ended without its marker: the worker died). */
   detach(): void {
     this.flushPending(true);

@@ -1,0 +1,92 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeSupervisor } from './helpers';
+
+// The fast paths of the Python worker (main-thread reads of fd 4, SIGIO during a cell,
+// no end marker when the output sockets are already drained) must not change what a
+// cell sees: these run the real worker under the real bwrap.
+let asyncCalls = 0;
+const { sup } = makeSupervisor({
+  host: {
+    call(method, args) {
+      if (method === 'slow') {
+        asyncCalls++;
+        return new Promise((resolve) => setTimeout(() => resolve({ late: args }), 20));
+      }
+      if (method === 'echo') return args;
+      throw new Error(`no method ${method}`);
+    },
+  },
+});
+afterAll(() => sup.close());
+
+describe('python worker wire', () => {
+  it('gives each of 300 back-to-back cells exactly its own stdout and stderr, however written', async () => {
+    for (let i = 0; i < 300; i++) {
+      const code =
+        i % 3 === 0
+          ? `print(${i})\nimport sys; sys.stderr.write("e${i}")`
+          : i % 3 === 1
+            ? `import os; os.write(1, b"${i}\\n"); os.write(2, b"e${i}")`
+            : `import subprocess; subprocess.run(["sh", "-c", "echo ${i}; printf e${i} >&2"])`;
+      const r = await sup.execute('w-order', 'python', code);
+      expect({ i, out: r.stdout, err: r.stderr }).toEqual({ i, out: `${i}\n`, err: `e${i}` });
+    }
+  }, 60_000);
+
+  it('answers 20,000 host calls in a row (no wake-up lost between SIGIO and the blocking read)', async () => {
+    const r = await sup.execute('w-many', 'python', 'total = 0\nfor i in range(20_000):\n    total += host.call("echo", i=i)["i"]\nprint(total)');
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toBe(`${(19_999 * 20_000) / 2}\n`);
+  }, 30_000);
+
+  it('answers host calls whose handler is asynchronous, and calls from a thread of the cell', async () => {
+    const r = await sup.execute(
+      'w-calls',
+      'python',
+      'import threading\nres = {}\n' +
+        'def worker():\n    res["thread"] = host.call("echo", who="thread")["who"]\n' +
+        't = threading.Thread(target=worker); t.start(); t.join()\n' +
+        'res["slow"] = host.call("slow", n=1)["late"]["n"]\nprint(res)',
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toBe("{'thread': 'thread', 'slow': 1}\n");
+    expect(asyncCalls).toBe(1);
+  });
+
+  it('interrupts a cell blocked in time.sleep and a cell looping on host calls, keeping the generation', async () => {
+    const first = await sup.execute('w-int', 'python', 'kept = 1');
+    setTimeout(() => sup.interrupt('w-int', 'python'), 200);
+    const sleeping = await sup.execute('w-int', 'python', 'import time\ntime.sleep(30)');
+    expect(sleeping.status).toBe('interrupted');
+    expect(sleeping.error!.line).toBe(2);
+    setTimeout(() => sup.interrupt('w-int', 'python'), 200);
+    const calling = await sup.execute('w-int', 'python', 'n = 0\nwhile True:\n    host.call("echo", n=n)\n    n += 1');
+    expect(calling.status).toBe('interrupted');
+    expect(calling.error!.ename).toBe('KeyboardInterrupt');
+    const after = await sup.execute('w-int', 'python', 'print(kept, n > 0)');
+    expect(after.stdout).toBe('1 True\n');
+    expect(after.generation).toBe(first.generation);
+  });
+
+  it('an interrupt sent as soon as the cell starts is not lost', async () => {
+    await sup.execute('w-now', 'python', 'pass');
+    const running = sup.execute('w-now', 'python', 'while True: pass');
+    // The interrupt function is registered synchronously once the cell is sent.
+    await new Promise((r) => setImmediate(r));
+    expect(sup.interrupt('w-now', 'python')).toBe(true);
+    const r = await running;
+    expect(r.status).toBe('interrupted');
+    expect(r.died).toBeUndefined();
+  });
+
+  it('a late interrupt between cells does not hit the next cell', async () => {
+    await sup.execute('w-late', 'python', 'pass');
+    const quick = sup.execute('w-late', 'python', 'x = 1');
+    await new Promise((r) => setImmediate(r));
+    sup.interrupt('w-late', 'python');
+    await quick;
+    const next = await sup.execute('w-late', 'python', 'import time\ntime.sleep(0.2)\nprint("done")');
+    expect(next.status).toBe('ok');
+    expect(next.stdout).toBe('done\n');
+  });
+});
