@@ -1,6 +1,7 @@
 import type { RunRecord, SessionStreamEvent } from '../../../src-preload/contract/sessions';
 import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
+import { budgetContextPolicy } from '../engine/contextPolicy';
 import { runEngine } from '../engine/loop';
 import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
@@ -215,7 +216,7 @@ export class SessionRunner {
           executor: this.deps.executor,
           kernel: this.deps.kernel,
           evidence: this.deps.evidenceFor(sessionId),
-          context: { prepare: (h) => [...h] },
+          context: budgetContextPolicy(),
           // Late events of a finished or cancelled run are dropped (the generation is over).
           sink: { emit: (chunk) => generation.live && this.emit(sessionId, runId, chunk) },
         },
