@@ -6,6 +6,7 @@ import { StoreProvider } from './store/context';
 import { connectEvents, createAppStore } from './store/store';
 import './styles/app.css';
 import './styles/workbench.css';
+import './styles/story.css';
 
 function localStorageOrNull(): Storage | null {
   try {

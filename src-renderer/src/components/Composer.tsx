@@ -1,9 +1,11 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { useShallow } from 'zustand/react/shallow';
 import { activeRun, queuedRuns } from '../store/conversationReducer';
 import { modelChoice } from '../store/settingsSlice';
+import { withAttachments } from '../store/workspaceSlice';
+import { AttachButton, AttachmentChips } from './Attachments';
 
 /**
  * The message box. Enter sends (Shift+Enter is a new line; never while an IME is
@@ -28,6 +30,15 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const choice = useAppStore(useShallow(modelChoice));
   const defaults = useAppStore((s) => s.settings.view?.settings);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const attach = useAppStore((s) => s.attachFiles);
+  const takeAttachments = useAppStore((s) => s.takeAttachments);
+  const attachState = useAppStore((s) => {
+    const mine = s.attachments.sessionId === (s.conversation?.sessionId ?? null);
+    const items = mine ? s.attachments.items : [];
+    if (items.some((a) => a.status === 'uploading')) return 'uploading';
+    return items.some((a) => a.status === 'ready') ? 'ready' : 'none';
+  });
+  const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
     if (doctor.status === 'idle') void loadDoctor();
@@ -40,12 +51,23 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const effective = provider ?? defaults?.defaultProvider ?? null;
   const chosen = providers.find((p) => p.id === effective) ?? providers.find((p) => p.isDefault);
 
+  const canSend = attachState !== 'uploading' && (draft.trim() !== '' || attachState === 'ready');
   const submit = async () => {
+    if (!canSend) return;
     const text = draft.trim();
-    if (!text) return;
+    // The model reads the attached files' workspace paths from the message itself.
+    const message = withAttachments(text, takeAttachments());
     setDraft('');
-    const ok = await send(text, choice);
-    if (!ok) setDraft(text);
+    const ok = await send(message, choice);
+    if (!ok) setDraft(message);
+  };
+
+  const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    setDragging(false);
+    void attach([...e.dataTransfer.files]);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -60,12 +82,29 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
 
   return (
     <form
-      className="composer"
+      className={`composer${dragging ? ' dragging' : ''}`}
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
+      onDragOver={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        if (!dragging) setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+      data-testid="composer"
     >
+      {dragging ? (
+        <div className="drop-hint" aria-hidden="true">
+          {t('composer.attachDrop')}
+        </div>
+      ) : null}
+      <AttachmentChips />
       <textarea
         ref={ref}
         value={draft}
@@ -78,6 +117,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
       />
       <div className="composer-bar">
         <div className="composer-pickers">
+          <AttachButton />
           <label className="picker">
             <span className="sr-only">{t('composer.provider')}</span>
             <select
@@ -133,7 +173,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           <button
             type="submit"
             className="btn btn-primary"
-            disabled={!draft.trim()}
+            disabled={!canSend}
             data-testid="send-button"
           >
             {running ? t('composer.queue') : t('composer.send')}

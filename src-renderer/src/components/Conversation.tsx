@@ -3,6 +3,8 @@ import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { queuedRuns } from '../store/conversationReducer';
 import { Composer } from './Composer';
+import { ExportResultBar } from './ExportPanel';
+import { ReplayBanner } from './ReplayBanner';
 import { MessageView, UserBubble } from './MessageView';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
@@ -46,6 +48,7 @@ export function Conversation() {
         data-testid="conversation"
       >
         <div className="conv-inner">
+          <ReplayBanner />
           {conv.status === 'loading' ? (
             <div className="loading" role="status">
               <span className="spinner" aria-hidden="true" />
@@ -85,6 +88,7 @@ export function Conversation() {
         </div>
       </div>
       <div className="conv-composer">
+        <ExportResultBar />
         <Composer autoFocus />
       </div>
     </section>

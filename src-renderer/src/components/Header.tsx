@@ -1,6 +1,7 @@
 import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/language';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { ExportButton } from './ExportPanel';
 
 export function Header() {
   const t = useT();
@@ -32,6 +33,7 @@ export function Header() {
         <span className="grow" />
       )}
       <div className="header-tools">
+        {title ? <ExportButton /> : null}
         {panelClosed ? (
           <button type="button" className="btn btn-ghost" onClick={() => toggle(true)}>
             {t('panel.open')}

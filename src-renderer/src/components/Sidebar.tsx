@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../../../src-preload/contract';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { isReplayTitle } from '../store/replay';
 import { visibleSessions } from '../store/sessionsReducer';
+import { DemoButton } from './DemoButton';
 import type { View } from '../store/slices';
 
 function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
@@ -13,6 +15,7 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
   const activity = useAppStore((s) => s.sessions.activity[session.id]);
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(session.title);
+  const replay = isReplayTitle(session.title);
 
   if (editing) {
     return (
@@ -51,8 +54,13 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
         onClick={() => void open(session.id)}
       >
         <span className="session-title">{session.title}</span>
-        {activity?.running || activity?.queued ? (
+        {activity?.running || activity?.queued || replay ? (
           <span className="session-badges">
+            {replay ? (
+              <span className="badge badge-replay" data-testid="badge-replay">
+                {t('replay.badge')}
+              </span>
+            ) : null}
             {activity?.running ? (
               <span className="badge badge-running" data-testid="badge-running">
                 <span className="pulse" aria-hidden="true" />
@@ -139,6 +147,7 @@ export function Sidebar() {
       >
         <span aria-hidden="true">＋</span> {t('sidebar.newSession')}
       </button>
+      <DemoButton variant="sidebar" />
       <input
         type="search"
         className="search"

@@ -1,6 +1,7 @@
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { Composer } from './Composer';
+import { DemoButton } from './DemoButton';
 import type { MessageKey } from '../i18n/messages';
 
 const FEATURES: ReadonlyArray<readonly [MessageKey, MessageKey]> = [
@@ -18,6 +19,16 @@ export function Welcome() {
       <div className="welcome-body">
         <h1 id="welcome-title">{t('welcome.title')}</h1>
         <p className="lead">{t('welcome.lead')}</p>
+        <section className="demo-card" aria-labelledby="demo-title" data-testid="demo-card">
+          <div className="demo-card-text">
+            <h2 id="demo-title">
+              {t('welcome.demo.title')}
+              <span className="pill pill-warn demo-tag">{t('welcome.demo.badge')}</span>
+            </h2>
+            <p className="muted">{t('welcome.demo.body')}</p>
+          </div>
+          <DemoButton variant="hero" />
+        </section>
         <figure className="example">
           <figcaption className="section-label">{t('welcome.exampleLabel')}</figcaption>
           <blockquote data-testid="example-prompt">{t('welcome.examplePrompt')}</blockquote>

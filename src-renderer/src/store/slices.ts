@@ -9,6 +9,7 @@ import type { PanelsSlice } from './panelsSlice';
 import { initialNoticesState, noticesReducer, type NoticesState } from './noticesReducer';
 import type { SessionsSlice } from './sessionsSlice';
 import type { SettingsSlice } from './settingsSlice';
+import type { WorkspaceSlice } from './workspaceSlice';
 
 /** What the store needs from the outside world; tests pass fakes. */
 export interface StoreDeps {
@@ -61,7 +62,8 @@ export type AppState = UiSlice &
   SessionsSlice &
   ConversationSlice &
   PanelsSlice &
-  SettingsSlice;
+  SettingsSlice &
+  WorkspaceSlice;
 type Slice<T> = StateCreator<AppState, [], [], T>;
 
 export const createUiSlice =

@@ -6,6 +6,7 @@ import { createFrameBatcher } from './frameBatcher';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
+import { createWorkspaceSlice } from './workspaceSlice';
 import {
   createNoticesSlice,
   createSystemSlice,
@@ -40,6 +41,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createConversationSlice(options)(...a),
     ...createPanelsSlice(options)(...a),
     ...createSettingsSlice(options)(...a),
+    ...createWorkspaceSlice(options)(...a),
   }));
 }
 

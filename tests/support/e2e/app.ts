@@ -22,13 +22,19 @@ import { serveRenderer, TEST_ORIGIN, type ServedLog } from './serve';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(PROJECT_ROOT, 'test-results');
 
+/**
+ * Software WebGL for the 3D structure viewer: headless Chromium has no GPU, but ANGLE
+ * over SwiftShader renders WebGL on the CPU (fine for one small molecule in a test).
+ */
+const SOFTWARE_WEBGL_ARGS = ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
 /** Debian's Chromium, never a downloaded browser; no background traffic of its own. */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(options: { webgl?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      ...(options.webgl ? SOFTWARE_WEBGL_ARGS : ['--disable-gpu']),
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',

@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { DataUIPart } from '../../../../src-preload/contract';
 import type { EvidenceRecord } from '../../../../src-preload/contract/evidence';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { asAnswer } from '../parts/AnswerCard';
-import { isRecord } from '../parts/format';
+import type { MessageKey } from '../../i18n/messages';
+import { formatBytes } from '../parts/format';
+import { evidenceFacts } from './evidenceFacts';
 
 /** The evidence ids the session's answers cite, in first-cited order. */
 function citedIds(messages: readonly { parts: readonly { type: string }[] }[]): string[] {
@@ -16,6 +18,14 @@ function citedIds(messages: readonly { parts: readonly { type: string }[] }[]): 
       for (const c of answer?.claims ?? []) for (const id of c.evidence) ids.add(id);
     }
   return [...ids];
+}
+
+function Hash({ value }: { value: string }) {
+  return (
+    <dd className="mono" title={value} data-testid="evidence-sha256">
+      {value.slice(0, 16)}…
+    </dd>
+  );
 }
 
 function EvidenceItem({
@@ -33,56 +43,105 @@ function EvidenceItem({
   useEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: 'nearest' });
   }, [focused]);
-  const env = record && isRecord(record.envelope) ? record.envelope : {};
-  const source = typeof env.database === 'string' ? env.database : record?.kind;
-  const url =
-    typeof env.request_url === 'string'
-      ? env.request_url
-      : typeof env.url === 'string'
-        ? env.url
-        : null;
-  const when = typeof env.retrieved_at === 'string' ? env.retrieved_at : record?.createdAt;
-  const sha = typeof env.sha256 === 'string' ? env.sha256 : null;
+  const facts = evidenceFacts(record);
+  const time = (iso: string) =>
+    new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
+      new Date(iso),
+    );
   return (
     <li
       ref={ref}
       className={`evidence-item${focused ? ' focused' : ''}`}
       data-testid="evidence-item"
       data-evidence-id={id}
+      data-kind={facts.kind ?? undefined}
     >
       <div className="evidence-head">
         <span className="mono evidence-id">{id}</span>
-        {source ? <span className="pill pill-neutral">{source}</span> : null}
+        <span className="evidence-tags">
+          {facts.kind ? (
+            <span className="muted small">{t(`panel.evidence.kind.${facts.kind}` as MessageKey)}</span>
+          ) : null}
+          {facts.source ? (
+            <span className="pill pill-neutral" data-testid="evidence-source">
+              {facts.source}
+            </span>
+          ) : null}
+        </span>
       </div>
       {record ? (
         <>
           <p className="evidence-title">{record.title}</p>
           {record.snippet ? <p className="muted small evidence-snippet">{record.snippet}</p> : null}
           <dl className="evidence-meta">
-            {url ? (
+            {facts.link ? (
               <>
-                <dt>{t('panel.evidence.source')}</dt>
-                <dd className="mono">{url}</dd>
-              </>
-            ) : null}
-            {when ? (
-              <>
-                <dt>⏱</dt>
-                <dd>
-                  {t('panel.evidence.retrieved', {
-                    time: new Intl.DateTimeFormat(language, {
-                      dateStyle: 'medium',
-                      timeStyle: 'short',
-                    }).format(new Date(when)),
-                  })}
+                <dt>{t('panel.evidence.record')}</dt>
+                <dd className="mono" data-testid="evidence-link-url">
+                  {facts.link}
                 </dd>
               </>
             ) : null}
-            {sha ? (
+            {facts.requests.map((r, i) => (
+              <Fragment key={i}>
+                <dt>{t('panel.evidence.source')}</dt>
+                <dd className="mono" data-testid="evidence-request">
+                  {r.method && r.method !== 'GET' ? `${r.method} ` : ''}
+                  {r.url}
+                </dd>
+                {r.retrievedAt ? (
+                  <>
+                    <dt>{t('panel.evidence.time')}</dt>
+                    <dd data-testid="evidence-time">
+                      {t('panel.evidence.retrieved', { time: time(r.retrievedAt) })}
+                      {r.cached ? ` · ${t('panel.evidence.cached')}` : ''}
+                    </dd>
+                  </>
+                ) : null}
+                {r.status !== null || r.bytes !== null ? (
+                  <>
+                    <dt>{t('panel.evidence.response')}</dt>
+                    <dd>
+                      {[r.status !== null ? `HTTP ${r.status}` : '', r.bytes !== null ? formatBytes(r.bytes) : '']
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </dd>
+                  </>
+                ) : null}
+                {r.sha256 ? (
+                  <>
+                    <dt>{t('panel.evidence.hash')}</dt>
+                    <Hash value={r.sha256} />
+                  </>
+                ) : null}
+              </Fragment>
+            ))}
+            {facts.path ? (
+              <>
+                <dt>{t('panel.evidence.path')}</dt>
+                <dd className="mono">{facts.path}</dd>
+              </>
+            ) : null}
+            {facts.sha256 ? (
               <>
                 <dt>{t('panel.evidence.hash')}</dt>
-                <dd className="mono" title={sha}>
-                  {sha.slice(0, 16)}…
+                <Hash value={facts.sha256} />
+              </>
+            ) : null}
+            {facts.generation ? (
+              <>
+                <dt>{t('panel.evidence.generation')}</dt>
+                <dd className="mono" title={facts.generation}>
+                  {facts.generation.slice(0, 8)}
+                  {facts.status ? ` · ${facts.status}` : ''}
+                </dd>
+              </>
+            ) : null}
+            {facts.requests.length === 0 && facts.createdAt ? (
+              <>
+                <dt>{t('panel.evidence.time')}</dt>
+                <dd data-testid="evidence-time">
+                  {t('panel.evidence.recorded', { time: time(facts.createdAt) })}
                 </dd>
               </>
             ) : null}

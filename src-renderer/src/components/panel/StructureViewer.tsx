@@ -35,7 +35,9 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
         v.addModel(text, format);
         v.setStyle({}, { cartoon: { color: 'spectrum' } });
         v.setStyle({ hetflag: true }, { stick: { radius: 0.2 } });
-        v.zoomTo();
+        // Crystal waters scatter red dots around the molecule and pull the zoom out: hide them.
+        for (const resn of ['HOH', 'WAT', 'DOD']) v.setStyle({ resn }, {});
+        v.zoomTo({ hetflag: false });
         v.render();
         viewer = v;
         setState('ready');
