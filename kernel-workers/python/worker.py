@@ -413,32 +413,39 @@ def _flush_std():
             pass
 
 
-def _unread_bytes(fd):
-    """Bytes written on fd that the host has not read yet; None when this cannot be known."""
-    mode = os.fstat(fd).st_mode
+def _unread_request(fd):
+    """The ioctl that counts bytes written on fd and not yet read by the host, if any."""
+    if not _LINUX or termios is None:
+        return None  # elsewhere these counts mean something else: always write the marker
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return None
     if stat.S_ISSOCK(mode):
         # Node's stdio "pipes" are socket pairs: SIOCOUTQ (= TIOCOUTQ) counts what we sent
         # that the peer has not consumed; the kernel frees it inside the peer's read(2).
-        request = termios.TIOCOUTQ
-    elif stat.S_ISFIFO(mode):
-        # On a Linux pipe FIONREAD counts unread bytes from either end.
-        request = termios.FIONREAD
-    else:
-        return None
-    return struct.unpack("i", fcntl.ioctl(fd, request, b"\0\0\0\0"))[0]
+        return termios.TIOCOUTQ
+    if stat.S_ISFIFO(mode):
+        return termios.FIONREAD  # on a Linux pipe it counts unread bytes from either end
+    return None
+
+
+# Decided once: a cell that later points fd 1 elsewhere gets an ioctl error (-> marker) or
+# counts a channel the host never reads anyway.
+_UNREAD = [(fd, _unread_request(fd)) for fd in (1, 2)]
 
 
 def _outputs_drained():
     # Nothing unread on fd 1 and fd 2 means the host has already read everything written
     # before this point, and (being single-threaded) handed it to the cell before it can
-    # read our next frame: no end marker is needed. Linux only: elsewhere these counts
-    # mean something else, and the marker is always written.
-    if not _LINUX or termios is None:
-        return False
+    # read our next frame: no end marker is needed.
     try:
-        return _unread_bytes(1) == 0 and _unread_bytes(2) == 0
+        for fd, request in _UNREAD:
+            if request is None or struct.unpack("i", fcntl.ioctl(fd, request, b"\0\0\0\0"))[0] != 0:
+                return False
     except OSError:
         return False
+    return True
 
 
 def _write_marker(marker):
