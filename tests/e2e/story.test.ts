@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MODEL } from '../../src-main/core/demo/insulinStory';
 import { verifyExport } from '../../src-main/core/export/verify';
+import { DEMO_MODEL_ID, isReplayTitle } from '../../src-renderer/src/store/replay';
 import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
 import { PROJECT_ROOT } from '../support/e2e/build';
 
@@ -16,7 +18,13 @@ import { PROJECT_ROOT } from '../support/e2e/build';
  */
 const DEMO_TITLE = '演示回放：人胰岛素 INS（录制数据）';
 const FIXTURES = path.join(PROJECT_ROOT, 'resources', 'demo');
+/**
+ * The README's picture. Always written under test-results/; copied over the committed
+ * docs/images/insulin-story.png only when asked (OPENAI4S_UPDATE_README_SHOT=1), so a
+ * test run does not dirty the checkout with a picture whose ids differ each time.
+ */
 const README_SHOT = path.join(PROJECT_ROOT, 'docs', 'images', 'insulin-story.png');
+const UPDATE_README_SHOT = process.env.OPENAI4S_UPDATE_README_SHOT === '1';
 
 /** An image element's decoded width (0 until it has loaded); runs in the page. */
 const naturalWidth = (img: unknown) => (img as { naturalWidth: number }).naturalWidth;
@@ -45,9 +53,9 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     await browser?.close();
   });
 
-  async function shot(name: string, file?: string) {
+  async function shot(name: string) {
     await page.evaluate('document.fonts.ready.then(() => true)');
-    const target = file ?? (await screenshotPath(name));
+    const target = await screenshotPath(name);
     await page.screenshot({ path: target });
     return target;
   }
@@ -72,13 +80,22 @@ describe('the insulin story in the workbench (Try the demo)', () => {
   });
 
   it('plays the story to a cited Chinese answer: reasoning, tool cards, the cell and its figure', async () => {
+    // The renderer tells a replay by the demo's model id and title, as main sets them.
+    expect(DEMO_MODEL_ID).toBe(DEMO_MODEL);
+    expect(isReplayTitle(DEMO_TITLE)).toBe(true);
     await page.getByTestId('demo-start').click();
     expect(await page.getByTestId('session-title').textContent()).toBe(DEMO_TITLE);
+    const sessionId = (await page.getByTestId('session-row').first().getAttribute('data-session-id'))!;
+    expect(shell.core.ledger.detail(sessionId).session.title).toBe(DEMO_TITLE);
     await page.getByTestId('replay-banner').waitFor();
     expect(await page.getByTestId('badge-replay').first().textContent()).toBe('回放');
     await page
       .locator('[data-testid="run-footer"][data-status="completed"]')
       .waitFor({ timeout: 45_000 });
+    // The run that played is the demo's (the banner's source), in a real session of the ledger.
+    expect(shell.core.ledger.detail(sessionId).runs.map((r) => [r.status, r.model])).toEqual([
+      ['completed', DEMO_MODEL],
+    ]);
 
     expect(await page.getByTestId('reasoning').first().textContent()).toContain('并行检索序列与结构');
     const tools = page.locator('[data-testid="tool-card"][data-tool="science_search"]');
@@ -121,8 +138,11 @@ describe('the insulin story in the workbench (Try the demo)', () => {
       .toBeGreaterThan(100);
     await answer().evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.getByTestId('conversation').evaluate((el) => (el.scrollTop -= 12));
-    await mkdir(path.dirname(README_SHOT), { recursive: true });
-    await shot('', README_SHOT);
+    const readme = await shot('insulin-story-readme-zh.png');
+    if (UPDATE_README_SHOT) {
+      await mkdir(path.dirname(README_SHOT), { recursive: true });
+      await copyFile(readme, README_SHOT);
+    }
     await scrollConversation('bottom');
     await shot('story-answer-zh.png');
   });
