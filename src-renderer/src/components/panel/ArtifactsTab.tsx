@@ -85,7 +85,10 @@ export function ArtifactsTab() {
           >
             <span className="mono artifact-path">{a.path}</span>
             <span className="muted small">
-              {t('panel.artifacts.versions', { count: a.versions })} · {formatBytes(a.latest.size)}
+              {a.versions === 1
+                ? t('panel.artifacts.versionsOne')
+                : t('panel.artifacts.versions', { count: a.versions })}{' '}
+              · {formatBytes(a.latest.size)}
             </span>
           </button>
           {open === a.id ? <ArtifactDetail artifact={a} /> : null}
