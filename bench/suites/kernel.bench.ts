@@ -23,8 +23,11 @@ const suite: BenchSuite = {
     });
     const rows: BenchRow[] = [];
     try {
-      await sup.execute('warm-cache', 'python', 'import numpy, pandas, matplotlib.pyplot'); // fills the font cache once
+      // The read-only kernel cache (font lists): a trusted build, once per app start when missing or stale.
       let t = performance.now();
+      await sup.prepareKernelCache();
+      rows.push({ metric: 'kernel cache build (fresh data dir)', value: performance.now() - t, unit: 'ms' });
+      t = performance.now();
       await sup.execute('cold', 'python', 'pass');
       const cold = performance.now() - t;
       rows.push({ metric: 'sandboxed cold start to first result', value: cold, unit: 'ms', target: '≤ 100 ms', met: cold <= 100 });

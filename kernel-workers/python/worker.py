@@ -525,6 +525,30 @@ def _queued():
     return bool(_Wire.queue)
 
 
+def _seed_matplotlib_config():
+    """Copies the read-only cache's font list into this generation's MPLCONFIGDIR.
+
+    The cache is shared by all sessions and read-only here; matplotlib reads its font
+    list from its config dir and rewrites it there when fonts change, so it gets its own
+    copy (about 80 KB) instead of a rebuild of a second or more at the first import.
+    """
+    src = os.environ.get("OPENAI4S_KERNEL_CACHE")
+    dst = os.environ.get("MPLCONFIGDIR")
+    if not src or not dst:
+        return
+    src = os.path.join(src, "matplotlib")
+    try:
+        names = os.listdir(src)
+    except OSError:
+        return
+    for name in names:
+        try:
+            with open(os.path.join(src, name), "rb") as fin, open(os.path.join(dst, name), "xb") as fout:
+                fout.write(fin.read())
+        except OSError:
+            pass
+
+
 def _next_frame():
     while not _Wire.queue:
         _read_unless(_queued)
@@ -541,6 +565,7 @@ def main():
         except Exception:
             pass
     sys.argv = [""]
+    _seed_matplotlib_config()
     send({"type": "ready", "pid": os.getpid(), "language": "python", "version": "%d.%d.%d" % sys.version_info[:3], "executable": sys.executable})
     while True:
         try:

@@ -6,10 +6,14 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { KernelLanguage, KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { LineSplitter, parseFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
+import type { KernelCache } from './kernelCache';
 import {
   SANDBOX_CACHE,
+  SANDBOX_HOME,
+  SANDBOX_MPLCONFIG,
   SANDBOX_WORKERS,
   SANDBOX_WORKSPACE,
+  SANDBOX_XDG_CACHE,
   bwrapArgs,
   kernelEnv,
   seatbeltProfile,
@@ -24,8 +28,10 @@ export interface WorkerSpec {
   workersDir: string;
   /** Host path of the workspace (the only persistent writable place). */
   workspace: string;
-  /** Host path of a writable cache shared by kernels (matplotlib font cache). */
-  cacheDir: string;
+  /** The read-only kernel cache (font lists), or null while it is not built. */
+  cache: KernelCache | null;
+  /** Host folder for each unsandboxed (or Seatbelt) generation's own home, temp and caches. */
+  tmpRoot: string;
   sandbox: SandboxDecision;
   parentEnv: NodeJS.ProcessEnv;
   startTimeoutMs: number;
@@ -68,6 +74,21 @@ function commandFor(spec: WorkerSpec, workersRoot: string): string[] {
 }
 
 /**
+ * Without bwrap's private /tmp a generation gets its own host folder: home, temp, and a
+ * copy of the read-only cache (so writing next to the font list never touches the
+ * shared one). Removed when the generation exits.
+ */
+function hostGenerationDirs(genDir: string, cache: KernelCache | null) {
+  const dirs = { home: path.join(genDir, 'home'), tmp: path.join(genDir, 'tmp'), mplConfig: path.join(genDir, 'mpl'), xdgCache: path.join(genDir, 'cache') };
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (cache) {
+    for (const name of cache.mplFiles) fs.copyFileSync(path.join(cache.dir, 'matplotlib', name), path.join(dirs.mplConfig, name));
+    for (const name of cache.xdgDirs) fs.cpSync(path.join(cache.dir, name), path.join(dirs.xdgCache, name), { recursive: true });
+  }
+  return dirs;
+}
+
+/**
  * One worker process: one generation of a kernel. It knows the wire (frames, fds,
  * markers) and nothing about sessions; the supervisor owns policy.
  */
@@ -92,25 +113,25 @@ export class KernelProcess {
     const sandbox = spec.sandbox.state;
     const bwrap = sandbox.state === 'sandboxed' && sandbox.backend === 'bwrap';
     const seatbelt = sandbox.state === 'sandboxed' && sandbox.backend === 'sandbox-exec';
-    let dirs = { home: '/tmp/home', tmp: '/tmp', cache: SANDBOX_CACHE };
+    let dirs = { home: SANDBOX_HOME, tmp: '/tmp', mplConfig: SANDBOX_MPLCONFIG, xdgCache: SANDBOX_XDG_CACHE };
+    let genDir: string | null = null;
     if (!bwrap) {
-      dirs = { home: path.join(spec.cacheDir, 'home'), tmp: path.join(spec.cacheDir, 'tmp'), cache: spec.cacheDir };
-      fs.mkdirSync(dirs.home, { recursive: true });
-      fs.mkdirSync(dirs.tmp, { recursive: true });
+      genDir = path.join(spec.tmpRoot, this.generation);
+      dirs = hostGenerationDirs(genDir, spec.cache);
     }
-    const env = kernelEnv(spec.parentEnv, dirs);
+    // Under bwrap the worker seeds its config dir from the read-only cache itself.
+    const env = kernelEnv(spec.parentEnv, dirs, bwrap && spec.cache ? { OPENAI4S_KERNEL_CACHE: SANDBOX_CACHE } : {});
     const cmd = commandFor(spec, bwrap ? SANDBOX_WORKERS : spec.workersDir);
     let file = cmd[0]!;
     let args = cmd.slice(1);
     if (bwrap) {
-      args = [...bwrapArgs({ workspace: spec.workspace, workersDir: spec.workersDir, cacheDir: spec.cacheDir, interpreter: spec.interpreter }), ...cmd];
+      args = [...bwrapArgs({ workspace: spec.workspace, workersDir: spec.workersDir, cache: spec.cache, interpreter: spec.interpreter }), ...cmd];
       file = spec.sandbox.bwrap ?? 'bwrap';
     } else if (seatbelt) {
       const profile = seatbeltProfile({
         workspace: spec.workspace,
         workersDir: spec.workersDir,
-        cacheDir: spec.cacheDir,
-        tmpDir: dirs.tmp,
+        tmpDir: genDir!,
         interpreterPrefix: path.dirname(path.dirname(fs.realpathSync(spec.interpreter))),
       });
       args = ['-p', profile, ...cmd];
@@ -142,6 +163,7 @@ export class KernelProcess {
         if (this.exit) return;
         const reason = spawnError ? `could not start ${file}: ${spawnError.message}` : describeExit(code, signal, bwrap);
         this.exit = { code, signal, reason };
+        if (genDir) fs.rmSync(genDir, { recursive: true, force: true });
         this.out.end();
         this.err.end();
         this.releaseOut?.();

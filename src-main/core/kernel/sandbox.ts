@@ -3,11 +3,17 @@ import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { probeSandbox } from '../doctor/sandbox';
+import type { KernelCache } from './kernelCache';
 
 /** Where things appear inside the Linux sandbox (host paths never leak into a cell). */
 export const SANDBOX_WORKSPACE = '/workspace';
 export const SANDBOX_WORKERS = '/opt/openai4s/workers';
+/** The shared kernel cache, read-only; its path is in OPENAI4S_KERNEL_CACHE. */
 export const SANDBOX_CACHE = '/cache';
+/** Per-generation writable places inside the sandbox's private /tmp. */
+export const SANDBOX_HOME = '/tmp/home';
+export const SANDBOX_MPLCONFIG = '/tmp/mpl';
+export const SANDBOX_XDG_CACHE = '/tmp/cache';
 
 /** Names a kernel must never see, whatever the allowlist says (DESIGN.md: no API keys). */
 const DENY = /KEY|TOKEN|SECRET|PASSWORD|^ELECTRON_|^NODE_OPTIONS$/i;
@@ -20,7 +26,7 @@ const PASS = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
  */
 export function kernelEnv(
   parent: NodeJS.ProcessEnv,
-  dirs: { home: string; tmp: string; cache: string },
+  dirs: { home: string; tmp: string; mplConfig: string; xdgCache: string },
   extra: Record<string, string> = {},
 ): Record<string, string> {
   const env: Record<string, string> = {
@@ -29,11 +35,11 @@ export function kernelEnv(
     HOME: dirs.home,
     TMPDIR: dirs.tmp,
     MPLBACKEND: 'Agg',
-    MPLCONFIGDIR: path.posix.join(dirs.cache, 'matplotlib'),
-    XDG_CACHE_HOME: dirs.cache,
+    MPLCONFIGDIR: dirs.mplConfig,
+    XDG_CACHE_HOME: dirs.xdgCache,
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONIOENCODING: 'utf-8',
-    R_LIBS_USER: path.posix.join(dirs.cache, 'R-library-unused'),
+    R_LIBS_USER: path.posix.join(dirs.tmp, 'R-library-unused'),
     OPENAI4S_KERNEL: '1',
   };
   for (const [name, value] of Object.entries(parent)) {
@@ -47,8 +53,9 @@ export function kernelEnv(
 export interface BwrapPlan {
   workspace: string;
   workersDir: string;
-  cacheDir: string;
   interpreter: string;
+  /** The kernel cache, placed read-only into the generation's writable tmp. */
+  cache: KernelCache | null;
 }
 
 /** A path that is a symlink at the root (merged /usr) is recreated as a symlink inside. */
@@ -84,9 +91,20 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push(
     '--ro-bind', plan.workersDir, SANDBOX_WORKERS,
     '--bind', plan.workspace, SANDBOX_WORKSPACE,
-    '--bind', plan.cacheDir, SANDBOX_CACHE,
     '--tmpfs', '/tmp',
-    '--dir', '/tmp/home',
+    '--dir', SANDBOX_HOME,
+    '--dir', SANDBOX_MPLCONFIG,
+    '--dir', SANDBOX_XDG_CACHE,
+  );
+  // The cache is shared by every session, so it is read-only in here. The worker copies
+  // matplotlib's font list into the generation's writable config dir at start (matplotlib
+  // must be able to rewrite it if fonts change); fontconfig reads its folder in place
+  // under XDG_CACHE_HOME and copes with not being able to update it.
+  if (plan.cache) {
+    args.push('--ro-bind', plan.cache.dir, SANDBOX_CACHE);
+    for (const name of plan.cache.xdgDirs) args.push('--ro-bind', path.join(plan.cache.dir, name), path.posix.join(SANDBOX_XDG_CACHE, name));
+  }
+  args.push(
     '--dev', '/dev',
     '--proc', '/proc',
     '--remount-ro', '/',
@@ -105,12 +123,13 @@ function seatbeltString(value: string): string {
 
 /**
  * A Seatbelt profile for `sandbox-exec -p` on macOS: deny by default, read the system
- * and the interpreter, write only the workspace, the kernel's temp and cache folders,
+ * and the interpreter, write only the workspace and the generation's temp folder,
  * no network at all. Generated here and unit-tested; executed only on macOS.
  */
-export function seatbeltProfile(p: { workspace: string; workersDir: string; cacheDir: string; tmpDir: string; interpreterPrefix: string }): string {
+export function seatbeltProfile(p: { workspace: string; workersDir: string; tmpDir: string; interpreterPrefix: string }): string {
   const read = ['/usr', '/bin', '/System', '/Library', '/private/etc', '/private/var/db', '/opt/homebrew', '/dev', p.interpreterPrefix, p.workersDir];
-  const write = [p.workspace, p.tmpDir, p.cacheDir];
+  // tmpDir is the generation's own (home, temp, caches copied from the read-only cache).
+  const write = [p.workspace, p.tmpDir];
   return [
     '(version 1)',
     '(deny default)',

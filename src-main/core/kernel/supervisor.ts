@@ -12,6 +12,7 @@ import type {
 import { appRoot } from '../config/appPaths';
 import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
+import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
 import { DEFAULT_LIMITS, runCell, type CellLimits } from './runCell';
 import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
@@ -69,7 +70,10 @@ interface Slot {
 export class KernelSupervisor {
   private sessions = new Map<string, Map<KernelLanguage, Slot>>();
   private spares = new Map<KernelLanguage, Spare>();
+  private sparesStarting = new Map<KernelLanguage, Promise<void>>();
   private live = new Set<KernelProcess>();
+  /** Kernel caches by interpreter and layout: built (or found fresh) once per supervisor. */
+  private caches = new Map<string, { promise: Promise<KernelCache | null>; value?: KernelCache | null }>();
   private closed = false;
   private readonly limits: CellLimits;
   private readonly host: HostCallHandler;
@@ -107,23 +111,58 @@ export class KernelSupervisor {
     return slot;
   }
 
+  /**
+   * The read-only kernel cache for a Python interpreter: built by a trusted step (the
+   * imports only) the first time it is needed after the app starts, unless a fresh one
+   * exists. `wait` false answers at once: a kernel started meanwhile runs without it.
+   */
+  private kernelCache(interpreter: string, sandbox: SandboxDecision, wait: boolean): Promise<KernelCache | null> | KernelCache | null {
+    const key = `${interpreter}\0${sandbox.state.state}`;
+    let entry = this.caches.get(key);
+    if (!entry) {
+      removeLegacySharedCache(this.opts.dataDir);
+      const promise = ensureKernelCache({
+        root: path.join(this.opts.dataDir, 'kernel-cache-ro'),
+        interpreter,
+        workersDir: this.workersDir,
+        sandbox,
+        parentEnv: this.opts.processEnv,
+      }).catch(() => null);
+      const created: { promise: Promise<KernelCache | null>; value?: KernelCache | null } = { promise };
+      void promise.then((value) => (created.value = value));
+      this.caches.set(key, (entry = created));
+    }
+    if (entry.value !== undefined) return entry.value;
+    return wait ? entry.promise : null;
+  }
+
+  /** Builds (or finds) the Python kernel cache now; resolves to its folder, or null. */
+  async prepareKernelCache(): Promise<string | null> {
+    const spec = await this.prepareSpec('python', null, true);
+    return spec.cache?.dir ?? null;
+  }
+
+  private get workersDir(): string {
+    return path.join(appRoot(this.opts.processEnv), 'kernel-workers');
+  }
+
   /** Everything a worker needs, decided here: sandbox (self-test cached), interpreter, folders. */
-  private async prepareSpec(language: KernelLanguage, workspace: string): Promise<WorkerSpec> {
+  private async prepareSpec(language: KernelLanguage, workspace: string | null, waitForCache = false): Promise<WorkerSpec> {
     if (this.closed) throw new AppError('unavailable', 'The kernel supervisor is closed.');
     const sandbox = await this.sandbox();
     if (sandbox.refuse) throw new AppError('unavailable', sandbox.refuse);
     const env = ENV_OF[language];
     const choice = chooseInterpreter(readKernelEnv(env.id), env.overrideVar, env.command, this.opts.processEnv);
     if (!choice.path) throw new AppError('not_configured', `No ${env.label} interpreter: ${choice.reason}`);
-    const cacheDir = path.join(this.opts.dataDir, 'kernel-cache');
-    fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });
+    const cache = language === 'python' ? await this.kernelCache(choice.path, sandbox, waitForCache) : null;
+    if (workspace) fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });
     const spec: WorkerSpec = {
       language,
       interpreter: choice.path,
-      workersDir: path.join(appRoot(this.opts.processEnv), 'kernel-workers'),
-      workspace,
-      cacheDir,
+      workersDir: this.workersDir,
+      workspace: workspace ?? '',
+      cache,
+      tmpRoot: path.join(this.opts.dataDir, 'kernel-tmp'),
       sandbox,
       parentEnv: this.opts.processEnv,
       startTimeoutMs: this.opts.startTimeoutMs ?? 20_000,
@@ -145,13 +184,24 @@ export class KernelSupervisor {
     for (const language of this.opts.prewarm ?? []) void this.ensureSpare(language);
   }
 
-  /** Starts a pre-warmed spare worker for `language` unless one is alive. */
-  async ensureSpare(language: KernelLanguage): Promise<void> {
+  /** Starts a pre-warmed spare worker for `language` unless one is alive (or on its way). */
+  ensureSpare(language: KernelLanguage): Promise<void> {
+    let pending = this.sparesStarting.get(language);
+    if (!pending) {
+      pending = this.startSpare(language).finally(() => this.sparesStarting.delete(language));
+      this.sparesStarting.set(language, pending);
+    }
+    return pending;
+  }
+
+  private async startSpare(language: KernelLanguage): Promise<void> {
     if (this.closed || this.spares.get(language)?.proc.alive) return;
     const dir = spareDir(this.workspacesRoot);
     let spec: WorkerSpec;
     try {
-      spec = await this.prepareSpec(language, dir);
+      // A spare is started in the background anyway: let it wait for the cache so its
+      // science imports (and the session's first cell) use it.
+      spec = await this.prepareSpec(language, dir, true);
     } catch {
       removeSpareDir(dir);
       return; // a spare is an optimisation; the cold path reports the error to the user
@@ -169,6 +219,9 @@ export class KernelSupervisor {
   }
 
   private async takeSpare(language: KernelLanguage, workspace: string): Promise<KernelProcess | null> {
+    // A spare still being prepared (waiting for the kernel cache) is worth waiting for,
+    // as is one still importing: both were started ahead of this cell.
+    await this.sparesStarting.get(language)?.catch(() => {});
     const spare = this.spares.get(language);
     if (!spare || !spare.proc.alive) return null;
     this.spares.delete(language);

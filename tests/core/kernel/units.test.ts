@@ -82,7 +82,7 @@ describe('sandbox configuration', () => {
         TZ: 'Asia/Shanghai',
         PATH: '/evil',
       },
-      { home: '/tmp/home', tmp: '/tmp', cache: '/cache' },
+      { home: '/tmp/home', tmp: '/tmp', mplConfig: '/tmp/mpl', xdgCache: '/tmp/cache' },
       { SOME_API_KEY: 'x' },
     );
     expect(Object.keys(env).filter((k) => /KEY|TOKEN|SECRET|PASSWORD|^ELECTRON_|^NODE_OPTIONS$/i.test(k))).toEqual([]);
@@ -92,18 +92,24 @@ describe('sandbox configuration', () => {
   });
 
   it('bwrap: read-only system, writable workspace, no network, own pids, dies with the parent', () => {
-    const args = bwrapArgs({ workspace: '/data/ws/s1', workersDir: '/app/kernel-workers', cacheDir: '/data/cache', interpreter: '/usr/bin/python3' });
+    const cache = { dir: '/data/kernel-cache-ro/python-x', mplFiles: ['fontlist-v330.json'], xdgDirs: ['fontconfig'] };
+    const args = bwrapArgs({ workspace: '/data/ws/s1', workersDir: '/app/kernel-workers', cache, interpreter: '/usr/bin/python3' });
     const joined = args.join(' ');
     expect(joined).toContain('--ro-bind /usr /usr');
     expect(joined).toContain('--ro-bind /etc /etc');
     expect(joined).toContain('--bind /data/ws/s1 /workspace');
+    // The shared cache only ever read-only, inside the generation's private /tmp.
+    expect(joined).toContain('--ro-bind /data/kernel-cache-ro/python-x /cache');
+    expect(joined).toContain('--ro-bind /data/kernel-cache-ro/python-x/fontconfig /tmp/cache/fontconfig');
+    expect(args.filter((a, i) => a.includes('kernel-cache') && args[i - 1] !== '--ro-bind')).toEqual([]);
+    expect(args.indexOf('--tmpfs')).toBeLessThan(args.indexOf('/tmp/cache/fontconfig'));
     expect(joined).toContain('--remount-ro /');
     for (const flag of ['--unshare-all', '--die-with-parent', '--new-session']) expect(args).toContain(flag);
     expect(args.at(-1)).toBe('--');
   });
 
-  it('Seatbelt profile: deny by default, no network, writes only to the workspace, temp and cache, quoted paths', () => {
-    const p = seatbeltProfile({ workspace: '/Users/a "q"/ws', workersDir: '/App/workers', cacheDir: '/c', tmpDir: '/t', interpreterPrefix: '/opt/homebrew' });
+  it('Seatbelt profile: deny by default, no network, writes only to the workspace and its own temp folder, quoted paths', () => {
+    const p = seatbeltProfile({ workspace: '/Users/a "q"/ws', workersDir: '/App/workers', tmpDir: '/t', interpreterPrefix: '/opt/homebrew' });
     expect(p.startsWith('(version 1)\n(deny default)')).toBe(true);
     expect(p).toContain('(deny network*)');
     expect(p).not.toMatch(/allow network/);
