@@ -194,6 +194,12 @@ export class KernelSupervisor {
     return pending;
   }
 
+  /** Resolves once every spare being started has finished its imports (for measurements). */
+  async sparesSettled(): Promise<void> {
+    await Promise.all([...this.sparesStarting.values()].map((p) => p.catch(() => {})));
+    await Promise.all([...this.spares.values()].map((spare) => spare.warm));
+  }
+
   private async startSpare(language: KernelLanguage): Promise<void> {
     if (this.closed || this.spares.get(language)?.proc.alive) return;
     const dir = spareDir(this.workspacesRoot);
