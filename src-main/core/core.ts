@@ -134,6 +134,7 @@ export function createCore(options: CoreOptions = {}): Core {
         env: (name) => config.env.value(name),
         envFor: (sessionId) => (overlays.has(sessionId) ? (name) => core.envFor(sessionId).value(name) : null),
         processEnv: config.processEnv,
+        stores: core.ledger.provenance,
       }));
     },
     get runner() {

@@ -10,6 +10,9 @@ import { repairOnOpen, type RepairReport } from './repair';
 import { RunsRepo } from './runsRepo';
 import { SessionsRepo } from './sessionsRepo';
 import { SettingsRepo } from './settingsRepo';
+import { SqliteArtifactIndex } from './artifactIndexRepo';
+import { SqliteEvidenceStore } from './evidenceRepo';
+import { SqliteResponseCache } from './responseCacheRepo';
 
 export const LEDGER_FILE = 'ledger.sqlite3';
 
@@ -36,6 +39,8 @@ export interface Ledger {
   readonly kernels: KernelsRepo;
   readonly permissions: PermissionsRepo;
   readonly settings: SettingsRepo;
+  /** Evidence, artifact versions and cached science responses (migration 3). */
+  readonly provenance: { evidence: SqliteEvidenceStore; artifacts: SqliteArtifactIndex; responses: SqliteResponseCache };
   createSession(title?: string): SessionSummary;
   detail(sessionId: string): SessionDetail;
   /** The session's messages, folded from its stored stream: the same fold the renderer runs live. */
@@ -79,6 +84,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       kernels,
       permissions,
       settings,
+      provenance: { evidence: new SqliteEvidenceStore(db), artifacts: new SqliteArtifactIndex(db), responses: new SqliteResponseCache(db) },
       createSession: (title) => sessions.create(title),
       detail(sessionId) {
         const session = sessions.require(sessionId);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PROVENANCE_SQL } from './provenanceSchema';
 
 /**
  * The ledger's schema, as an ordered list of migrations. A migration is never edited once
@@ -134,6 +135,7 @@ CREATE INDEX permission_requests_by_session ON permission_requests (session_id, 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'sessions, runs, append-only stream_events, settings', sql: v1 },
   { version: 2, name: 'action groups and events, kernel generations, permission requests', sql: v2 },
+  { version: 3, name: 'evidence, artifacts and artifact versions, science response cache', sql: PROVENANCE_SQL },
 ];
 
 export function migrationChecksum(m: Migration): string {

@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { BlobStore } from '../../../src-main/core/artifacts/blobStore';
 import { GenerationEnvironments, supervisorInterpreters } from '../../../src-main/core/artifacts/environment';
-import { MemoryArtifactIndex, SqliteArtifactIndex } from '../../../src-main/core/artifacts/index';
+import { MemoryArtifactIndex } from '../../../src-main/core/artifacts/index';
 import { ArtifactService } from '../../../src-main/core/artifacts/service';
-import { openProvenanceDatabase } from '../../../src-main/core/evidence/schema';
-import { SqliteEvidenceStore } from '../../../src-main/core/evidence/sqliteStore';
+import { openLedger } from '../../../src-main/core/ledger/ledger';
 import { MemoryEvidenceStore } from '../../../src-main/core/evidence/store';
 
 export function tmpDir(prefix = 'oai4s-art-'): string {
@@ -26,13 +25,14 @@ export function memoryArtifacts(dataDir = tmpDir()) {
 }
 
 export function sqliteArtifacts(dataDir: string) {
-  const db = openProvenanceDatabase(path.join(dataDir, 'provenance.sqlite3'));
-  const evidence = new SqliteEvidenceStore(db);
+  // The ledger holds evidence and artifact versions (migration 3).
+  const ledger = openLedger(path.join(dataDir, 'ledger.sqlite3'));
+  const evidence = ledger.provenance.evidence;
   const service = new ArtifactService({
     blobs: new BlobStore(path.join(dataDir, 'artifacts', 'blobs')),
-    index: new SqliteArtifactIndex(db),
+    index: ledger.provenance.artifacts,
     evidence,
     environments: new GenerationEnvironments(supervisorInterpreters({ PATH: process.env.PATH ?? '/usr/bin:/bin' })),
   });
-  return { service, evidence, db };
+  return { service, evidence, db: { close: () => ledger.close() } };
 }

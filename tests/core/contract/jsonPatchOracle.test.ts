@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import jsonpatch from 'fast-json-patch';
+import jsonpatch, { type Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { applyJsonPatch } from '../../../src-preload/contract/jsonPatch';
 import type { JsonPatchOperation } from '../../../src-preload/contract/stream';
@@ -30,7 +30,7 @@ const op: fc.Arbitrary<JsonPatchOperation> = fc.oneof(
 
 function oracle(document: unknown, ops: JsonPatchOperation[]): { ok: true; value: unknown } | { ok: false } {
   try {
-    const result = jsonpatch.applyPatch(structuredClone(document), structuredClone(ops) as jsonpatch.Operation[], true, false);
+    const result = jsonpatch.applyPatch(structuredClone(document), structuredClone(ops) as Operation[], true, false);
     return { ok: true, value: result.newDocument };
   } catch {
     return { ok: false };

@@ -6,8 +6,7 @@ import { checkCitedAnswer } from '../../../src-main/core/engine/finalize';
 import { base32, EVIDENCE_ID } from '../../../src-main/core/evidence/ids';
 import { sessionEvidenceLookup } from '../../../src-main/core/evidence/lookup';
 import { recordPageEvidence } from '../../../src-main/core/evidence/records';
-import { openProvenanceDatabase } from '../../../src-main/core/evidence/schema';
-import { SqliteEvidenceStore } from '../../../src-main/core/evidence/sqliteStore';
+import { openLedger } from '../../../src-main/core/ledger/ledger';
 import { MemoryEvidenceStore, type EvidenceStore } from '../../../src-main/core/evidence/store';
 import { fixture, startFixtureServer } from '../science/fixtureServer';
 import { clientFor } from '../science/helpers';
@@ -22,7 +21,7 @@ describe('evidence ids', () => {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-ev-'));
 const stores: Array<[string, () => EvidenceStore]> = [
   ['memory', () => new MemoryEvidenceStore()],
-  ['sqlite', () => new SqliteEvidenceStore(openProvenanceDatabase(path.join(dir, `${Math.random()}.sqlite3`)))],
+  ['sqlite (the ledger)', () => openLedger(path.join(dir, `${Math.random()}.sqlite3`)).provenance.evidence],
 ];
 
 describe.each(stores)('%s evidence store', (_name, make) => {

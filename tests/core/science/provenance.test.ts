@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openProvenanceDatabase } from '../../../src-main/core/evidence/schema';
-import { SqliteResponseCache } from '../../../src-main/core/science/cache';
+import { openLedger } from '../../../src-main/core/ledger/ledger';
 import { ConnectorError } from '../../../src-main/core/science/errors';
 import { fixture, startFixtureServer } from './fixtureServer';
 import { clientFor } from './helpers';
@@ -79,16 +78,16 @@ describe('response cache', () => {
     expect(cache.bodyCount).toBe(1);
   });
 
-  it('persists in SQLite: a new client over the same file answers from cache with the original envelope', async () => {
+  it('persists in the ledger: a new client over the same file answers from cache with the original envelope', async () => {
     const bytes = fixture('uniprot-P01308.fasta');
     const s = await serve({ '/uniprotkb/P01308.fasta': { body: bytes } });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-cache-'));
-    const db1 = openProvenanceDatabase(path.join(dir, 'provenance.sqlite3'));
-    const a = await clientFor(s.base, { cache: new SqliteResponseCache(db1) }).client.search('uniprot', { operation: 'fasta', query: 'P01308' });
-    db1.close();
-    const db2 = openProvenanceDatabase(path.join(dir, 'provenance.sqlite3'));
-    const b = await clientFor(s.base, { cache: new SqliteResponseCache(db2) }).client.search('uniprot', { operation: 'fasta', query: 'P01308' });
-    db2.close();
+    const l1 = openLedger(path.join(dir, 'ledger.sqlite3'));
+    const a = await clientFor(s.base, { cache: l1.provenance.responses }).client.search('uniprot', { operation: 'fasta', query: 'P01308' });
+    l1.close();
+    const l2 = openLedger(path.join(dir, 'ledger.sqlite3'));
+    const b = await clientFor(s.base, { cache: l2.provenance.responses }).client.search('uniprot', { operation: 'fasta', query: 'P01308' });
+    l2.close();
     expect(s.seen).toHaveLength(1);
     expect(b.provenance[0]).toEqual({ ...a.provenance[0], cached: true });
     expect(b.records[0]!.attributes.sequence).toBe(a.records[0]!.attributes.sequence);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { EvidenceKind, EvidenceRecord } from '../../../src-preload/contract/evidence';
-import { toRecord, type EvidenceListOptions, type EvidenceStore, type NewEvidence } from './store';
+import { toRecord, type EvidenceListOptions, type EvidenceStore, type NewEvidence } from '../evidence/store';
 
 interface Row {
   session_id: string;
@@ -22,7 +22,7 @@ const fromRow = (r: Row): EvidenceRecord => ({
   createdAt: r.created_at,
 });
 
-/** Evidence in SQLite (the `evidence` table of PROVENANCE_SCHEMA_SQL). Insert-or-keep: ids are stable. */
+/** Evidence in the ledger (the `evidence` table, migration 3). Insert-or-keep: ids are stable. */
 export class SqliteEvidenceStore implements EvidenceStore {
   private readonly insert;
   private readonly select;

@@ -1,15 +1,9 @@
-import Database from 'better-sqlite3';
-import { sqliteOptions } from '../config/sqlite';
-import fs from 'node:fs';
-import path from 'node:path';
-
 /**
- * The tables of evidence, artifact versions and the science response cache. Written as
- * one migration body so it can be appended to the ledger's migration list unchanged;
- * until then `openProvenanceDatabase` applies it to its own file (IF NOT EXISTS, so
- * opening twice is harmless). No foreign key to `sessions`: the CLI retrieves without one.
+ * Migration 3: evidence, versioned artifacts and the science response cache, in the
+ * ledger with everything else (one connection, the same durability). No foreign key to
+ * `sessions`: the CLI retrieves outside any session.
  */
-export const PROVENANCE_SCHEMA_SQL = `
+export const PROVENANCE_SQL = `
 CREATE TABLE IF NOT EXISTS evidence (
   session_id  TEXT NOT NULL,
   id          TEXT NOT NULL,
@@ -59,13 +53,3 @@ CREATE TABLE IF NOT EXISTS science_response_cache (
 ) WITHOUT ROWID;
 `;
 
-/** Opens (creating) `<dataDir>/provenance.sqlite3` with the schema applied. */
-export function openProvenanceDatabase(file: string): Database.Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file, sqliteOptions());
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.exec(PROVENANCE_SCHEMA_SQL);
-  return db;
-}
