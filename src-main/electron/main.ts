@@ -105,7 +105,18 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  app.on('before-quit', () => {
-    void core?.close();
+  // Quit waits for the core to close: runs cancelled and recorded, kernels stopped, the
+  // ledger flushed. The second before-quit (after close) goes through.
+  let closing: Promise<void> | null = null;
+  app.on('before-quit', (event: { preventDefault(): void }) => {
+    if (!core) return;
+    event.preventDefault();
+    closing ??= core
+      .close()
+      .catch((error) => console.error('[app] close failed', error))
+      .finally(() => {
+        core = null;
+        app.quit();
+      });
   });
 }

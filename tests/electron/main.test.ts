@@ -32,9 +32,12 @@ beforeAll(() => {
   vi.stubEnv('OPENAI4S_DATA_DIR', dataDir);
 });
 
-afterEach(() => {
-  // Close each core the way the app does on quit.
-  for (const fake of loaded.splice(0)) fake.app.emit('before-quit');
+afterEach(async () => {
+  // Close each core the way the app does on quit, and wait until it asks to quit again.
+  for (const fake of loaded.splice(0)) {
+    fake.app.emit('before-quit', { preventDefault: () => {} });
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), { timeout: 15_000 });
+  }
   vi.doUnmock('electron');
 });
 

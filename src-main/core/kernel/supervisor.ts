@@ -408,5 +408,8 @@ export class KernelSupervisor {
     await Promise.all(all.map((proc) => proc.shutdown(300)));
     for (const spare of this.spares.values()) removeSpareDir(spare.dir);
     this.spares.clear();
+    // A cache build still running writes into the data root: let it finish (bounded by its
+    // own timeout) so nothing is left half-written and nobody deletes the root under it.
+    await Promise.allSettled([...this.caches.values()].map((entry) => entry.promise));
   }
 }
