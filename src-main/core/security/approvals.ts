@@ -122,7 +122,8 @@ export class ApprovalService {
     if (answer === 'allow_once') this.policy.grantOnce(callKey);
     else if (answer === 'allow_session') this.policy.grantSession(input.sessionId, input.tool, input.target);
     else if (answer === 'allow_always' || answer === 'deny_always') {
-      this.policy.grantSession(input.sessionId, input.tool, input.target);
+      // Only the stored rule: it is what Settings lists and revokes. A session grant beside
+      // it would outlive a revocation (and for "deny always" it would be an allow).
       this.rules.addRule({ tool: input.tool, target: input.target, action: answer === 'allow_always' ? 'allow' : 'deny', note: `${answer === 'allow_always' ? 'Allowed' : 'Denied'} always from an approval (request ${requestId})` });
     }
     return { requestId, answer, recorded: true };

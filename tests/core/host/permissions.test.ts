@@ -106,3 +106,30 @@ describe('permissions and approvals through the dispatcher', () => {
     expect(targetMatches('data/x.csv', 'data/x.csvx')).toBe(false);
   });
 });
+
+describe('"always" answers leave only the stored rule', () => {
+  it('deny always never grants the session; once the deny rule is revoked, the same session is asked again', async () => {
+    const { tool, runs } = countingTool('risky', 'network', 'ask');
+    const port = scriptedPort(['deny_always'], 'deny');
+    const { dispatcher, rules } = memoryDispatcher(port, [tool]);
+    expect((await dispatcher.dispatch('risky', { key: 'a' }, ctx())).status).toBe('denied');
+    const [rule] = rules.listRules();
+    expect(rule).toMatchObject({ tool: 'risky', target: 'target-a', action: 'deny' });
+    rules.removeRule(rule!.id);
+    const after = await dispatcher.dispatch('risky', { key: 'a' }, ctx());
+    expect(after).toMatchObject({ status: 'denied', decision: { by: 'user' } });
+    expect(port.questions).toHaveLength(2);
+    expect(runs).toHaveLength(0);
+  });
+
+  it('allow always, revoked in Settings: the session that answered is asked again too', async () => {
+    const { tool, runs } = countingTool('risky', 'network', 'ask');
+    const port = scriptedPort(['allow_always'], 'deny');
+    const { dispatcher, rules } = memoryDispatcher(port, [tool]);
+    expect((await dispatcher.dispatch('risky', { key: 'a' }, ctx())).status).toBe('ok');
+    rules.removeRule(rules.listRules()[0]!.id);
+    expect((await dispatcher.dispatch('risky', { key: 'a' }, ctx())).status).toBe('denied');
+    expect(port.questions).toHaveLength(2);
+    expect(runs).toHaveLength(1);
+  });
+});
