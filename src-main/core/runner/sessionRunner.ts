@@ -3,6 +3,7 @@ import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/str
 import { AppError } from '../../../src-preload/contract/errors';
 import { budgetContextPolicy } from '../engine/contextPolicy';
 import { runEngine } from '../engine/loop';
+import { emptyUsage } from '../engine/usage';
 import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
@@ -195,6 +196,12 @@ export class SessionRunner {
       this.publishStored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
       const message = (error as Error).message;
       this.emit(sessionId, runId, { type: 'start', messageId: runId });
+      // The outcome travels with the message as the engine's own end does, so the renderer
+      // (which reads run status from the stream) shows the run failed, not still running.
+      this.emit(sessionId, runId, {
+        type: 'message-metadata',
+        messageMetadata: { run: { status: 'failed', failureCode: 'not_configured', failureMessage: message, turns: 0, usage: emptyUsage(), cost: null } },
+      });
       this.emit(sessionId, runId, { type: 'error', errorText: message, errorCode: 'not_configured' });
       this.emit(sessionId, runId, { type: 'finish', finishReason: 'error' });
       this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'not_configured', failureMessage: message });

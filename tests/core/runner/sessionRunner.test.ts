@@ -6,6 +6,7 @@ import type { SessionStreamEvent } from '../../../src-preload/contract/sessions'
 import { fold } from '../../../src-preload/contract/fold';
 import { openLedger, type Ledger } from '../../../src-main/core/ledger/ledger';
 import { SessionRunner } from '../../../src-main/core/runner/sessionRunner';
+import { activeRun, conversationReducer, openConversation } from '../../../src-renderer/src/store/conversationReducer';
 import type { LanguageModelPort, LlmRequest, Part } from '../../../src-main/core/llm/types';
 import { RecordingMockModel, finish, text, toolCall, validAnswer } from '../../support/mockModel';
 
@@ -161,16 +162,25 @@ describe('session runner', () => {
   });
 
   it('fails a run at once with not_configured when the provider has no key, naming the variable', async () => {
+    const published: SessionStreamEvent[] = [];
     const r = runner(() => {
       throw new Error('No API key for Volcengine Ark (Doubao). Set OPENAI4S_ARK_API_KEY or OPENAI4S_LLM_API_KEY');
-    });
+    }, published);
     const session = ledger.createSession();
     const run = r.submit({ sessionId: session.id, mutationId: '1', message: 'hi' });
     const done = await r.result(run.id);
+    // The renderer, folding what was published, no longer sees the run as running.
+    let view = conversationReducer(openConversation(session.id, 1), { type: 'conv/loaded', loadId: 1, events: [], runs: [run] });
+    view = conversationReducer(view, { type: 'conv/events', events: published });
+    expect(activeRun(view)).toBeNull();
+    expect(view.runs[0]).toMatchObject({ status: 'failed', failureCode: 'not_configured' });
     expect(done).toMatchObject({ status: 'failed', failureCode: 'not_configured' });
     expect(done.failureMessage).toMatch(/OPENAI4S_ARK_API_KEY/);
     const last = ledger.history(session.id).messages.at(-1)!;
     expect(last.parts.some((p) => p.type === 'data-error')).toBe(true);
+    // The stream itself says the run failed (the renderer reads run status from it).
+    expect(last.metadata).toMatchObject({ run: { status: 'failed', failureCode: 'not_configured' } });
+    expect((last.metadata as { run: { failureMessage: string } }).run.failureMessage).toMatch(/OPENAI4S_ARK_API_KEY/);
   });
 
   it('refuses a stale expectedRevision with revision_conflict', async () => {
