@@ -24,7 +24,7 @@ const PENDING_TOOL_STATES = new Set(['input-streaming', 'input-available', 'appr
  * reached the world, so nothing is replayed. Instead, in one transaction:
  *  - every call of an action group still `running` gets the canonical error result and the
  *    group becomes `interrupted`;
- *  - every run still `processing` (or owning such a group) becomes `failed` / `interrupted`,
+ *  - every run still `processing` or `queued` (or owning such a group) becomes `failed` / `interrupted`,
  *    and its stream gets the matching tool errors, an `error` and a `finish`, so the history
  *    the user reloads says what happened;
  *  - pending approvals expire (a decision after a restart must not resume the old call), and
@@ -51,6 +51,9 @@ export function repairOnOpen(deps: {
       cutOff.set(group.runId, group.kind === 'cell' ? 'a code cell' : 'a tool batch');
     }
     for (const run of runs.listByStatus('processing')) runIds.add(run.id);
+    // A queued run waited in the dead process's FIFO; no runner will ever pick it up, and a
+    // waiter on it would hang. Its message enters the history, marked as never run.
+    for (const run of runs.listByStatus('queued')) runIds.add(run.id);
 
     const interruptedRuns: string[] = [];
     for (const runId of runIds) {
@@ -59,7 +62,9 @@ export function repairOnOpen(deps: {
       const during = cutOff.get(runId);
       const message = during
         ? `${INTERRUPTED_RESULT} (the app stopped during ${during})`
-        : 'interrupted: the app stopped during this run; nothing was replayed';
+        : run.status === 'queued'
+          ? 'interrupted: the app stopped before this queued message ran; nothing was sent to the model. Send it again to run it.'
+          : 'interrupted: the app stopped during this run; nothing was replayed';
       if (run.status === 'queued') runs.start(runId, run.provider, run.model);
       runs.finish(runId, { status: 'failed', failureCode: 'interrupted', failureMessage: message });
       const messages = fold(events.readRun(run.sessionId, runId).map((e) => e.chunk));

@@ -69,6 +69,28 @@ describe('crash repair on open', () => {
     expect(again.events.lastSeqOf(sessionId)).toBe(lastSeq);
   });
 
+  it('a run still queued when the app died is closed as never run, its message kept in the history', () => {
+    const file = path.join(tempDir(), 'ledger.sqlite3');
+    const first = openLedger(file);
+    const s = first.createSession();
+    const { run: active } = first.runs.submit(s.id, 'm1', 'first question');
+    first.runs.start(active.id, null, null);
+    const { run: queued } = first.runs.submit(s.id, 'm2', 'second question, sent during the first');
+    // The process dies here: nothing finishes either run (close only releases the file).
+    first.close();
+
+    const l = track(openLedger(file));
+    expect(l.repair!.interruptedRuns).toEqual(expect.arrayContaining([active.id, queued.id]));
+    expect(l.runs.listByStatus('queued')).toEqual([]);
+    expect(l.runs.require(queued.id)).toMatchObject({ status: 'failed', failureCode: 'interrupted', failureMessage: expect.stringMatching(/before this queued message ran.*Send it again/) });
+    const messages = l.history(s.id).messages;
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.parts[0])).toEqual([
+      { type: 'text', text: 'first question' },
+      { type: 'text', text: 'second question, sent during the first' },
+    ]);
+    expect(messages.at(-1)!.parts.at(-1)).toMatchObject({ type: 'data-error', data: { errorCode: 'interrupted' } });
+  });
+
   it('leaves in-flight work alone while another live process owns the ledger', () => {
     const file = path.join(tempDir(), 'ledger.sqlite3');
     const owner = track(openLedger(file));
