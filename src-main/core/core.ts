@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { DoctorReport, SandboxMode } from '../../src-preload/contract/doctor';
+import { AppError } from '../../src-preload/contract/errors';
 import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
 import { overlayEnv, type ConfigEnv } from './config/env';
 import { startInsulinDemo } from './demo/demo';
@@ -118,17 +119,26 @@ export function createCore(options: CoreOptions = {}): Core {
   const demos = new Set<Promise<void>>();
   const generations = recordKernelGenerations(events, () => core.ledger);
   let provenance: ProvenanceServices | null = null;
+  // Once close() begins no new runner may start; once it ends nothing may reopen the
+  // ledger (a late IPC call would otherwise open a fresh runner and database behind it).
+  let closing = false;
+  let closed = false;
+  const refuseAfter = (done: boolean, what: string) => {
+    if (done) throw new AppError('unavailable', `The app is shutting down; ${what} is closed. Start the app again to continue.`);
+  };
   const core: Core = {
     config,
     kernels,
     events,
     host,
     get ledger() {
+      refuseAfter(closed, 'the ledger');
       return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
     },
     revealPath: options.revealPath ?? null,
     settings: new SettingsService(() => core.ledger.settings, secrets, config),
     get provenance() {
+      refuseAfter(closed, 'the evidence and artifact store');
       return (provenance ??= createProvenanceServices({
         dataDir: config.dataDir,
         env: (name) => config.env.value(name),
@@ -138,6 +148,7 @@ export function createCore(options: CoreOptions = {}): Core {
       }));
     },
     get runner() {
+      refuseAfter(closing && !runner, 'the session runner');
       return (runner ??= buildSessionRunner(core, cells));
     },
     envFor(sessionId) {
@@ -176,6 +187,7 @@ export function createCore(options: CoreOptions = {}): Core {
       return doctorCache;
     },
     async close() {
+      closing = true;
       await runner?.close();
       runner = null;
       await Promise.all([...demos]);
@@ -185,6 +197,7 @@ export function createCore(options: CoreOptions = {}): Core {
       ledger = null;
       provenance?.close();
       provenance = null;
+      closed = true;
     },
   };
   return core;
