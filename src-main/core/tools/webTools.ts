@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { guardedFetch, type EgressOptions, type EgressResponse } from '../security/egress';
 import { htmlToText } from '../security/htmlText';
+import { annotateUntrusted } from '../security/untrusted';
 import { defineTool, reasonField, type Tool } from './define';
 
 /** The origin a permission names for a URL (a grant covers a site, not one page). */
@@ -83,7 +84,9 @@ export function webFetchTool(options: WebToolsOptions = {}): Tool {
       const res = await guardedFetch(a.url, { ...options.egress, signal: ctx.signal });
       const page = readablePage(res);
       if (res.status >= 400) {
-        throw new Error(`HTTP ${res.status} from ${res.url}. ${page.text.slice(0, 300)}`);
+        // An error page is outside content like any other: the model reads it marked as such.
+        const snippet = page.text.trim().slice(0, 300);
+        throw new Error(`HTTP ${res.status} from ${res.url}.${snippet ? `\n${annotateUntrusted(`web_fetch ${res.url} (error page)`, snippet).text}` : ''}`);
       }
       const text = a.max_chars && page.text.length > a.max_chars ? `${page.text.slice(0, a.max_chars)}\n[cut at max_chars=${a.max_chars}]` : page.text;
       const evidenceId =
