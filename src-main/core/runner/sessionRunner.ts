@@ -97,6 +97,21 @@ export class SessionRunner {
     return { stopped: active.runId };
   }
 
+  /**
+   * Cancels every run of a session that is going away (deleted): queued runs without
+   * starting, the active one as Stop does. Resolves once the active run has ended, so its
+   * closing chunks are written while the session still exists.
+   */
+  async cancelSession(sessionId: string, reason: string): Promise<void> {
+    const q = this.sessions.get(sessionId);
+    if (!q) return;
+    for (const runId of q.queue.splice(0)) this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason });
+    const active = q.active;
+    if (!active) return;
+    active.controller.abort();
+    await active.done;
+  }
+
   /** Resolves with the run's final record once it has finished (any status). */
   result(runId: string): Promise<RunRecord> {
     const known = this.finished.get(runId);

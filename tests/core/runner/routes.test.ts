@@ -61,4 +61,30 @@ describe('run routes and the session stream', () => {
     const empty = await router.handle('run.submit', { sessionId: session.id, mutationId: 'm-2', message: '   ' }, caller);
     expect(empty).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
+
+  it('deleting a session cancels its active and queued runs first; nothing runs in a deleted session', async () => {
+    const hanging = await startScriptedModel([{ hang: true }]);
+    const local = createCore({
+      env: { ...process.env, OPENAI4S_DATA_DIR: path.join(dir, 'del'), OPENAI4S_PROVIDER: 'openai', OPENAI4S_OPENAI_BASE_URL: hanging.baseUrl, OPENAI4S_OPENAI_API_KEY: 'k', OPENAI4S_KERNEL_PREWARM: '0' },
+    });
+    try {
+      const router = createRouter(routes, createHandlers(local));
+      const caller = { origin: 'app://openai4s', isMainFrame: true };
+      const session = local.ledger.createSession('to delete');
+      const active = local.runner.submit({ sessionId: session.id, mutationId: 'a', message: 'long question' });
+      const queued = local.runner.submit({ sessionId: session.id, mutationId: 'b', message: 'queued question' });
+      for (let i = 0; i < 500 && hanging.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(hanging.requests).toHaveLength(1);
+
+      expect(await router.handle('session.delete', { sessionId: session.id }, caller)).toMatchObject({ ok: true, data: { deleted: true } });
+      // Both runs ended as cancelled by the delete (not failed on a vanished session), and the queued one never reached the model.
+      expect(await local.runner.result(active.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled' });
+      expect(await local.runner.result(queued.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled', startedAt: null });
+      expect(local.runner.state(session.id)).toEqual({ active: null, queued: [] });
+      expect(hanging.requests).toHaveLength(1);
+    } finally {
+      await local.close();
+      await hanging.close();
+    }
+  });
 });
