@@ -105,11 +105,13 @@ export class SessionRunner {
   async cancelSession(sessionId: string, reason: string): Promise<void> {
     const q = this.sessions.get(sessionId);
     if (!q) return;
-    for (const runId of q.queue.splice(0)) this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason });
-    const active = q.active;
-    if (!active) return;
-    active.controller.abort();
-    await active.done;
+    // Taken off the queue first, so none starts when the active run ends; closed after it.
+    const waiting = q.queue.splice(0);
+    if (q.active) {
+      q.active.controller.abort();
+      await q.active.done;
+    }
+    for (const runId of waiting) this.cancelQueued(sessionId, runId, reason);
   }
 
   /** Resolves with the run's final record once it has finished (any status). */
@@ -138,14 +140,20 @@ export class SessionRunner {
   async close(): Promise<void> {
     this.closed = true;
     const running: Promise<void>[] = [];
+    const waiting: [string, string[]][] = [];
     for (const [sessionId, q] of this.sessions) {
-      for (const runId of q.queue.splice(0)) this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: 'The app closed before the run started.' });
+      waiting.push([sessionId, q.queue.splice(0)]);
       if (q.active) {
         q.active.controller.abort();
         running.push(q.active.done);
       }
     }
+    // Queued runs are closed after the active ones, so no chunk of theirs lands inside a
+    // message that is still being written.
     await Promise.all(running);
+    for (const [sessionId, runIds] of waiting) {
+      for (const runId of runIds) this.cancelQueued(sessionId, runId, 'The app closed before this queued message ran; send it again to run it.');
+    }
   }
 
   private queueOf(sessionId: string): SessionQueue {
@@ -269,6 +277,23 @@ export class SessionRunner {
       usage,
       ...(result.cost?.currency === 'USD' ? { costUsd: result.cost.amount } : {}),
     });
+  }
+
+  /**
+   * Ends a run that never started. Its message enters the stream (a queued message lives
+   * only in `runs.message` until its run starts), closed as cancelled the way the engine
+   * closes a stopped run, so the history shows it instead of silently losing it.
+   */
+  private cancelQueued(sessionId: string, runId: string, reason: string): void {
+    const input = this.options.get(runId);
+    this.publishStored(this.deps.ledger.runs.start(runId, input?.provider ?? null, input?.model ?? null).event);
+    this.emit(sessionId, runId, { type: 'start', messageId: runId });
+    this.emit(sessionId, runId, {
+      type: 'message-metadata',
+      messageMetadata: { run: { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason, turns: 0, usage: emptyUsage(), cost: null } },
+    });
+    this.emit(sessionId, runId, { type: 'abort', reason });
+    this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason });
   }
 
   private finishRun(sessionId: string, runId: string, outcome: Parameters<Ledger['runs']['finish']>[1]): void {

@@ -79,7 +79,7 @@ describe('run routes and the session stream', () => {
       expect(await router.handle('session.delete', { sessionId: session.id }, caller)).toMatchObject({ ok: true, data: { deleted: true } });
       // Both runs ended as cancelled by the delete (not failed on a vanished session), and the queued one never reached the model.
       expect(await local.runner.result(active.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled' });
-      expect(await local.runner.result(queued.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled', startedAt: null });
+      expect(await local.runner.result(queued.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled' });
       expect(local.runner.state(session.id)).toEqual({ active: null, queued: [] });
       expect(hanging.requests).toHaveLength(1);
     } finally {

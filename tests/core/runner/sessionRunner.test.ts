@@ -161,6 +161,25 @@ describe('session runner', () => {
     expect((await r.result(rb.id)).status).toBe('cancelled');
   });
 
+  it('close cancels a queued run without running it, and its message stays in the history', async () => {
+    const model = new GatedModel(() => text('answer'));
+    const r = runner(model);
+    const session = ledger.createSession();
+    const first = r.submit({ sessionId: session.id, mutationId: '1', message: 'long task' });
+    await until(() => model.waiting === 1);
+    const queued = r.submit({ sessionId: session.id, mutationId: '2', message: 'sent while the first ran' });
+    await r.close();
+    expect(await r.result(first.id)).toMatchObject({ status: 'cancelled' });
+    expect(await r.result(queued.id)).toMatchObject({ status: 'cancelled', failureCode: 'cancelled', failureMessage: expect.stringMatching(/before this queued message ran/) });
+    expect(model.requests).toHaveLength(1);
+    const messages = ledger.history(session.id).messages;
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.parts[0])).toEqual([
+      { type: 'text', text: 'long task' },
+      { type: 'text', text: 'sent while the first ran' },
+    ]);
+    expect(messages.at(-1)).toMatchObject({ id: queued.id, role: 'assistant', metadata: { run: { status: 'cancelled' } } });
+  });
+
   it('fails a run at once with not_configured when the provider has no key, naming the variable', async () => {
     const published: SessionStreamEvent[] = [];
     const r = runner(() => {
