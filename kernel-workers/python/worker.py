@@ -17,6 +17,16 @@ SIGIO is directed at the main thread, and its handler drains fd 4 without blocki
 raises KeyboardInterrupt for an `interrupt` frame. A frame thus costs one read(2) and
 no thread hand-off; the old reader thread read byte by byte and woke the main thread
 through a condition variable for every frame.
+
+Host-call bursts (why O_ASYNC goes quiet): with O_ASYNC on, every host answer would also
+raise a SIGIO (signal generation in the host's write, delivery, a Python handler run and
+an ioctl here), although the main thread is blocked reading that very answer. So the
+first host call of the main thread turns O_ASYNC off and leaves it off for the calls that
+follow; a small re-arm thread turns it back on once no host call has started for
+_QUIET_S, and pokes the main thread to route whatever came meanwhile. An interrupt that
+arrives while O_ASYNC is off is read by the next host call, or at the latest when the
+re-arm thread wakes the main thread. In such a burst a host call also polls fd 4 for its
+answer for up to _SPIN_S before it blocks (see _poll_briefly).
 """
 
 import ast
@@ -74,6 +84,8 @@ class _Wire:
     partial = b""
     queue = collections.deque()  # execute / warmup / shutdown frames for the main loop
     async_flags = None  # fd 4's flags with and without O_ASYNC, when the kernel offers it
+    quiet = False  # O_ASYNC is off in a running cell because its main thread makes host calls
+    calls = 0  # host calls started by the main thread; the re-arm thread watches it move
 
 
 def send(frame):
@@ -161,6 +173,30 @@ def _read_unless(done):
         _drain()
 
 
+def _poll_briefly(done):
+    """Main thread in a host-call burst: polls fd 4 for up to _SPIN_S before blocking.
+
+    A quick answer is then read by a running process: the host's write wakes nobody (on
+    a VM, waking an idle vCPU costs tens of microseconds, more than the call itself).
+    sched_yield lets the host run when both share a CPU.
+    """
+    _Wire.busy = True
+    try:
+        deadline = _clock() + _SPIN_S
+        while not done():
+            n = _available()
+            if n > 0:
+                _feed(os.read(_IN, n))
+            elif _clock() < deadline:
+                _yield()
+            else:
+                break
+    finally:
+        _Wire.busy = False
+    if _Wire.missed:
+        _drain()
+
+
 def _drain():
     """Routes whatever fd 4 holds now, without blocking (main thread, SIGIO handler)."""
     while True:
@@ -203,10 +239,59 @@ def _on_sigint(signum, frame):
             raise KeyboardInterrupt()
 
 
+_SPIN_S = 100e-6  # how long a host call polls for its answer before it blocks
+_clock = time.perf_counter
+_yield = getattr(os, "sched_yield", lambda: None)
+_flags_lock = threading.Lock()  # fd 4's O_ASYNC and _Wire.quiet change together
+_QUIET_S = 0.01  # a host-call burst ends when no call has started for this long
+_rearm_wake = threading.Event()
+_rearm_thread = []
+
+
 def _set_async(on):
-    flags = _Wire.async_flags
-    if flags is not None:
-        fcntl.fcntl(_IN, fcntl.F_SETFL, flags[1] if on else flags[0])
+    """O_ASYNC on fd 4 on or off (at a cell's start and end); ends a quiet stretch."""
+    with _flags_lock:
+        _Wire.quiet = False
+        flags = _Wire.async_flags
+        if flags is not None:
+            fcntl.fcntl(_IN, fcntl.F_SETFL, flags[1] if on else flags[0])
+
+
+def _go_quiet():
+    """Main thread, first host call of a burst: no SIGIO per answer until the burst ends."""
+    with _flags_lock:
+        if not _Wire.running:
+            return
+        fcntl.fcntl(_IN, fcntl.F_SETFL, _Wire.async_flags[0])
+        _Wire.quiet = True
+    if not _rearm_thread:
+        thread = threading.Thread(target=_rearm_loop, name="openai4s-rearm", daemon=True)
+        _rearm_thread.append(thread)
+        thread.start()
+    _rearm_wake.set()
+
+
+def _end_quiet():
+    """O_ASYNC back on for the rest of the cell; the caller then gets fd 4 drained."""
+    with _flags_lock:
+        if not _Wire.quiet:
+            return False
+        _Wire.quiet = False
+        fcntl.fcntl(_IN, fcntl.F_SETFL, _Wire.async_flags[1])
+    return True
+
+
+def _rearm_loop():
+    sleep, kill, main = time.sleep, signal.pthread_kill, _main_ident
+    while True:
+        _rearm_wake.wait()
+        _rearm_wake.clear()
+        while _Wire.quiet:
+            seen = _Wire.calls
+            sleep(_QUIET_S)
+            if _Wire.calls == seen and _end_quiet():
+                # Bytes that came while O_ASYNC was off raised no SIGIO: raise one.
+                kill(main, signal.SIGIO)
 
 
 def _setup_async():
@@ -273,6 +358,13 @@ def host_call(method, **args):
         on_main = threading.get_ident() == _main_ident
         event = None if on_main else threading.Event()
         _pending["id"], _pending["event"], _pending["answer"] = call_id, event, None
+        if on_main:
+            _Wire.calls += 1
+            if not _Wire.quiet and _Wire.running and _Wire.async_flags is not None:
+                _go_quiet()
+        elif _Wire.quiet and _end_quiet():
+            # Another thread's answer is routed by the main thread's SIGIO handler.
+            signal.pthread_kill(_main_ident, signal.SIGIO)
         try:
             if _Wire.eof:
                 _answer_pending(None)
@@ -281,6 +373,8 @@ def host_call(method, **args):
             if on_main:
                 # The main thread reads the answer itself: one read(2), no thread hop. An
                 # interrupt frame read meanwhile raises here, like SIGINT would.
+                if _Wire.quiet:
+                    _poll_briefly(_answer_or_interrupt)
                 while _pending["answer"] is None:
                     if _take_interrupt():
                         raise KeyboardInterrupt()

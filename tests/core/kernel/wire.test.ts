@@ -68,6 +68,40 @@ describe('python worker wire', () => {
     expect(after.generation).toBe(first.generation);
   });
 
+  // A burst of main-thread host calls turns O_ASYNC off; user code after the burst must
+  // still hear an interrupt (the re-arm thread turns it back on), without the kill.
+  it('interrupts user code that runs after a burst of host calls, without killing the generation', async () => {
+    const first = await sup.execute('w-burst', 'python', 'kept = 2');
+    for (const tail of ['import time\ntime.sleep(30)', 'while True:\n    pass']) {
+      setTimeout(() => sup.interrupt('w-burst', 'python'), 300);
+      const t0 = Date.now();
+      const r = await sup.execute('w-burst', 'python', `for i in range(500):\n    host.call("echo", i=i)\n${tail}`);
+      expect(r.status).toBe('interrupted');
+      expect(r.died).toBeUndefined();
+      expect(r.error!.ename).toBe('KeyboardInterrupt');
+      expect(r.error!.line).toBeGreaterThanOrEqual(3);
+      expect(Date.now() - t0).toBeLessThan(900); // the grace bound (1 s) would kill
+    }
+    const after = await sup.execute('w-burst', 'python', 'print(kept)');
+    expect(after.stdout).toBe('2\n');
+    expect(after.generation).toBe(first.generation);
+  });
+
+  it('answers a thread of the cell right after a burst of main-thread host calls, and the reverse', async () => {
+    const r = await sup.execute(
+      'w-mixed',
+      'python',
+      'import threading\nres = []\n' +
+        'def worker():\n    res.append(host.call("echo", who="thread")["who"])\n' +
+        'for round in range(20):\n' +
+        '    for i in range(50):\n        host.call("echo", i=i)\n' +
+        '    t = threading.Thread(target=worker); t.start(); t.join()\n' +
+        'print(len(res), host.call("echo", who="main")["who"])',
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toBe('20 main\n');
+  });
+
   it('an interrupt sent as soon as the cell starts is not lost', async () => {
     await sup.execute('w-now', 'python', 'pass');
     const running = sup.execute('w-now', 'python', 'while True: pass');
