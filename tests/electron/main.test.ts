@@ -204,7 +204,7 @@ describe('main (Electron entry) against a fake electron', () => {
     const chunks = contents.sent
       .filter((a) => a[0] === EVENT_CHANNEL && a[1] === 'session.stream')
       .map((a) => (a[2] as { chunk: { type: string } }).chunk.type);
-    expect(chunks).toEqual(['user-message', 'start', 'error', 'finish']);
+    expect(chunks).toEqual(['user-message', 'start', 'message-metadata', 'error', 'finish']);
   });
 
   it('asks a risky host call with a native dialog on the app window; Deny reaches the cell', async () => {
