@@ -60,6 +60,26 @@ _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
 # One encoder for every frame (json.dumps would build a new one per call).
 _encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"))
+_scan = json.JSONDecoder().scan_once
+# Host-call frames are built around their args: the args alone go through the encoder,
+# used under _call_lock only (its circular-reference markers are shared).
+_HOST_CALL = '{"type":"host_call","id":%d,"cell":%s,"method":%s,"args":%s}\n'
+_json_str = json.encoder.encode_basestring  # not ASCII-escaped, like _encoder
+_args_markers = {}
+try:
+    _args_chunks = json.encoder.c_make_encoder(_args_markers, repr, _json_str, None, ":", ",", False, False, True)
+except (AttributeError, TypeError):  # no C accelerator: the general encoder
+    _args_chunks = None
+
+
+def _encode_args(args):
+    if _args_chunks is None:
+        return _encoder.encode(args)
+    try:
+        return "".join(_args_chunks(args, 0))
+    except BaseException:
+        _args_markers.clear()  # a failed encoding leaves its markers behind
+        raise
 _LINUX = sys.platform.startswith("linux")
 
 
@@ -89,7 +109,10 @@ class _Wire:
 
 
 def send(frame):
-    data = (_encoder.encode(frame) + "\n").encode("utf-8", "surrogatepass")
+    _send_line((_encoder.encode(frame) + "\n").encode("utf-8", "surrogatepass"))
+
+
+def _send_line(data):
     on_main = threading.get_ident() == _main_ident
     if on_main:
         _Wire.critical += 1
@@ -136,9 +159,17 @@ def _feed(chunk):
 
 def _route(line):
     try:
-        frame = json.loads(line)
-    except ValueError:
-        return
+        # The host writes compact JSON: the scanner alone parses a whole line (json.loads
+        # adds an encoding guess and a whitespace pass); anything else takes the long way.
+        text = line.decode("utf-8")
+        frame, end = _scan(text, 0)
+        if end != len(text):
+            frame = json.loads(text)
+    except (ValueError, StopIteration):
+        try:
+            frame = json.loads(line)
+        except ValueError:
+            return
     if not isinstance(frame, dict):
         return
     kind = frame.get("type")
@@ -369,7 +400,9 @@ def host_call(method, **args):
             if _Wire.eof:
                 _answer_pending(None)
             else:
-                send({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
+                cell = _state["cell"]
+                line = _HOST_CALL % (call_id, "null" if cell is None else _json_str(cell), _json_str(method), _encode_args(args))
+                _send_line(line.encode("utf-8", "surrogatepass"))
             if on_main:
                 # The main thread reads the answer itself: one read(2), no thread hop. An
                 # interrupt frame read meanwhile raises here, like SIGINT would.
