@@ -6,6 +6,14 @@ import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
 import { streamReply, type ModelReply } from './streamReply';
 import { addCost, addUsage, emptyUsage } from './usage';
 
+/** How a provider error ends the run: no key or a bad one, a request too large, or the provider failing. */
+export function failureCodeOf(error: { errorType: string; code: string | null; message: string }): EngineFailureCode {
+  if (error.errorType === 'authentication') return 'not_configured';
+  const text = `${error.code ?? ''} ${error.message}`;
+  if (/context[_ ]length|context window|maximum context|too many tokens|prompt is too long|input is too long|request too large/i.test(text)) return 'input_too_large';
+  return 'provider_unavailable';
+}
+
 export const NUDGE =
   'Your reply had no action. Use a tool, run a ```python or ```r cell, or call finalize_response with your cited answer.';
 export const DEFAULT_MAX_TURNS = 24;
@@ -86,7 +94,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       if (reply.aborted || signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       if (reply.error) {
         emit({ type: 'finish-step' });
-        const code: EngineFailureCode = reply.error.errorType === 'authentication' ? 'not_configured' : 'provider_unavailable';
+        const code = failureCodeOf(reply.error);
         return end('failed', code, `${reply.error.provider}: ${reply.error.message}`);
       }
 

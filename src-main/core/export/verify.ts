@@ -28,7 +28,11 @@ export function verifyExport(file: string): VerifyReport {
   }
   const problems: string[] = [];
   if (manifest.format !== EXPORT_FORMAT) problems.push(`${MANIFEST_FILE}: unknown format ${JSON.stringify(manifest.format)}`);
-  if (!Array.isArray(manifest.files)) return { ok: false, checked: 0, problems: [`${MANIFEST_FILE}: no file list`], manifest };
+  const wellFormed = (f: unknown): f is { path: string; bytes: number; sha256: string } =>
+    typeof f === 'object' && f !== null && typeof (f as { path?: unknown }).path === 'string' && typeof (f as { bytes?: unknown }).bytes === 'number' && typeof (f as { sha256?: unknown }).sha256 === 'string';
+  if (!Array.isArray(manifest.files) || !manifest.files.every(wellFormed)) {
+    return { ok: false, checked: 0, problems: [`${MANIFEST_FILE}: its file list is missing or malformed (each entry needs path, bytes and sha256)`], manifest };
+  }
   if (filesDigest(manifest.files) !== manifest.digest) problems.push(`${MANIFEST_FILE}: its digest does not match its file list (the manifest was edited)`);
   const listed = new Set<string>();
   for (const entry of manifest.files) {

@@ -240,3 +240,13 @@ describe('engine loop', () => {
     expect(result.usage).toEqual({ promptTokens: 20, completionTokens: 10, reasoningTokens: null, cachedTokens: null });
   });
 });
+
+describe('failure codes of provider errors', () => {
+  it('names a request over the context window input_too_large, keys not_configured, the rest provider_unavailable', async () => {
+    const { failureCodeOf } = await import('../../../src-main/core/engine/loop');
+    expect(failureCodeOf({ errorType: 'validation', code: 'context_length_exceeded', message: "This model's maximum context length is 128000 tokens" })).toBe('input_too_large');
+    expect(failureCodeOf({ errorType: 'llm', code: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' })).toBe('input_too_large');
+    expect(failureCodeOf({ errorType: 'authentication', code: 'invalid_api_key', message: 'Incorrect API key' })).toBe('not_configured');
+    expect(failureCodeOf({ errorType: 'rate_limit', code: '429', message: 'slow down' })).toBe('provider_unavailable');
+  });
+});

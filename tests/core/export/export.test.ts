@@ -121,6 +121,10 @@ describe('session export and verify', () => {
     entries['manifest.json'] = new TextEncoder().encode(JSON.stringify(manifest));
     fs.writeFileSync(tampered, zipSync(entries));
     expect((await cli(['verify', tampered])).err).toMatch(/manifest\.json: its digest does not match/);
+    // A manifest whose file list is malformed is reported, not a crash.
+    entries['manifest.json'] = new TextEncoder().encode(JSON.stringify({ ...manifest, files: [42, null] }));
+    fs.writeFileSync(tampered, zipSync(entries));
+    expect((await cli(['verify', tampered])).err).toMatch(/manifest\.json: its file list is missing or malformed/);
     // Not a zip at all.
     fs.writeFileSync(tampered, 'nope');
     expect((await cli(['verify', tampered])).err).toMatch(/not a readable zip/);
