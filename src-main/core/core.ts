@@ -12,7 +12,7 @@ import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { buildSessionRunner } from './runner/buildRunner';
 import { createCellProtocol } from './runner/cellProtocol';
 import { recordKernelGenerations } from './runner/generationLog';
-import { sessionEvidenceLookup } from './evidence/lookup';
+import { sessionLookup } from './runner/sessionLookup';
 import { recordPageEvidence } from './evidence/records';
 import type { SessionRunner } from './runner/sessionRunner';
 import { EventBus } from './events/bus';
@@ -98,7 +98,7 @@ export function createCore(options: CoreOptions = {}): Core {
   });
   const cells = createCellProtocol({
     live: (sessionId) => (runner ? runner.live(sessionId) : null),
-    evidenceFor: (sessionId) => sessionEvidenceLookup(core.provenance.evidence, sessionId),
+    evidenceFor: (sessionId) => sessionLookup(() => core.provenance, sessionId),
   });
   const kernels: KernelSupervisor = new KernelSupervisor({
     // Capabilities go through the dispatcher; submit_output and llm are engine protocol.

@@ -31,6 +31,13 @@ export async function checkCitedAnswer(input: unknown, evidence: EvidenceLookupP
     });
     return { ok: false, errors };
   }
+  const unknownArtifacts = answer.artifacts.length && evidence.missingArtifacts ? await evidence.missingArtifacts(answer.artifacts) : [];
+  if (unknownArtifacts.length) {
+    return {
+      ok: false,
+      errors: [`artifacts: no artifact version ${unknownArtifacts.map((a) => JSON.stringify(a)).join(', ')} exists in this session; list the version ids that save_artifact returned`],
+    };
+  }
   return { ok: true, answer: { ...answer, cited: true } };
 }
 

@@ -49,6 +49,8 @@ export interface EventSinkPort {
 /** Which evidence ids exist in the session (the evidence store arrives with the science issue). */
 export interface EvidenceLookupPort {
   missing(ids: readonly string[]): string[] | Promise<string[]>;
+  /** The artifact version ids among `ids` that do not exist in this session (absent: not checked). */
+  missingArtifacts?(ids: readonly string[]): string[] | Promise<string[]>;
 }
 
 export interface ActionContext {

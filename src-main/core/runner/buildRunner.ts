@@ -1,5 +1,5 @@
 import type { Core } from '../core';
-import { sessionEvidenceLookup } from '../evidence/lookup';
+import { sessionLookup } from './sessionLookup';
 import { buildSystemPrompt } from '../engine/systemPrompt';
 import { createModel } from '../llm/model';
 import { defaultProviderId } from '../config/providers';
@@ -30,7 +30,7 @@ export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunn
       core.ledger,
       kernelPort(core.kernels, { provenance: () => core.provenance, takeSubmitted: (sessionId, cellId) => cells.takeSubmitted(sessionId, cellId) }),
     ),
-    evidenceFor: (sessionId) => sessionEvidenceLookup(core.provenance.evidence, sessionId),
+    evidenceFor: (sessionId) => sessionLookup(() => core.provenance, sessionId),
     tools: () => core.host.llmTools(),
     systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'] }),
     publish: (event) => core.events.emit('session.stream', event),

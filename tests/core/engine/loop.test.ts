@@ -250,3 +250,14 @@ describe('failure codes of provider errors', () => {
     expect(failureCodeOf({ errorType: 'rate_limit', code: '429', message: 'slow down' })).toBe('provider_unavailable');
   });
 });
+
+describe('artifact ids in the answer', () => {
+  it('refuses an artifact version id that does not exist in the session, naming it', async () => {
+    const { checkCitedAnswer } = await import('../../../src-main/core/engine/finalize');
+    const lookup = { missing: () => [], missingArtifacts: (ids: readonly string[]) => ids.filter((id) => id !== 'av_real') };
+    const ok = await checkCitedAnswer({ ...validAnswer, artifacts: ['av_real'] }, lookup);
+    expect(ok.ok).toBe(true);
+    const bad = await checkCitedAnswer({ ...validAnswer, artifacts: ['av_real', 'av_made_up'] }, lookup);
+    expect(bad).toEqual({ ok: false, errors: [expect.stringContaining('no artifact version "av_made_up" exists in this session')] });
+  });
+});
