@@ -30,7 +30,10 @@ export function budgetContextPolicy(budget: ContextBudget = DEFAULT_CONTEXT_BUDG
         const m = out[i]!;
         const bulky = m.role === 'tool' || (m.role === 'user' && m.content.startsWith('Cell result'));
         if (!bulky || m.content.length <= 400) continue;
-        const note = `${m.content.slice(0, 200)}\n[… ${m.content.length - 200} characters of this earlier result elided to fit the context; the full text is in the session ledger …]`;
+        // Outside content arrives inside untrusted-data markers; a head cut inside them would
+        // leave a block without its closing marker, so such a result keeps no head at all.
+        const head = m.content.includes('<<<') ? '' : `${m.content.slice(0, 200)}\n`;
+        const note = `${head}[… ${m.content.length - head.length} characters of this earlier result elided to fit the context; the full text is in the session ledger …]`;
         total -= m.content.length - note.length;
         out[i] = { ...m, content: note };
       }

@@ -30,4 +30,15 @@ describe('context budget', () => {
     // The input is not modified.
     expect(history[2]!.content).toHaveLength(5000);
   });
+
+  it('never leaves an untrusted-data block without its closing marker', () => {
+    const web = `URL: x\n<<<BEGIN_UNTRUSTED_DATA source="web_fetch x" id="1">>>\n${big(6000)}\n<<<END_UNTRUSTED_DATA id="1">>>`;
+    const out = budgetContextPolicy({ maxChars: 1_000, keepRecent: 1 }).prepare([
+      { role: 'user', content: 'q' },
+      { role: 'tool', toolCallId: 'a', toolName: 'web_fetch', content: web },
+      { role: 'assistant', content: 'ok' },
+    ]);
+    expect(out[1]!.content).not.toContain('<<<');
+    expect(out[1]!.content).toMatch(/elided to fit the context/);
+  });
 });
