@@ -320,8 +320,9 @@ def _rearm_loop():
         while _Wire.quiet:
             seen = _Wire.calls
             sleep(_QUIET_S)
-            if _Wire.calls == seen and _end_quiet():
-                # Bytes that came while O_ASYNC was off raised no SIGIO: raise one.
+            if _Wire.calls == seen and _end_quiet() and (_available() > 0 or _Wire.interrupt_for is not None):
+                # Bytes that came while O_ASYNC was off raised no SIGIO: raise one (only
+                # then: a signal cuts short a blocking call of the cell's C code).
                 kill(main, signal.SIGIO)
 
 
@@ -412,6 +413,8 @@ def host_call(method, **args):
                     if _take_interrupt():
                         raise KeyboardInterrupt()
                     _read_unless(_answer_or_interrupt)
+                if _take_interrupt():
+                    raise KeyboardInterrupt()  # read with the answer: nothing else would raise it
             else:
                 # Another thread of the cell: the main thread's SIGIO handler routes the
                 # answer to us; poke it in case the signal went elsewhere.

@@ -13,6 +13,11 @@ const { sup } = makeSupervisor({
         return new Promise((resolve) => setTimeout(() => resolve({ late: args }), 20));
       }
       if (method === 'echo') return args;
+      if (method === 'interrupt_me') {
+        // The interrupt frame goes out just before the answer: both may be read at once.
+        sup.interrupt(String(args.session), 'python');
+        return 'answered';
+      }
       throw new Error(`no method ${method}`);
     },
   },
@@ -85,6 +90,18 @@ describe('python worker wire', () => {
     const after = await sup.execute('w-burst', 'python', 'print(kept)');
     expect(after.stdout).toBe('2\n');
     expect(after.generation).toBe(first.generation);
+  });
+
+  it('an interrupt that arrives together with a host answer stops the cell', async () => {
+    const first = await sup.execute('w-with', 'python', 'kept = 3');
+    for (const code of ['host.call("interrupt_me", session="w-with")\nwhile True:\n    pass', 'for i in range(100):\n    host.call("echo", i=i)\nhost.call("interrupt_me", session="w-with")\nwhile True:\n    pass']) {
+      const t0 = Date.now();
+      const r = await sup.execute('w-with', 'python', code);
+      expect(r.status).toBe('interrupted');
+      expect(r.died).toBeUndefined();
+      expect(Date.now() - t0).toBeLessThan(900);
+    }
+    expect((await sup.execute('w-with', 'python', 'print(kept)')).generation).toBe(first.generation);
   });
 
   it('answers a thread of the cell right after a burst of main-thread host calls, and the reverse', async () => {
