@@ -80,6 +80,8 @@ def _encode_args(args):
     except BaseException:
         _args_markers.clear()  # a failed encoding leaves its markers behind
         raise
+
+
 _LINUX = sys.platform.startswith("linux")
 
 
