@@ -115,7 +115,15 @@ export async function checkDestination(url: URL, opts: Pick<EgressOptions, 'reso
     candidates = [{ address: literal.family === 4 && literal.embeddedIpv4 ? literal.embeddedIpv4 : host, family: literal.family }];
   } else if (/(^|\.)localhost\.?$/i.test(host)) {
     // RFC 6761: localhost names are loopback whatever a resolver says; no lookup needed.
-    throw new EgressRefusedError(redact(url), `${host} is a loopback name (this computer); the agent may only reach public internet addresses`);
+    // Only a configured exception (never the model) may reach them.
+    const loopback: ResolvedAddress[] = [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+    candidates = loopback.filter((c) => opts.allowAddress?.(c.address, port));
+    if (!candidates.length) {
+      throw new EgressRefusedError(redact(url), `${host} is a loopback name (this computer); the agent may only reach public internet addresses`);
+    }
   } else {
     try {
       candidates = await (opts.resolve ?? defaultResolve)(host);

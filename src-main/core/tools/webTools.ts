@@ -1,3 +1,5 @@
+import dns from 'node:dns';
+import { isIP } from 'node:net';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { guardedFetch, type EgressOptions, type EgressResponse } from '../security/egress';
@@ -151,11 +153,21 @@ export function webSearchTool(options: WebToolsOptions = {}): Tool {
       const configured = new URL(base);
       const host = configured.hostname.replace(/^\[|\]$/g, '');
       const port = configured.port ? Number(configured.port) : configured.protocol === 'https:' ? 443 : 80;
+      // A name (localhost, a LAN host) is allowed at the addresses it resolves to now; redirects are off.
+      const allowed = new Set<string>([host]);
+      if (!isIP(host)) {
+        const resolve = options.egress?.resolve ?? (async (name: string) => (await dns.promises.lookup(name, { all: true, verbatim: true })).map((r) => ({ address: r.address })));
+        try {
+          for (const r of await resolve(host)) allowed.add(r.address);
+        } catch (error) {
+          throw new Error(`The search instance host "${host}" of ${SEARCH_URL_VAR} does not resolve (${(error as Error).message}).`);
+        }
+      }
       const res = await guardedFetch(url.href, {
         ...options.egress,
         signal: ctx.signal,
         maxRedirects: 0,
-        allowAddress: (addr, p) => (addr === host && p === port) || (options.egress?.allowAddress?.(addr, p) ?? false),
+        allowAddress: (addr, p) => (allowed.has(addr) && p === port) || (options.egress?.allowAddress?.(addr, p) ?? false),
       });
       if (res.status !== 200) throw new Error(`The search instance at ${configured.origin} answered HTTP ${res.status}; check ${SEARCH_URL_VAR} and that its JSON format is enabled.`);
       let body: { results?: SearxResult[] };

@@ -75,6 +75,11 @@ describe('web tools through the dispatcher', () => {
     expect(r.text).toContain('1. 4INS\n   https://www.rcsb.org/structure/4INS\n   Insulin hexamer');
     expect(r.text).toMatch(/^<<<UNTRUSTED_DATA source="web_search\s+insulin structure\s*" id=/);
     expect(searx.hits[0]!.url).toBe('/search?q=insulin+structure&format=json');
+    // Configured by name (localhost), it is allowed at the addresses the name resolves to.
+    const byName = dispatcherWith({ OPENAI4S_SEARXNG_URL: `http://localhost:${searx.port}` }, []);
+    const named = await byName.dispatcher.dispatch('web_search', { query: 'insulin' }, ctx);
+    expect(named.status).toBe('ok');
+    expect(searx.hits).toHaveLength(2);
   });
 
   it('the registry offers each tool once with a JSON Schema, finalize_response last, and reserves the hook names', () => {
