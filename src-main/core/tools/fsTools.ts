@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import readline from 'node:readline';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, reasonField, type Tool } from './define';
@@ -58,6 +59,7 @@ export const readTextFileTool = defineTool({
     if (st.size > MAX_READ_BYTES && !a.start_line) {
       throw new Error(`"${rel}" is ${st.size} bytes; read a range with start_line and max_lines, or summarise it in a cell.`);
     }
+    if (st.size > MAX_READ_BYTES) return readLargeRange(abs, rel, st.size, a.start_line!, a.max_lines ?? 2_000);
     const bytes = fs.readFileSync(abs);
     if (bytes.subarray(0, 8192).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
     const all = bytes.toString('utf8').split('\n');
@@ -68,6 +70,39 @@ export const readTextFileTool = defineTool({
     return { text: lines.join('\n') + tail, output: { path: rel, bytes: st.size, lines: all.length, startLine: start + 1 } };
   },
 });
+
+/**
+ * A range of lines of a file too large to hold whole: streamed, stopping after the
+ * range, so memory stays bounded by the range, not the file.
+ */
+async function readLargeRange(abs: string, rel: string, size: number, startLine: number, maxLines: number) {
+  const head = Buffer.alloc(8192);
+  const fd = fs.openSync(abs, 'r');
+  try {
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (head.subarray(0, n).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const stream = fs.createReadStream(abs, { encoding: 'utf8' });
+  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  const taken: string[] = [];
+  let lineNo = 0;
+  let more = false;
+  for await (const line of lines) {
+    lineNo++;
+    if (lineNo < startLine) continue;
+    if (taken.length === maxLines) {
+      more = true;
+      break;
+    }
+    taken.push(line);
+  }
+  lines.close();
+  stream.destroy();
+  const tail = more ? `\n[more lines follow; continue with start_line=${startLine + taken.length}]` : '';
+  return { text: taken.join('\n') + tail, output: { path: rel, bytes: size, lines: null, startLine } };
+}
 
 export const writeFileTool = defineTool({
   name: 'write_file',

@@ -60,6 +60,18 @@ describe('workspace confinement', () => {
     expect((await run(contentSearchTool, { pattern: 'gerg', ignore_case: true }, workspace)).text).toBe('data/ins.fasta:3: FVNQHLCGSHLVEALYLVCGERGFFYTPKT');
   });
 
+  it('reads a line range of a file over 4 MB by streaming it, and refuses reading it whole', async () => {
+    const { workspace } = tempWorkspace();
+    const line = 'ACGT'.repeat(24); // 96 characters
+    fs.writeFileSync(path.join(workspace, 'big.txt'), Array.from({ length: 60_000 }, (_, i) => `${i + 1} ${line}`).join('\n'));
+    expect(fs.statSync(path.join(workspace, 'big.txt')).size).toBeGreaterThan(4 * 1024 * 1024);
+    await expect(run(readTextFileTool, { path: 'big.txt' }, workspace)).rejects.toThrow(/read a range with start_line/);
+    const out = await run(readTextFileTool, { path: 'big.txt', start_line: 50_000, max_lines: 3 }, workspace);
+    expect(out.text).toBe(`50000 ${line}\n50001 ${line}\n50002 ${line}\n[more lines follow; continue with start_line=50003]`);
+    const end = await run(readTextFileTool, { path: 'big.txt', start_line: 59_999, max_lines: 10 }, workspace);
+    expect(end.text).toBe(`59999 ${line}\n60000 ${line}`);
+  });
+
   it('globs', () => {
     expect(globToRegExp('**/*.csv').test('a/b/c.csv')).toBe(true);
     expect(globToRegExp('**/*.csv').test('c.csv')).toBe(true);
