@@ -12,6 +12,13 @@ function tail(text: string, max: number): string {
   return text.length <= max ? text : `[… ${text.length - max} characters cut …]\n${text.slice(-max)}`;
 }
 
+/** The streamed pieces, if both streams wrote and the pieces are exactly the final texts. */
+function interleaving(pieces: readonly { stream: 'stdout' | 'stderr'; text: string }[], result: KernelCellResult): boolean {
+  if (!result.stdout || !result.stderr || result.truncated) return false;
+  const joined = (s: 'stdout' | 'stderr') => pieces.filter((p) => p.stream === s).map((p) => p.text).join('');
+  return joined('stdout') === result.stdout && joined('stderr') === result.stderr;
+}
+
 export function summarizeCell(result: KernelCellResult): string {
   const parts: string[] = [];
   if (result.stdout) parts.push(`stdout:\n${tail(result.stdout, SUMMARY_CHARS)}`);
@@ -46,11 +53,15 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
     async executeCell(language, code, ctx: ActionContext): Promise<CellOutcome> {
       const id = `${ctx.runId}-cell-${++counter}`;
       ctx.emit({ type: 'data-cell', id, data: { language, code, status: 'running', output: [] } });
+      const pieces: { stream: 'stdout' | 'stderr'; text: string }[] = [];
       const onAbort = () => supervisor.interrupt(ctx.sessionId, language);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const result = await supervisor.execute(ctx.sessionId, language, code, {
-          onOutput: (stream, text) => ctx.emit({ type: 'data-cell', id, patch: [{ op: 'add', path: '/output/-', value: { stream, text } }] }),
+          onOutput: (stream, text) => {
+            pieces.push({ stream, text });
+            ctx.emit({ type: 'data-cell', id, patch: [{ op: 'add', path: '/output/-', value: { stream, text } }] });
+          },
         });
         ctx.emit({
           type: 'data-cell',
@@ -63,6 +74,8 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
             cellNumber: result.cellNumber,
             stdout: result.stdout,
             stderr: result.stderr,
+            // When both streams wrote, the order they wrote in (kept only if it adds up exactly).
+            ...(interleaving(pieces, result) ? { output: pieces } : {}),
             displays: result.displays,
             error: result.error ?? null,
             usage: result.usage ?? null,

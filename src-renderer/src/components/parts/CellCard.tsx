@@ -54,9 +54,13 @@ export function CopyButton({ text }: { text: string }) {
   );
 }
 
-/** Streamed pieces while running; the final stdout/stderr once the result arrived. */
-function outputStreams(cell: CellData): { stream: 'stdout' | 'stderr'; text: string }[] {
-  if (cell.status !== 'running' && (cell.stdout !== undefined || cell.stderr !== undefined)) {
+/**
+ * Streamed pieces while running (and after, when the result kept the order both streams
+ * wrote in); otherwise the final stdout, then stderr.
+ */
+export function outputStreams(cell: CellData): { stream: 'stdout' | 'stderr'; text: string }[] {
+  const ordered = cell.status !== 'running' && cell.output?.length && cell.stdout && cell.stderr;
+  if (!ordered && cell.status !== 'running' && (cell.stdout !== undefined || cell.stderr !== undefined)) {
     const out: { stream: 'stdout' | 'stderr'; text: string }[] = [];
     if (cell.stdout) out.push({ stream: 'stdout', text: cell.stdout });
     if (cell.stderr) out.push({ stream: 'stderr', text: cell.stderr });
