@@ -27,8 +27,8 @@ export function createKernelHostHandler(dispatcher: HostDispatcher, options: Ker
         sessionId: ctx.sessionId,
         runId: options.runOf?.(ctx.sessionId) ?? null,
         workspace: ctx.workspace,
-        // A cell's interrupt stops the cell; the host call itself is bounded by each tool's own caps.
-        signal: new AbortController().signal,
+        // Aborted when the cell is interrupted or ends: a pending approval or fetch stops with it.
+        signal: ctx.signal ?? new AbortController().signal,
         cellId: ctx.cellId,
         generation: ctx.generation,
         language: ctx.language,

@@ -8,6 +8,11 @@ export interface HostCallContext {
   cellId: string;
   /** Host path of the session workspace (the cell sees it as its working directory). */
   workspace: string;
+  /**
+   * Aborted when the cell is interrupted or ends: a host call still waiting (an approval
+   * question, a fetch) must not go on for a cell that no longer wants its answer.
+   */
+  signal?: AbortSignal;
 }
 
 /**

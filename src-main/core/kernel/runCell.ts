@@ -56,6 +56,8 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   let flushTimer: NodeJS.Timeout | null = null;
   const displays: KernelDisplay[] = [];
   let interrupted = false;
+  // Host calls of this cell: aborted when it is interrupted or ends.
+  const cellCalls = new AbortController();
   let escalated = false;
   let figureCount = 0;
 
@@ -120,7 +122,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       displays.push({ data });
     },
     onHostCall(frame) {
-      const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace };
+      const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace, signal: cellCalls.signal };
       let answer: unknown;
       try {
         answer = req.host.call(frame.method, frame.args ?? {}, ctx);
@@ -139,6 +141,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   const interrupt = (graceMs: number) => {
     if (interrupted) return;
     interrupted = true;
+    cellCalls.abort(new Error('the cell was interrupted'));
     proc.send({ type: 'interrupt', id: cellId });
     // A cell stuck in C code ignores SIGINT: kill the generation after the bound.
     escalation = setTimeout(() => {
@@ -155,6 +158,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     figures: req.language === 'python' ? 'capture_and_close' : 'capture',
   });
   const frame = await resultFrame;
+  cellCalls.abort(new Error('the cell ended'));
   // Output written before the result may still be in the pipes (outDone also ends on death).
   if (frame) await outDone;
   if (escalation) clearTimeout(escalation);
