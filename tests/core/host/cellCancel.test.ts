@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createKernelHostHandler } from '../../../src-main/core/host/kernelHost';
 import { MemoryAudit } from '../../../src-main/core/host/audit';
 import { createPermissionLayer, HostDispatcher } from '../../../src-main/core/host/dispatcher';
@@ -33,8 +33,7 @@ describe('a host call of an interrupted cell', () => {
     expect(result.status).toBe('interrupted');
     // The approval question was withdrawn with the cell, and the call was recorded as not run.
     expect(asked[0]!.aborted).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(audit.records.at(-1)!.outcome).toMatchObject({ status: 'denied' });
+    await vi.waitFor(() => expect(audit.records.at(-1)?.outcome).toMatchObject({ status: 'denied' }), { timeout: 10_000 });
     expect(audit.records.at(-1)!.outcome!.text).toMatch(/cancelled while waiting for approval/);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LedgerAudit } from '../../../src-main/core/host/audit';
 import { createPermissionLayer, HostDispatcher } from '../../../src-main/core/host/dispatcher';
 import { planWaves, ToolExecutor } from '../../../src-main/core/host/executor';
@@ -49,8 +49,7 @@ describe('host over the ledger', () => {
     const hanging: ApprovalPort = { ask: () => ((asked = true), new Promise(() => {})) };
     const old = hostOver(first, hanging, [tool]);
     void old.dispatcher.dispatch('risky', { key: 'a', reason: 'fetch it' }, { origin: 'tool', sessionId: session.id, runId: null, workspace: '/x', signal: new AbortController().signal });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(asked).toBe(true);
+    await vi.waitFor(() => expect(asked).toBe(true));
     const [pending] = first.permissions.pending(session.id);
     expect(pending).toMatchObject({ method: 'risky', target: 'target-a', reason: 'fetch it', status: 'pending' });
     first.close();
@@ -73,7 +72,7 @@ describe('host over the ledger', () => {
     const { tool, runs } = countingTool('risky', 'network', 'ask');
     const host = hostOver(ledger, { ask: () => new Promise(() => {}) }, [tool]);
     const call = host.dispatcher.dispatch('risky', { key: 'a' }, { origin: 'tool', sessionId: session.id, runId: null, workspace: '/x', signal: new AbortController().signal });
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(ledger.permissions.pending(session.id)).toHaveLength(1));
     const [pending] = ledger.permissions.pending(session.id);
     expect(host.approvals.decide(pending!.id, 'allow_once')).toEqual({ requestId: pending!.id, delivered: true });
     expect((await call).status).toBe('ok');

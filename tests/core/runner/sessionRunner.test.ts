@@ -53,7 +53,7 @@ class GatedModel implements LanguageModelPort {
 }
 
 const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+  for (let i = 0; i < 5000 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
   if (!cond()) throw new Error('condition not reached');
 };
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../src-preload/contract/routes';
 import type { CitedAnswer } from '../../../src-preload/contract/answer';
 import { createHandlers } from '../../../src-main/core/api/handlers';
@@ -38,7 +38,6 @@ describe('demo.start (the app\'s "Try the demo")', () => {
       expect.arrayContaining(['sequences/P01308.fasta', 'structures/4INS.pdb', expect.stringMatching(/^figures\/.+\.png$/)]),
     );
     // The overlay ends with the run.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(core.envFor(session.id).value('OPENAI4S_OPENAI_BASE_URL')).toBeUndefined();
+    await vi.waitFor(() => expect(core.envFor(session.id).value('OPENAI4S_OPENAI_BASE_URL')).toBeUndefined(), { timeout: 10_000 });
   }, 120_000);
 });
