@@ -56,8 +56,11 @@ describe('Settings against the real core', () => {
     await expect
       .poll(() => shell!.core.settings.read())
       .toMatchObject({ defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5' });
-    await page.getByRole('radio', { name: /enforce/ }).check();
+    // The radio is controlled by the stored setting: it turns checked once the core answered.
+    const enforce = page.getByRole('radio', { name: /enforce/ });
+    await enforce.click();
     await expect.poll(() => shell!.core.settings.read().sandboxMode).toBe('enforce');
+    await expect.poll(() => enforce.isChecked()).toBe(true);
     expect(await page.getByTestId('settings-data-dir').textContent()).toBe(shell.dataDir);
     await saveScreenshot(page, 'workbench-settings-en.png');
 
