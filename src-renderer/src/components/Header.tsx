@@ -1,12 +1,10 @@
-import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/language';
 import { useT } from '../i18n/useT';
+import { LanguageSwitch } from './LanguageSwitch';
 import { useAppStore } from '../store/context';
 import { ExportButton } from './ExportPanel';
 
 export function Header() {
   const t = useT();
-  const language = useAppStore((s) => s.language);
-  const setLanguage = useAppStore((s) => s.setLanguage);
   const title = useAppStore((s) =>
     s.view === 'session' && s.conversation
       ? s.sessions.items.find((x) => x.id === s.conversation!.sessionId)?.title
@@ -39,20 +37,7 @@ export function Header() {
             {t('panel.open')}
           </button>
         ) : null}
-        <div className="segmented" role="group" aria-label={t('header.language')}>
-          {LANGUAGES.map((lang) => (
-            <button
-              key={lang}
-              type="button"
-              lang={lang}
-              className={lang === language ? 'active' : undefined}
-              aria-pressed={lang === language}
-              onClick={() => setLanguage(lang)}
-            >
-              {LANGUAGE_NAMES[lang]}
-            </button>
-          ))}
-        </div>
+        <LanguageSwitch />
       </div>
     </header>
   );

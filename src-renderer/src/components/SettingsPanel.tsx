@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ProviderReport, StoredKeyInfo } from '../../../src-preload/contract';
-import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/language';
 import type { MessageKey } from '../i18n/messages';
 import { useT } from '../i18n/useT';
+import { LanguageSwitch } from './LanguageSwitch';
 import { useAppStore } from '../store/context';
 import type { ThemeChoice } from '../store/settingsSlice';
 
@@ -125,8 +125,6 @@ export function SettingsPanel() {
   const loadDoctor = useAppStore((x) => x.loadDoctor);
   const update = useAppStore((x) => x.updateSettings);
   const revoke = useAppStore((x) => x.revokeRule);
-  const language = useAppStore((x) => x.language);
-  const setLanguage = useAppStore((x) => x.setLanguage);
   const theme = useAppStore((x) => x.theme);
   const setTheme = useAppStore((x) => x.setTheme);
   const [modelDraft, setModelDraft] = useState<string | null>(null);
@@ -282,20 +280,7 @@ export function SettingsPanel() {
 
         <Section title={t('settings.appearance.title')}>
           <div className="settings-row">
-            <div className="segmented" role="group" aria-label={t('header.language')}>
-              {LANGUAGES.map((lang) => (
-                <button
-                  key={lang}
-                  type="button"
-                  lang={lang}
-                  className={lang === language ? 'active' : undefined}
-                  aria-pressed={lang === language}
-                  onClick={() => setLanguage(lang)}
-                >
-                  {LANGUAGE_NAMES[lang]}
-                </button>
-              ))}
-            </div>
+            <LanguageSwitch />
             <div className="segmented" role="group" aria-label={t('settings.theme')}>
               {(['system', 'light', 'dark'] as ThemeChoice[]).map((choice) => (
                 <button
