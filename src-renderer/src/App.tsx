@@ -8,6 +8,7 @@ import { SettingsPanel } from './components/SettingsPanel';
 import { SystemPanel } from './components/SystemPanel';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
+import { applyTheme } from './theme';
 
 export function App() {
   const view = useAppStore((s) => s.view);
@@ -17,10 +18,7 @@ export function App() {
   const theme = useAppStore((s) => s.theme);
   const loadSettings = useAppStore((s) => s.loadSettings);
 
-  useEffect(() => {
-    if (theme === 'system') delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  useEffect(() => applyTheme(theme), [theme]);
   // The Settings defaults decide the composer's provider and model.
   useEffect(() => {
     void loadSettings();

@@ -4,6 +4,7 @@ import { bridge } from './api/bridge';
 import { App } from './App';
 import { StoreProvider } from './store/context';
 import { connectEvents, createAppStore } from './store/store';
+import { applyTheme } from './theme';
 import './styles/app.css';
 import './styles/workbench.css';
 import './styles/story.css';
@@ -21,6 +22,8 @@ const store = createAppStore({
   storage: localStorageOrNull(),
   systemLanguages: navigator.languages?.length ? navigator.languages : [navigator.language],
 });
+// The stored theme before the first render, so a dark system never flashes light.
+applyTheme(store.getState().theme);
 try {
   connectEvents(store, bridge);
 } catch (error) {
