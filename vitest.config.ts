@@ -17,6 +17,18 @@ export default defineConfig({
         },
       },
       {
+        // The adversarial suite (tests/security, one file per attack case); run alone
+        // with `npm run test:security`.
+        test: {
+          name: 'security',
+          environment: 'node',
+          pool: 'forks',
+          include: ['tests/security/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'renderer',
