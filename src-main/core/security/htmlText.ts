@@ -1,11 +1,22 @@
+import { parse } from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
+
 /**
  * HTML to readable text for the model: the title, then the visible text with paragraph
  * breaks, list bullets and link targets kept. Scripts, styles, templates, SVG, comments
- * and hidden elements are dropped, because text the reader never sees is exactly where
- * prompt injections hide. A deliberately small tokenizer: no DOM, no network, no eval.
+ * and hidden subtrees are dropped, because text the reader never sees is exactly where
+ * prompt injections hide. The page is parsed by parse5 (the WHATWG tree builder, the same
+ * one browsers follow), so nesting, quoted `>` in attributes, unclosed tags, CDATA and
+ * entities are read the way a browser reads them; no DOM scripting, no network.
  */
 
-const DROP_WITH_CONTENT = ['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'select', 'canvas'];
+type Node = DefaultTreeAdapterMap['node'];
+type Element = DefaultTreeAdapterMap['element'];
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+
+const DROP_WITH_CONTENT = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'select', 'canvas', 'title',
+]);
 
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure',
@@ -13,31 +24,32 @@ const BLOCK = new Set([
   'section', 'summary', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'caption',
 ]);
 
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
-  laquo: '«', raquo: '»', copy: '©', reg: '®', deg: '°', plusmn: '±', times: '×', middot: '·', bull: '•',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', mu: 'μ', micro: 'µ',
-  Aring: 'Å', angst: 'Å', sup2: '²', sup3: '³', frac12: '½', le: '≤', ge: '≥', ne: '≠', rarr: '→', larr: '←',
-};
+const isElement = (node: Node): node is Element => 'tagName' in node;
 
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);?/gi, (whole, body: string) => {
-    if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
-      return String.fromCodePoint(code);
+function attr(el: Element, name: string): string | null {
+  return el.attrs.find((a) => a.name === name)?.value ?? null;
+}
+
+/** Hidden by the attribute, by ARIA, or by an inline style a reader's browser applies. */
+function isHidden(el: Element): boolean {
+  if (attr(el, 'hidden') !== null) return true;
+  if ((attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true') return true;
+  if (el.tagName === 'input' && (attr(el, 'type') ?? '').toLowerCase() === 'hidden') return true;
+  const style = (attr(el, 'style') ?? '').toLowerCase().replace(/\/\*[\s\S]*?\*\//g, '');
+  return /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|content-visibility\s*:\s*hidden)\b/.test(style);
+}
+
+function findTitle(node: ParentNode): string {
+  for (const child of node.childNodes) {
+    if (!isElement(child)) continue;
+    if (child.tagName === 'title') {
+      return child.childNodes.map((n) => ('value' in n && n.nodeName === '#text' ? n.value : '')).join('').replace(/\s+/g, ' ').trim();
     }
-    return NAMED[body] ?? whole;
-  });
+    const inner = findTitle(child);
+    if (inner) return inner;
+  }
+  return '';
 }
-
-function attr(tag: string, name: string): string | null {
-  const m = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
-  return m ? decodeEntities(m[2] ?? m[3] ?? m[4] ?? '') : null;
-}
-
-const isHidden = (tag: string): boolean =>
-  /\shidden(\s|=|>|\/)/i.test(tag) || /aria-hidden\s*=\s*["']?true/i.test(tag) || /style\s*=\s*["'][^"']*(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(tag);
 
 export interface ReadableText {
   title: string;
@@ -45,71 +57,54 @@ export interface ReadableText {
 }
 
 export function htmlToText(html: string, baseUrl?: string): ReadableText {
-  let src = html.replace(/<!--[\s\S]*?(-->|$)/g, ' ').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ' ');
-  const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(src);
-  const title = titleMatch ? decodeEntities(titleMatch[1]!.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim() : '';
-  for (const name of DROP_WITH_CONTENT) {
-    src = src.replace(new RegExp(`<${name}\\b[\\s\\S]*?(<\\/${name}\\s*>|$)`, 'gi'), ' ');
-  }
-
+  const doc = parse(html);
   const out: string[] = [];
-  const hiddenStack: string[] = [];
   let pre = 0;
-  let pendingHref: string | null = null;
-  const tagRe = /<\/?([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*>|<[!?][^>]*>/g;
-  let last = 0;
-  const emitText = (raw: string) => {
-    if (hiddenStack.length) return;
-    const t = decodeEntities(raw);
+
+  const text = (raw: string) => {
     // Preformatted indentation is protected from the line trim below by a private-use mark.
-    out.push(pre ? t.replace(/^[ \t]+/gm, (ws) => '\uE000'.repeat(ws.length)) : t.replace(/[ \t\r\n\f]+/g, ' '));
+    out.push(pre ? raw.replace(/^[ \t]+/gm, (ws) => '\uE000'.repeat(ws.length)) : raw.replace(/[ \t\r\n\f]+/g, ' '));
   };
-  for (let m = tagRe.exec(src); m; m = tagRe.exec(src)) {
-    emitText(src.slice(last, m.index));
-    last = tagRe.lastIndex;
-    const tag = m[0];
-    const name = (m[1] ?? '').toLowerCase();
-    if (!name) continue;
-    const closing = tag[1] === '/';
-    const selfClosing = /\/>$/.test(tag) || ['br', 'hr', 'img', 'input', 'meta', 'link', 'wbr'].includes(name);
-    if (!closing && !selfClosing && isHidden(tag)) {
-      hiddenStack.push(name);
-      continue;
-    }
-    if (closing && hiddenStack.length && hiddenStack[hiddenStack.length - 1] === name) {
-      hiddenStack.pop();
-      continue;
-    }
-    if (hiddenStack.length) continue;
-    if (name === 'pre') pre += closing ? -1 : 1;
-    if (name === 'a') {
-      if (!closing) pendingHref = attr(tag, 'href');
-      else if (pendingHref && /^https?:|^\//i.test(pendingHref)) {
-        let href = pendingHref;
-        try {
-          if (baseUrl) href = new URL(pendingHref, baseUrl).href;
-        } catch {
-          // keep as written
+
+  const walk = (node: ParentNode) => {
+    for (const child of node.childNodes) {
+      if (child.nodeName === '#text') {
+        text((child as DefaultTreeAdapterMap['textNode']).value);
+        continue;
+      }
+      if (!isElement(child)) continue; // comments, doctype
+      const name = child.tagName;
+      if (DROP_WITH_CONTENT.has(name) || isHidden(child)) continue;
+      if (name === 'img') {
+        const alt = attr(child, 'alt');
+        if (alt) out.push(` [image: ${alt}] `);
+        continue;
+      }
+      if (name === 'li') out.push('\n- ');
+      else if (/^h[1-6]$/.test(name)) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
+      else if (name === 'td' || name === 'th') out.push(' | ');
+      else if (BLOCK.has(name)) out.push(name === 'br' ? '\n' : '\n\n');
+      if (name === 'pre') pre++;
+      walk(child);
+      if (name === 'pre') pre--;
+      if (name === 'a') {
+        const href = attr(child, 'href');
+        if (href && /^\s*(https?:|\/)/i.test(href)) {
+          let target = href.trim();
+          try {
+            if (baseUrl) target = new URL(target, baseUrl).href;
+          } catch {
+            // keep as written
+          }
+          out.push(` (${target})`);
         }
-        out.push(` (${href})`);
-        pendingHref = null;
-      } else pendingHref = null;
-      continue;
+      }
+      if (BLOCK.has(name) && name !== 'br' && name !== 'li') out.push('\n\n');
     }
-    if (name === 'img' && !closing) {
-      const alt = attr(tag, 'alt');
-      if (alt) out.push(` [image: ${alt}] `);
-      continue;
-    }
-    if (name === 'li') {
-      if (!closing) out.push('\n- ');
-    }
-    else if (/^h[1-6]$/.test(name) && !closing) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
-    else if ((name === 'td' || name === 'th') && !closing) out.push(' | ');
-    else if (BLOCK.has(name)) out.push(name === 'br' ? '\n' : '\n\n');
-  }
-  emitText(src.slice(last));
-  const text = out
+  };
+  walk(doc);
+
+  const body = out
     .join('')
     .split('\n')
     .map((line) => line.replace(/[ \t]+$/g, '').replace(/^[ \t]+(?!- )/g, ''))
@@ -117,5 +112,5 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
     .replace(/\n{3,}/g, '\n\n')
     .trim()
     .replace(/\uE000/g, ' ');
-  return { title, text };
+  return { title: findTitle(doc), text: body };
 }
