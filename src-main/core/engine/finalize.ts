@@ -5,8 +5,8 @@ export type FinalizeCheck = { ok: true; answer: CitedAnswer } | { ok: false; err
 
 /**
  * Validates a cited answer (from finalize_response or host.submit_output): the closed
- * schema first, then that every observed/computed claim cites evidence that exists in
- * this session. The errors are written for the model, which may try again.
+ * schema first, then that every evidence id and artifact version cited anywhere in it
+ * exists in this session. The errors are written for the model, which may try again.
  */
 export async function checkCitedAnswer(input: unknown, evidence: EvidenceLookupPort): Promise<FinalizeCheck> {
   const parsed = citedAnswerSchema.safeParse(input);
@@ -17,16 +17,16 @@ export async function checkCitedAnswer(input: unknown, evidence: EvidenceLookupP
     };
   }
   const answer = parsed.data;
+  // Every cited id must resolve in this session, whatever the claim's basis: a basis says
+  // how a statement was reached, never whether its citations may point elsewhere.
   const cited = new Set<string>();
-  answer.claims.forEach((c) => {
-    if (c.basis === 'observed' || c.basis === 'computed') c.evidence.forEach((id) => cited.add(id));
-  });
+  answer.claims.forEach((c) => c.evidence.forEach((id) => cited.add(id)));
   const missing = cited.size ? await evidence.missing([...cited]) : [];
   if (missing.length) {
     const errors = answer.claims.flatMap((c, i) => {
       const bad = c.evidence.filter((id) => missing.includes(id));
-      return (c.basis === 'observed' || c.basis === 'computed') && bad.length
-        ? [`claims.${i}.evidence: no evidence ${bad.map((b) => JSON.stringify(b)).join(', ')} exists in this session; cite ids you retrieved or computed, or use basis "inferred"/"generated"`]
+      return bad.length
+        ? [`claims.${i}.evidence: no evidence ${bad.map((b) => JSON.stringify(b)).join(', ')} exists in this session; cite the ev_ ids that this session's science_search, web_fetch, cells and artifacts returned (copy them exactly)`]
         : [];
     });
     return { ok: false, errors };
