@@ -1,38 +1,73 @@
-/** Frames of the worker protocol (DESIGN.md, Kernels); JSON lines on fds 3 and 4. */
+import { z } from 'zod';
 
-export interface ReadyFrame {
-  type: 'ready';
-  pid: number;
-  language: string;
-  version: string;
-}
-export interface DisplayFrame {
-  type: 'display';
-  id: string;
-  data: Record<string, string>;
-  figure?: number;
-}
-export interface HostCallFrame {
-  type: 'host_call';
-  id: number;
-  cell: string | null;
-  method: string;
-  args: Record<string, unknown>;
-}
-export interface ResultFrame {
-  type: 'result';
-  id: string;
-  ok: boolean;
-  error?: { ename: string; evalue: string; traceback: string; line: number | null };
-  usage?: { wall_ms: number; cpu_ms: number; peak_rss_kb?: number };
+/**
+ * Frames of the worker protocol (DESIGN.md, Kernels); JSON lines on fds 3 and 4.
+ *
+ * Everything a worker writes is untrusted: a cell can write to fd 3 itself and forge
+ * any frame. Each frame is checked against its schema before the host acts on it, and
+ * one that does not fit is dropped with the reason (see `decodeFrame`).
+ */
+
+/** Longest method name or error name the host accepts (real ones are a few dozen bytes). */
+const NAME_MAX = 256;
+const nonNegative = z.number().finite().nonnegative();
+
+const readySchema = z.object({
+  type: z.literal('ready'),
+  pid: z.number().int().nonnegative(),
+  language: z.string().max(NAME_MAX),
+  version: z.string().max(NAME_MAX),
+});
+const warmSchema = z.object({
+  type: z.literal('warm'),
+  modules: z.array(z.string().max(NAME_MAX)),
+  ms: nonNegative,
+});
+const displaySchema = z.object({
+  type: z.literal('display'),
+  id: z.string().min(1).max(NAME_MAX),
+  // Every value a worker sends is text: base64 for images, markup or plain text otherwise.
+  data: z.record(z.string().max(NAME_MAX), z.string()),
+  figure: z.number().int().optional(),
+});
+const hostCallSchema = z.object({
+  type: z.literal('host_call'),
+  id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  cell: z.string().max(NAME_MAX).nullable().optional(),
+  method: z.string().min(1).max(NAME_MAX),
+  args: z.record(z.string(), z.unknown()),
+});
+const resultSchema = z.object({
+  type: z.literal('result'),
+  id: z.string().min(1).max(NAME_MAX),
+  ok: z.boolean(),
+  error: z
+    .object({
+      ename: z.string().max(NAME_MAX),
+      evalue: z.string(),
+      traceback: z.string(),
+      // A line the worker could not tell (R may send an empty vector) is no line, not a bad frame.
+      line: z.number().int().nullable().optional().catch(null),
+    })
+    .optional(),
+  usage: z.object({ wall_ms: nonNegative, cpu_ms: nonNegative, peak_rss_kb: nonNegative.optional() }).optional(),
   /** The worker found fd 1 and fd 2 empty before this frame, so it wrote no end marker. */
-  outputs_drained?: boolean;
-}
-export interface WarmFrame {
-  type: 'warm';
-  modules: string[];
-  ms: number;
-}
+  outputs_drained: z.boolean().optional(),
+});
+
+const SCHEMAS = {
+  ready: readySchema,
+  warm: warmSchema,
+  display: displaySchema,
+  host_call: hostCallSchema,
+  result: resultSchema,
+} as const;
+
+export type ReadyFrame = z.infer<typeof readySchema>;
+export type WarmFrame = z.infer<typeof warmSchema>;
+export type DisplayFrame = z.infer<typeof displaySchema>;
+export type HostCallFrame = z.infer<typeof hostCallSchema>;
+export type ResultFrame = z.infer<typeof resultSchema>;
 export type WorkerFrame = ReadyFrame | DisplayFrame | HostCallFrame | ResultFrame | WarmFrame;
 
 /**
@@ -76,11 +111,48 @@ export class LineSplitter {
   }
 }
 
-export function parseFrame(line: Buffer): WorkerFrame | null {
+/** A decoded frame, or why the line was dropped (and, for a broken host call, the id to answer). */
+export type FrameDecode = { ok: true; frame: WorkerFrame } | { ok: false; reason: string; hostCallId?: number };
+
+const REASON_MAX = 200;
+
+function shortReason(issues: readonly z.core.$ZodIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'it does not match the protocol';
+  const where = first.path.length ? first.path.map(String).join('.') : 'frame';
+  const text = `${where}: ${first.message}`;
+  return text.length > REASON_MAX ? `${text.slice(0, REASON_MAX)}…` : text;
+}
+
+/**
+ * Parses and validates one line from a worker. Never throws: a line that is not JSON,
+ * not an object, of an unknown type or with a field of the wrong type or size comes
+ * back as `{ok: false, reason}`. A malformed `host_call` whose id is usable carries it,
+ * so the host can answer with an error instead of leaving the cell waiting.
+ */
+export function decodeFrame(line: Buffer): FrameDecode {
+  let raw: unknown;
   try {
-    const frame = JSON.parse(line.toString('utf8')) as WorkerFrame;
-    return frame && typeof frame === 'object' && typeof frame.type === 'string' ? frame : null;
+    raw = JSON.parse(line.toString('utf8'));
   } catch {
-    return null;
+    return { ok: false, reason: 'the line is not JSON' };
   }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, reason: 'the frame is not a JSON object' };
+  const type = (raw as { type?: unknown }).type;
+  if (typeof type !== 'string' || !Object.hasOwn(SCHEMAS, type)) {
+    const shown = typeof type === 'string' ? `"${type.slice(0, 40)}"` : typeof type;
+    return { ok: false, reason: `unknown frame type ${shown}` };
+  }
+  const parsed = SCHEMAS[type as keyof typeof SCHEMAS].safeParse(raw);
+  if (parsed.success) return { ok: true, frame: parsed.data as WorkerFrame };
+  const reason = `${type} frame, ${shortReason(parsed.error.issues)}`;
+  const id = (raw as { id?: unknown }).id;
+  if (type === 'host_call' && Number.isSafeInteger(id) && (id as number) >= 0) return { ok: false, reason, hostCallId: id as number };
+  return { ok: false, reason };
+}
+
+/** The frame, or null when it is invalid (see `decodeFrame` for the reason). */
+export function parseFrame(line: Buffer): WorkerFrame | null {
+  const decoded = decodeFrame(line);
+  return decoded.ok ? decoded.frame : null;
 }

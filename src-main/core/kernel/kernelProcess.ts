@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { KernelLanguage, KernelSandboxState } from '../../../src-preload/contract/kernel';
-import { LineSplitter, parseFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
+import { LineSplitter, decodeFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
 import type { KernelCache } from './kernelCache';
 import {
   SANDBOX_CACHE,
@@ -53,6 +53,8 @@ export interface CellSink {
   onDisplay(frame: Extract<WorkerFrame, { type: 'display' }>): void;
   onHostCall(frame: HostCallFrame): void;
   onResult(frame: Extract<WorkerFrame, { type: 'result' }>): void;
+  /** A frame from the worker was invalid (forged or broken) and was dropped. */
+  onDroppedFrame?(reason: string): void;
   /** The worker died before its `result` (its remaining output has been delivered). */
   onExit(info: ExitInfo): void;
 }
@@ -153,7 +155,7 @@ export class KernelProcess {
       this.err.push(c);
     });
     const splitter = new LineSplitter(
-      (line) => this.onFrame(parseFrame(line)),
+      (line) => this.onLine(line),
       (size) => this.fail(`the worker wrote a protocol frame over ${size} bytes`),
     );
     stdio[3].on('data', (c: Buffer) => splitter.push(c));
@@ -260,8 +262,34 @@ export class KernelProcess {
     });
   }
 
-  private onFrame(frame: WorkerFrame | null): void {
-    if (!frame) return;
+  /** Frames dropped since the process started, and the first reasons (for diagnostics). */
+  readonly dropped = { count: 0, reasons: [] as string[] };
+
+  /**
+   * One line from fd 3. Frames are untrusted (a cell can write fd 3 itself): an invalid
+   * one is dropped with its reason, and nothing a frame causes may throw into the event
+   * loop, where it would end the whole app.
+   */
+  private onLine(line: Buffer): void {
+    try {
+      const decoded = decodeFrame(line);
+      if (decoded.ok) return this.onFrame(decoded.frame);
+      this.dropped.count++;
+      if (this.dropped.reasons.length < 10) this.dropped.reasons.push(decoded.reason);
+      // A broken host call still gets an answer: the cell is waiting for one.
+      if (decoded.hostCallId !== undefined) this.send({ type: 'host_response', id: decoded.hostCallId, error: `the host call was malformed and not run (${decoded.reason})` });
+      this.sink?.onDroppedFrame?.(decoded.reason);
+    } catch (error) {
+      this.dropped.count++;
+      try {
+        this.sink?.onDroppedFrame?.(`handling it failed: ${(error as Error)?.message ?? String(error)}`);
+      } catch {
+        // the count above is the record; the cell's note is best effort
+      }
+    }
+  }
+
+  private onFrame(frame: WorkerFrame): void {
     switch (frame.type) {
       case 'ready':
         this.isReady = true;

@@ -60,6 +60,8 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   const cellCalls = new AbortController();
   let escalated = false;
   let figureCount = 0;
+  // Invalid frames the worker wrote during this cell (a cell can forge them on fd 3).
+  const dropped = { count: 0, first: '' };
 
   const flush = () => {
     flushTimer = null;
@@ -133,6 +135,9 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       if (isThenable(answer)) answer.then((result) => reply(frame.id, result), (error: unknown) => replyError(frame.id, error));
       else reply(frame.id, answer);
     },
+    onDroppedFrame(reason) {
+      if (!dropped.count++) dropped.first = reason;
+    },
     onResult: (frame) => resolveResult(frame),
     onExit: () => resolveResult(null),
   };
@@ -166,6 +171,12 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   proc.end();
   if (flushTimer) clearTimeout(flushTimer);
   flush();
+  if (dropped.count) {
+    const more = dropped.count > 1 ? ` (and ${dropped.count - 1} more)` : '';
+    const note = `\n[dropped an invalid frame from the kernel: ${dropped.first}${more}]\n`;
+    kept.stderr.push(note);
+    req.onOutput?.('stderr', note, cellId);
+  }
   if (budget.truncated) {
     const note = budget.note();
     kept.stderr.push(note);
