@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Provenance, ScienceDatabase, ScienceSearchResult } from '../../../src-preload/contract/evidence';
 import type { EvidenceStore } from '../evidence/store';
 import { cacheKey, sha256Hex, type ResponseCache } from './cache';
-import type { Connector, ConnectorContext, ConnectorParams, Fetched, RequestOptions } from './connector';
+import { requireId, type Connector, type ConnectorContext, type ConnectorParams, type Fetched, type RequestOptions } from './connector';
 import { joinUrl, resolveHosts, type EnvLookup } from './endpoints';
 import { ConnectorError } from './errors';
 import { HttpClient } from './http';
@@ -68,15 +68,20 @@ export class ScienceClient {
     const connector = this.connector(database);
     const params = this.validate(connector, input);
     const provenance: Provenance[] = [];
-    const ctx = this.context(connector, params, call, provenance);
+    // Answers enter the cache only once the whole call normalised: a drifted or malformed
+    // answer must not be served again from the cache as if it were good.
+    const cacheWrites: (() => void)[] = [];
+    const ctx = this.context(connector, params, call, provenance, cacheWrites);
     let out;
     try {
       out = await connector.run(params, ctx);
+      out.records.forEach((rec, index) => requireId(connector.database, 'id', index, rec.id));
     } catch (error) {
       if (error instanceof ConnectorError) throw error;
       // An answer of an unexpected shape must be a named connector error, not a crash.
       throw new ConnectorError(connector.database, 'malformed_response', `the answer to ${provenance.at(-1)?.request_url ?? 'the request'} has an unexpected shape (${(error as Error).message}).`);
     }
+    for (const write of cacheWrites) write();
     const records = out.records.slice(0, params.limit);
     if (call.sessionId && this.opts.evidence) {
       for (const rec of records) {
@@ -140,7 +145,7 @@ export class ScienceClient {
     return { operation: op.name, query, limit, cursor: input.cursor ?? null, filters };
   }
 
-  private context(connector: Connector, params: ConnectorParams, call: ScienceCallContext, provenance: Provenance[]): ConnectorContext {
+  private context(connector: Connector, params: ConnectorParams, call: ScienceCallContext, provenance: Provenance[], cacheWrites: (() => void)[]): ConnectorContext {
     const db = connector.database;
     const hosts = resolveHosts(db, (call.sessionId && this.opts.envFor?.(call.sessionId)) || this.opts.env);
     const parameters: Record<string, unknown> = { operation: params.operation, query: params.query, limit: params.limit };
@@ -187,7 +192,8 @@ export class ScienceClient {
         throw new ConnectorError(db, code, `${method} ${url.href} answered HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`, status);
       }
       if (ok && !cached && ttl > 0) {
-        this.opts.cache?.put(key, { requestUrl: url.href, status, contentType, headers, retrievedAt, sha256, expiresAt: this.now().getTime() + ttl }, bytes);
+        const entry = { requestUrl: url.href, status, contentType, headers, retrievedAt, sha256, expiresAt: this.now().getTime() + ttl };
+        cacheWrites.push(() => this.opts.cache?.put(key, entry, bytes));
       }
       return {
         status,

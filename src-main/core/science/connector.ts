@@ -86,6 +86,29 @@ export const asArr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const asStr = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 export const asNum = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null);
 
+/**
+ * The identifying field of record `index` in an upstream answer, or a named error: a
+ * record without its identifier is upstream drift, reported, never normalised into a
+ * citable record with an empty id (the client then caches and records nothing).
+ */
+export function requireId(database: ScienceDatabase, field: string, index: number, value: unknown): string {
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
+  if (text) return text;
+  const what = value === undefined ? 'no' : value === null ? 'a null' : typeof value === 'string' ? 'an empty' : `a ${typeof value}`;
+  throw new UpstreamDriftError(database, field, index, what);
+}
+
+export class UpstreamDriftError extends ConnectorError {
+  constructor(database: ScienceDatabase, field: string, index: number, what: string) {
+    super(
+      database,
+      'malformed_response',
+      `the upstream answer changed shape: record ${index} has ${what} "${field}". Nothing from this answer was cached or recorded as evidence; retry later, and if it persists the ${database} connector needs an update.`,
+    );
+    this.name = 'UpstreamDriftError';
+  }
+}
+
 /** Drops undefined/null/empty values so records stay small for the model. */
 export function compact(attrs: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

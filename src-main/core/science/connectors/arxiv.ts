@@ -1,5 +1,5 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asNum, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
+import { requireId, asNum, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
 import { ConnectorError } from '../errors';
 import { child, children, textOf, type XmlElement } from '../xml';
 
@@ -12,9 +12,9 @@ export function normalizeArxivFeed(feed: XmlElement): { records: ScienceRecord[]
   if (entries.length === 1 && textOf(child(entries[0], 'title')) === 'Error') {
     throw new ConnectorError('arxiv', 'invalid_request', `arXiv refused the query: ${textOf(child(entries[0], 'summary'))}`);
   }
-  const records = entries.map((e) => {
-    const absUrl = textOf(child(e, 'id'));
-    const id = absUrl.replace(/^https?:\/\/arxiv\.org\/abs\//, '');
+  const records = entries.map((e, index) => {
+    const absUrl = requireId('arxiv', 'id', index, child(e, 'id') ? textOf(child(e, 'id')) : undefined);
+    const id = requireId('arxiv', 'id', index, absUrl.replace(/^https?:\/\/arxiv\.org\/abs\//, ''));
     const links = children(e, 'link');
     const pdf = links.find((l) => l.attrs.title === 'pdf')?.attrs.href;
     const summary = textOf(child(e, 'summary'));

@@ -1,13 +1,12 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
+import { requireId, asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
 import { ConnectorError } from '../errors';
 
 const CHEMBL_ID = /^CHEMBL\d{1,10}$/;
 
-export function normalizeChemblMolecule(raw: unknown): ScienceRecord {
+export function normalizeChemblMolecule(raw: unknown, index = 0): ScienceRecord {
   const m = asObj(raw);
-  const id = asStr(m.molecule_chembl_id);
-  if (!id) throw new Error('a molecule without molecule_chembl_id');
+  const id = requireId('chembl', 'molecule_chembl_id', index, m.molecule_chembl_id);
   const props = asObj(m.molecule_properties);
   const structs = asObj(m.molecule_structures);
   return {
@@ -28,11 +27,11 @@ export function normalizeChemblMolecule(raw: unknown): ScienceRecord {
   };
 }
 
-export function normalizeChemblMechanism(raw: unknown): ScienceRecord {
+export function normalizeChemblMechanism(raw: unknown, index = 0): ScienceRecord {
   const m = asObj(raw);
   const recordId = asNum(m.mec_id) ?? asNum(m.record_id);
-  const molecule = asStr(m.molecule_chembl_id);
-  const target = asStr(m.target_chembl_id);
+  const molecule = requireId('chembl', 'molecule_chembl_id', index, m.molecule_chembl_id);
+  const target = requireId('chembl', 'target_chembl_id', index, m.target_chembl_id);
   return {
     id: `mec_${recordId ?? `${molecule}-${target}`}`,
     title: asStr(m.mechanism_of_action) || `${molecule} acts on ${target}`,

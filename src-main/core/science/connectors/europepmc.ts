@@ -1,11 +1,10 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asNum, asObj, asStr, compact, type Connector } from '../connector';
+import { requireId, asNum, asObj, asStr, compact, type Connector } from '../connector';
 
-export function normalizeEuropepmcResult(raw: unknown): ScienceRecord {
+export function normalizeEuropepmcResult(raw: unknown, index = 0): ScienceRecord {
   const r = asObj(raw);
-  const source = asStr(r.source);
-  const id = asStr(r.id);
-  if (!source || !id) throw new Error('a result without source and id');
+  const source = requireId('europepmc', 'source', index, r.source);
+  const id = requireId('europepmc', 'id', index, r.id);
   return {
     id: `${source}:${id}`,
     title: asStr(r.title),

@@ -1,11 +1,10 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, type Connector } from '../connector';
+import { requireId, asArr, asNum, asObj, asStr, compact, type Connector } from '../connector';
 import { ConnectorError } from '../errors';
 
-export function normalizeOpenalexWork(raw: unknown): ScienceRecord {
+export function normalizeOpenalexWork(raw: unknown, index = 0): ScienceRecord {
   const w = asObj(raw);
-  const id = asStr(w.id).replace('https://openalex.org/', '');
-  if (!id) throw new Error('a work without id');
+  const id = requireId('openalex', 'id', index, requireId('openalex', 'id', index, w.id).replace('https://openalex.org/', ''));
   const oa = asObj(w.open_access);
   const source = asObj(asObj(w.primary_location).source);
   const doi = asStr(w.doi);

@@ -1,5 +1,5 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector, type ConnectorParams, type ConnectorContext } from '../connector';
+import { requireId, asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector, type ConnectorParams, type ConnectorContext } from '../connector';
 import { ConnectorError } from '../errors';
 
 const PDB_ID = /^[0-9][A-Za-z0-9]{3}$/;
@@ -15,9 +15,9 @@ function checkId(query: string): string {
 export function normalizeRcsbSearch(raw: unknown, returnType: string): { records: ScienceRecord[]; total: number | null } {
   const body = asObj(raw);
   if (!Array.isArray(body.result_set)) throw new Error('no "result_set" array');
-  const records = body.result_set.map((r) => {
+  const records = body.result_set.map((r, index) => {
     const hit = asObj(r);
-    const identifier = asStr(hit.identifier);
+    const identifier = requireId('pdb', 'identifier', index, hit.identifier);
     const entry = identifier.split(/[_.-]/)[0]!;
     return {
       id: identifier,
@@ -33,8 +33,7 @@ export function normalizeRcsbSearch(raw: unknown, returnType: string): { records
 /** RCSB Data API `core/entry/{id}` to the envelope. */
 export function normalizeRcsbEntry(raw: unknown): ScienceRecord {
   const e = asObj(raw);
-  const id = asStr(e.rcsb_id) || asStr(asObj(e.entry).id);
-  if (!id) throw new Error('an entry without rcsb_id');
+  const id = requireId('pdb', 'rcsb_id', 0, asStr(e.rcsb_id) || asObj(e.entry).id);
   const info = asObj(e.rcsb_entry_info);
   const citation = asObj(e.rcsb_primary_citation);
   return {

@@ -1,5 +1,5 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, type Connector } from '../connector';
+import { requireId, UpstreamDriftError, asArr, asNum, asObj, asStr, compact, type Connector } from '../connector';
 import { ConnectorError } from '../errors';
 
 /** Requested computed properties. PubChem renamed CanonicalSMILES/IsomericSMILES to ConnectivitySMILES/SMILES in 2025; both are read. */
@@ -8,10 +8,10 @@ const PROPERTIES = 'Title,IUPACName,MolecularFormula,MolecularWeight,ExactMass,S
 export function normalizePubchemProperties(raw: unknown): ScienceRecord[] {
   const table = asObj(asObj(raw).PropertyTable);
   if (!Array.isArray(table.Properties)) throw new Error('no PropertyTable.Properties array');
-  return table.Properties.map((p) => {
+  return table.Properties.map((p, index) => {
     const r = asObj(p);
-    const cid = asNum(r.CID);
-    if (cid === null) throw new Error('a property row without CID');
+    const cid = asNum(requireId('pubchem', 'CID', index, r.CID));
+    if (cid === null || cid <= 0 || !Number.isInteger(cid)) throw new UpstreamDriftError('pubchem', 'CID', index, `a non-numeric (${JSON.stringify(r.CID)})`);
     return {
       id: `CID${cid}`,
       title: asStr(r.Title) || asStr(r.IUPACName) || `CID ${cid}`,

@@ -1,5 +1,5 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
+import { requireId, asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
 import { ConnectorError } from '../errors';
 import { child, children, textOf, type XmlElement } from '../xml';
 
@@ -13,8 +13,8 @@ export function normalizeEsummary(root: XmlElement): ScienceRecord[] {
   if (root.name !== 'eSummaryResult') throw new Error(`the root element is <${root.name}>, not <eSummaryResult>`);
   const err = textOf(child(root, 'ERROR'));
   if (err) throw new ConnectorError('pubmed', 'http_error', `esummary refused the request: ${err}`);
-  return children(root, 'DocSum').map((doc) => {
-    const pmid = textOf(child(doc, 'Id'));
+  return children(root, 'DocSum').map((doc, index) => {
+    const pmid = requireId('pubmed', 'Id', index, child(doc, 'Id') ? textOf(child(doc, 'Id')) : undefined);
     const items = children(doc, 'Item');
     const item = (name: string) => items.find((i) => i.attrs.Name === name);
     const list = (name: string) => children(item(name), 'Item').map(textOf).filter(Boolean);
@@ -44,10 +44,10 @@ export function normalizeEsummary(root: XmlElement): ScienceRecord[] {
 /** efetch PubmedArticleSet XML: titles and abstracts. */
 export function normalizeEfetch(root: XmlElement): ScienceRecord[] {
   if (root.name !== 'PubmedArticleSet') throw new Error(`the root element is <${root.name}>, not <PubmedArticleSet>`);
-  return children(root, 'PubmedArticle').map((a) => {
+  return children(root, 'PubmedArticle').map((a, index) => {
     const cit = child(a, 'MedlineCitation');
     const art = child(cit, 'Article');
-    const pmid = textOf(child(cit, 'PMID'));
+    const pmid = requireId('pubmed', 'PMID', index, child(cit, 'PMID') ? textOf(child(cit, 'PMID')) : undefined);
     const abstract = children(child(art, 'Abstract'), 'AbstractText')
       .map((t) => (t.attrs.Label ? `${t.attrs.Label}: ${textOf(t)}` : textOf(t)))
       .join('\n');

@@ -1,5 +1,5 @@
 import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, type Connector, type ConnectorContext } from '../connector';
+import { requireId, asArr, asNum, asObj, asStr, compact, type Connector, type ConnectorContext } from '../connector';
 import { ConnectorError } from '../errors';
 
 const ACCESSION = /^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})$/;
@@ -10,10 +10,9 @@ function entryUrl(acc: string): string {
 }
 
 /** One UniProtKB JSON entry (search result or full entry) to the common envelope. */
-export function normalizeUniprotEntry(raw: unknown): ScienceRecord {
+export function normalizeUniprotEntry(raw: unknown, index = 0): ScienceRecord {
   const e = asObj(raw);
-  const acc = asStr(e.primaryAccession);
-  if (!acc) throw new Error('an entry without primaryAccession');
+  const acc = requireId('uniprot', 'primaryAccession', index, e.primaryAccession);
   const desc = asObj(e.proteinDescription);
   const name =
     asStr(asObj(asObj(desc.recommendedName).fullName).value) ||
@@ -53,11 +52,12 @@ export function parseFasta(text: string): ScienceRecord[] {
   return text
     .split(/^>/m)
     .filter((b) => b.trim())
-    .map((block) => {
+    .map((block, index) => {
       const [header = '', ...lines] = block.split(/\r?\n/);
       const sequence = lines.join('').replace(/\s+/g, '');
       const m = /^(sp|tr)\|([^|]+)\|(\S+)\s+(.*?)(?:\s+OS=(.*?))?(?:\s+OX=(\d+))?(?:\s+GN=(\S+))?(?:\s+PE=(\d))?(?:\s+SV=(\d+))?$/.exec(header.trim());
-      const acc = m?.[2] ?? header.trim().split(/\s/)[0]!;
+      const db = /^(?:sp|tr)\|([^|]*)\|/.exec(header.trim());
+      const acc = requireId('uniprot', 'FASTA header accession', index, db ? db[1] : header.trim().split(/\s/)[0]);
       return {
         id: acc,
         title: m?.[4] ?? header.trim(),
