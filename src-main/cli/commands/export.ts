@@ -1,14 +1,16 @@
 import path from 'node:path';
+import { resolveDataDir } from '../../core/config/dataDir';
 import { exportContributors } from '../../core/export/contributors';
 import { exportSession } from '../../core/export/exportSession';
-import { verifyExport } from '../../core/export/verify';
+import { installationPublicKey } from '../../core/export/signing';
+import { verifyExport, type VerifyReport } from '../../core/export/verify';
 import type { CliCommand } from '../command';
 
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'Export a session as a verifiable zip (ledger, notebook, artifacts, evidence, report)',
-  usage: 'openai4s export <sessionId> -o <file.zip>',
-  options: { output: { type: 'string', short: 'o' } },
+  usage: 'openai4s export <sessionId> -o <file.zip> [--unsigned]',
+  options: { output: { type: 'string', short: 'o' }, unsigned: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
     const [sessionId] = positionals;
@@ -17,28 +19,48 @@ export const exportCommand: CliCommand = {
       io.err('Usage: openai4s export <sessionId> -o <file.zip> (list sessions with `openai4s sessions`)');
       return 2;
     }
-    const manifest = exportSession(core!, sessionId, out, exportContributors(core!));
-    io.out(`wrote ${path.resolve(out)}: ${manifest.files.length} files, digest ${manifest.digest}`);
+    const manifest = exportSession(core!, sessionId, out, exportContributors(core!), { sign: !values.unsigned });
+    io.out(`wrote ${path.resolve(out)}: ${manifest.files.length} files, digest ${manifest.digest}${manifest.signer ? ', signed' : ', unsigned'}`);
     return 0;
   },
 };
 
+/** What `verify --json` prints: everything the report knows, problems with their kind. */
+function verifyJson(file: string, report: VerifyReport) {
+  return {
+    ok: report.ok,
+    file,
+    format: report.format,
+    checked: report.checked,
+    digest: report.manifest?.digest ?? null,
+    covers: report.covers,
+    notes: report.notes,
+    signature: report.signature,
+    problems: report.issues,
+  };
+}
+
 export const verifyCommand: CliCommand = {
   name: 'verify',
-  summary: 'Re-hash an exported session zip against its manifest',
+  summary: 'Check an exported session zip: refuse hostile packages, re-hash every file, check the signature',
   usage: 'openai4s verify <file.zip> [--json]',
   options: { json: { type: 'boolean' } },
   needsCore: false,
-  async run({ values, positionals, io }) {
+  async run({ values, positionals, io, env }) {
     const [file] = positionals;
     if (!file) {
       io.err('Usage: openai4s verify <file.zip>');
       return 2;
     }
-    const report = verifyExport(file);
-    if (values.json) io.out(JSON.stringify({ ok: report.ok, checked: report.checked, problems: report.problems, digest: report.manifest?.digest ?? null }, null, 2));
-    else if (report.ok) io.out(`ok: ${report.checked} files match ${file}'s manifest (digest ${report.manifest!.digest})`);
-    else for (const p of report.problems) io.err(`changed: ${p}`);
+    // Compare a signature with this installation's key without creating a data root.
+    const report = verifyExport(file, { ownPublicKey: installationPublicKey(resolveDataDir(env).path) });
+    if (values.json) io.out(JSON.stringify(verifyJson(file, report), null, 2));
+    else {
+      if (report.ok) io.out(`ok: ${report.checked} files match ${file}'s manifest (digest ${report.manifest!.digest})`);
+      else for (const issue of report.issues) io.err(`${issue.kind}: ${issue.message}`);
+      if (report.manifest && report.signature.status !== 'invalid') (report.ok ? io.out : io.err)(`signature: ${report.signature.summary}`);
+      for (const note of report.notes) (report.ok ? io.out : io.err)(`note: ${note}`);
+    }
     return report.ok ? 0 : 1;
   },
 };

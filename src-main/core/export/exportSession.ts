@@ -3,9 +3,12 @@ import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Core } from '../core';
 import { APP_VERSION } from '../version';
+import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';
 import { sessionNotebook } from './notebook';
 import { sessionReport } from './report';
+import { readWorkspaceFile } from '../workspace/safeFs';
+import { installationSigningKey } from './signing';
 
 /** More files for an export (artifacts, evidence): path inside the zip -> bytes. */
 export type ExportContributor = (sessionId: string) => Map<string, Uint8Array>;
@@ -13,14 +16,11 @@ export type ExportContributor = (sessionId: string) => Map<string, Uint8Array>;
 const jsonl = (rows: readonly unknown[]) => strToU8(rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
 
-/** Reads a workspace-relative file, confined to the workspace; null when absent. */
+/** Reads a workspace-relative file through safeFs (no symlink followed); null when absent or refused. */
 function workspaceReader(root: string) {
-  const base = path.resolve(root);
   return (rel: string): Uint8Array | null => {
-    const file = path.resolve(base, rel.replace(/^\/workspace\//, ''));
-    if (file !== base && !file.startsWith(base + path.sep)) return null;
     try {
-      return fs.readFileSync(file);
+      return readWorkspaceFile(root, rel.replace(/^\/workspace\//, '')).bytes;
     } catch {
       return null;
     }
@@ -31,9 +31,16 @@ function workspaceReader(root: string) {
  * Writes a session as a self-checking zip: the ledger extract (stream and action
  * events), the notebook of its cells, a README report of the answers with their
  * citations, whatever the contributors add (artifacts, evidence), and a manifest with
- * every file's sha256 and one digest over them all.
+ * every file's sha256 and one digest over all of it, signed with the installation's key
+ * (created in the data root on first export) unless `sign` is false.
  */
-export function exportSession(core: Core, sessionId: string, outFile: string, contributors: readonly ExportContributor[] = []): Manifest {
+export function exportSession(
+  core: Core,
+  sessionId: string,
+  outFile: string,
+  contributors: readonly ExportContributor[] = [],
+  options: { sign?: boolean } = {},
+): Manifest {
   const { ledger } = core;
   const detail = ledger.detail(sessionId);
   const history = ledger.history(sessionId);
@@ -47,11 +54,23 @@ export function exportSession(core: Core, sessionId: string, outFile: string, co
   files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace)));
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) files.set(p, bytes);
   files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort())));
-  const manifest = buildManifest(files, {
-    createdAt: new Date().toISOString(),
-    app: { name: 'OpenAI4S', version: APP_VERSION },
-    session: { id: detail.session.id, title: detail.session.title },
-  });
+  // Never write a package that `verify` would refuse (unsafe or case-colliding names).
+  const keys = new Map<string, string>();
+  for (const name of files.keys()) {
+    const clash = keys.get(collisionKey(name));
+    const unsafe = unsafeNameReason(name) ?? (clash ? `it is the same file as ${JSON.stringify(clash)} on a case-insensitive disk` : null);
+    if (unsafe) throw new Error(`Cannot export ${JSON.stringify(name)}: ${unsafe}. Rename the artifact and export again.`);
+    keys.set(collisionKey(name), name);
+  }
+  const manifest = buildManifest(
+    files,
+    {
+      createdAt: new Date().toISOString(),
+      app: { name: 'OpenAI4S', version: APP_VERSION },
+      session: { id: detail.session.id, title: detail.session.title, createdAt: detail.session.createdAt },
+    },
+    options.sign === false ? null : installationSigningKey(core.config.dataDir),
+  );
   const zip = zipSync({ ...Object.fromEntries(files), [MANIFEST_FILE]: json(manifest) }, { level: 6, mtime: new Date('1980-01-02T00:00:00Z') });
   fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });
   const tmp = `${outFile}.partial`;
