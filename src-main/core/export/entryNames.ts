@@ -13,7 +13,9 @@ export function unsafeNameReason(name: string): string | null {
   if (name.length > MAX_NAME_CHARS) return `the name is longer than ${MAX_NAME_CHARS} characters`;
   if (name.includes('\0')) return 'the name contains a NUL byte';
   // C0 controls, DEL and C1 controls: invisible in listings, some are terminal escapes.
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'the name contains a control character';
+  if ([...name].some((ch) => ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f))) return 'the name contains a control character';
+  // Bidi overrides and zero-width characters make a listing show another name than the file's.
+  if (/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u.test(name)) return 'the name contains an invisible or text-direction character';
   if (name.includes('\\')) return 'the name contains a backslash (a path separator on Windows)';
   if (name.startsWith('/')) return 'the name is an absolute path';
   if (/^[A-Za-z]:/.test(name)) return 'the name starts with a drive letter';
