@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { ArtifactProducer } from '../../../src-preload/contract/artifacts';
 import type { CapabilityContext, CapabilityOutput } from '../science/capabilities';
+import { WorkspaceEscapeError, WorkspaceKindError, WorkspaceNotFoundError, readWorkspaceFile } from '../workspace/safeFs';
 import type { ArtifactService } from './service';
 
 const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
@@ -19,20 +18,25 @@ export const saveArtifactInput = z
 
 export const listArtifactsInput = z.object({}).strict();
 
-/** Reads a workspace file without following a path or symlink out of the workspace. */
-export function readWorkspaceFile(workspace: string, rel: string): Buffer {
-  const root = fs.realpathSync(workspace);
-  let abs: string;
+/**
+ * Reads a workspace file through safeFs (no symlink followed, no path reopened after a
+ * check), with the errors a caller of save_artifact understands.
+ */
+export function readArtifactSource(workspace: string, rel: string): Buffer {
   try {
-    abs = fs.realpathSync(path.resolve(root, rel));
-  } catch {
-    throw new AppError('not_found', `No file "${rel}" in the session workspace; write it first (e.g. from a cell), then save it.`);
+    return readWorkspaceFile(workspace, rel, {
+      maxBytes: MAX_ARTIFACT_BYTES,
+      tooBig: (size, r) => new AppError('invalid_input', `"${r}" is ${size} bytes, over the ${MAX_ARTIFACT_BYTES}-byte artifact limit.`),
+    }).bytes;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof WorkspaceNotFoundError) throw new AppError('not_found', `No file "${rel}" in the session workspace; write it first (e.g. from a cell), then save it.`);
+    if (error instanceof WorkspaceEscapeError) {
+      throw new AppError('invalid_input', `"${rel}" is refused: it is a symlink or leaves the session workspace, and save_artifact reads only regular files inside it (a symlink could lead outside the session workspace).`);
+    }
+    if (error instanceof WorkspaceKindError) throw new AppError('invalid_input', `"${rel}" is not a regular file.`);
+    throw error;
   }
-  if (!abs.startsWith(root + path.sep)) throw new AppError('invalid_input', `"${rel}" resolves outside the session workspace.`);
-  const st = fs.statSync(abs);
-  if (!st.isFile()) throw new AppError('invalid_input', `"${rel}" is not a regular file.`);
-  if (st.size > MAX_ARTIFACT_BYTES) throw new AppError('invalid_input', `"${rel}" is ${st.size} bytes, over the ${MAX_ARTIFACT_BYTES}-byte artifact limit.`);
-  return fs.readFileSync(abs);
 }
 
 /** Tool specs in the shape of the registry's Tool.define (src-main/core/tools/define.ts). */
@@ -50,7 +54,7 @@ export function artifactCapabilities(artifactsOf: () => ArtifactService) {
       resourceKeys: (a: z.output<typeof saveArtifactInput>) => [`file:${a.path}`, `artifact:${a.name ?? a.path}`],
       target: (a: z.output<typeof saveArtifactInput>) => a.name ?? a.path,
       execute: async (a: z.output<typeof saveArtifactInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
-        const bytes = readWorkspaceFile(ctx.workspace, a.path);
+        const bytes = readArtifactSource(ctx.workspace, a.path);
         // From a cell without the calling cell named, the producer is the host call, and the
         // environment is recorded as unknown with that reason (never guessed).
         const producer: ArtifactProducer = ctx.cell

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { KernelCellResult, KernelDisplay, KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { ResultFrame } from './frames';
 import type { HostCallHandler } from './hostCalls';
 import type { CellSink, KernelProcess } from './kernelProcess';
 import { OutputBudget, capText } from './outputBudget';
+import { writeWorkspaceFile } from '../workspace/safeFs';
 
 export interface CellLimits {
   /** stdout+stderr kept per cell, bytes at the JSON-escaped worst case. */
@@ -112,8 +112,13 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
         }
         figureCount++;
         const rel = path.posix.join('figures', `${proc.generation.slice(0, 8)}-cell${req.cellNumber}-${figureCount}.png`);
-        fs.mkdirSync(path.join(proc.spec.workspace, 'figures'), { recursive: true });
-        fs.writeFileSync(path.join(proc.spec.workspace, rel), bytes);
+        // The cell shares the workspace: write without following a symlink it planted.
+        try {
+          writeWorkspaceFile(proc.spec.workspace, rel, bytes);
+        } catch (error) {
+          displays.push({ data: { 'text/plain': `[figure ${frame.figure ?? figureCount} not saved: ${(error as Error).message}]` } });
+          return;
+        }
         displays.push({ data: { 'text/plain': `<figure ${frame.figure ?? figureCount} saved as ${rel}>` }, path: rel, bytes: bytes.length });
         return;
       }

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Provenance, ScienceDatabase, ScienceSearchResult } from '../../../src-preload/contract/evidence';
 import type { EvidenceStore } from '../evidence/store';
 import { cacheKey, sha256Hex, type ResponseCache } from './cache';
@@ -8,6 +6,7 @@ import { joinUrl, resolveHosts, type EnvLookup } from './endpoints';
 import { ConnectorError } from './errors';
 import { HttpClient } from './http';
 import { parseXml, XmlError } from './xml';
+import { writeWorkspaceFile } from '../workspace/safeFs';
 
 export interface ScienceCallContext {
   /** When set (and an evidence store is configured), each record becomes evidence of this session. */
@@ -231,11 +230,12 @@ export class ScienceClient {
         if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(relativePath) || relativePath.split('/').includes('..')) {
           throw new ConnectorError(db, 'invalid_request', `refusing to write "${relativePath}" outside the workspace.`);
         }
-        const target = path.join(call.workspace, relativePath);
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        const tmp = `${target}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, bytes);
-        fs.renameSync(tmp, target);
+        // Through safeFs: a folder a cell swapped for a symlink is refused, never followed.
+        try {
+          writeWorkspaceFile(call.workspace, relativePath, bytes, { atomic: true });
+        } catch (error) {
+          throw new ConnectorError(db, 'invalid_request', `could not save the download: ${(error as Error).message}`);
+        }
         return relativePath;
       },
     };

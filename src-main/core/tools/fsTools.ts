@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
-import path from 'node:path';
 import { z } from 'zod';
+import { listWorkspaceDir, readFromStart, withWorkspaceFile, withWorkspaceFileAsync, writeAll, writeWorkspaceFile } from '../workspace/safeFs';
 import { defineTool, reasonField, type Tool } from './define';
-import { resolveExisting, resolveForWrite, writeNoFollow } from './workspace';
 
 /**
  * Workspace file tools. Writes inside the session workspace are allowed by default: the
@@ -22,14 +21,7 @@ export const listDirTool = defineTool({
   resourceKeys: (a) => [`file:${a.path}`],
   target: (a) => a.path,
   async execute(a, ctx) {
-    const { abs, rel } = resolveExisting(ctx.workspace, a.path);
-    if (!fs.statSync(abs).isDirectory()) throw new Error(`"${rel}" is a file, not a folder; read it with read_text_file.`);
-    const entries = fs.readdirSync(abs, { withFileTypes: true }).sort((x, y) => x.name.localeCompare(y.name));
-    const rows = entries.map((e) => {
-      const kind = e.isDirectory() ? 'dir' : e.isSymbolicLink() ? 'link' : 'file';
-      const size = kind === 'file' ? fs.lstatSync(path.join(abs, e.name)).size : null;
-      return { name: e.name, kind, size };
-    });
+    const { rel, entries: rows } = listWorkspaceDir(ctx.workspace, a.path);
     const text = rows.length
       ? rows.map((r) => `${r.kind === 'dir' ? `${r.name}/` : r.name}${r.size === null ? '' : `  (${r.size} bytes)`}`).join('\n')
       : `(the folder "${rel}" is empty)`;
@@ -53,53 +45,52 @@ export const readTextFileTool = defineTool({
   resourceKeys: (a) => [`file:${a.path}`],
   target: (a) => a.path,
   async execute(a, ctx) {
-    const { abs, rel } = resolveExisting(ctx.workspace, a.path);
-    const st = fs.statSync(abs);
-    if (st.isDirectory()) throw new Error(`"${rel}" is a folder; list it with list_dir.`);
-    if (st.size > MAX_READ_BYTES && !a.start_line) {
-      throw new Error(`"${rel}" is ${st.size} bytes; read a range with start_line and max_lines, or summarise it in a cell.`);
-    }
-    if (st.size > MAX_READ_BYTES) return readLargeRange(abs, rel, st.size, a.start_line!, a.max_lines ?? 2_000);
-    const bytes = fs.readFileSync(abs);
-    if (bytes.subarray(0, 8192).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
-    const all = bytes.toString('utf8').split('\n');
-    const start = (a.start_line ?? 1) - 1;
-    const lines = all.slice(start, a.max_lines ? start + a.max_lines : undefined);
-    const more = all.length - start - lines.length;
-    const tail = more > 0 ? `\n[${more} more lines; continue with start_line=${start + lines.length + 1}]` : '';
-    return { text: lines.join('\n') + tail, output: { path: rel, bytes: st.size, lines: all.length, startLine: start + 1 } };
+    // One descriptor, opened without following symlinks, serves the size check and the read.
+    return withWorkspaceFileAsync(ctx.workspace, a.path, 'read', async ({ fd, stat: st, rel }) => {
+      if (st.size > MAX_READ_BYTES && !a.start_line) {
+        throw new Error(`"${rel}" is ${st.size} bytes; read a range with start_line and max_lines, or summarise it in a cell.`);
+      }
+      if (st.size > MAX_READ_BYTES) return readLargeRange(fd, rel, st.size, a.start_line!, a.max_lines ?? 2_000);
+      const bytes = readFromStart(fd, st.size);
+      if (bytes.subarray(0, 8192).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
+      const all = bytes.toString('utf8').split('\n');
+      const start = (a.start_line ?? 1) - 1;
+      const lines = all.slice(start, a.max_lines ? start + a.max_lines : undefined);
+      const more = all.length - start - lines.length;
+      const tail = more > 0 ? `\n[${more} more lines; continue with start_line=${start + lines.length + 1}]` : '';
+      return { text: lines.join('\n') + tail, output: { path: rel, bytes: st.size, lines: all.length, startLine: start + 1 } };
+    });
   },
 });
 
 /**
- * A range of lines of a file too large to hold whole: streamed, stopping after the
- * range, so memory stays bounded by the range, not the file.
+ * A range of lines of a file too large to hold whole: streamed from the already opened
+ * descriptor (the caller closes it), stopping after the range, so memory stays bounded
+ * by the range, not the file.
  */
-async function readLargeRange(abs: string, rel: string, size: number, startLine: number, maxLines: number) {
-  const head = Buffer.alloc(8192);
-  const fd = fs.openSync(abs, 'r');
-  try {
-    const n = fs.readSync(fd, head, 0, head.length, 0);
-    if (head.subarray(0, n).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
-  } finally {
-    fs.closeSync(fd);
-  }
-  const stream = fs.createReadStream(abs, { encoding: 'utf8' });
+async function readLargeRange(fd: number, rel: string, size: number, startLine: number, maxLines: number) {
+  if (readFromStart(fd, 8192).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
+  // The stream reads through `fd` but must not close it (destroy() would): the caller does.
+  const keepOpen = { read: fs.read, close: (_fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => cb(null) };
+  const stream = fs.createReadStream('', { fd, start: 0, encoding: 'utf8', fs: keepOpen });
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
   const taken: string[] = [];
   let lineNo = 0;
   let more = false;
-  for await (const line of lines) {
-    lineNo++;
-    if (lineNo < startLine) continue;
-    if (taken.length === maxLines) {
-      more = true;
-      break;
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      if (lineNo < startLine) continue;
+      if (taken.length === maxLines) {
+        more = true;
+        break;
+      }
+      taken.push(line);
     }
-    taken.push(line);
+  } finally {
+    lines.close();
+    stream.destroy();
   }
-  lines.close();
-  stream.destroy();
   const tail = more ? `\n[more lines follow; continue with start_line=${startLine + taken.length}]` : '';
   return { text: taken.join('\n') + tail, output: { path: rel, bytes: size, lines: null, startLine } };
 }
@@ -113,8 +104,7 @@ export const writeFileTool = defineTool({
   resourceKeys: (a) => [`file:${a.path}`],
   target: (a) => a.path,
   async execute(a, ctx) {
-    const { abs, rel } = resolveForWrite(ctx.workspace, a.path);
-    const bytes = writeNoFollow(abs, a.content);
+    const { rel, bytes } = writeWorkspaceFile(ctx.workspace, a.path, a.content);
     return { text: `Wrote ${bytes} bytes to ${rel}.`, output: { path: rel, bytes } };
   },
 });
@@ -137,15 +127,18 @@ export const editFileTool = defineTool({
   resourceKeys: (a) => [`file:${a.path}`],
   target: (a) => a.path,
   async execute(a, ctx) {
-    const { abs, rel } = resolveExisting(ctx.workspace, a.path);
-    resolveForWrite(ctx.workspace, rel);
-    const before = fs.readFileSync(abs, 'utf8');
-    const count = before.split(a.old_text).length - 1;
-    if (count === 0) throw new Error(`old_text does not occur in ${rel}; read the file and copy the text exactly (spaces and line breaks included).`);
-    if (count > 1 && !a.replace_all) throw new Error(`old_text occurs ${count} times in ${rel}; add surrounding lines to make it unique, or set replace_all.`);
-    const after = a.replace_all ? before.split(a.old_text).join(a.new_text) : before.replace(a.old_text, () => a.new_text);
-    const bytes = writeNoFollow(abs, after);
-    return { text: `Replaced ${a.replace_all ? count : 1} occurrence(s) in ${rel} (${bytes} bytes now).`, output: { path: rel, replaced: a.replace_all ? count : 1, bytes } };
+    // Read and rewrite through one descriptor: the file cannot be swapped in between.
+    return withWorkspaceFile(ctx.workspace, a.path, 'readwrite', ({ fd, stat, rel }) => {
+      const before = readFromStart(fd, stat.size).toString('utf8');
+      const count = before.split(a.old_text).length - 1;
+      if (count === 0) throw new Error(`old_text does not occur in ${rel}; read the file and copy the text exactly (spaces and line breaks included).`);
+      if (count > 1 && !a.replace_all) throw new Error(`old_text occurs ${count} times in ${rel}; add surrounding lines to make it unique, or set replace_all.`);
+      const after = Buffer.from(a.replace_all ? before.split(a.old_text).join(a.new_text) : before.replace(a.old_text, () => a.new_text), 'utf8');
+      fs.ftruncateSync(fd, 0);
+      writeAll(fd, after);
+      const bytes = after.length;
+      return { text: `Replaced ${a.replace_all ? count : 1} occurrence(s) in ${rel} (${bytes} bytes now).`, output: { path: rel, replaced: a.replace_all ? count : 1, bytes } };
+    });
   },
 });
 

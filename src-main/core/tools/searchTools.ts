@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readFromStart, walkWorkspaceFiles, withWorkspaceFile } from '../workspace/safeFs';
 import { defineTool, type Tool } from './define';
-import { resolveExisting } from './workspace';
 
 const MAX_FILES_WALKED = 20_000;
 const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
@@ -31,30 +30,6 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** Files under `dir` (workspace-relative paths), not following symlinks, bounded. */
-function* walk(root: string, dir: string): Generator<string> {
-  const stack = [dir];
-  let seen = 0;
-  while (stack.length) {
-    const current = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entries.sort((a, b) => b.name.localeCompare(a.name));
-    for (const e of entries) {
-      const abs = path.join(current, e.name);
-      if (e.isDirectory()) stack.push(abs);
-      else if (e.isFile()) {
-        if (++seen > MAX_FILES_WALKED) return;
-        yield path.relative(root, abs).split(path.sep).join('/');
-      }
-    }
-  }
-}
-
 export const globFilesTool = defineTool({
   name: 'glob_files',
   description: 'Find workspace files by glob pattern, e.g. "**/*.csv" or "results/*.{png,svg}". Symlinks are not followed.',
@@ -67,10 +42,9 @@ export const globFilesTool = defineTool({
     if (a.pattern.startsWith('/') || a.pattern.split('/').includes('..')) {
       throw new Error(`Refused pattern "${a.pattern}": patterns are relative to the workspace and may not contain "..".`);
     }
-    const { abs: root } = resolveExisting(ctx.workspace, '.');
     const re = globToRegExp(a.pattern);
     const found: string[] = [];
-    for (const rel of walk(root, root)) {
+    for (const rel of walkWorkspaceFiles(ctx.workspace, '.', MAX_FILES_WALKED)) {
       if (re.test(rel)) found.push(rel);
       if (found.length >= a.max_results) break;
     }
@@ -102,17 +76,19 @@ export const contentSearchTool = defineTool({
     } catch (error) {
       throw new Error(`The pattern is not a valid regular expression: ${(error as Error).message}`);
     }
-    const { abs: root } = resolveExisting(ctx.workspace, '.');
-    const { abs: start } = resolveExisting(ctx.workspace, a.path);
     const only = a.glob ? globToRegExp(a.glob) : null;
     const hits: { path: string; line: number; text: string }[] = [];
-    const files = fs.statSync(start).isFile() ? [path.relative(root, start).split(path.sep).join('/')] : walk(root, start);
+    // Folders are walked and files read without following symlinks (see safeFs.ts).
+    const files = walkWorkspaceFiles(ctx.workspace, a.path, MAX_FILES_WALKED);
     outer: for (const rel of files) {
       if (only && !only.test(rel) && !only.test(path.posix.basename(rel))) continue;
-      const abs = path.join(root, rel);
-      if (fs.statSync(abs).size > MAX_SEARCH_FILE_BYTES) continue;
-      const bytes = fs.readFileSync(abs);
-      if (bytes.subarray(0, 8192).includes(0)) continue;
+      let bytes: Buffer | null;
+      try {
+        bytes = withWorkspaceFile(ctx.workspace, rel, 'read', ({ fd, stat }) => (stat.size > MAX_SEARCH_FILE_BYTES ? null : readFromStart(fd, stat.size)));
+      } catch {
+        continue; // changed or replaced since the walk listed it
+      }
+      if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
       const lines = bytes.toString('utf8').split('\n');
       for (let i = 0; i < lines.length; i++) {
         if (re.test(lines[i]!)) {
