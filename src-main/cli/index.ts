@@ -1,4 +1,8 @@
 import { runCli } from './main';
+import { guardStdio } from './stdioGuard';
+
+// `openai4s sessions | head -1`: a reader that goes away ends output quietly.
+guardStdio();
 
 // The built entry of the `openai4s` command (out/main/cli.js).
 runCli(process.argv.slice(2)).then(

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { createCore, type Core } from '../core/core';
 import { APP_VERSION } from '../core/version';
 import type { CliCommand, CliIO } from './command';
+import { writeIfOpen } from './stdioGuard';
+import { safeIO } from './terminalText';
 import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
 import { llmCommand } from './commands/llm';
@@ -36,14 +38,17 @@ export function helpText(): string {
 }
 
 const stdio: CliIO = {
-  out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
-  write: (t) => process.stdout.write(t),
+  out: (t) => writeIfOpen(process.stdout, t.endsWith('\n') ? t : `${t}\n`),
+  err: (t) => writeIfOpen(process.stderr, t.endsWith('\n') ? t : `${t}\n`),
+  write: (t) => writeIfOpen(process.stdout, t),
   isTTY: process.stdout.isTTY === true,
 };
 
 /** Runs the CLI and returns the exit code; never throws. */
-export async function runCli(argv: string[], io: CliIO = stdio, env = process.env): Promise<number> {
+export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process.env): Promise<number> {
+  // Nothing reaches the terminal unfiltered: model text, cell output and echoed input
+  // may carry escape sequences (clipboard writes, title changes, cursor moves).
+  const io = safeIO(rawIO);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());

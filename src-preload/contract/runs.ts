@@ -17,6 +17,10 @@ export interface RunState {
   queued: string[];
 }
 
+/** The longest message a user may send, in characters, from the app and the CLI alike. */
+export const MAX_MESSAGE_CHARS = 20_000;
+export const MESSAGE_TOO_LONG = `the message is longer than ${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters`;
+
 /**
  * Runs: a user message and the agent turns it causes. `run.submit` is idempotent on
  * `mutationId` (a repeat returns the same run, never a second execution); a message
@@ -29,7 +33,7 @@ export const runRoutes = {
       .object({
         sessionId,
         mutationId: id,
-        message: z.string().trim().min(1, 'the message is empty').max(20_000, 'the message is longer than 20,000 characters'),
+        message: z.string().trim().min(1, 'the message is empty').max(MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG),
         expectedRevision: z.number().int().positive().optional(),
         provider: z.string().trim().min(1).max(64).optional(),
         model: z.string().trim().min(1).max(200).optional(),

@@ -1,5 +1,6 @@
 import { createModel, LlmError, type Part } from '../../core/llm';
 import type { CliCommand } from '../command';
+import { stripTerminalControls } from '../terminalText';
 
 /**
  * One model reply, streamed: checks a provider end to end (key, base URL, model,
@@ -37,6 +38,7 @@ export const llmCommand: CliCommand = {
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
+    process.once('SIGTERM', onSigint);
     let failed = false;
     let text = '';
     try {
@@ -51,8 +53,9 @@ export const llmCommand: CliCommand = {
       }
     } finally {
       process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigint);
     }
-    if (!values.json && text) io.out(text);
+    if (!values.json && text) io.out(stripTerminalControls(text));
     return failed ? 1 : 0;
   },
 };

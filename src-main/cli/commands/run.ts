@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { isAssistantChunk } from '../../../src-preload/contract/fold';
+import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../../../src-preload/contract/runs';
 import { SSE_DONE, sseEvent } from '../../core/engine/sse';
 import type { CliCommand } from '../command';
+import { onStdoutClosed } from '../stdioGuard';
 import { ioWriter, textPrinter } from './runPrinter';
 
 const EXIT: Record<string, number> = { completed: 0, failed: 1, cancelled: 130, expired: 1, unavailable: 1 };
+/** Signals that cancel the run: Ctrl-C, and what `kill`, systemd and container runtimes send. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -27,6 +31,11 @@ export const runCommand: CliCommand = {
       io.err('Give a question: openai4s run "<question>"');
       return 2;
     }
+    // The same limit as the app's composer (the run.submit route), checked before anything is stored.
+    if (question.length > MAX_MESSAGE_CHARS) {
+      io.err(`The question is too long: ${MESSAGE_TOO_LONG} (it has ${question.length.toLocaleString('en-US')}). Shorten it, or put the material in a file in the session workspace and ask about the file.`);
+      return 2;
+    }
     const mode = (values.stream as string | undefined) ?? 'text';
     if (mode !== 'ui' && mode !== 'text') {
       io.err(`--stream must be ui or text, not "${mode}"`);
@@ -46,8 +55,10 @@ export const runCommand: CliCommand = {
     const unsubscribe = c.events.on('session.stream', (event) => {
       if (event.sessionId === session.id && isAssistantChunk(event.chunk)) print(event.chunk);
     });
-    const onSigint = () => c.runner.stop(session.id);
-    process.once('SIGINT', onSigint);
+    // A signal, or a reader that went away (`run ... | head`), ends the run as cancelled.
+    const stop = () => c.runner.stop(session.id);
+    for (const signal of STOP_SIGNALS) process.once(signal, stop);
+    const unwatchStdout = onStdoutClosed(stop);
     try {
       const run = c.runner.submit({
         sessionId: session.id,
@@ -66,7 +77,8 @@ export const runCommand: CliCommand = {
       }
       return EXIT[done.status] ?? 1;
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.removeListener(signal, stop);
+      unwatchStdout();
       unsubscribe();
     }
   },

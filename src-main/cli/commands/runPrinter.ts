@@ -1,11 +1,13 @@
 import type { CitedAnswer } from '../../../src-preload/contract/answer';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { CliIO } from '../command';
+import { stripTerminalControls as untrusted } from '../terminalText';
 
 /**
  * Prints a run readably as its chunks arrive: text as it streams, reasoning dimmed
  * (on a terminal), tool activity and cells as one-line notes, and the final cited
- * answer with its claims and evidence.
+ * answer with its claims and evidence. Everything from the model, tools and cells is
+ * stripped of terminal controls first; our own dimming is added after.
  */
 export function textPrinter(write: (text: string) => void, tty: boolean) {
   const dim = (s: string) => (tty ? `\x1b[2m${s}\x1b[22m` : s);
@@ -17,19 +19,19 @@ export function textPrinter(write: (text: string) => void, tty: boolean) {
   };
   const note = (s: string) => {
     breakLine();
-    write(`${dim(`· ${s}`)}\n`);
+    write(`${dim(`· ${untrusted(s)}`)}\n`);
   };
   return (chunk: StreamChunk): void => {
     switch (chunk.type) {
       case 'text-delta':
         if (mode !== 'text') breakLine();
         mode = 'text';
-        write(chunk.delta);
+        write(untrusted(chunk.delta));
         break;
       case 'reasoning-delta':
         if (mode !== 'reasoning') breakLine();
         mode = 'reasoning';
-        write(dim(chunk.delta));
+        write(dim(untrusted(chunk.delta)));
         break;
       case 'tool-input-start':
         tools.set(chunk.toolCallId, chunk.toolName);
@@ -56,12 +58,15 @@ export function textPrinter(write: (text: string) => void, tty: boolean) {
           break;
         }
         note(`${data.language} cell ${data.status}${data.error ? `: ${data.error.ename}: ${data.error.evalue}` : ''}`);
-        if (data.stdout) write(dim(data.stdout.endsWith('\n') ? data.stdout : `${data.stdout}\n`));
+        if (data.stdout) {
+          const out = untrusted(data.stdout);
+          write(dim(out.endsWith('\n') ? out : `${out}\n`));
+        }
         break;
       }
       case 'data-answer':
         breakLine();
-        write(formatAnswer(chunk.data as CitedAnswer));
+        write(untrusted(formatAnswer(chunk.data as CitedAnswer)));
         break;
       case 'error':
         note(`error: ${chunk.errorText}`);

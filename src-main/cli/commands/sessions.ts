@@ -1,5 +1,6 @@
 import type { SessionSummary } from '../../../src-preload/contract/sessions';
 import type { CliCommand } from '../command';
+import { stripTerminalControls } from '../terminalText';
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
@@ -20,5 +21,6 @@ export const sessionsCommand: CliCommand = {
 
 export function formatSessions(sessions: SessionSummary[]): string {
   if (!sessions.length) return 'No sessions yet.';
-  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${s.title}`).join('\n');
+  // A title is the user's (or an import's) text: one line, no terminal controls.
+  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${stripTerminalControls(s.title).replace(/\n/g, ' ')}`).join('\n');
 }

@@ -1,6 +1,7 @@
 import type { SessionDetail } from '../../../src-preload/contract/sessions';
 import type { UIMessage, UIPart } from '../../../src-preload/contract/stream';
 import type { CliCommand } from '../command';
+import { stripTerminalControls } from '../terminalText';
 
 export const showCommand: CliCommand = {
   name: 'show',
@@ -20,7 +21,8 @@ export const showCommand: CliCommand = {
       io.out(JSON.stringify({ ...detail, messages }, null, 2));
       return 0;
     }
-    io.out(formatShow(detail, messages));
+    // Titles, replies, tool errors and cell output are untrusted: no terminal controls.
+    io.out(stripTerminalControls(formatShow(detail, messages)));
     return 0;
   },
 };

@@ -3,6 +3,7 @@
  * seeds/chat-stream-format.txt, keeping the provider's own code and message.
  */
 import { APICallError } from '@ai-sdk/provider';
+import { scrubSecrets } from '../security/secrets';
 import type { LlmErrorInfo, LlmErrorType } from './types';
 
 /** An LLM failure raised before any request was made (missing key, unknown provider). */
@@ -137,7 +138,16 @@ export function isAbortError(error: unknown): boolean {
   return errorChain(error).some((e) => e instanceof Error && (e.name === 'AbortError' || e.name === 'ResponseAborted'));
 }
 
+/**
+ * Classifies a failure. The message is scrubbed of secrets: providers echo keys in
+ * their 401 bodies, proxies echo request headers, and the message is recorded.
+ */
 export function classifyError(error: unknown, provider: string): LlmErrorInfo {
+  const info = classifyUnscrubbed(error, provider);
+  return { ...info, message: scrubSecrets(info.message), code: info.code && scrubSecrets(info.code) };
+}
+
+function classifyUnscrubbed(error: unknown, provider: string): LlmErrorInfo {
   if (error instanceof LlmError) return error.info;
   const netCode = networkCode(error);
   if (APICallError.isInstance(error)) {

@@ -7,10 +7,12 @@ import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provide
 import type { ConfigEnv } from '../config/env';
 import { PROVIDERS, findProvider } from '../config/providerCatalog';
 import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsKeyLookup } from '../config/providers';
+import { registerSecrets, scrubSecrets } from '../security/secrets';
 import { LlmError, classifyError, isAbortError, retryAfterMs } from './errors';
 import { StreamNormalizer } from './normalize';
 import { toCallOptions } from './prompt';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
+import { connectTimeoutMessage, idleTimeoutMessage, resolveProviderTimeouts, type ProviderTimeouts } from './timeouts';
 import type { LanguageModelPort, LlmErrorInfo, LlmRequest, Part } from './types';
 import { createWire, type FetchFunction, type Wire } from './wires';
 
@@ -24,16 +26,16 @@ export interface CreateModelOptions {
   retry?: Partial<RetryPolicy>;
   fetch?: FetchFunction;
   /**
-   * A provider that sends nothing (no headers, no byte) for this long is given up on,
-   * as a `timeout` error (retried if nothing was streamed yet). Default 3 minutes:
-   * reasoning models stream their thinking, so silence that long means a dead stream.
+   * A provider silent for this long between two stream parts is given up on, as a
+   * `timeout` error (retried if nothing was streamed yet). Overrides
+   * OPENAI4S_PROVIDER_IDLE_TIMEOUT_S (default 120 s; see timeouts.ts).
    */
   idleTimeoutMs?: number;
+  /** Until the response headers arrive. Overrides OPENAI4S_PROVIDER_CONNECT_TIMEOUT_S (default 60 s). */
+  connectTimeoutMs?: number;
   /** For jitter in tests. */
   random?: () => number;
 }
-
-export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
 
 function configError(message: string, code: string, provider: string): LlmError {
   return new LlmError({ errorType: 'authentication', code, message, status: null, provider, retryable: false });
@@ -54,6 +56,8 @@ export function resolveForModel(providerId: string, options: CreateModelOptions)
   }
   const resolved = resolveProvider(spec, options.env, options.settingsKey);
   if (!resolved.configured) throw configError(missingKeyMessage(resolved), 'missing_api_key', spec.id);
+  // From here on the key may come back in a provider's error body: never store or print it.
+  registerSecrets([resolved.apiKey]);
   return {
     ...resolved,
     ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, ''), baseUrlSource: 'env' as const } : {}),
@@ -71,18 +75,32 @@ export function createModel(providerId: string, options: CreateModelOptions): La
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const configured = resolveProviderTimeouts(options.env, resolved.spec.id);
+  const timeouts: ProviderTimeouts = {
+    idleMs: options.idleTimeoutMs ?? configured.idleMs,
+    connectMs: options.connectTimeoutMs ?? configured.connectMs,
+  };
   return {
     providerId: resolved.spec.id,
     model: resolved.model,
     baseUrl: resolved.baseUrl,
     stream: (request) =>
-      streamParts(wire, resolved, request, policy, options.random ?? Math.random, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
+      scrubbedParts(streamParts(wire, resolved, request, policy, options.random ?? Math.random, timeouts), resolved.apiKey),
   };
 }
 
 /** The configured default provider (`OPENAI4S_PROVIDER`, else ark). */
 export function createDefaultModel(options: CreateModelOptions): LanguageModelPort {
   return createModel(defaultProviderId(options.env), options);
+}
+
+/** Provider errors are recorded and shown: the key (or anything key-shaped) they echo is removed first. */
+async function* scrubbedParts(parts: AsyncIterable<Part>, apiKey: string | null): AsyncGenerator<Part> {
+  for await (const part of parts) {
+    if (part.type === 'error' || part.type === 'retry') {
+      yield { ...part, error: { ...part.error, message: scrubSecrets(part.error.message, [apiKey]), code: part.error.code && scrubSecrets(part.error.code, [apiKey]) } };
+    } else yield part;
+  }
 }
 
 function baseUrlHint(resolved: ResolvedProvider, modelId: string): string {
@@ -100,7 +118,7 @@ async function* streamParts(
   request: LlmRequest,
   policy: RetryPolicy,
   random: () => number,
-  idleTimeoutMs: number,
+  timeouts: ProviderTimeouts,
 ): AsyncGenerator<Part> {
   const provider = resolved.spec.id;
   const modelId = request.model ?? resolved.model;
@@ -127,13 +145,16 @@ async function* streamParts(
       let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | null = null;
       // Each attempt has its own signal, so an idle timeout ends this attempt only.
       const attemptController = new AbortController();
-      let timedOut = false;
+      let timedOut: 'connect' | 'idle' | null = null;
       // The timer runs only while we wait on the provider, never while the caller holds a part.
-      const waitFor = async <T>(promise: PromiseLike<T>): Promise<T> => {
-        const timer = setTimeout(() => {
-          timedOut = true;
-          attemptController.abort();
-        }, idleTimeoutMs);
+      const waitFor = async <T>(promise: PromiseLike<T>, phase: 'connect' | 'idle'): Promise<T> => {
+        const timer = setTimeout(
+          () => {
+            timedOut = phase;
+            attemptController.abort();
+          },
+          phase === 'connect' ? timeouts.connectMs : timeouts.idleMs,
+        );
         try {
           return await promise;
         } finally {
@@ -142,7 +163,7 @@ async function* streamParts(
       };
       const options = toCallOptions(request, providerOptions, AbortSignal.any([controller.signal, attemptController.signal]));
       try {
-        const result = await waitFor(lm.doStream(options));
+        const result = await waitFor(lm.doStream(options), 'connect');
         reader = result.stream.getReader();
         const contentType = result.response?.headers?.['content-type'];
         if (contentType && !/event-stream/i.test(contentType)) {
@@ -159,7 +180,7 @@ async function* streamParts(
           return;
         }
         for (;;) {
-          const { done, value } = await waitFor(reader.read());
+          const { done, value } = await waitFor(reader.read(), 'idle');
           if (done) {
             yield* norm.end();
             return;
@@ -182,8 +203,11 @@ async function* streamParts(
         const info: LlmErrorInfo = timedOut
           ? {
               errorType: 'timeout',
-              code: 'idle_timeout',
-              message: `${provider} sent nothing for ${Math.round(idleTimeoutMs / 1000)} s; the request was closed.`,
+              code: timedOut === 'connect' ? 'connect_timeout' : 'idle_timeout',
+              message:
+                timedOut === 'connect'
+                  ? connectTimeoutMessage(provider, resolved.baseUrl, timeouts.connectMs)
+                  : idleTimeoutMessage(provider, timeouts.idleMs),
               status: null,
               provider,
               retryable: true,

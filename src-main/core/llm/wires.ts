@@ -10,6 +10,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { WireProtocol } from '../config/providerCatalog';
+import { fetchEndingAtDone } from './sseDone';
 import type { LlmRequest } from './types';
 
 export type FetchFunction = typeof globalThis.fetch;
@@ -35,7 +36,8 @@ const GEMINI_THINKS = /gemini-(?:2\.5|[3-9])|gemini-(?:pro|flash)(?:-lite)?-late
 export function createWire(s: WireSettings): Wire {
   const common = {
     baseURL: s.baseUrl,
-    ...(s.fetch ? { fetch: s.fetch } : {}),
+    // Every body ends at `data: [DONE]`: the SDK would parse events after it.
+    fetch: fetchEndingAtDone(s.fetch ?? ((input, init) => globalThis.fetch(input, init))),
     ...(s.headers ? { headers: s.headers } : {}),
   };
   switch (s.wire) {
