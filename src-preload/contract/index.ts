@@ -15,3 +15,4 @@ export type * from './stream';
 export type * from './evidence';
 export type * from './artifacts';
 export type { Routes, RouteName } from './routes';
+export type * from './dataParts';

@@ -1,4 +1,5 @@
 import type { StreamChunk } from '../../../src-preload/contract/stream';
+import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { LlmMessage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
 import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult } from './ports';
@@ -140,7 +141,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
         if (outcome.submitted !== undefined) {
           const check = await checkCitedAnswer(outcome.submitted, ports.evidence);
           if (check.ok) {
-            emit({ type: 'data-answer', id: options.runId, data: check.answer });
+            emit(dataChunk('answer', options.runId, check.answer));
             emit({ type: 'finish-step' });
             return end('completed', null, null, check.answer);
           }
@@ -161,7 +162,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       }
       if (!reply.text.trim()) return end('failed', 'invalid_output', 'The model returned an empty reply twice.');
       const answer = uncitedAnswer(reply.text);
-      emit({ type: 'data-answer', id: options.runId, data: answer });
+      emit(dataChunk('answer', options.runId, answer));
       return end('completed', null, null, answer);
     }
     return end('failed', 'budget_exhausted', `Stopped after ${maxTurns} turns without a final answer (max turns).`);
@@ -177,7 +178,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     const check = errors ? ({ ok: false, errors } as const) : await checkCitedAnswer(call.arguments, ports.evidence);
     if (check.ok) {
       emit({ type: 'tool-output-available', toolCallId: call.id, output: { accepted: true } });
-      emit({ type: 'data-answer', id: options.runId, data: check.answer });
+      emit(dataChunk('answer', options.runId, check.answer));
       return { done: true, answer: check.answer };
     }
     const text = `finalize_response was not accepted. Fix these and call it again:\n- ${check.errors.join('\n- ')}`;

@@ -1,3 +1,4 @@
+import { transientDataChunk } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { LanguageModelPort, LlmErrorInfo, LlmRequest, Usage, Cost } from '../llm/types';
 import type { ToolCallRecord } from './routeAction';
@@ -99,11 +100,7 @@ export async function streamReply(
           break;
         }
         case 'retry':
-          emit({
-            type: 'data-run-status',
-            transient: true,
-            data: { status: 'retrying', attempt: part.attempt, delayMs: part.delayMs, reason: part.error.message },
-          });
+          emit(transientDataChunk('run-status', { status: 'retrying', attempt: part.attempt, delayMs: part.delayMs, reason: part.error.message }));
           break;
         case 'finish':
           reply.usage = part.usage;

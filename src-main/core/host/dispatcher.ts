@@ -1,4 +1,5 @@
 import type { ApprovalEventData, HostCallEventData } from '../../../src-preload/contract/approvals';
+import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { ApprovalService, type ApprovalAnswer, type ApprovalPort } from '../security/approvals';
 import { EgressRefusedError } from '../security/egress';
@@ -136,7 +137,7 @@ export class HostDispatcher {
       ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
       ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
     };
-    ctx.emit?.({ type: 'data-host-call', id: ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`, data: activity });
+    ctx.emit?.(dataChunk('host-call', ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`, activity));
     return result;
   }
 
@@ -168,13 +169,13 @@ export class HostDispatcher {
         ctx.signal,
         (q) => {
           if (ctx.origin === 'tool' && ctx.toolCallId) ctx.emit?.({ type: 'tool-approval-request', toolCallId: ctx.toolCallId, approvalId: q.requestId });
-          ctx.emit?.({ type: 'data-approval', id: q.requestId, data: { requestId: q.requestId, state: 'requested', ...eventBase } satisfies ApprovalEventData });
+          ctx.emit?.(dataChunk('approval', q.requestId, { requestId: q.requestId, state: 'requested', ...eventBase }));
         },
       );
       decision = { action: outcome.answer.startsWith('allow') && outcome.recorded ? 'allow' : 'deny', by: 'user', answer: outcome.answer, ...(outcome.requestId ? { requestId: outcome.requestId } : {}) };
       if (outcome.requestId) {
         const state = outcome.recorded ? ANSWER_STATE[outcome.answer] : 'expired';
-        ctx.emit?.({ type: 'data-approval', id: outcome.requestId, data: { requestId: outcome.requestId, state, ...eventBase, ...(outcome.note ? { note: outcome.note } : {}) } satisfies ApprovalEventData });
+        ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...(outcome.note ? { note: outcome.note } : {}) }));
       }
       if (!outcome.recorded) return { ...base, status: 'denied', decision, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
       if (!outcome.answer.startsWith('allow')) {

@@ -1,3 +1,4 @@
+import { dataChunk, dataPatchChunk } from '../../../src-preload/contract/dataParts';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
 import { captureFigures } from '../artifacts/figures';
 import type { ActionContext, CellOutcome, KernelPort } from '../engine/ports';
@@ -52,7 +53,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
   return {
     async executeCell(language, code, ctx: ActionContext): Promise<CellOutcome> {
       const id = `${ctx.runId}-cell-${++counter}`;
-      ctx.emit({ type: 'data-cell', id, data: { language, code, status: 'running', output: [] } });
+      ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [] }));
       const pieces: { stream: 'stdout' | 'stderr'; text: string }[] = [];
       const onAbort = () => supervisor.interrupt(ctx.sessionId, language);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -60,13 +61,11 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
         const result = await supervisor.execute(ctx.sessionId, language, code, {
           onOutput: (stream, text) => {
             pieces.push({ stream, text });
-            ctx.emit({ type: 'data-cell', id, patch: [{ op: 'add', path: '/output/-', value: { stream, text } }] });
+            ctx.emit(dataPatchChunk('cell', id, [{ op: 'add', path: '/output/-', value: { stream, text } }]));
           },
         });
-        ctx.emit({
-          type: 'data-cell',
-          id,
-          data: {
+        ctx.emit(
+          dataChunk('cell', id, {
             language,
             code,
             status: result.status,
@@ -82,8 +81,8 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
             truncated: result.truncated,
             sandbox: result.sandbox,
             died: result.died ?? null,
-          },
-        });
+          }),
+        );
         const notes: string[] = [];
         let evidenceId: string | undefined;
         if (options.provenance) {
@@ -91,11 +90,11 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
             const services = options.provenance();
             const evidence = recordCellEvidence(services.evidence, result, code);
             evidenceId = evidence.id;
-            ctx.emit({ type: 'data-evidence', id: evidence.id, data: evidence });
+            ctx.emit(dataChunk('evidence', evidence.id, evidence));
             notes.push(`Evidence id of this cell: ${evidence.id} (cite it for computed claims).`);
             const figures = await captureFigures(services.artifacts, result, supervisor.workspaceFor(ctx.sessionId), [evidence.id]);
             for (const version of figures.saved) {
-              ctx.emit({ type: 'data-artifact', id: version.id, data: version });
+              ctx.emit(dataChunk('artifact', version.id, version));
               notes.push(`Figure ${version.path} saved as artifact version ${version.id} (evidence ${version.evidenceId}).`);
             }
             for (const skipped of figures.skipped) notes.push(`A figure was not saved: ${skipped}.`);
@@ -113,7 +112,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
         };
       } catch (error) {
         const message = (error as Error)?.message ?? String(error);
-        ctx.emit({ type: 'data-cell', id, data: { language, code, status: 'error', error: { ename: 'KernelUnavailable', evalue: message, traceback: '', line: null } } });
+        ctx.emit(dataChunk('cell', id, { language, code, status: 'error', error: { ename: 'KernelUnavailable', evalue: message, traceback: '', line: null } }));
         return { ok: false, summary: `The ${language} kernel is not available: ${message}` };
       } finally {
         ctx.signal.removeEventListener('abort', onAbort);

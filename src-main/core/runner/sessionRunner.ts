@@ -1,3 +1,4 @@
+import { transientDataChunk } from '../../../src-preload/contract/dataParts';
 import type { RunRecord, SessionStreamEvent } from '../../../src-preload/contract/sessions';
 import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
@@ -79,11 +80,7 @@ export class SessionRunner {
     const q = this.queueOf(input.sessionId);
     q.queue.push(result.run.id);
     if (q.active) {
-      this.emit(input.sessionId, result.run.id, {
-        type: 'data-run-status',
-        transient: true,
-        data: { runId: result.run.id, status: 'queued', position: q.queue.length },
-      });
+      this.emit(input.sessionId, result.run.id, transientDataChunk('run-status', { runId: result.run.id, status: 'queued', position: q.queue.length }));
     }
     this.pump(input.sessionId);
     return result.run;

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { citedAnswerSchema, type CitedAnswer } from './answer';
+import type { ApprovalEventData, HostCallEventData } from './approvals';
+import type { ArtifactVersion } from './artifacts';
+import type { EvidenceRecord } from './evidence';
+import type { KernelCellError, KernelDisplay, KernelSandboxState, KernelUsage } from './kernel';
+import type { JsonPatchOperation } from './stream';
+
+/**
+ * The one map of the app's `data-*` parts (DESIGN.md "Streaming protocol"): part name ->
+ * zod schema of its `data`. Producers build their chunks with `dataChunk` (typed by this
+ * map), the renderer's switch over data parts is exhaustive over `DataPartName`, and the
+ * tests validate every data part of a real run against these schemas. Each schema is
+ * annotated with the contract type it describes, so the two cannot drift apart.
+ *
+ * The renderer imports only the types of this file (it ships no zod).
+ */
+
+const language = z.enum(['python', 'r']);
+
+const cellOutputPieceSchema = z.object({ stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict();
+
+const kernelDisplaySchema: z.ZodType<KernelDisplay> = z
+  .object({ data: z.record(z.string(), z.string()), path: z.string().optional(), bytes: z.number().optional() })
+  .strict();
+
+const kernelCellErrorSchema: z.ZodType<KernelCellError> = z
+  .object({ ename: z.string(), evalue: z.string(), traceback: z.string(), line: z.number().int().nullable() })
+  .strict();
+
+const kernelUsageSchema: z.ZodType<KernelUsage> = z
+  .object({ wallMs: z.number(), cpuMs: z.number(), peakRssKb: z.number().nullable() })
+  .strict();
+
+const sandboxSchema: z.ZodType<KernelSandboxState> = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('sandboxed'), backend: z.enum(['bwrap', 'sandbox-exec']) }).strict(),
+  z.object({ state: z.literal('degraded'), reason: z.string() }).strict(),
+  z.object({ state: z.literal('off') }).strict(),
+]);
+
+/**
+ * `data-cell`: a code cell. First the running cell (language, code, `output: []`, then
+ * grown by patches on our IPC), then replaced by its result.
+ */
+export const cellDataSchema = z
+  .object({
+    language,
+    code: z.string(),
+    status: z.enum(['running', 'ok', 'error', 'interrupted', 'died']),
+    /** The streamed pieces in the order both streams wrote them. */
+    output: z.array(cellOutputPieceSchema).optional(),
+    generation: z.string().optional(),
+    cellNumber: z.number().int().optional(),
+    stdout: z.string().optional(),
+    stderr: z.string().optional(),
+    displays: z.array(kernelDisplaySchema).optional(),
+    error: kernelCellErrorSchema.nullable().optional(),
+    usage: kernelUsageSchema.nullable().optional(),
+    truncated: z.boolean().optional(),
+    sandbox: sandboxSchema.optional(),
+    died: z.object({ reason: z.string(), lost: z.string() }).strict().nullable().optional(),
+  })
+  .strict();
+
+/** `data-answer`: the cited answer as stored (an uncited plain-text answer may be longer than a cited summary). */
+const answerDataSchema: z.ZodType<CitedAnswer> = citedAnswerSchema.extend({
+  summary: z.string().min(1),
+  cited: z.boolean(),
+});
+
+const evidenceDataSchema: z.ZodType<EvidenceRecord> = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    kind: z.enum(['retrieval', 'page', 'cell', 'artifact_version']),
+    title: z.string(),
+    snippet: z.string(),
+    envelope: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+  })
+  .strict();
+
+const environmentSchema = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('recorded'),
+      language,
+      interpreter: z.string(),
+      interpreterVersion: z.string(),
+      packages: z.array(z.object({ name: z.string(), version: z.string().nullable() }).strict()),
+    })
+    .strict(),
+  z.object({ status: z.literal('missing'), language: language.nullable(), reason: z.string() }).strict(),
+]);
+
+const producerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('cell'), cellId: z.string(), generation: z.string(), language }).strict(),
+  z.object({ kind: z.literal('tool'), tool: z.string(), runId: z.string().nullable() }).strict(),
+  z.object({ kind: z.literal('user') }).strict(),
+]);
+
+const artifactDataSchema: z.ZodType<ArtifactVersion> = z
+  .object({
+    id: z.string(),
+    artifactId: z.string(),
+    sessionId: z.string(),
+    number: z.number().int().min(1),
+    path: z.string(),
+    sha256: z.string(),
+    size: z.number().int().min(0),
+    mime: z.string(),
+    createdAt: z.string(),
+    provenance: z
+      .object({ producer: producerSchema, environment: environmentSchema, inputEvidence: z.array(z.string()), created_at: z.string() })
+      .strict(),
+    evidenceId: z.string(),
+  })
+  .strict();
+
+const origin = z.enum(['tool', 'cell']);
+
+const approvalDataSchema: z.ZodType<ApprovalEventData> = z
+  .object({
+    requestId: z.string(),
+    state: z.enum(['requested', 'allowed_once', 'allowed_session', 'allowed_always', 'denied', 'expired']),
+    origin,
+    tool: z.string(),
+    target: z.string(),
+    reason: z.string(),
+    toolCallId: z.string().optional(),
+    cellId: z.string().optional(),
+    note: z.string().optional(),
+  })
+  .strict();
+
+const hostCallDataSchema: z.ZodType<HostCallEventData> = z
+  .object({
+    origin,
+    method: z.string(),
+    tool: z.string().nullable(),
+    target: z.string().nullable(),
+    status: z.enum(['ok', 'error', 'denied', 'refused']),
+    decidedBy: z.string(),
+    cellId: z.string().optional(),
+    toolCallId: z.string().optional(),
+    durationMs: z.number(),
+  })
+  .strict();
+
+/** `data-run-status` (transient): a run waiting in the session's queue, or the model call being retried. */
+const runStatusDataSchema = z.union([
+  z.object({ runId: z.string(), status: z.literal('queued'), position: z.number().int().min(1) }).strict(),
+  z.object({ status: z.literal('retrying'), attempt: z.number().int().min(1), delayMs: z.number().min(0), reason: z.string() }).strict(),
+]);
+
+/** `data-error`: the stream's own error report as the fold keeps it (see fold.ts). */
+const errorDataSchema = z
+  .object({ errorText: z.string(), errorType: z.string().optional(), errorCode: z.string().optional() })
+  .strict();
+
+export const dataPartSchemas = {
+  cell: cellDataSchema,
+  answer: answerDataSchema,
+  evidence: evidenceDataSchema,
+  artifact: artifactDataSchema,
+  approval: approvalDataSchema,
+  'host-call': hostCallDataSchema,
+  'run-status': runStatusDataSchema,
+  error: errorDataSchema,
+} as const;
+
+export type DataPartName = keyof typeof dataPartSchemas;
+export type DataPartData = { [K in DataPartName]: z.output<(typeof dataPartSchemas)[K]> };
+export type CellData = DataPartData['cell'];
+export type CellOutputPiece = z.output<typeof cellOutputPieceSchema>;
+export type RunStatusData = DataPartData['run-status'];
+export type ErrorData = DataPartData['error'];
+
+/** A folded part of one known name: `{type: 'data-<name>', id, data}`. */
+export interface DataPartOf<K extends DataPartName> {
+  type: `data-${K}`;
+  id?: string;
+  data: DataPartData[K];
+}
+/** Any known data part, discriminated by `type` (switch over it exhaustively). */
+export type KnownDataUIPart = { [K in DataPartName]: DataPartOf<K> }[DataPartName];
+
+/** A chunk carrying a full snapshot of a known part. */
+export interface DataPartChunk<K extends DataPartName> extends DataPartOf<K> {
+  transient?: true;
+}
+
+/** The name of a `data-*` type, when it is one of the map's. */
+export function dataPartName(type: string): DataPartName | null {
+  if (!type.startsWith('data-')) return null;
+  const name = type.slice(5);
+  return Object.prototype.hasOwnProperty.call(dataPartSchemas, name) ? (name as DataPartName) : null;
+}
+
+/** A `data-<name>` snapshot chunk; `id` names the part that a later chunk with the same id replaces. */
+export function dataChunk<K extends DataPartName>(name: K, id: string | undefined, data: DataPartData[K]): DataPartChunk<K> {
+  return id === undefined ? { type: `data-${name}`, data } : { type: `data-${name}`, id, data };
+}
+
+/** A `data-<name>` chunk delivered live but never kept as a part (status notices). */
+export function transientDataChunk<K extends DataPartName>(name: K, data: DataPartData[K]): DataPartChunk<K> {
+  return { type: `data-${name}`, data, transient: true };
+}
+
+/**
+ * An update of the part `id` by RFC 6902 operations: our IPC's internal optimisation,
+ * never sent as is on a UI message stream (see src-main/core/engine/protocolStream.ts).
+ */
+export function dataPatchChunk<K extends DataPartName>(
+  name: K,
+  id: string,
+  patch: JsonPatchOperation[],
+): { type: `data-${K}`; id: string; patch: JsonPatchOperation[] } {
+  return { type: `data-${name}`, id, patch };
+}
