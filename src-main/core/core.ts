@@ -19,6 +19,7 @@ import { EventBus } from './events/bus';
 import { Host } from './host/host';
 import { SEARCH_URL_VAR } from './tools/webTools';
 import { UNATTENDED_APPROVAL_VAR } from './security/approvals';
+import { configuredSecrets, registerSecrets, scrubConsole } from './security/secrets';
 import { createProvenanceServices, type ProvenanceServices } from './evidence/services';
 import { provenanceTools } from './science/tools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
@@ -67,6 +68,9 @@ export function createCore(options: CoreOptions = {}): Core {
   // A key entered in Settings is read when a run creates its model, so it applies at once.
   const settingsKey = options.settingsKey ?? (options.secrets ? (id: string) => secrets.get(id) : undefined);
   const config = loadCoreConfig(options.env ?? process.env, settingsKey);
+  // Configured keys are never stored or printed, whatever echoes them (see security/secrets.ts).
+  registerSecrets(configuredSecrets(config.env, settingsKey, config.processEnv));
+  scrubConsole();
   // The sandbox mode is OPENAI4S_SANDBOX when set, else the one chosen in Settings (read
   // at each kernel start, so a change applies to the next kernel without a restart).
   const envSandboxMode = config.sandboxMode;

@@ -7,6 +7,7 @@ import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';
 import { sessionNotebook } from './notebook';
 import { sessionReport } from './report';
+import { scrubExportFiles } from './scrubFiles';
 import { readWorkspaceFile } from '../workspace/safeFs';
 import { installationSigningKey } from './signing';
 
@@ -52,8 +53,11 @@ export function exportSession(
   files.set('ledger/kernel_generations.json', json(ledger.kernels.listBySession(sessionId)));
   const readWorkspace = workspaceReader(core.kernels.workspaceFor(sessionId));
   files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace)));
+  const generated = new Set([...files.keys(), 'README.md']);
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) files.set(p, bytes);
   files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort())));
+  // Before hashing: no key leaves in an export, even from rows stored before scrubbing existed.
+  scrubExportFiles(files, generated);
   // Never write a package that `verify` would refuse (unsafe or case-colliding names).
   const keys = new Map<string, string>();
   for (const name of files.keys()) {

@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger/ledger';
 import type { ApprovalAnswer } from '../security/approvals';
 import type { DecidedBy } from '../security/permissions';
 import type { CallOrigin, PolicyAction, SideEffectClass } from '../tools/define';
+import { scrubSecrets } from '../security/secrets';
 
 /** One capability call, as recorded before it runs. The same fields for a tool call and a cell's host call. */
 export interface AuditCall {
@@ -156,6 +157,6 @@ export class LedgerAudit implements AuditPort {
 
   private appendFallback(record: Record<string, unknown>): void {
     fs.mkdirSync(path.dirname(this.fallbackFile), { recursive: true });
-    fs.appendFileSync(this.fallbackFile, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    fs.appendFileSync(this.fallbackFile, `${scrubSecrets(JSON.stringify(record))}\n`, { mode: 0o600 });
   }
 }

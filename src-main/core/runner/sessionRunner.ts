@@ -8,6 +8,7 @@ import { emptyUsage } from '../engine/usage';
 import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
+import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
 
 export interface RunSubmission {
@@ -173,7 +174,9 @@ export class SessionRunner {
     return entry;
   }
 
-  private emit(sessionId: string, runId: string, chunk: StreamChunk): void {
+  private emit(sessionId: string, runId: string, raw: StreamChunk): void {
+    // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
+    const chunk = scrubChunk(raw);
     const event = this.deps.ledger.events.appendSync(sessionId, runId, chunk);
     this.deps.publish({ sessionId, seq: event.seq, runId, chunk });
   }
@@ -294,7 +297,7 @@ export class SessionRunner {
   }
 
   private finishRun(sessionId: string, runId: string, outcome: Parameters<Ledger['runs']['finish']>[1]): void {
-    const record = this.deps.ledger.runs.finish(runId, outcome);
+    const record = this.deps.ledger.runs.finish(runId, outcome.failureMessage ? { ...outcome, failureMessage: scrubSecrets(outcome.failureMessage) } : outcome);
     // The session is free as soon as its run is recorded as finished.
     const q = this.sessions.get(sessionId);
     if (q?.active?.runId === runId) q.active = null;

@@ -13,6 +13,7 @@
  * The label around a value is kept (`Bearer [redacted]`, `api_key=[redacted]`) so the
  * message still says what was wrong.
  */
+import { formatWithOptions } from 'node:util';
 import type { ConfigEnv } from '../config/env';
 import { PROVIDERS } from '../config/providerCatalog';
 import { isPlaceholderKey, keyVariablesFor, type SettingsKeyLookup } from '../config/providers';
@@ -121,6 +122,11 @@ export function scrubSecrets(text: string, extra: readonly (string | null | unde
   return out;
 }
 
+/** Only the registered (configured) secret values: for data files, where a key-shaped string may be real data. */
+export function scrubKnownSecrets(text: string): string {
+  return knownPattern && text ? text.replace(knownPattern, REDACTED) : text;
+}
+
 /** `scrubSecrets` over every string inside a JSON-like value (keys kept); returns a copy only when something changed. */
 export function scrubDeep<T>(value: T): T {
   if (typeof value === 'string') return scrubSecrets(value) as T;
@@ -144,4 +150,32 @@ export function scrubDeep<T>(value: T): T {
     return (changed ? out : value) as T;
   }
   return value;
+}
+
+/** Deltas carry the model's text piece by piece: a secret split across two cannot be seen in one, and rewriting them would break the tool-argument text. */
+const PIECEWISE = new Set(['text-delta', 'reasoning-delta', 'tool-input-delta']);
+
+/**
+ * A stream chunk as the ledger may store it: every string scrubbed (error texts, failure
+ * messages, tool outputs, cell output), deltas untouched. Used where chunks are appended,
+ * so the live stream and the stored history stay the same.
+ */
+export function scrubChunk<T extends { type: string }>(chunk: T): T {
+  return PIECEWISE.has(chunk.type) ? chunk : scrubDeep(chunk);
+}
+
+let consoleScrubbed = false;
+
+/**
+ * Log lines go through the scrubber too: `console.error('[ipc] route', error)` would
+ * print a provider error (and the key it echoes) to the terminal or a log collector.
+ * Idempotent; formats the arguments the way console does, then scrubs the line.
+ */
+export function scrubConsole(target: Console = console): void {
+  if (consoleScrubbed) return;
+  consoleScrubbed = true;
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const original = target[level].bind(target);
+    target[level] = (...args: unknown[]) => original(scrubSecrets(formatWithOptions({ colors: false }, ...args)));
+  }
 }
