@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { z } from 'zod';
@@ -89,7 +90,13 @@ async function readLargeRange(fd: number, rel: string, size: number, startLine: 
     }
   } finally {
     lines.close();
-    stream.destroy();
+    // Wait until no read is in flight: the caller closes `fd` next, and a read still
+    // queued on that number could hit whatever file reuses it.
+    if (!stream.closed) {
+      const closed = once(stream, 'close');
+      stream.destroy();
+      await closed;
+    }
   }
   const tail = more ? `\n[more lines follow; continue with start_line=${startLine + taken.length}]` : '';
   return { text: taken.join('\n') + tail, output: { path: rel, bytes: size, lines: null, startLine } };
