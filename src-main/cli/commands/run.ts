@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAssistantChunk } from '../../../src-preload/contract/fold';
 import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../../../src-preload/contract/runs';
+import { protocolSink } from '../../core/engine/protocolSink';
 import { SSE_DONE, sseEvent } from '../../core/engine/sse';
 import type { CliCommand } from '../command';
 import { onStdoutClosed } from '../stdioGuard';
@@ -51,7 +52,9 @@ export const runCommand: CliCommand = {
       ? c.ledger.sessions.require(values.session as string)
       : c.ledger.createSession((values.title as string | undefined) ?? (question.length > 60 ? `${question.slice(0, 57)}...` : question));
     const write = ioWriter(io);
-    const print = mode === 'ui' ? (chunk: Parameters<typeof sseEvent>[0]) => write(sseEvent(chunk)) : textPrinter(write, io.isTTY ?? false);
+    // The protocol's own data parts: our internal patches become coalesced full snapshots.
+    const ui = mode === 'ui' ? protocolSink((chunk) => write(sseEvent(chunk))) : null;
+    const print = ui ? ui.push : textPrinter(write, io.isTTY ?? false);
     const unsubscribe = c.events.on('session.stream', (event) => {
       if (event.sessionId === session.id && isAssistantChunk(event.chunk)) print(event.chunk);
     });
@@ -69,7 +72,10 @@ export const runCommand: CliCommand = {
         ...(maxTurns ? { maxTurns } : {}),
       });
       const done = await c.runner.result(run.id);
-      if (mode === 'ui') write(SSE_DONE);
+      if (ui) {
+        ui.end();
+        write(SSE_DONE);
+      }
       if (done.status !== 'completed') {
         io.err(`run ${done.status}${done.failureCode ? ` (${done.failureCode})` : ''}: ${done.failureMessage ?? 'no reason given'}`);
       } else if (mode === 'text') {
@@ -80,6 +86,7 @@ export const runCommand: CliCommand = {
       for (const signal of STOP_SIGNALS) process.removeListener(signal, stop);
       unwatchStdout();
       unsubscribe();
+      ui?.end();
     }
   },
 };
