@@ -40,6 +40,27 @@ export interface SandboxReport {
   path?: string;
   version?: string | null;
   reason?: string;
+  /** bwrap options this version understands that the sandbox relies on (args, seccomp, disable-userns, size). */
+  features?: string[];
+}
+
+/** One resource limit of every kernel, as it applies on this machine. */
+export interface KernelLimitReport {
+  name: 'processes' | 'memoryMiB' | 'fileSizeMiB' | 'openFiles' | 'tmpMiB';
+  /** null: no limit. */
+  value: number | null;
+  unit: 'count' | 'MiB';
+  source: 'default' | 'env' | 'dotenv';
+  /** The variable that overrides it. */
+  variable: string;
+  /** What enforces it here (empty: nothing does). */
+  mechanisms: string[];
+  note?: string;
+}
+
+export interface KernelLimitsReport {
+  limits: KernelLimitReport[];
+  cgroup: { controllers: string[]; reasons: string[] };
 }
 
 export interface ProviderReport {
@@ -68,6 +89,9 @@ export interface DoctorReport {
   /** How to install R with jsonlite here, when R is missing. */
   rInstallHint?: string;
   sandbox: SandboxReport;
+  /** Resource limits per kernel and what applies each (absent when they could not be read). */
+  kernelLimits?: KernelLimitsReport;
+  kernelLimitsError?: string;
   providers: ProviderReport[];
   defaultProvider: string;
   generatedAt: string;

@@ -45,6 +45,7 @@ export async function probeSandbox(
       version: version.ok ? version.stdout.trim().replace(/^bubblewrap\s*/i, '') : null,
     };
     if (!trial.ok) report.reason = `bwrap cannot create namespaces here: ${trial.reason}`;
+    else report.features = await bwrapFeatures(bwrap);
     return report;
   }
   if (platform === 'darwin') {
@@ -57,4 +58,23 @@ export async function probeSandbox(
     };
   }
   return { backend: 'none', available: false, mode, reason: `no kernel sandbox is implemented for ${platform}` };
+}
+
+/** The options the kernel sandbox uses when this bwrap has them (see kernel/sandbox.ts). */
+const FEATURE_FLAGS: Record<string, string> = { args: '--args FD', seccomp: '--seccomp FD', 'disable-userns': '--disable-userns', size: '--size BYTES' };
+
+async function bwrapFeatures(bwrap: string): Promise<string[]> {
+  const help = await execProbe(bwrap, ['--help'], { timeoutMs: 5_000 });
+  const text = `${help.stdout}`;
+  const features = Object.entries(FEATURE_FLAGS).filter(([, flag]) => text.includes(flag)).map(([name]) => name);
+  if (features.includes('disable-userns')) {
+    // It needs its own user namespace (--unshare-user), which some setups refuse.
+    const trial = await execProbe(
+      bwrap,
+      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--', 'true'],
+      { timeoutMs: 10_000 },
+    );
+    if (!trial.ok) features.splice(features.indexOf('disable-userns'), 1);
+  }
+  return features;
 }

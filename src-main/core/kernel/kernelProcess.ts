@@ -6,7 +6,11 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { KernelLanguage, KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { LineSplitter, decodeFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
+import type { KernelLimits } from '../config/kernelLimits';
+import { createKernelCgroup, detectCgroups, type KernelCgroup } from './cgroup';
 import type { KernelCache } from './kernelCache';
+import { prlimitAvailable, prlimitPrefix } from './limits';
+import { closeProtected, openProtectedNames, type ProtectedHandle } from './protectedMounts';
 import {
   SANDBOX_CACHE,
   SANDBOX_HOME,
@@ -19,6 +23,7 @@ import {
   seatbeltProfile,
   type SandboxDecision,
 } from './sandbox';
+import { seccompFilterForHost } from './seccomp/filter';
 import { StreamCapture } from './streamCapture';
 
 export interface WorkerSpec {
@@ -37,6 +42,8 @@ export interface WorkerSpec {
   startTimeoutMs: number;
   /** Test hook: a different worker script (relative to workersDir). */
   script?: string;
+  /** Resource limits (applied under bwrap); absent: none. */
+  limits?: KernelLimits;
 }
 
 export interface ExitInfo {
@@ -68,11 +75,91 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | null,
   return `exited with code ${code}`;
 }
 
+function scriptFor(spec: WorkerSpec): string {
+  return spec.script ?? (spec.language === 'python' ? 'python/worker.py' : 'r/worker.R');
+}
+
 function commandFor(spec: WorkerSpec, workersRoot: string): string[] {
-  const script = spec.script ?? (spec.language === 'python' ? 'python/worker.py' : 'r/worker.R');
-  const file = path.posix.join(workersRoot, script);
+  const file = path.posix.join(workersRoot, scriptFor(spec));
   // -I: ignore PYTHON* variables and the user site; --vanilla: no profile, no saved workspace.
   return spec.language === 'python' ? [spec.interpreter, '-I', file] : [spec.interpreter, '--vanilla', file];
+}
+
+/** Joins the kernel's cgroups, then becomes bwrap: everything the sandbox starts is inside them. */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "openai4s: cannot join the kernel cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
+
+/** fds 0-4 are the worker's (stdio and the frame pipes); bwrap's own inputs follow. */
+const ARGS_FD = 5;
+
+interface BwrapLaunch {
+  file: string;
+  args: string[];
+  stdio: ('pipe' | number)[];
+  /** Data written to the pipes at these stdio indices, then closed. */
+  feeds: Map<number, Buffer>;
+  protectedHandles: ProtectedHandle[];
+  cgroup: KernelCgroup | null;
+}
+
+/**
+ * bwrap's command line is only `bwrap --args 5`: its real arguments (which name host
+ * paths) arrive on a pipe, so neither /proc/1/cmdline inside nor anything else in the
+ * sandbox shows them. The worker script, the seccomp program and the protected names
+ * arrive as fds too.
+ */
+function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
+  const features = spec.sandbox.features ?? [];
+  const stdio: ('pipe' | number)[] = ['pipe'];
+  const feeds = new Map<number, Buffer>();
+  const nextPipe = (data: Buffer): number => {
+    const index = 5 + stdio.length;
+    stdio.push('pipe');
+    feeds.set(index, data);
+    return index;
+  };
+  const seccomp = features.includes('seccomp') ? seccompFilterForHost() : null;
+  const seccompFd = seccomp ? nextPipe(seccomp) : undefined;
+  let workerScript: { fd: number; dest: string } | undefined;
+  try {
+    const data = fs.readFileSync(path.join(spec.workersDir, scriptFor(spec)));
+    workerScript = { fd: nextPipe(data), dest: path.posix.join(SANDBOX_WORKERS, scriptFor(spec)) };
+  } catch {
+    // Unreadable: bind the folder instead, and let the interpreter report the problem.
+  }
+  const protectedHandles = openProtectedNames(spec.workspace);
+  const protectedFds = protectedHandles.map((h) => {
+    stdio.push(h.fd);
+    return { fd: 5 + stdio.length - 1, name: h.name };
+  });
+  const limits = spec.limits;
+  const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS)];
+  const sandboxArgs = bwrapArgs({
+    workspace: spec.workspace,
+    workersDir: spec.workersDir,
+    cache: spec.cache,
+    interpreter: spec.interpreter,
+    features,
+    ...(limits?.tmpMiB ? { tmpMiB: limits.tmpMiB } : {}),
+    ...(seccompFd !== undefined ? { seccompFd } : {}),
+    ...(workerScript ? { workerScript } : {}),
+    protectedFds,
+  });
+  const bwrap = spec.sandbox.bwrap ?? 'bwrap';
+  let file = bwrap;
+  // bwrap takes only options from --args; the command stays on its argv, and it names
+  // only paths inside the sandbox.
+  let args = [...sandboxArgs, ...inner]; // an old bwrap without --args: the plain argv
+  if (features.includes('args')) {
+    const options = sandboxArgs.slice(0, sandboxArgs.lastIndexOf('--'));
+    feeds.set(ARGS_FD, Buffer.from(options.map((a) => `${a}\0`).join('')));
+    args = ['--args', String(ARGS_FD), '--', ...inner];
+  }
+  const cgroup = limits ? createKernelCgroup(detectCgroups(), `openai4s-${generation}`, limits) : null;
+  if (cgroup) {
+    args = ['-c', JOIN_CGROUPS, 'openai4s-kernel', String(cgroup.procs.length), ...cgroup.procs, file, ...args];
+    file = '/bin/sh';
+  }
+  return { file, args, stdio, feeds, protectedHandles, cgroup };
 }
 
 /**
@@ -109,6 +196,7 @@ export class KernelProcess {
   private releaseOut: (() => void) | null = null;
   private warmWaiter: ((frame: WarmFrame) => void) | null = null;
   private stderrAtStart = '';
+  private cgroup: KernelCgroup | null = null;
   private isReady = false;
 
   constructor(readonly spec: WorkerSpec) {
@@ -123,29 +211,45 @@ export class KernelProcess {
     }
     // Under bwrap the worker seeds its config dir from the read-only cache itself.
     const env = kernelEnv(spec.parentEnv, dirs, bwrap && spec.cache ? { OPENAI4S_KERNEL_CACHE: SANDBOX_CACHE } : {});
-    const cmd = commandFor(spec, bwrap ? SANDBOX_WORKERS : spec.workersDir);
-    let file = cmd[0]!;
-    let args = cmd.slice(1);
+    let file: string;
+    let args: string[];
+    let launch: BwrapLaunch | null = null;
     if (bwrap) {
-      args = [...bwrapArgs({ workspace: spec.workspace, workersDir: spec.workersDir, cache: spec.cache, interpreter: spec.interpreter }), ...cmd];
-      file = spec.sandbox.bwrap ?? 'bwrap';
-    } else if (seatbelt) {
+      launch = planBwrap(spec, this.generation);
+      ({ file, args } = launch);
+    } else {
+      const cmd = commandFor(spec, spec.workersDir);
+      file = cmd[0]!;
+      args = cmd.slice(1);
+    }
+    if (seatbelt) {
       const profile = seatbeltProfile({
         workspace: spec.workspace,
         workersDir: spec.workersDir,
         tmpDir: genDir!,
         interpreterPrefix: path.dirname(path.dirname(fs.realpathSync(spec.interpreter))),
       });
-      args = ['-p', profile, ...cmd];
+      args = ['-p', profile, file, ...args];
       file = '/usr/bin/sandbox-exec';
     }
-    this.child = spawn(file, args, {
-      cwd: spec.workspace,
-      env,
-      // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
-    });
+    this.cgroup = launch?.cgroup ?? null;
+    try {
+      this.child = spawn(file, args, {
+        cwd: spec.workspace,
+        env,
+        // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
+      });
+    } finally {
+      // The child has its own copies now.
+      if (launch) closeProtected(launch.protectedHandles);
+    }
+    for (const [index, data] of launch?.feeds ?? []) {
+      const pipe = this.child.stdio[index] as Writable | null;
+      pipe?.on('error', () => {}); // bwrap that died early is reported through `exited`
+      pipe?.end(data);
+    }
     const stdio = this.child.stdio as unknown as [null, NodeJS.ReadableStream, NodeJS.ReadableStream, NodeJS.ReadableStream, Writable];
     this.input = stdio[4];
     this.input.on('error', () => {}); // EPIPE after a crash is reported through `exited`
@@ -166,6 +270,7 @@ export class KernelProcess {
         const reason = spawnError ? `could not start ${file}: ${spawnError.message}` : describeExit(code, signal, bwrap);
         this.exit = { code, signal, reason };
         if (genDir) fs.rmSync(genDir, { recursive: true, force: true });
+        this.cgroup?.remove();
         this.out.end();
         this.err.end();
         this.releaseOut?.();

@@ -56,6 +56,19 @@ export interface BwrapPlan {
   interpreter: string;
   /** The kernel cache, placed read-only into the generation's writable tmp. */
   cache: KernelCache | null;
+  /** Options this bwrap understands (from the doctor probe); absent: only the basic ones. */
+  features?: readonly string[];
+  /** Size of the private /tmp and /dev/shm in MiB (0 or absent: unbounded). */
+  tmpMiB?: number;
+  /** An fd (in bwrap) holding the seccomp program. */
+  seccompFd?: number;
+  /**
+   * An fd (in bwrap) holding the worker script: copied into the sandbox instead of
+   * binding the app's folder, so no mount names the app's install path.
+   */
+  workerScript?: { fd: number; dest: string };
+  /** O_PATH fds (in bwrap) of the protected names at the workspace root, bound read-only. */
+  protectedFds?: { fd: number; name: string }[];
 }
 
 /** A path that is a symlink at the root (merged /usr) is recreated as a symlink inside. */
@@ -73,11 +86,15 @@ function rootEntry(name: string): string[] {
 
 /**
  * bubblewrap arguments (DESIGN.md, Kernels): read-only system, the session workspace as
- * the only persistent writable place, private /tmp, fresh namespaces (no network, own
- * pids, so `/proc` shows no host process and a background child dies with the kernel),
- * a new session (no TIOCSTI into the app's terminal), death with the parent.
+ * the only persistent writable place (with its protected names read-only), a private,
+ * size-limited /tmp and /dev/shm, fresh namespaces (no network, own pids, so `/proc`
+ * shows no host process and a background child dies with the kernel, no further user
+ * namespaces), a seccomp filter, a new session (no TIOCSTI into the app's terminal),
+ * death with the parent. See kernel-workers/README.md, "Sandbox guarantees".
  */
 export function bwrapArgs(plan: BwrapPlan): string[] {
+  const has = (feature: string) => plan.features?.includes(feature) ?? false;
+  const sized = (mib: number | undefined) => (mib && has('size') ? ['--size', String(mib * 1024 * 1024)] : []);
   const args = ['--ro-bind', '/usr', '/usr'];
   for (const name of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) args.push(...rootEntry(name));
   // /etc read-only: the dynamic loader's and BLAS's configuration live there.
@@ -88,14 +105,13 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     const prefix = path.dirname(path.dirname(real));
     args.push('--ro-bind', prefix, prefix);
   }
-  args.push(
-    '--ro-bind', plan.workersDir, SANDBOX_WORKERS,
-    '--bind', plan.workspace, SANDBOX_WORKSPACE,
-    '--tmpfs', '/tmp',
-    '--dir', SANDBOX_HOME,
-    '--dir', SANDBOX_MPLCONFIG,
-    '--dir', SANDBOX_XDG_CACHE,
-  );
+  args.push('--bind', plan.workspace, SANDBOX_WORKSPACE);
+  // Mounted over the workspace's own entries: read-only, and as mount points they can
+  // be neither renamed nor deleted from inside.
+  for (const { fd, name } of plan.protectedFds ?? []) args.push('--ro-bind-fd', String(fd), path.posix.join(SANDBOX_WORKSPACE, name));
+  args.push(...sized(plan.tmpMiB), '--tmpfs', '/tmp', '--dir', SANDBOX_HOME, '--dir', SANDBOX_MPLCONFIG, '--dir', SANDBOX_XDG_CACHE);
+  if (plan.workerScript) args.push('--ro-bind-data', String(plan.workerScript.fd), plan.workerScript.dest);
+  else args.push('--ro-bind', plan.workersDir, SANDBOX_WORKERS);
   // The cache is shared by every session, so it is read-only in here. The worker copies
   // matplotlib's font list into the generation's writable config dir at start (matplotlib
   // must be able to rewrite it if fonts change); fontconfig reads its folder in place
@@ -104,16 +120,14 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     args.push('--ro-bind', plan.cache.dir, SANDBOX_CACHE);
     for (const name of plan.cache.xdgDirs) args.push('--ro-bind', path.join(plan.cache.dir, name), path.posix.join(SANDBOX_XDG_CACHE, name));
   }
-  args.push(
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--remount-ro', '/',
-    '--unshare-all',
-    '--die-with-parent',
-    '--new-session',
-    '--chdir', SANDBOX_WORKSPACE,
-    '--',
-  );
+  args.push('--dev', '/dev');
+  // bwrap's /dev/shm is a folder on its /dev tmpfs, unbounded: give it its own, sized.
+  if (plan.tmpMiB && has('size')) args.push(...sized(plan.tmpMiB), '--tmpfs', '/dev/shm');
+  args.push('--proc', '/proc', '--remount-ro', '/', '--unshare-all');
+  // No user namespaces inside (they are the door to most kernel attack surface).
+  if (has('disable-userns')) args.push('--unshare-user', '--disable-userns');
+  if (plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
+  args.push('--die-with-parent', '--new-session', '--chdir', SANDBOX_WORKSPACE, '--');
   return args;
 }
 
@@ -153,6 +167,8 @@ export interface SandboxDecision {
   state: KernelSandboxState;
   /** bwrap path when sandboxing with bubblewrap. */
   bwrap?: string;
+  /** The bwrap options available beyond the basic ones (see BwrapPlan.features). */
+  features?: string[];
   /** Set when the mode forbids starting a kernel (enforce without a sandbox). */
   refuse?: string;
 }
@@ -173,7 +189,9 @@ export function resetSandboxSelfTest(): void {
 export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform = process.platform): SandboxDecision {
   if (mode === 'off') return { state: { state: 'off' } };
   if (report.available && report.backend === 'bwrap' && platform === 'linux') {
-    return { state: { state: 'sandboxed', backend: 'bwrap' }, bwrap: report.path };
+    const decision: SandboxDecision = { state: { state: 'sandboxed', backend: 'bwrap' }, bwrap: report.path };
+    if (report.features) decision.features = report.features;
+    return decision;
   }
   if (report.available && report.backend === 'sandbox-exec' && platform === 'darwin') {
     return { state: { state: 'sandboxed', backend: 'sandbox-exec' } };

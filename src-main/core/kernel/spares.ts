@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
+import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelProcess } from './kernelProcess';
+import { isPlaceholder } from './protectedMounts';
 
 /** What a spare imports before it is handed over: the science stack, bound to no name. */
 export const WARM_MODULES: Record<KernelLanguage, string[]> = {
@@ -47,7 +49,23 @@ export function adoptWorkspace(spare: Spare, target: string): void {
     fs.renameSync(spare.dir, target);
     return;
   }
-  for (const name of existing) fs.renameSync(path.join(target, name), path.join(spare.dir, name));
+  // The spare's sandbox mounts its protected names read-only; moving the session's own
+  // entry onto one would detach that mount. Empty placeholders are redundant and dropped;
+  // real content (a .git, an .env) means this spare cannot take the workspace over.
+  const protectedNames = new Set([...PROTECTED_DIRS, ...PROTECTED_FILES]);
+  for (const name of existing) {
+    if (!protectedNames.has(name) || !fs.existsSync(path.join(spare.dir, name))) continue;
+    if (!isPlaceholder(path.join(target, name))) throw new Error(`the workspace has its own ${name}: a spare cannot adopt it`);
+  }
+  for (const name of existing) {
+    if (protectedNames.has(name) && fs.existsSync(path.join(spare.dir, name))) {
+      const placeholder = path.join(target, name);
+      if (fs.lstatSync(placeholder).isDirectory()) fs.rmdirSync(placeholder);
+      else fs.unlinkSync(placeholder);
+      continue;
+    }
+    fs.renameSync(path.join(target, name), path.join(spare.dir, name));
+  }
   fs.rmdirSync(target);
   fs.renameSync(spare.dir, target);
 }

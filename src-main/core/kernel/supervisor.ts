@@ -11,6 +11,7 @@ import type {
 } from '../../../src-preload/contract/kernel';
 import { appRoot } from '../config/appPaths';
 import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
+import { kernelLimitsFromEnv, type KernelLimits } from '../config/kernelLimits';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
@@ -33,6 +34,8 @@ export interface KernelSupervisorOptions {
   /** Host path of a session's workspace; default `<dataDir>/workspaces/<sessionId>`. */
   workspaceFor?: (sessionId: string) => string;
   limits?: Partial<CellLimits>;
+  /** Resource limits per kernel; default: envs/limits.json with overrides from processEnv. */
+  kernelLimits?: KernelLimits;
   interruptGraceMs?: number;
   startTimeoutMs?: number;
   /** Consecutive start failures after which a slot is dead until restarted. */
@@ -169,7 +172,21 @@ export class KernelSupervisor {
     };
     const script = this.opts.scripts?.[language];
     if (script) spec.script = script;
+    spec.limits = this.resourceLimits();
     return spec;
+  }
+
+  private resolvedLimits: KernelLimits | null = null;
+
+  private resourceLimits(): KernelLimits {
+    if (!this.resolvedLimits) {
+      try {
+        this.resolvedLimits = this.opts.kernelLimits ?? kernelLimitsFromEnv(this.opts.processEnv, appRoot(this.opts.processEnv)).values;
+      } catch (error) {
+        throw new AppError('not_configured', (error as Error).message);
+      }
+    }
+    return this.resolvedLimits;
   }
 
   private launch(spec: WorkerSpec): KernelProcess {
