@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { DoctorReport, SandboxMode } from '../../src-preload/contract/doctor';
 import { AppError } from '../../src-preload/contract/errors';
 import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
+import { appRoot } from './config/appPaths';
 import { overlayEnv, type ConfigEnv } from './config/env';
+import { resolveKernelLimits } from './config/kernelLimits';
 import { startInsulinDemo } from './demo/demo';
 import type { RunRecord, SessionSummary } from '../../src-preload/contract/sessions';
 import type { SettingsKeyLookup } from './config/providers';
@@ -115,6 +117,8 @@ export function createCore(options: CoreOptions = {}): Core {
       return config.sandboxMode;
     },
     prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
+    // envs/limits.json, overridden from the environment or the data root's .env.
+    kernelLimits: () => resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv)).values,
   });
   let ledger: Ledger | null = null;
   let runner: SessionRunner | null = null;

@@ -341,7 +341,7 @@ class Draft {
         const p = this.part<ToolPart>(pending.index);
         if (chunk.type === 'tool-approval-request') {
           p.state = 'approval-requested';
-          p.approvalId = chunk.approvalId;
+          p.approval = { id: chunk.approvalId };
         } else if (chunk.type === 'tool-output-available') {
           p.state = 'output-available';
           p.output = chunk.output;

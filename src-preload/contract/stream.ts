@@ -155,7 +155,8 @@ interface ToolPartCommon {
   title?: string;
   providerExecuted?: boolean;
   preliminary?: boolean;
-  approvalId?: string;
+  /** As the AI SDK keeps it: the approval asked for this call. */
+  approval?: { id: string };
 }
 /** A tool call of a known tool: `type` is `tool-<toolName>`. */
 export interface ToolUIPart extends ToolPartCommon { type: `tool-${string}` }

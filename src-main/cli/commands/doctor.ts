@@ -39,11 +39,30 @@ export function formatDoctor(r: DoctorReport): string {
     if (r.rInstallHint) lines.push(`   install: ${r.rInstallHint}`);
   }
   const sb = r.sandbox;
-  lines.push(`${mark(sb.state === 'sandboxed')}sandbox  ${sb.summary ?? sb.backend} (mode ${sb.mode})`);
+  lines.push(`${mark(sb.state === 'sandboxed')}sandbox  ${sb.summary ?? sb.backend} (mode ${sb.mode})${sb.features?.length ? `  [${sb.features.join(', ')}]` : ''}`);
+  lines.push(...formatKernelLimits(r));
   lines.push('providers');
   for (const p of r.providers) {
     const key = p.configured ? (p.keySource === 'none' ? 'no key needed' : `key from ${p.keyVariable ?? p.keySource}`) : 'no key';
     lines.push(`   ${mark(p.configured)}${p.id.padEnd(11)}${p.isDefault ? '*' : ' '} ${p.model.padEnd(22)} ${key}`);
   }
   return lines.join('\n');
+}
+
+const LIMIT_LABELS: Record<string, string> = { processes: 'processes', memoryMiB: 'memory', fileSizeMiB: 'file size', openFiles: 'open files', tmpMiB: '/tmp size' };
+
+/** One line per kernel limit: its value, where it came from, and what enforces it here. */
+function formatKernelLimits(r: DoctorReport): string[] {
+  if (r.kernelLimitsError) return [`-- limits   ${r.kernelLimitsError}`];
+  if (!r.kernelLimits) return [];
+  const lines = ['kernel limits'];
+  for (const l of r.kernelLimits.limits) {
+    const value = l.value === null ? 'none' : `${l.value}${l.unit === 'MiB' ? ' MiB' : ''}`;
+    const from = l.source === 'default' ? 'envs/limits.json' : `${l.variable} (${l.source})`;
+    const how = l.mechanisms.length ? l.mechanisms.join(' + ') : 'not enforced';
+    lines.push(`   ${mark(l.mechanisms.length > 0 || l.value === null)}${LIMIT_LABELS[l.name]!.padEnd(11)} ${value.padEnd(10)} ${how}  [${from}]${l.note ? `  (${l.note})` : ''}`);
+  }
+  const cg = r.kernelLimits.cgroup;
+  lines.push(`   cgroups    ${cg.controllers.length ? cg.controllers.join(', ') : 'none usable'}${cg.reasons.length ? `  (${cg.reasons.join('; ')})` : ''}`);
+  return lines;
 }

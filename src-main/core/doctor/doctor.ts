@@ -5,6 +5,9 @@ import { resolveProvider } from '../config/providers';
 import { APP_VERSION } from '../version';
 import { probePython } from './python';
 import { probeR } from './r';
+import { resolveKernelLimits } from '../config/kernelLimits';
+import { appRoot } from '../config/appPaths';
+import { currentLimitEnvironment, describeLimits } from '../kernel/limits';
 import { decideSandbox, describeSandbox } from '../kernel/sandbox';
 import { probeSandbox } from './sandbox';
 
@@ -46,6 +49,13 @@ export async function buildDoctorReport(config: CoreConfig): Promise<DoctorRepor
     defaultProvider: config.defaultProvider,
     generatedAt: new Date().toISOString(),
   };
+  try {
+    const limits = resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv));
+    const bwrap = decision.state === 'sandboxed' && probed.backend === 'bwrap';
+    report.kernelLimits = describeLimits(limits, currentLimitEnvironment(bwrap, probed.features?.includes('size') ?? false));
+  } catch (error) {
+    report.kernelLimitsError = (error as Error).message;
+  }
   if (r.reason) report.rReason = r.reason;
   if (!r.r && r.installHint) report.rInstallHint = r.installHint;
   return report;

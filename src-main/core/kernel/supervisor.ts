@@ -34,8 +34,8 @@ export interface KernelSupervisorOptions {
   /** Host path of a session's workspace; default `<dataDir>/workspaces/<sessionId>`. */
   workspaceFor?: (sessionId: string) => string;
   limits?: Partial<CellLimits>;
-  /** Resource limits per kernel; default: envs/limits.json with overrides from processEnv. */
-  kernelLimits?: KernelLimits;
+  /** Resource limits per kernel (read when the first kernel starts); default: envs/limits.json with overrides from processEnv. */
+  kernelLimits?: KernelLimits | (() => KernelLimits);
   interruptGraceMs?: number;
   startTimeoutMs?: number;
   /** Consecutive start failures after which a slot is dead until restarted. */
@@ -181,7 +181,8 @@ export class KernelSupervisor {
   private resourceLimits(): KernelLimits {
     if (!this.resolvedLimits) {
       try {
-        this.resolvedLimits = this.opts.kernelLimits ?? kernelLimitsFromEnv(this.opts.processEnv, appRoot(this.opts.processEnv)).values;
+        const given = this.opts.kernelLimits;
+        this.resolvedLimits = typeof given === 'function' ? given() : (given ?? kernelLimitsFromEnv(this.opts.processEnv, appRoot(this.opts.processEnv)).values);
       } catch (error) {
         throw new AppError('not_configured', (error as Error).message);
       }
