@@ -501,7 +501,31 @@ def _cell_error(exc, filename):
     for f in frames:
         if f.filename == filename:
             line = f.lineno
-    return {"ename": type(exc).__name__, "evalue": str(exc), "traceback": "".join(lines), "line": line}
+    evalue = str(exc)
+    hint = _limit_hint(exc)
+    if hint:
+        evalue = "%s (%s)" % (evalue, hint) if evalue else hint
+        lines.append("%s\n" % hint)
+    return {"ename": type(exc).__name__, "evalue": evalue, "traceback": "".join(lines), "line": line}
+
+
+# The kernel's resource limits (kernel-workers/README.md) surface as these errors; say
+# which limit was hit, so "Resource temporarily unavailable" is not a mystery.
+def _limit_hint(exc):
+    import errno
+    if isinstance(exc, MemoryError):
+        return "the kernel's memory limit was reached (OPENAI4S_KERNEL_MEMORY_MB)"
+    if not isinstance(exc, OSError):
+        return None
+    if exc.errno == errno.EAGAIN and isinstance(exc, BlockingIOError) and not exc.filename:
+        return "too many processes: the kernel's process limit was reached (OPENAI4S_KERNEL_MAX_PROCESSES)"
+    if exc.errno == errno.EFBIG:
+        return "file too large: the kernel's file size limit was reached (OPENAI4S_KERNEL_FILE_SIZE_MB)"
+    if exc.errno == errno.EMFILE:
+        return "too many open files: the kernel's open file limit was reached (OPENAI4S_KERNEL_OPEN_FILES)"
+    if exc.errno == errno.ENOSPC and str(exc.filename or "").startswith(("/tmp", "/dev/shm")):
+        return "/tmp is full: the kernel's /tmp size limit was reached (OPENAI4S_KERNEL_TMP_MB)"
+    return None
 
 
 def _display_value(cell_id, value):
