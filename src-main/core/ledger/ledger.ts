@@ -4,7 +4,7 @@ import { ActionsRepo } from './actionsRepo';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EventLog, type EventLogOptions } from './eventLog';
 import { KernelsRepo } from './kernelsRepo';
-import { claimOwnership } from './ownership';
+import { lockLedger } from './ownership';
 import { PermissionsRepo } from './permissionsRepo';
 import { repairOnOpen, type RepairReport } from './repair';
 import { RunsRepo } from './runsRepo';
@@ -30,7 +30,7 @@ export interface Ledger {
   readonly schemaVersion: number;
   /** The copy taken before migrating, if this open migrated an existing database. */
   readonly backup: string | null;
-  /** What crash repair did at open; null when another live process owns the ledger. */
+  /** What crash repair did at open; null when another live process had the ledger open (see ownership.ts). */
   readonly repair: RepairReport | null;
   readonly sessions: SessionsRepo;
   readonly runs: RunsRepo;
@@ -55,7 +55,8 @@ export interface Ledger {
 export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
   const opened = openDatabase(file, options);
   const { db } = opened;
-  const ownership = claimOwnership(file);
+  // Held for the ledger's lifetime: while it is held, no other process repairs our runs.
+  const lock = lockLedger(file);
   try {
     const sessions = new SessionsRepo(db);
     const events = new EventLog(db, {
@@ -69,7 +70,8 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     const kernels = new KernelsRepo(db);
     const permissions = new PermissionsRepo(db);
     const settings = new SettingsRepo(db);
-    const repair = !ownership.owned ? null : repairOnOpen({ db, runs, events, actions, kernels, permissions });
+    const repair = lock.alone ? repairOnOpen({ db, runs, events, actions, kernels, permissions }) : null;
+    lock.share();
     let closed = false;
     return {
       file,
@@ -106,13 +108,13 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
           events.flush();
         } finally {
           db.close();
-          ownership.release();
+          lock.release();
         }
       },
     };
   } catch (error) {
     db.close();
-    ownership.release();
+    lock.release();
     throw error;
   }
 }

@@ -19,9 +19,10 @@ export interface RepairReport {
 const PENDING_TOOL_STATES = new Set(['input-streaming', 'input-available', 'approval-requested']);
 
 /**
- * Crash repair, run at open before anything else touches the ledger. The previous process
- * died (SIGKILL, power loss) with work in flight; whatever it was doing may or may not have
- * reached the world, so nothing is replayed. Instead, in one transaction:
+ * Crash repair, run at open before anything else touches the ledger, and only by a process
+ * that found itself alone with the ledger (ownership.ts: no other live process holds its
+ * lock), so a run still in flight belongs to a process that died (SIGKILL, power loss).
+ * Whatever it was doing may or may not have reached the world, so nothing is replayed. Instead, in one transaction:
  *  - every call of an action group still `running` gets the canonical error result and the
  *    group becomes `interrupted`;
  *  - every run still `processing` or `queued` (or owning such a group) becomes `failed` / `interrupted`,
