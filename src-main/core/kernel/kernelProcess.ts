@@ -86,7 +86,7 @@ function commandFor(spec: WorkerSpec, workersRoot: string): string[] {
 }
 
 /** Joins the kernel's cgroups, then becomes bwrap: everything the sandbox starts is inside them. */
-const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "openai4s: cannot join the kernel cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
+const JOIN_CGROUPS = 'unset PWD OLDPWD; n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "openai4s: cannot join the kernel cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
 
 /** fds 0-4 are the worker's (stdio and the frame pipes); bwrap's own inputs follow. */
 const ARGS_FD = 5;
@@ -235,7 +235,9 @@ export class KernelProcess {
     this.cgroup = launch?.cgroup ?? null;
     try {
       this.child = spawn(file, args, {
-        cwd: spec.workspace,
+        // bwrap changes into /workspace itself; starting it in / keeps the host path out
+        // of anything inherited (a shell's PWD).
+        cwd: bwrap ? '/' : spec.workspace,
         env,
         // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
         detached: true,
