@@ -52,6 +52,13 @@ export class LedgerRuleStore implements RuleStore {
 }
 
 export class LedgerRequestStore implements RequestStore {
+  /**
+   * Requests of kernels that belong to no ledger session (`openai4s kernel exec`, a REPL
+   * cell): the table's session_id must name a session, so they are kept here for the life
+   * of the process. The call's audit record (host-audit.jsonl) carries the decision.
+   */
+  private readonly unledgered = new Map<string, string>();
+
   constructor(private readonly ref: LedgerRef) {}
 
   private get ledger(): Ledger {
@@ -59,6 +66,11 @@ export class LedgerRequestStore implements RequestStore {
   }
 
   create(input: { sessionId: string; runId: string | null; generationId: string | null; method: string; target: string; reason: string }): string {
+    if (!this.ledger.sessions.find(input.sessionId)) {
+      const id = randomUUID();
+      this.unledgered.set(id, 'pending');
+      return id;
+    }
     const base = { sessionId: input.sessionId, method: input.method, target: input.target, reason: input.reason };
     try {
       return this.ledger.permissions.request({ ...base, ...(input.runId ? { runId: input.runId } : {}), ...(input.generationId ? { generationId: input.generationId } : {}) }).id;
@@ -71,6 +83,11 @@ export class LedgerRequestStore implements RequestStore {
   }
 
   decide(id: string, status: RequestStatus): boolean {
+    if (this.unledgered.has(id)) {
+      if (this.unledgered.get(id) !== 'pending') return false;
+      this.unledgered.set(id, status);
+      return true;
+    }
     try {
       this.ledger.permissions.decide(id, status);
       return true;
@@ -80,6 +97,8 @@ export class LedgerRequestStore implements RequestStore {
   }
 
   expire(id: string): void {
+    if (this.unledgered.get(id) === 'pending') this.unledgered.set(id, 'expired');
+    if (this.unledgered.has(id)) return;
     // PermissionsRepo can only decide or expire everything at open; a cancelled wait expires one.
     this.ledger.db.prepare(`UPDATE permission_requests SET status = 'expired', decided_at = ? WHERE id = ? AND status = 'pending'`).run(new Date().toISOString(), id);
   }
@@ -95,6 +114,8 @@ export class LedgerRequestStore implements RequestStore {
   }
 
   status(id: string): string | null {
+    const kept = this.unledgered.get(id);
+    if (kept) return kept;
     try {
       return this.ledger.permissions.require(id).status;
     } catch {
