@@ -8,7 +8,7 @@ import { annotateUntrusted } from '../security/untrusted';
 import type { CallOrigin, SideEffectClass, Tool } from '../tools/define';
 import type { ToolRegistry } from '../tools/registry';
 import { truncateForModel } from '../tools/truncate';
-import { WorkspaceEscapeError } from '../tools/workspace';
+import { ProtectedPathError, WorkspaceEscapeError } from '../tools/workspace';
 import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
 
 /**
@@ -195,8 +195,11 @@ export class HostDispatcher {
       const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
       return { ...base, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
     } catch (error) {
-      if (error instanceof EgressRefusedError || error instanceof WorkspaceEscapeError) {
+      if (error instanceof EgressRefusedError) {
         return { ...base, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
+      }
+      if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
+        return { ...base, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
       }
       const message = error instanceof Error ? error.message : String(error);
       return { ...base, status: 'error', decision, text: `${tool.name} failed: ${message}` };
