@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src-main/cli/main';
 import { verifyExport } from '../../src-main/core/export/verify';
 import { MAX_INFLATE_STEP_BYTES } from '../../src-main/core/export/zipLimits';
 import { forgeManifest, genuineExport, json, removeExports, type GenuineExport } from './support/exportPackages';
@@ -95,6 +96,23 @@ describe('verify refuses zip bombs with bounded memory', () => {
     const { report } = verifyCounting(write('bomb-total', bombZip), { maxTotalBytes: 32 * 1024 * 1024, maxRatio: 10_000 });
     expect(report.ok).toBe(false);
     expect(report.issues).toContainEqual(expect.objectContaining({ kind: 'refused', limit: 'maxTotalBytes' }));
+  });
+
+  it('openai4s verify names the limit and how to raise it for a package one trusts', async () => {
+    const file = write('bomb-cli', bombZip);
+    const run = async (...args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCli(['verify', file, ...args], { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, { ...process.env, OPENAI4S_DATA_DIR: genuine.dataDir });
+      return { code, out, err };
+    };
+    const refused = await run();
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^refused: "artifacts\/data\.bin@v1": refused: it declares 67108864 bytes from \d+ compressed, more than 200 times \(maxRatio\)/m);
+    expect(refused.err).toContain(`hint: if you trust where ${file} came from, raise the limit: openai4s verify --max-ratio <N> ${file}`);
+    expect(await run('--max-ratio', 'lots')).toMatchObject({ code: 2, err: expect.stringMatching(/--max-ratio needs a positive whole number/) });
+    // Raised on purpose, the same package streams through (all 64 MiB, one step at a time).
+    expect(await run('--max-ratio', '5000')).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: \d+ files match/) });
   });
 
   it('refuses a zip with more entries than the limit, naming the limit', () => {

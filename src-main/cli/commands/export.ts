@@ -4,6 +4,7 @@ import { exportContributors } from '../../core/export/contributors';
 import { exportSession } from '../../core/export/exportSession';
 import { installationPublicKey } from '../../core/export/signing';
 import { verifyExport, type VerifyReport } from '../../core/export/verify';
+import type { ZipLimits } from '../../core/export/zipLimits';
 import type { CliCommand } from '../command';
 
 export const exportCommand: CliCommand = {
@@ -25,6 +26,21 @@ export const exportCommand: CliCommand = {
   },
 };
 
+/** The limits a trusted package may need raised (a huge, very compressible data file). */
+const LIMIT_FLAGS = { 'max-entries': 'maxEntries', 'max-entry-bytes': 'maxEntryBytes', 'max-total-bytes': 'maxTotalBytes', 'max-ratio': 'maxRatio' } as const satisfies Record<string, keyof ZipLimits>;
+
+function limitOverrides(values: Record<string, string | boolean | undefined>): Partial<ZipLimits> | string {
+  const limits: Partial<ZipLimits> = {};
+  for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n <= 0) return `--${flag} needs a positive whole number, not ${JSON.stringify(raw)}`;
+    limits[key] = n;
+  }
+  return limits;
+}
+
 /** What `verify --json` prints: everything the report knows, problems with their kind. */
 function verifyJson(file: string, report: VerifyReport) {
   return {
@@ -43,8 +59,8 @@ function verifyJson(file: string, report: VerifyReport) {
 export const verifyCommand: CliCommand = {
   name: 'verify',
   summary: 'Check an exported session zip: refuse hostile packages, re-hash every file, check the signature',
-  usage: 'openai4s verify <file.zip> [--json]',
-  options: { json: { type: 'boolean' } },
+  usage: 'openai4s verify <file.zip> [--json] [--max-entries N] [--max-entry-bytes N] [--max-total-bytes N] [--max-ratio N]',
+  options: { json: { type: 'boolean' }, ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) },
   needsCore: false,
   async run({ values, positionals, io, env }) {
     const [file] = positionals;
@@ -52,12 +68,19 @@ export const verifyCommand: CliCommand = {
       io.err('Usage: openai4s verify <file.zip>');
       return 2;
     }
+    const limits = limitOverrides(values);
+    if (typeof limits === 'string') {
+      io.err(`${limits}\nUsage: ${verifyCommand.usage}`);
+      return 2;
+    }
     // Compare a signature with this installation's key without creating a data root.
-    const report = verifyExport(file, { ownPublicKey: installationPublicKey(resolveDataDir(env).path) });
+    const report = verifyExport(file, { limits, ownPublicKey: installationPublicKey(resolveDataDir(env).path) });
     if (values.json) io.out(JSON.stringify(verifyJson(file, report), null, 2));
     else {
       if (report.ok) io.out(`ok: ${report.checked} files match ${file}'s manifest (digest ${report.manifest!.digest})`);
       else for (const issue of report.issues) io.err(`${issue.kind}: ${issue.message}`);
+      const limit = report.issues.map((i) => Object.entries(LIMIT_FLAGS).find(([, key]) => key === i.limit)?.[0]).find(Boolean);
+      if (limit) io.err(`hint: if you trust where ${file} came from, raise the limit: openai4s verify --${limit} <N> ${file}`);
       if (report.manifest && report.signature.status !== 'invalid') (report.ok ? io.out : io.err)(`signature: ${report.signature.summary}`);
       for (const note of report.notes) (report.ok ? io.out : io.err)(`note: ${note}`);
     }

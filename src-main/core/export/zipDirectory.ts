@@ -71,6 +71,10 @@ function findEnd(fd: number, fileSize: number): { entries: number; cdSize: numbe
     const cdSize = tail.readUInt32LE(i + 12);
     const cdOffset = tail.readUInt32LE(i + 16);
     const at = fileSize - tailLength + i;
+    // An earlier end record whose comment swallows this one would let tools disagree on the contents.
+    for (let j = i - 1; j >= 0; j--) {
+      if (tail.readUInt32LE(j) === EOCD_SIGNATURE && j + 22 + tail.readUInt16LE(j + 20) === tailLength) throw new ZipRefusal('the zip has two end records (tools would disagree on its contents)');
+    }
     const zip64 = entries === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff || (i >= 20 && tail.readUInt32LE(i - 20) === ZIP64_LOCATOR_SIGNATURE);
     if (zip64) throw new ZipRefusal('the zip uses ZIP64, which an OpenAI4S export never needs');
     if (disk !== 0 || cdDisk !== 0 || onDisk !== entries) throw new ZipRefusal('the zip spans several disks, which an OpenAI4S export never does');
