@@ -11,14 +11,15 @@
 import type { CliIO } from './command';
 
 // Sequences, 7-bit (ESC ...) and 8-bit (C1) forms. Terminated strings go whole; an
-// unterminated one loses its introducer, so its payload shows as harmless text.
+// unterminated one loses its introducer, so its payload shows as harmless text. No
+// pattern reaches over a newline, a double quote or a backslash: the same filter runs
+// over JSON output (where C1 characters stay raw), and must never cut a JSON string open.
 const SEQUENCE = new RegExp(
   [
-    String.raw`\x1b\[[0-?]*[ -/]*[@-~]`, // CSI (cursor moves, erase, SGR, ...)
-    String.raw`\x9b[0-?]*[ -/]*[@-~]`,
-    String.raw`(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)`, // OSC (title, clipboard, links)
-    String.raw`(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)`, // DCS, SOS, PM, APC
-    String.raw`\x1b[ -/]*[0-~]`, // other escapes (charset, keypad, reset, ...)
+    String.raw`(?:\x1b\[|\x9b)[0-?]*[ !#-/]*[@-\[\]-~]`, // CSI (cursor moves, erase, SGR, ...)
+    String.raw`(?:\x1b\]|\x9d)[^\x07\x1b\x9c\n"\\]*(?:\x07|\x1b\\|\x9c)`, // OSC (title, clipboard, links)
+    String.raw`(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c\n"\\]*(?:\x1b\\|\x9c)`, // DCS, SOS, PM, APC
+    String.raw`\x1b[ !#-/]*[0-\[\]-~]`, // other escapes (charset, keypad, reset, ...)
   ].join('|'),
   'g',
 );
