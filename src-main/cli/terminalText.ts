@@ -24,6 +24,7 @@ const SEQUENCE = new RegExp(
   'g',
 );
 /** Select Graphic Rendition (colours, bold, dim): the only sequence `safeForTerminal` keeps. */
+// eslint-disable-next-line no-control-regex
 const SGR = /^\x1b\[[0-9;:]*m$/;
 /** C0 controls but tab and newline, DEL, and C1 controls. */
 // eslint-disable-next-line no-control-regex
@@ -41,6 +42,7 @@ function clean(text: string, keepSgr: boolean): string {
 }
 
 function sgrAt(text: string, offset: number): string {
+  // eslint-disable-next-line no-control-regex
   return /^\x1b\[[0-9;:]*m/.exec(text.slice(offset, offset + 32))?.[0] ?? '';
 }
 

@@ -24,6 +24,7 @@ const HOSTILE = [
 
 /** Any control character but newline and tab; with `allowOurSgr`, our own dim codes pass. */
 function controls(text: string, allowOurSgr = false): string[] {
+  // eslint-disable-next-line no-control-regex
   const rest = allowOurSgr ? text.replace(/\x1b\[(?:2|22)m/g, '') : text;
   // eslint-disable-next-line no-control-regex
   return [...rest.matchAll(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g)].map((m) => JSON.stringify(m[0]));
