@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { probeSandbox } from '../doctor/sandbox';
+import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelCache } from './kernelCache';
 
 /** Where things appear inside the Linux sandbox (host paths never leak into a cell). */
@@ -138,18 +139,31 @@ function seatbeltString(value: string): string {
 /**
  * A Seatbelt profile for `sandbox-exec -p` on macOS: deny by default, read the system
  * and the interpreter, write only the workspace and the generation's temp folder,
- * no network at all. Generated here and unit-tested; executed only on macOS.
+ * no network at all, and the macOS side of the seccomp filter: no looking into or
+ * signalling other processes (task ports, process info), no kernel extensions or
+ * system-wide settings, and the protected names at the workspace root not writable.
+ * Generated here and unit-tested as text; executed only on macOS.
  */
 export function seatbeltProfile(p: { workspace: string; workersDir: string; tmpDir: string; interpreterPrefix: string }): string {
   const read = ['/usr', '/bin', '/System', '/Library', '/private/etc', '/private/var/db', '/opt/homebrew', '/dev', p.interpreterPrefix, p.workersDir];
   // tmpDir is the generation's own (home, temp, caches copied from the read-only cache).
   const write = [p.workspace, p.tmpDir];
+  const ws = p.workspace.replace(/\/+$/, '');
+  const protectedRules = [
+    ...PROTECTED_DIRS.map((n) => `(subpath ${seatbeltString(`${ws}/${n}`)})`),
+    ...PROTECTED_FILES.map((n) => `(literal ${seatbeltString(`${ws}/${n}`)})`),
+  ];
   return [
     '(version 1)',
     '(deny default)',
     '(allow process-fork)',
     '(allow process-exec)',
     '(allow signal (target same-sandbox))',
+    // Its own processes only: process info and task ports of anything outside the
+    // sandbox stay denied by default (the ptrace/process_vm_readv equivalents), as do
+    // kernel extensions, sysctl writes, privileged system calls and NVRAM.
+    '(allow process-info* (target same-sandbox))',
+    '(allow mach-priv-task-port (target same-sandbox))',
     '(allow sysctl-read)',
     '(allow ipc-posix-shm)',
     '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo"))',
@@ -157,6 +171,8 @@ export function seatbeltProfile(p: { workspace: string; workersDir: string; tmpD
     '(allow file-read* (literal "/") (literal "/dev/null") (literal "/dev/urandom") (literal "/dev/random"))',
     `(allow file-read* ${read.map((d) => `(subpath ${seatbeltString(d)})`).join(' ')})`,
     `(allow file-read* file-write* ${write.map((d) => `(subpath ${seatbeltString(d)})`).join(' ')} (literal "/dev/null"))`,
+    // Later rules win in Seatbelt: the protected names stay readable, never writable.
+    `(deny file-write* ${protectedRules.join(' ')})`,
     '(deny network*)',
     '',
   ].join('\n');

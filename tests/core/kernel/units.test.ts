@@ -117,6 +117,15 @@ describe('sandbox configuration', () => {
     expect(writeLine).toContain('(subpath "/Users/a \\"q\\"/ws")');
     expect(writeLine).toContain('(subpath "/t")');
     expect(writeLine).not.toContain('/opt/homebrew');
+    // Other processes are out of reach; only the sandbox's own may be inspected.
+    expect(p).toContain('(allow process-info* (target same-sandbox))');
+    expect(p).not.toMatch(/\(allow process-info\*\s*\)|target others/);
+    // Protected names at the workspace root: a later deny wins over the workspace write.
+    const deny = p.split('\n').find((l) => l.startsWith('(deny file-write*'))!;
+    expect(p.indexOf(deny)).toBeGreaterThan(p.indexOf(writeLine));
+    expect(deny).toContain('(subpath "/Users/a \\"q\\"/ws/.git")');
+    expect(deny).toContain('(literal "/Users/a \\"q\\"/ws/.env")');
+    expect(deny).toContain('(literal "/Users/a \\"q\\"/ws/.mcp.json")');
   });
 
   it('modes: auto degrades visibly, enforce refuses, off is off', () => {
