@@ -77,6 +77,15 @@ describe('safeFs: special files', () => {
     }
   });
 
+  it('a file with another hard link (possibly outside the workspace) is never written in place', async () => {
+    const { ws, outside } = workspaceWithOutside();
+    fs.linkSync(path.join(outside, 'secret.txt'), path.join(ws, 'linked.txt'));
+    expectKindError(() => writeWorkspaceFile(ws, 'linked.txt', 'attacker'), 'write', /other hard links/);
+    expectKindError(() => withWorkspaceFile(ws, 'linked.txt', 'readwrite', () => 1), 'readwrite', /other hard links/);
+    await expect(runTool(writeFileTool, { path: 'linked.txt', content: 'attacker', reason: 't' }, ws)).rejects.toThrow(/other hard links/);
+    expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('HOST SECRET');
+  });
+
   it('a folder where a file is expected, and a file where a folder is, are refused with their own message', () => {
     const { ws } = workspaceWithOutside();
     fs.mkdirSync(path.join(ws, 'dir'));

@@ -69,6 +69,10 @@ function explain(error: unknown, requested: string, parts: string[], index: numb
 const notRegular = (rel: string) =>
   new WorkspaceKindError(rel, `"${rel}" is not a regular file (a fifo, socket or device); the host reads and writes only regular files and folders.`);
 
+/** Writing in place through a second hard link would change that other file too (it may be outside the workspace). */
+const hardLinked = (rel: string) =>
+  new WorkspaceKindError(rel, `"${rel}" has other hard links, and the host never writes through them (one could be a file outside the workspace); write to a new name instead.`);
+
 /**
  * Opens the folders `parts` one by one from the workspace root and calls `fn` with the
  * last one; `create` makes missing folders (never through a symlink). Every descriptor
@@ -137,9 +141,10 @@ function openEntry(workspace: string, requested: string, flags: number, opts: { 
 function openRegular(workspace: string, requested: string, access: 'read' | 'readwrite'): OpenedFile {
   if (access === 'readwrite') assertWritable(workspaceRelative(requested));
   const file = openEntry(workspace, requested, access === 'read' ? C.O_RDONLY : C.O_RDWR);
-  if (!file.stat.isFile()) {
+  if (!file.stat.isFile() || (access === 'readwrite' && file.stat.nlink > 1)) {
     fs.closeSync(file.fd);
-    throw file.stat.isDirectory() ? new WorkspaceKindError(file.rel, `"${file.rel}" is a folder, not a file; list it with list_dir.`) : notRegular(file.rel);
+    if (file.stat.isDirectory()) throw new WorkspaceKindError(file.rel, `"${file.rel}" is a folder, not a file; list it with list_dir.`);
+    throw file.stat.isFile() ? hardLinked(file.rel) : notRegular(file.rel);
   }
   return file;
 }
@@ -217,7 +222,9 @@ export function writeWorkspaceFile(
       throw explain(error, requested, parts, parts.length - 1, dir);
     }
     try {
-      if (!fs.fstatSync(fd).isFile()) throw notRegular(rel);
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw notRegular(rel);
+      if (st.nlink > 1) throw hardLinked(rel);
       if (!opts.exclusive) fs.ftruncateSync(fd, 0);
       writeAll(fd, bytes);
     } finally {
