@@ -115,16 +115,16 @@ function openDirStep(dir: DirHandle, parts: string[], index: number, create: boo
 }
 
 /** Opens the last component of `requested` with `flags`; the caller owns the descriptor. */
-function openEntry(workspace: string, requested: string, flags: number, opts: { create?: boolean; mode?: number } = {}): OpenedFile {
+function openEntry(workspace: string, requested: string, flags: number): OpenedFile {
   const rel = workspaceRelative(requested);
   const parts = components(rel);
   if (parts.length === 0) {
     const fd = fs.openSync(workspaceRoot(workspace), C.O_RDONLY | (C.O_DIRECTORY ?? 0));
     return { fd, stat: fs.fstatSync(fd), rel };
   }
-  const fd = withDir(workspace, requested, parts, parts.length - 1, opts.create ?? false, (dir) => {
+  const fd = withDir(workspace, requested, parts, parts.length - 1, false, (dir) => {
     try {
-      return openChildFile(dir, parts.at(-1)!, flags, opts.mode);
+      return openChildFile(dir, parts.at(-1)!, flags);
     } catch (error) {
       throw explain(error, requested, parts, parts.length - 1, dir);
     }
