@@ -1,9 +1,15 @@
 import { memo, type ReactNode } from 'react';
-import type { DataUIPart, ReasoningUIPart, UIMessage, UIPart } from '../../../src-preload/contract';
-import type { ApprovalEventData, HostCallEventData } from '../../../src-preload/contract/approvals';
+import type {
+  DataUIPart,
+  HostCallEventData,
+  KnownDataUIPart,
+  ReasoningUIPart,
+  UIMessage,
+  UIPart,
+} from '../../../src-preload/contract';
 import { useT } from '../i18n/useT';
-import { AnswerCard, asAnswer } from './parts/AnswerCard';
-import { asCellData, CellCard } from './parts/CellCard';
+import { AnswerCard } from './parts/AnswerCard';
+import { CellCard } from './parts/CellCard';
 import {
   ApprovalLine,
   ErrorPart,
@@ -12,7 +18,7 @@ import {
   ThinkingSteps,
   UnknownData,
 } from './parts/DataParts';
-import { isRecord } from './parts/format';
+import { isDataPart, knownDataPart } from './parts/dataPart';
 import { Markdown } from './parts/Markdown';
 import { RunFooter } from './RunFooter';
 import { ToolCard, type AnyToolPart } from './parts/ToolCard';
@@ -63,18 +69,46 @@ function toolAnnotations(parts: readonly UIPart[]) {
   const hostCalls = new Map<string, HostCallEventData>();
   const denied = new Set<string>();
   for (const p of parts) {
-    const data = (p as DataUIPart).data;
-    if (p.type === 'data-host-call' && isRecord(data) && typeof data.toolCallId === 'string')
-      hostCalls.set(data.toolCallId, data as unknown as HostCallEventData);
-    if (
-      p.type === 'data-approval' &&
-      isRecord(data) &&
-      typeof data.toolCallId === 'string' &&
-      data.state === 'denied'
-    )
-      denied.add(data.toolCallId);
+    if (isDataPart(p, 'host-call') && p.data.toolCallId) hostCalls.set(p.data.toolCallId, p.data);
+    if (isDataPart(p, 'approval') && p.data.toolCallId && p.data.state === 'denied')
+      denied.add(p.data.toolCallId);
   }
   return { hostCalls, denied };
+}
+
+interface DataViewContext {
+  sessionId: string;
+  canAsk: boolean;
+  /** The tool calls of the message: their approvals and host calls show in the tool card. */
+  toolIds: ReadonlySet<string>;
+}
+
+/** Each part of the contract's map of data parts (exhaustive: a new part is a compile error here). */
+function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext): ReactNode {
+  switch (part.type) {
+    case 'data-cell':
+      return <CellCard key={key} cell={part.data} sessionId={ctx.sessionId} />;
+    case 'data-answer':
+      return <AnswerCard key={key} answer={part.data} canAsk={ctx.canAsk} />;
+    case 'data-error':
+      return <ErrorPart key={key} data={part.data} />;
+    case 'data-approval':
+      return part.data.toolCallId && ctx.toolIds.has(part.data.toolCallId) ? null : (
+        <ApprovalLine key={key} data={part.data} />
+      );
+    case 'data-host-call':
+      return part.data.toolCallId ? null : <HostCallLine key={key} data={part.data} />;
+    case 'data-evidence':
+    case 'data-artifact':
+      return <RecordChip key={key} part={part} />;
+    case 'data-run-status':
+      // A live notice (transient): the run footer and the sidebar show the run's state.
+      return null;
+    default: {
+      const unhandled: never = part;
+      return unhandled;
+    }
+  }
 }
 
 /**
@@ -95,6 +129,7 @@ export const AssistantMessage = memo(function AssistantMessage({
 }) {
   const t = useT();
   const { hostCalls, denied } = toolAnnotations(message.parts);
+  const toolIds = new Set(message.parts.filter(isTool).map((x) => x.toolCallId));
   const out: ReactNode[] = [];
   let steps: DataUIPart[] = [];
   const flushSteps = (key: string) => {
@@ -136,27 +171,14 @@ export const AssistantMessage = memo(function AssistantMessage({
         </a>,
       );
     } else if (part.type.startsWith('data-')) {
-      const p = part as DataUIPart;
-      const data = p.data;
-      if (p.type === 'data-cell') {
-        const cell = asCellData(data);
-        if (cell) out.push(<CellCard key={key} cell={cell} sessionId={sessionId} />);
-      } else if (p.type === 'data-answer') {
-        const answer = asAnswer(data);
-        if (answer) out.push(<AnswerCard key={key} answer={answer} canAsk={canAsk} />);
-      } else if (p.type === 'data-error') out.push(<ErrorPart key={key} data={data} />);
-      else if (p.type === 'data-approval' && isRecord(data)) {
-        if (!(
-          typeof data.toolCallId === 'string' &&
-          message.parts.some((x) => isTool(x) && x.toolCallId === data.toolCallId)
-        ))
-          out.push(<ApprovalLine key={key} data={data as unknown as ApprovalEventData} />);
-      } else if (p.type === 'data-host-call' && isRecord(data)) {
-        if (typeof data.toolCallId !== 'string')
-          out.push(<HostCallLine key={key} data={data as unknown as HostCallEventData} />);
-      } else if (p.type === 'data-evidence' || p.type === 'data-artifact')
-        out.push(<RecordChip key={key} part={p} />);
-      else out.push(<UnknownData key={key} part={p} />);
+      const known = knownDataPart(part);
+      out.push(
+        known ? (
+          dataPartView(known, key, { sessionId, canAsk, toolIds })
+        ) : (
+          <UnknownData key={key} part={part as DataUIPart} />
+        ),
+      );
     }
   });
   flushSteps('end');

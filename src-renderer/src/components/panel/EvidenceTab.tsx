@@ -1,21 +1,20 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
-import type { DataUIPart } from '../../../../src-preload/contract';
+import type { UIMessage } from '../../../../src-preload/contract';
 import type { EvidenceRecord } from '../../../../src-preload/contract/evidence';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
-import { asAnswer } from '../parts/AnswerCard';
+import { isDataPart } from '../parts/dataPart';
 import type { MessageKey } from '../../i18n/messages';
 import { formatBytes } from '../parts/format';
 import { evidenceFacts } from './evidenceFacts';
 
 /** The evidence ids the session's answers cite, in first-cited order. */
-function citedIds(messages: readonly { parts: readonly { type: string }[] }[]): string[] {
+function citedIds(messages: readonly UIMessage[]): string[] {
   const ids = new Set<string>();
   for (const m of messages)
     for (const p of m.parts) {
-      if (p.type !== 'data-answer') continue;
-      const answer = asAnswer((p as DataUIPart).data);
-      for (const c of answer?.claims ?? []) for (const id of c.evidence) ids.add(id);
+      if (!isDataPart(p, 'answer')) continue;
+      for (const c of p.data.claims) for (const id of c.evidence) ids.add(id);
     }
   return [...ids];
 }

@@ -1,7 +1,7 @@
-import type { DataUIPart } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
-import { asCellData, CellCard, type CellData } from '../parts/CellCard';
+import { CellCard, type CellData } from '../parts/CellCard';
+import { isDataPart } from '../parts/dataPart';
 
 /** Every cell of the session in order, read-only, with a marker where the kernel generation changes. */
 export function NotebookTab() {
@@ -11,9 +11,7 @@ export function NotebookTab() {
   const cells: { key: string; cell: CellData }[] = [];
   for (const m of conv.fold.messages) {
     for (const p of m.parts) {
-      if (p.type !== 'data-cell') continue;
-      const cell = asCellData((p as DataUIPart).data);
-      if (cell) cells.push({ key: `${m.id}:${(p as DataUIPart).id ?? cells.length}`, cell });
+      if (isDataPart(p, 'cell')) cells.push({ key: `${m.id}:${p.id ?? cells.length}`, cell: p.data });
     }
   }
   if (cells.length === 0) return <p className="panel-empty muted">{t('panel.notebook.empty')}</p>;

@@ -4,23 +4,7 @@ import { useT } from '../../i18n/useT';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../store/context';
 import { modelChoice } from '../../store/settingsSlice';
-import { isRecord } from './format';
 import { Markdown } from './Markdown';
-
-export function asAnswer(data: unknown): CitedAnswer | null {
-  if (!isRecord(data) || typeof data.summary !== 'string') return null;
-  const list = (v: unknown) => (Array.isArray(v) ? v : []);
-  return {
-    summary: data.summary,
-    claims: list(data.claims),
-    limitations: list(data.limitations),
-    next_steps: list(data.next_steps),
-    suggested_questions: list(data.suggested_questions),
-    artifacts: list(data.artifacts),
-    completion_bullets: list(data.completion_bullets),
-    cited: data.cited !== false,
-  } as CitedAnswer;
-}
 
 export function BasisBadge({ basis }: { basis: ClaimBasis }) {
   const t = useT();

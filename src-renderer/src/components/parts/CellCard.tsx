@@ -1,37 +1,12 @@
 import { useState } from 'react';
-import type {
-  KernelCellError,
-  KernelDisplay,
-  KernelSandboxState,
-  KernelUsage,
-} from '../../../../src-preload/contract';
+import type { CellData } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { Figure } from './Figure';
-import { formatSeconds, isRecord } from './format';
+import { formatSeconds } from './format';
 
-/** The data of a `data-cell` part: first the running cell, then its final result. */
-export interface CellData {
-  language: 'python' | 'r';
-  code: string;
-  status: 'running' | 'ok' | 'error' | 'interrupted' | 'died';
-  output?: { stream: 'stdout' | 'stderr'; text: string }[];
-  generation?: string;
-  cellNumber?: number;
-  stdout?: string;
-  stderr?: string;
-  displays?: KernelDisplay[];
-  error?: KernelCellError | null;
-  usage?: KernelUsage | null;
-  truncated?: boolean;
-  sandbox?: KernelSandboxState;
-  died?: { reason: string; lost: string } | null;
-}
-
-export function asCellData(data: unknown): CellData | null {
-  if (!isRecord(data) || typeof data.code !== 'string') return null;
-  return data as unknown as CellData;
-}
+/** The data of a `data-cell` part (the contract's map): first the running cell, then its result. */
+export type { CellData };
 
 export function CopyButton({ text }: { text: string }) {
   const t = useT();

@@ -1,21 +1,22 @@
-import type { DataUIPart } from '../../../../src-preload/contract';
 import type {
   ApprovalEventData,
+  DataPartOf,
+  DataUIPart,
+  ErrorData,
   HostCallEventData,
-} from '../../../../src-preload/contract/approvals';
+} from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { EvidenceLink } from './AnswerCard';
 import { isRecord, preview } from './format';
 
 /** The stream's error report (the fold keeps `error` chunks as `data-error`). */
-export function ErrorPart({ data }: { data: unknown }) {
+export function ErrorPart({ data }: { data: ErrorData }) {
   const t = useT();
-  const d = isRecord(data) ? data : {};
   return (
     <div className="part-error" role="alert" data-testid="error-part">
       <strong>{t('conv.errorPart')}</strong>
-      {typeof d.errorCode === 'string' ? <code className="muted"> {d.errorCode}</code> : null}
-      <p>{typeof d.errorText === 'string' ? d.errorText : preview(data)}</p>
+      {data.errorCode ? <code className="muted"> {data.errorCode}</code> : null}
+      <p>{data.errorText}</p>
     </div>
   );
 }
@@ -85,10 +86,9 @@ export function HostCallLine({ data }: { data: HostCallEventData }) {
 }
 
 /** `data-evidence` / `data-artifact` parts: a compact reference to the record. */
-export function RecordChip({ part }: { part: DataUIPart }) {
-  const d = isRecord(part.data) ? part.data : {};
-  const id = typeof d.id === 'string' ? d.id : part.id;
-  const title = typeof d.title === 'string' ? d.title : typeof d.path === 'string' ? d.path : '';
+export function RecordChip({ part }: { part: DataPartOf<'evidence'> | DataPartOf<'artifact'> }) {
+  const id = part.data.id;
+  const title = part.type === 'data-evidence' ? part.data.title : part.data.path;
   const kind = part.type === 'data-evidence' ? 'evidence' : 'artifact';
   return (
     <div className="activity-line" data-testid={`${kind}-part`}>
