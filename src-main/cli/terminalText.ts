@@ -8,6 +8,7 @@
  * Stripping works per string, so it holds across streamed chunks: an escape split over
  * two deltas loses its ESC in the first, and what remains prints as plain text.
  */
+import { scrubSecrets } from '../core/security/secrets';
 import type { CliIO } from './command';
 
 // Sequences, 7-bit (ESC ...) and 8-bit (C1) forms. Terminated strings go whole; an
@@ -56,13 +57,18 @@ export function safeForTerminal(text: string): string {
   return clean(text, true);
 }
 
-/** An IO whose every write is filtered with `safeForTerminal`. JSON output loses nothing: JSON escapes C0 itself, and C1 characters are stripped. */
+/**
+ * An IO whose every write is filtered with `safeForTerminal` (JSON output stays valid:
+ * JSON escapes C0 itself, and C1 characters are only stripped) and scrubbed of secrets
+ * (rows stored before scrubbing existed, a cell printing a variable from the environment).
+ */
 export function safeIO(io: CliIO): CliIO {
   const write = io.write;
+  const filter = (t: string) => safeForTerminal(scrubSecrets(t));
   return {
     ...io,
-    out: (t) => io.out(safeForTerminal(t)),
-    err: (t) => io.err(safeForTerminal(t)),
-    ...(write ? { write: (t: string) => write(safeForTerminal(t)) } : {}),
+    out: (t) => io.out(filter(t)),
+    err: (t) => io.err(filter(t)),
+    ...(write ? { write: (t: string) => write(filter(t)) } : {}),
   };
 }
