@@ -6,7 +6,7 @@ stderr; the host captures them separately, so nothing a cell prints can forge a 
 
 In:  execute {id, code, cell, marker, figures}, interrupt {id}, warmup {modules},
      host_response {id, result | error}, shutdown.
-Out: ready, display {id, mime, data}, host_call {id, cell, method, args},
+Out: ready, display {id, data, figure?, title?}, host_call {id, cell, method, args},
      result {id, ok, error?, usage, outputs_drained?}, warm {modules, ms}.
 
 Reading fd 4 (why there is no reader thread): the main thread reads fd 4 itself, in
@@ -543,6 +543,27 @@ def _display_value(cell_id, value):
     send({"type": "display", "id": cell_id, "data": data})
 
 
+# A figure title names the figure's file on the host; longer ones are cut (the host bounds it too).
+_FIGURE_TITLE_MAX = 200
+
+
+def _figure_title(fig):
+    # The suptitle, else the first axes title (centre, left or right): what the figure shows.
+    try:
+        candidates = []
+        suptitle = getattr(fig, "_suptitle", None)
+        if suptitle is not None:
+            candidates.append(suptitle.get_text())
+        for ax in fig.get_axes():
+            candidates.extend(ax.get_title(loc=loc) for loc in ("center", "left", "right"))
+        for text in candidates:
+            if isinstance(text, str) and text.strip():
+                return text.strip()[:_FIGURE_TITLE_MAX]
+    except Exception:
+        pass
+    return None
+
+
 def _capture_figures(cell_id, close):
     # Figures exist only if the cell (or an earlier one) imported pyplot.
     plt = sys.modules.get("matplotlib.pyplot")
@@ -556,7 +577,11 @@ def _capture_figures(cell_id, close):
         except Exception as exc:
             send({"type": "display", "id": cell_id, "data": {"text/plain": "figure %s could not be rendered: %s" % (num, exc)}})
             continue
-        send({"type": "display", "id": cell_id, "figure": num, "data": {"image/png": base64.b64encode(buf.getvalue()).decode("ascii")}})
+        frame = {"type": "display", "id": cell_id, "figure": num, "data": {"image/png": base64.b64encode(buf.getvalue()).decode("ascii")}}
+        title = _figure_title(fig)
+        if title:
+            frame["title"] = title
+        send(frame)
         if close:
             plt.close(fig)
 

@@ -4,7 +4,8 @@
  * as a symlink to a host file, then forges a display frame whose PNG is a shell script;
  * the host must not write through the symlink (the old writeFileSync replaced the host
  * file's content with the cell's bytes). Dangling symlinks (a file the host would create)
- * are refused too.
+ * are never followed either. A figure never replaces an existing name (issue 14, item 6),
+ * so the host saves it next to the planted link under a `-2` name, as a regular file.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,8 +40,13 @@ describe('figures: a symlinked figure file', () => {
     expect(r.status).toBe('ok');
     expect(fs.readFileSync(victim, 'utf8')).toBe('original host content\n');
     expect(fs.readdirSync(hostDir)).toEqual(['victim-rc']);
-    expect(r.displays.filter((d) => d.path)).toEqual([]);
-    const notes = r.displays.map((d) => d.data['text/plain']).join('\n');
-    expect(notes.match(/not saved: .*it is a symlink/g)).toHaveLength(2);
+    const saved = r.displays.filter((d) => d.path).map((d) => d.path);
+    expect(saved).toEqual([`figures/${gen8}-cell${next}-1-2.png`, `figures/${gen8}-cell${next}-2-2.png`]);
+    const ws = sup.workspaceFor('figfile');
+    expect(saved.map((p) => fs.lstatSync(path.join(ws, p!)).isFile())).toEqual([true, true]);
+    expect(fs.readFileSync(path.join(ws, saved[0]!), 'utf8')).toBe('#!/bin/sh\necho owned\n');
+    // The planted links are left as they were: links, never written through.
+    expect(fs.lstatSync(path.join(ws, `figures/${gen8}-cell${next}-1.png`)).isSymbolicLink()).toBe(true);
+    expect(fs.readlinkSync(path.join(ws, `figures/${gen8}-cell${next}-1.png`))).toBe(victim);
   });
 });

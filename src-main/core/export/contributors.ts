@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { strToU8 } from 'fflate';
 import type { Core } from '../core';
+import { ARTIFACT_INDEX, artifactIndex, exportedArtifactNames } from './artifactFiles';
 import type { ExportContributor } from './exportSession';
 
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
@@ -8,22 +9,16 @@ const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
 /**
  * What an export adds beyond the ledger extract and the notebook: every artifact
  * version's bytes with its provenance (from the content-addressed store, so the bytes
- * are the ones hashed at save time), and the session's evidence with the hashes of
- * the raw responses it came from.
+ * are the ones hashed at save time) under its real file name (see artifactFiles.ts),
+ * and the session's evidence with the hashes of the raw responses it came from.
  */
 export function exportContributors(core: Core): ExportContributor[] {
   const artifacts: ExportContributor = (sessionId) => {
     const files = new Map<string, Uint8Array>();
     const { artifacts: service } = core.provenance;
-    const index: unknown[] = [];
-    for (const artifact of service.list(sessionId)) {
-      for (const version of service.versions(artifact.id)) {
-        const name = `artifacts/${version.path}@v${version.number}`;
-        files.set(name, fs.readFileSync(service.blobPath(version.id)));
-        index.push({ file: name, ...version });
-      }
-    }
-    if (index.length) files.set('artifacts/index.json', json(index));
+    const exported = exportedArtifactNames(service.list(sessionId).flatMap((artifact) => service.versions(artifact.id)));
+    for (const { file, version } of exported) files.set(file, fs.readFileSync(service.blobPath(version.id)));
+    if (exported.length) files.set(ARTIFACT_INDEX, json(artifactIndex(exported)));
     return files;
   };
   const evidence: ExportContributor = (sessionId) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Core } from '../core';
 import { APP_VERSION } from '../version';
+import { readArtifactIndex } from './artifactFiles';
 import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';
 import { sessionNotebook } from './notebook';
@@ -51,11 +52,15 @@ export function exportSession(
   files.set('ledger/stream_events.jsonl', jsonl(ledger.events.readFrom(sessionId)));
   files.set('ledger/action_events.jsonl', jsonl(detail.runs.flatMap((r) => ledger.actions.listByRun(r.id))));
   files.set('ledger/kernel_generations.json', json(ledger.kernels.listBySession(sessionId)));
+  const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md']);
+  const contributed = new Map<string, Uint8Array>();
+  for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);
+  // The notebook and the report link each artifact version to its file in this zip.
+  const exported = readArtifactIndex(contributed);
   const readWorkspace = workspaceReader(core.kernels.workspaceFor(sessionId));
-  files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace)));
-  const generated = new Set([...files.keys(), 'README.md']);
-  for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) files.set(p, bytes);
-  files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort())));
+  files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace, { artifacts: exported, read: (file) => contributed.get(file) ?? null })));
+  for (const [p, bytes] of contributed) files.set(p, bytes);
+  files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort(), exported)));
   // Before hashing: no key leaves in an export, even from rows stored before scrubbing existed.
   scrubExportFiles(files, generated);
   // Never write a package that `verify` would refuse (unsafe or case-colliding names).

@@ -1,4 +1,6 @@
 import type { UIMessage } from '../../../src-preload/contract/stream';
+import type { ArtifactIndexRow } from './artifactFiles';
+import { markdownFileLink } from './markdownLink';
 
 /** A `data-cell` part's final data (see runner/kernelCells.ts). */
 interface CellData {
@@ -9,7 +11,7 @@ interface CellData {
   cellNumber?: number;
   stdout?: string;
   stderr?: string;
-  displays?: { data: Record<string, string>; path?: string }[];
+  displays?: { data: Record<string, string>; path?: string; bytes?: number }[];
   error?: { ename: string; evalue: string; traceback: string } | null;
 }
 
@@ -20,16 +22,47 @@ type NotebookOutput =
 
 const lines = (text: string): string[] => (text ? text.split(/(?<=\n)/) : []);
 
+/** The artifact versions of the same export, to link figures to their files in it. */
+export interface ExportedFiles {
+  artifacts: readonly ArtifactIndexRow[];
+  read(file: string): Uint8Array | null;
+}
+
+/**
+ * Which exported version a figure display became: the figure the host saved at that path
+ * in that kernel generation (of that size), each version matched once, in saving order.
+ */
+function figureMatcher(artifacts: readonly ArtifactIndexRow[]) {
+  const used = new Set<ArtifactIndexRow>();
+  return (display: { path?: string; bytes?: number }, generation: string | undefined): ArtifactIndexRow | null => {
+    const row = artifacts.find((a) => {
+      const producer = a.provenance?.producer;
+      return (
+        !used.has(a) &&
+        a.path === display.path &&
+        producer?.kind === 'cell' &&
+        producer.generation === generation &&
+        (display.bytes === undefined || a.size === display.bytes)
+      );
+    });
+    if (row) used.add(row);
+    return row ?? null;
+  };
+}
+
 /**
  * The session's cells as a Jupyter notebook (nbformat 4.5): each question as a markdown
- * cell, each code cell with its outputs (figures inlined as PNG from the workspace),
- * each answer summary as markdown. R cells keep their language in cell metadata.
+ * cell, each code cell with its outputs (figures inlined as PNG from the exported
+ * artifact version, else from the workspace) followed by links to the figure files in
+ * the export, each answer summary as markdown. R cells keep their language in cell metadata.
  */
 export function sessionNotebook(
   title: string,
   messages: readonly UIMessage[],
   readWorkspaceFile: (relPath: string) => Uint8Array | null,
+  exported: ExportedFiles = { artifacts: [], read: () => null },
 ): Record<string, unknown> {
+  const figureOf = figureMatcher(exported.artifacts);
   const cells: Record<string, unknown>[] = [];
   let n = 0;
   const id = () => `cell-${String(++n).padStart(4, '0')}`;
@@ -45,15 +78,20 @@ export function sessionNotebook(
         const outputs: NotebookOutput[] = [];
         if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: lines(cell.stdout) });
         if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: lines(cell.stderr) });
+        const links: string[] = [];
         for (const d of cell.displays ?? []) {
           const data: Record<string, string | string[]> = {};
+          const figure = d.path ? figureOf(d, cell.generation) : null;
           if (d.path && d.path.endsWith('.png')) {
-            const bytes = readWorkspaceFile(d.path);
+            // The bytes hashed at save time; the workspace file may have changed since.
+            const bytes = (figure && exported.read(figure.file)) ?? readWorkspaceFile(d.path);
             if (bytes) data['image/png'] = Buffer.from(bytes).toString('base64');
           }
           for (const [mime, value] of Object.entries(d.data ?? {})) if (!(mime in data)) data[mime] = lines(value);
           if (!Object.keys(data).length) continue;
-          outputs.push({ output_type: 'display_data', data, metadata: d.path ? { 'openai4s/path': d.path } : {} });
+          const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}) };
+          outputs.push({ output_type: 'display_data', data, metadata });
+          if (figure) links.push(`- ${markdownFileLink(figure.file)}`);
         }
         if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
         cells.push({
@@ -64,6 +102,7 @@ export function sessionNotebook(
           source: lines(cell.code),
           outputs,
         });
+        if (links.length) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`Figures of this cell in the export:\n\n${links.join('\n')}`) });
       } else if (part.type === 'data-answer') {
         const summary = (part as { data?: { summary?: string } }).data?.summary;
         if (summary) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`**Answer:**\n\n${summary}`) });

@@ -1,9 +1,26 @@
 import type { CitedAnswer } from '../../../src-preload/contract/answer';
 import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
 import type { UIMessage } from '../../../src-preload/contract/stream';
+import type { ArtifactIndexRow } from './artifactFiles';
+import { markdownFileLink } from './markdownLink';
 
-/** The human-readable report of an export: each question, its cited answer, and what is in the archive. */
-export function sessionReport(session: SessionSummary, runs: readonly RunRecord[], messages: readonly UIMessage[], files: readonly string[]): string {
+/** A cited artifact id (a version, or an artifact meaning its latest version) with a link to its file in the export. */
+function citedArtifact(id: string, exported: readonly ArtifactIndexRow[]): string {
+  const row = exported.find((r) => r.id === id) ?? exported.filter((r) => r.artifactId === id).sort((a, b) => b.number - a.number)[0];
+  return row ? `- \`${id}\`: ${markdownFileLink(row.file)}` : `- \`${id}\``;
+}
+
+/**
+ * The human-readable report of an export: each question, its cited answer (cited
+ * artifacts linked to their files in the export), and what is in the archive.
+ */
+export function sessionReport(
+  session: SessionSummary,
+  runs: readonly RunRecord[],
+  messages: readonly UIMessage[],
+  files: readonly string[],
+  exported: readonly ArtifactIndexRow[] = [],
+): string {
   const out: string[] = [`# ${session.title}`, '', `Session \`${session.id}\`, created ${session.createdAt}, exported ${new Date().toISOString()} from OpenAI4S.`, ''];
   let question = 0;
   for (const message of messages) {
@@ -28,9 +45,9 @@ export function sessionReport(session: SessionSummary, runs: readonly RunRecord[
       }
       if (answer.limitations.length) out.push('### Limitations', '', ...answer.limitations.map((l) => `- ${l}`), '');
       if (answer.next_steps.length) out.push('### Next steps', '', ...answer.next_steps.map((l) => `- ${l}`), '');
-      if (answer.artifacts.length) out.push('### Artifacts', '', ...answer.artifacts.map((a) => `- \`${a}\``), '');
+      if (answer.artifacts.length) out.push('### Artifacts', '', ...answer.artifacts.map((a) => citedArtifact(a, exported)), '');
     }
   }
-  out.push('## Contents of this archive', '', ...files.map((f) => `- \`${f}\``), '', 'Check it with `openai4s verify <file.zip>`: every file is listed with its sha256 in `manifest.json`.', '');
+  out.push('## Contents of this archive', '', ...files.map((f) => `- ${markdownFileLink(f)}`), '', 'Check it with `openai4s verify <file.zip>`: every file is listed with its sha256 in `manifest.json`.', '');
   return out.join('\n');
 }

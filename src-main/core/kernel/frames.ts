@@ -10,6 +10,8 @@ import { z } from 'zod';
 
 /** Longest method name or error name the host accepts (real ones are a few dozen bytes). */
 const NAME_MAX = 256;
+/** Longest figure title (UTF-16 units: 200 code points at 2 units each). */
+const FIGURE_TITLE_MAX = 400;
 const nonNegative = z.number().finite().nonnegative();
 
 const readySchema = z.object({
@@ -29,6 +31,8 @@ const displaySchema = z.object({
   // Every value a worker sends is text: base64 for images, markup or plain text otherwise.
   data: z.record(z.string().max(NAME_MAX), z.string()),
   figure: z.number().int().optional(),
+  // The figure's suptitle or axes title, which names its file (the worker cuts it to 200 code points).
+  title: z.string().max(FIGURE_TITLE_MAX).optional(),
 });
 const hostCallSchema = z.object({
   type: z.literal('host_call'),

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { KernelCellResult, KernelDisplay, KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { ResultFrame } from './frames';
 import type { HostCallHandler } from './hostCalls';
 import type { CellSink, KernelProcess } from './kernelProcess';
 import { OutputBudget, capText } from './outputBudget';
-import { writeWorkspaceFile } from '../workspace/safeFs';
+import { figureFileStem, writeNewFigure } from './figureName';
 
 export interface CellLimits {
   /** stdout+stderr kept per cell, bytes at the JSON-escaped worst case. */
@@ -111,10 +110,11 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
           return;
         }
         figureCount++;
-        const rel = path.posix.join('figures', `${proc.generation.slice(0, 8)}-cell${req.cellNumber}-${figureCount}.png`);
-        // The cell shares the workspace: write without following a symlink it planted.
+        // Named after what it shows; the cell shares the workspace, so the write follows no
+        // symlink it planted and replaces no file already there.
+        let rel: string;
         try {
-          writeWorkspaceFile(proc.spec.workspace, rel, bytes);
+          rel = writeNewFigure(proc.spec.workspace, figureFileStem(frame.title, req.code, proc.generation, req.cellNumber, figureCount), bytes);
         } catch (error) {
           displays.push({ data: { 'text/plain': `[figure ${frame.figure ?? figureCount} not saved: ${(error as Error).message}]` } });
           return;

@@ -66,7 +66,8 @@ describe('session export and verify', () => {
     expect(exported.code).toBe(0);
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
     const names = Object.keys(entries).sort();
-    const png = names.find((n) => /^artifacts\/figures\/.+\.png@v1$/.test(n))!;
+    // The figure keeps its extension and is named after its axes title; the version is a folder.
+    const png = 'artifacts/figures/v1/INS-composition.png';
     expect(names).toEqual(
       ['README.md', 'artifacts/index.json', png, 'evidence/evidence.jsonl', 'ledger/action_events.jsonl', 'ledger/kernel_generations.json', 'ledger/runs.json', 'ledger/stream_events.jsonl', 'manifest.json', 'notebook.ipynb', 'session.json'].sort(),
     );
@@ -87,7 +88,10 @@ describe('session export and verify', () => {
     expect(code[0].source.join('')).toBe(CELL);
     expect(code[0].outputs.find((o: { output_type: string }) => o.output_type === 'stream').text.join('')).toMatch(/length 110/);
     const figure = code[0].outputs.find((o: { output_type: string; data?: Record<string, string> }) => o.output_type === 'display_data' && o.data?.['image/png']);
-    expect(Buffer.from(figure.data['image/png'], 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(Buffer.from(figure.data['image/png'], 'base64')).toEqual(Buffer.from(entries[png]!));
+    expect(figure.metadata).toEqual({ 'openai4s/path': 'figures/INS-composition.png', 'openai4s/file': png });
+    const links = notebook.cells.find((c: { source: string[] }) => c.source.join('').startsWith('Figures of this cell'));
+    expect(links.source.join('')).toContain(`[artifacts/figures/v1/INS-composition.png](${png})`);
     // Debian's nbformat validates the notebook.
     const nbPath = path.join(dir, 'nb.ipynb');
     fs.writeFileSync(nbPath, entries['notebook.ipynb']!);
@@ -101,13 +105,14 @@ describe('session export and verify', () => {
     expect(readme).toContain('人胰岛素的组成');
     expect(readme).toContain(validAnswer.summary);
     expect(readme).toMatch(/\| 1 \| Insulin is a peptide hormone\. \| inferred \|/);
+    expect(readme).toContain(`- [artifacts/figures/v1/INS-composition.png](${png})`);
   });
 
   it('verifies an untouched export and names the file after one byte changed', async () => {
     expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 10 files match/) });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
     // One byte of the PNG figure changed.
-    const png = Object.keys(entries).find((n) => n.endsWith('.png@v1'))!;
+    const png = Object.keys(entries).find((n) => n.endsWith('.png'))!;
     const figure = entries[png]!;
     figure[100] = figure[100]! ^ 1;
     const tampered = path.join(dir, 'tampered.zip');

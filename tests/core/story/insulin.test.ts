@@ -103,7 +103,7 @@ describe('insulin story (offline acceptance)', () => {
     expect(await runCli(['export', session!.id, '-o', zip], io, env())).toBe(0);
     expect(await runCli(['verify', zip], io, env())).toBe(0);
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zip)));
-    const png = Object.keys(entries).find((n) => /^artifacts\/figures\/.+\.png@v1$/.test(n))!;
+    const png = Object.keys(entries).find((n) => /^artifacts\/figures\/v1\/.+\.png$/.test(n))!;
     expect(png).toBeTruthy();
     fs.writeFileSync(path.join(dir, 'nb.ipynb'), entries['notebook.ipynb']!);
     execFileSync('/usr/bin/python3', ['-c', 'import sys, nbformat; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))', path.join(dir, 'nb.ipynb')]);

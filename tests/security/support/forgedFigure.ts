@@ -2,7 +2,8 @@
  * Python for a cell that forges a figure: a `display` frame written straight to fd 3
  * (the worker's frame channel, which a cell can always reach) carrying `bytes` as the
  * PNG. The frame must name the running cell, which the cell finds in the worker's
- * stack. The host saves every `image/png` display as `figures/<gen8>-cell<N>-<k>.png`.
+ * stack. The host saves an untitled `image/png` display as `figures/<gen8>-cell<N>-<k>.png`
+ * (or `-2`… when that name is taken; see kernel/figureName.ts).
  */
 export function forgeFigureCode(bytes: string): string {
   return [
