@@ -8,9 +8,12 @@
  *    message; the ledger records the whole conversation in one log, so the user's turn is
  *    a chunk too. It is never sent on the per-run SSE stream (see `isAssistantChunk` in fold.ts).
  *  - `patch` on a `data-*` chunk: RFC 6902 operations applied to the data of the part with
- *    the same type and id (the SNP2 rule of seeds/bohrium-mentor-snp2.txt). Readers that
- *    do not know `patch` take `data` as a snapshot, so an emitter that must serve such
- *    readers sends full snapshots instead.
+ *    the same type and id (the SNP2 rule of seeds/bohrium-mentor-snp2.txt). This is internal
+ *    to the app (the ledger and our IPC): the AI SDK's reader refuses a data chunk without
+ *    `data`, so whatever leaves the app as a UI message stream goes through
+ *    src-main/core/engine/protocolStream.ts, which sends coalesced full snapshots instead.
+ *
+ * The data of each known `data-*` part is typed and validated by the map in dataParts.ts.
  */
 
 export type ProviderMetadata = Record<string, Record<string, unknown>>;
