@@ -54,6 +54,28 @@ function readWords(file: string): string[] {
   }
 }
 
+/**
+ * Kernel cgroups left by an app that exited before its kernels' processes were gone.
+ * rmdir refuses a cgroup that still has processes, so a live kernel's is never removed;
+ * a minute's age keeps off one another app instance is still setting up.
+ */
+function removeStale(base: string): void {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(base).filter((n) => n.startsWith('openai4s-') && !n.startsWith('openai4s-probe-'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      const dir = path.join(base, name);
+      if (Date.now() - fs.statSync(dir).mtimeMs > 60_000) fs.rmdirSync(dir);
+    } catch {
+      // busy (a live kernel) or gone
+    }
+  }
+}
+
 let cached: CgroupSupport | null = null;
 
 export function detectCgroups(refresh = false): CgroupSupport {
@@ -91,6 +113,7 @@ export function detectCgroups(refresh = false): CgroupSupport {
     else support.reasons.push(`cgroup v1 ${controller} hierarchy at ${base} is not writable by the app`);
   }
   if (!v2Mount && !all.some((m) => m.type === 'cgroup')) support.reasons.push('no cgroup file system is mounted');
+  for (const where of Object.values(support.controllers)) removeStale(where.base);
   return (cached = support);
 }
 
