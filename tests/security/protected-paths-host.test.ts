@@ -32,6 +32,9 @@ const REFUSED = [
   '.env',
   '.ENV',
   '.env.',
+  '.env.local',
+  'config/.env.production',
+  '.env.development.local',
   'analysis/.env',
   '.envrc',
   '.mcp.json',
@@ -86,7 +89,7 @@ describe('protected workspace names, host side', () => {
     expect(() => makeWorkspaceDir(ws, 'a/.vscode')).toThrow(ProtectedPathError);
     expect(tree(ws)).toEqual([]);
     // Names that only look alike stay writable.
-    for (const rel of ['env', '.env.example.txt', 'git/hooks.txt', 'figures/.gitkeep-not.png', '.environment']) writeWorkspaceFile(ws, rel, 'ok');
+    for (const rel of ['env', '.env.example.txt', '.env.example', 'git/hooks.txt', 'figures/.gitkeep-not.png', '.environment']) writeWorkspaceFile(ws, rel, 'ok');
     expect(tree(ws)).toContain('.environment');
   });
 });

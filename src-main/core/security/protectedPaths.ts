@@ -36,6 +36,12 @@ export const PROTECTED_FILES: readonly string[] = [
 const dirSet = new Set(PROTECTED_DIRS.map((n) => n.toLowerCase()));
 const fileSet = new Set(PROTECTED_FILES.map((n) => n.toLowerCase()));
 
+/** Variants dotenv loaders read too (.env.local, .env.production, .env.development.local); templates stay writable. */
+function isDotenvVariant(name: string): boolean {
+  const m = /^\.env\.([a-z0-9_-]+)(\.local)?$/.exec(name);
+  return m !== null && !['example', 'sample', 'template', 'dist'].includes(m[1]!);
+}
+
 /**
  * Why a workspace-relative path (forward slashes, already normalised) may not be
  * written, or null when it may. Case-insensitive, because macOS and Windows file
@@ -48,7 +54,7 @@ export function protectedReason(rel: string): string | null {
     if (dirSet.has(name)) {
       return `"${parts.slice(0, i + 1).join('/')}" is a protected folder (tools that open the workspace execute what is in it); write somewhere else`;
     }
-    if (i === parts.length - 1 && fileSet.has(name)) {
+    if (i === parts.length - 1 && (fileSet.has(name) || isDotenvVariant(name))) {
       return `"${parts[i]}" is a protected file (other tools read or execute it when the workspace is opened); write somewhere else`;
     }
     // Name variants that a file system may fold onto a protected name (".env " or ".env.").
