@@ -551,9 +551,10 @@ def _figure_title(fig):
     # The suptitle, else the first axes title (centre, left or right): what the figure shows.
     try:
         candidates = []
-        suptitle = getattr(fig, "_suptitle", None)
-        if suptitle is not None:
-            candidates.append(suptitle.get_text())
+        if callable(getattr(fig, "get_suptitle", None)):  # matplotlib >= 3.8
+            candidates.append(fig.get_suptitle())
+        elif getattr(fig, "_suptitle", None) is not None:
+            candidates.append(fig._suptitle.get_text())
         for ax in fig.get_axes():
             candidates.extend(ax.get_title(loc=loc) for loc in ("center", "left", "right"))
         for text in candidates:
