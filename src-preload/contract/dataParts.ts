@@ -59,6 +59,10 @@ export const cellDataSchema = z
     truncated: z.boolean().optional(),
     sandbox: sandboxSchema.optional(),
     died: z.object({ reason: z.string(), lost: z.string() }).strict().nullable().optional(),
+    /** The running cell's wall-clock limit (the view offers to extend it). */
+    timeLimitMs: z.number().int().positive().optional(),
+    /** Set when the cell hit that limit: the limit in force and how to raise it. */
+    timeLimit: z.object({ limitMs: z.number(), message: z.string() }).strict().optional(),
   })
   .strict();
 

@@ -57,6 +57,24 @@ export interface KernelCellResult {
   truncated: boolean;
   sandbox: KernelSandboxState;
   died?: KernelDeath;
+  /** Set when the cell ran into its wall-clock limit and was stopped for it. */
+  timeLimit?: KernelTimeLimit;
+}
+
+export interface KernelTimeLimit {
+  /** The limit in force when it ran out (the first limit plus every extension). */
+  limitMs: number;
+  /** For the user and the model: the limit was hit, and how to raise it. */
+  message: string;
+}
+
+/** The answer to `kernel.extendCellLimit`. */
+export interface KernelLimitExtension {
+  /** False when no cell of that kernel is running under a limit (it ended, or it is already being stopped). */
+  extended: boolean;
+  /** The running cell's limit now (from its start), and when it runs out. */
+  limitMs?: number;
+  endsAt?: string;
 }
 
 export type KernelState = 'none' | 'starting' | 'idle' | 'busy' | 'dead';
@@ -119,6 +137,10 @@ export const kernelRoutes = {
       .strict(),
   ),
   'kernel.interrupt': route<{ interrupted: boolean }>()(z.object({ sessionId, language }).strict()),
+  /** Gives the running cell of that kernel more time before its wall-clock limit stops it. */
+  'kernel.extendCellLimit': route<KernelLimitExtension>()(
+    z.object({ sessionId, language, extendMs: z.number().int().min(1000).max(24 * 3600_000) }).strict(),
+  ),
   'kernel.restart': route<KernelSlotStatus>()(z.object({ sessionId, language }).strict()),
   'kernel.status': route<KernelStatus>()(z.object({ sessionId }).strict()),
 };

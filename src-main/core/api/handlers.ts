@@ -17,6 +17,7 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     'kernel.execute': (input) =>
       core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
+    'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),
     'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
     'kernel.status': (input) => core.kernels.status(input.sessionId),
     'session.create': (input) => core.ledger.createSession(input.title),

@@ -3,7 +3,12 @@ import type { KernelCellResult, KernelDisplay, KernelLanguage } from '../../../s
 import type { ResultFrame } from './frames';
 import type { HostCallHandler } from './hostCalls';
 import type { CellSink, KernelProcess } from './kernelProcess';
+import { CellDeadline, formatLimit } from './cellDeadline';
 import { OutputBudget, capText } from './outputBudget';
+
+function timeLimitHit(limitMs: number, hint: string | undefined) {
+  return { limitMs, message: `The cell hit its wall-clock limit of ${formatLimit(limitMs)} and was stopped.${hint ? ` ${hint}` : ''}` };
+}
 import { figureFileStem, writeNewFigure } from './figureName';
 
 export interface CellLimits {
@@ -34,7 +39,12 @@ export interface CellRequest {
   onOutput?: (stream: 'stdout' | 'stderr', text: string, cellId: string) => void;
   /** Registers the cell's interrupt function with the supervisor while it runs. */
   setInterrupt: (fn: (graceMs: number) => void) => void;
+  /** Wall-clock limit of the cell; on expiry it is interrupted (then killed after the grace). */
   timeoutMs?: number;
+  /** How the user raises the limit, said when it is hit (an env var, a CLI flag). */
+  timeLimitHint?: string;
+  /** Registers the cell's deadline (to extend it) while it runs. */
+  setDeadline?: (deadline: CellDeadline | null) => void;
   interruptGraceMs: number;
 }
 
@@ -160,7 +170,8 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     }, graceMs);
   };
   req.setInterrupt(interrupt);
-  const timeout = req.timeoutMs ? setTimeout(() => interrupt(req.interruptGraceMs), req.timeoutMs) : null;
+  const deadline = req.timeoutMs ? new CellDeadline(req.timeoutMs, () => interrupt(req.interruptGraceMs)) : null;
+  req.setDeadline?.(deadline);
 
   const { outDone } = proc.begin(sink, randomUUID(), {
     code: req.code,
@@ -172,7 +183,8 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   // Output written before the result may still be in the pipes (outDone also ends on death).
   if (frame) await outDone;
   if (escalation) clearTimeout(escalation);
-  if (timeout) clearTimeout(timeout);
+  deadline?.clear();
+  req.setDeadline?.(null);
   proc.end();
   if (flushTimer) clearTimeout(flushTimer);
   flush();
@@ -199,6 +211,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     displays,
     truncated: budget.truncated,
     sandbox: proc.sandboxState,
+    ...(deadline?.expired ? { timeLimit: timeLimitHit(deadline.limitMs, req.timeLimitHint) } : {}),
   };
   if (!frame) {
     const exit = await proc.exited;

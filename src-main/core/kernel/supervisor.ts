@@ -6,6 +6,7 @@ import type {
   KernelCellResult,
   KernelEventTopics,
   KernelLanguage,
+  KernelLimitExtension,
   KernelSlotStatus,
   KernelStatus,
 } from '../../../src-preload/contract/kernel';
@@ -15,11 +16,20 @@ import { kernelLimitsFromEnv, type KernelLimits } from '../config/kernelLimits';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
+import type { CellDeadline } from './cellDeadline';
 import { DEFAULT_LIMITS, runCell, type CellLimits } from './runCell';
 import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
 import { adoptWorkspace, removeSpareDir, spareDir, warmSpare, type Spare } from './spares';
 
 export const LANGUAGES: readonly KernelLanguage[] = ['python', 'r'];
+
+/** A cell stopped before its kernel was ready: nothing of it ran. */
+export class CellNotStartedError extends Error {
+  constructor() {
+    super('The cell was stopped before its kernel was ready; none of it ran.');
+    this.name = 'CellNotStartedError';
+  }
+}
 
 const ENV_OF: Record<KernelLanguage, { id: string; overrideVar: string; command: string; label: string }> = {
   python: { id: 'python-default', overrideVar: 'OPENAI4S_PYTHON', command: 'python3', label: 'Python' },
@@ -60,6 +70,8 @@ interface Slot {
   dead: string | null;
   reason?: string;
   interrupt: ((graceMs: number) => void) | null;
+  /** The running cell's wall-clock limit, when it has one. */
+  deadline?: CellDeadline | null;
   idleTimer: NodeJS.Timeout | null;
   starting: boolean;
 }
@@ -318,13 +330,22 @@ export class KernelSupervisor {
     sessionId: string,
     language: KernelLanguage,
     code: string,
-    options: { timeoutMs?: number; onOutput?: (stream: 'stdout' | 'stderr', text: string) => void } = {},
+    options: {
+      timeoutMs?: number;
+      /** Said when the limit is hit: how to raise it. */
+      timeLimitHint?: string;
+      /** Stop: a cell still waiting for its kernel never starts; a running one is interrupted by the caller. */
+      signal?: AbortSignal;
+      onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+    } = {},
   ): Promise<KernelCellResult> {
     const slot = this.slot(sessionId, language);
     if (slot.dead) return Promise.reject(new AppError('unavailable', slot.dead));
     const run = async (): Promise<KernelCellResult> => {
       if (slot.dead) throw new AppError('unavailable', slot.dead);
       const proc = await this.ensureProcess(sessionId, slot);
+      // Stopped while it waited for the kernel: an interrupt then finds no cell to stop.
+      if (options.signal?.aborted) throw new CellNotStartedError();
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.busy = true;
       try {
@@ -337,7 +358,9 @@ export class KernelSupervisor {
           host: this.host,
           interruptGraceMs: this.opts.interruptGraceMs ?? 2_000,
           ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+          ...(options.timeLimitHint ? { timeLimitHint: options.timeLimitHint } : {}),
           setInterrupt: (fn) => (slot.interrupt = fn),
+          setDeadline: (deadline) => (slot.deadline = deadline),
           onOutput: (stream, text, cellId) => {
             options.onOutput?.(stream, text);
             this.emit('kernel.output', { sessionId, language, generation: proc.generation, cellId, stream, text });
@@ -372,6 +395,13 @@ export class KernelSupervisor {
       this.emit('kernel.lifecycle', { sessionId, language: slot.language, generation: proc.generation, kind: 'idle_shutdown' });
     }, ms);
     slot.idleTimer.unref();
+  }
+
+  /** Gives the running cell more time before its wall-clock limit stops it. */
+  extendCellLimit(sessionId: string, language: KernelLanguage, extendMs: number): KernelLimitExtension {
+    const deadline = this.sessions.get(sessionId)?.get(language)?.deadline;
+    if (!deadline?.extend(extendMs)) return { extended: false };
+    return { extended: true, limitMs: deadline.limitMs, endsAt: deadline.endsAt.toISOString() };
   }
 
   /** Interrupts the running cell (SIGINT in the worker, a kill after the bound). */

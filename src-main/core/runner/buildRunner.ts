@@ -3,6 +3,7 @@ import { sessionLookup } from './sessionLookup';
 import { buildSystemPrompt } from '../engine/systemPrompt';
 import { createModel } from '../llm/model';
 import { defaultProviderId } from '../config/providers';
+import { CELL_LIMIT_HINT, resolveCellTimeoutMs } from '../config/cellLimit';
 import { kernelPort } from './kernelCells';
 import type { CellProtocol } from './cellProtocol';
 import { recordingKernel } from './recording';
@@ -28,7 +29,12 @@ export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunn
     executor: core.host.executor,
     kernel: recordingKernel(
       core.ledger,
-      kernelPort(core.kernels, { provenance: () => core.provenance, takeSubmitted: (sessionId, cellId) => cells.takeSubmitted(sessionId, cellId) }),
+      kernelPort(core.kernels, {
+        provenance: () => core.provenance,
+        takeSubmitted: (sessionId, cellId) => cells.takeSubmitted(sessionId, cellId),
+        cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(core.envFor(sessionId)),
+        timeLimitHint: CELL_LIMIT_HINT,
+      }),
     ),
     evidenceFor: (sessionId) => sessionLookup(() => core.provenance, sessionId),
     tools: () => core.host.llmTools(),

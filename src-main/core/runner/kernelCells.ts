@@ -4,7 +4,7 @@ import { captureFigures } from '../artifacts/figures';
 import type { ActionContext, CellOutcome, KernelPort } from '../engine/ports';
 import { recordCellEvidence } from '../evidence/records';
 import type { ProvenanceServices } from '../evidence/services';
-import type { KernelSupervisor } from '../kernel/supervisor';
+import { CellNotStartedError, type KernelSupervisor } from '../kernel/supervisor';
 
 /** What the model reads of a cell: bounded, the end of long output kept (errors are at the end). */
 const SUMMARY_CHARS = 8_000;
@@ -29,7 +29,8 @@ export function summarizeCell(result: KernelCellResult): string {
     else if (d.data['text/plain']) parts.push(`value:\n${tail(d.data['text/plain'], SUMMARY_CHARS / 2)}`);
   }
   if (result.error) parts.push(`error: ${result.error.ename}: ${result.error.evalue}\n${tail(result.error.traceback, SUMMARY_CHARS / 2)}`);
-  if (result.status === 'interrupted') parts.push('The cell was interrupted.');
+  if (result.timeLimit) parts.push(result.timeLimit.message);
+  else if (result.status === 'interrupted') parts.push('The cell was interrupted.');
   if (result.died) parts.push(`The kernel died (${result.died.reason}). ${result.died.lost}`);
   if (result.sandbox.state === 'degraded') parts.push(`Note: the kernel is not sandboxed (${result.sandbox.reason}).`);
   return parts.length ? parts.join('\n\n') : '(no output)';
@@ -40,6 +41,10 @@ export interface KernelPortOptions {
   provenance?: () => ProvenanceServices;
   /** The answer the cell handed in with host.submit_output, if any. */
   takeSubmitted?: (sessionId: string, cellId: string) => unknown;
+  /** The wall-clock limit of an agent cell (read per cell, so a changed setting applies to the next). */
+  cellTimeoutMs?: (sessionId: string) => number;
+  /** How to raise that limit, said when a cell hits it. */
+  timeLimitHint?: string;
 }
 
 /**
@@ -53,12 +58,17 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
   return {
     async executeCell(language, code, ctx: ActionContext): Promise<CellOutcome> {
       const id = `${ctx.runId}-cell-${++counter}`;
-      ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [] }));
+      const timeoutMs = options.cellTimeoutMs?.(ctx.sessionId);
+      // The running view shows the limit and offers to extend it (kernel.extendCellLimit).
+      ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [], ...(timeoutMs ? { timeLimitMs: timeoutMs } : {}) }));
       const pieces: { stream: 'stdout' | 'stderr'; text: string }[] = [];
       const onAbort = () => supervisor.interrupt(ctx.sessionId, language);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const result = await supervisor.execute(ctx.sessionId, language, code, {
+          ...(timeoutMs ? { timeoutMs } : {}),
+          ...(options.timeLimitHint ? { timeLimitHint: options.timeLimitHint } : {}),
+          signal: ctx.signal,
           onOutput: (stream, text) => {
             pieces.push({ stream, text });
             ctx.emit(dataPatchChunk('cell', id, [{ op: 'add', path: '/output/-', value: { stream, text } }]));
@@ -81,6 +91,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
             truncated: result.truncated,
             sandbox: result.sandbox,
             died: result.died ?? null,
+            ...(result.timeLimit ? { timeLimit: result.timeLimit } : {}),
           }),
         );
         const notes: string[] = [];
@@ -112,6 +123,10 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
         };
       } catch (error) {
         const message = (error as Error)?.message ?? String(error);
+        if (error instanceof CellNotStartedError) {
+          ctx.emit(dataChunk('cell', id, { language, code, status: 'interrupted', error: { ename: 'Stopped', evalue: message, traceback: '', line: null } }));
+          return { ok: false, summary: message };
+        }
         ctx.emit(dataChunk('cell', id, { language, code, status: 'error', error: { ename: 'KernelUnavailable', evalue: message, traceback: '', line: null } }));
         return { ok: false, summary: `The ${language} kernel is not available: ${message}` };
       } finally {
