@@ -211,6 +211,10 @@ export const en = {
   'cell.line': 'line {line}',
   'cell.noOutput': 'no output',
   'cell.truncated': 'output truncated',
+  'cell.limit': 'time limit {minutes} min',
+  'cell.extend': '+{minutes} min',
+  'cell.extendTitle': 'Give this cell {minutes} more minutes before its time limit stops it',
+  'cell.limitNotRunning': 'the cell is no longer running',
 
   'answer.title': 'Answer',
   'answer.uncited': 'Plain answer (no cited claims)',
@@ -514,6 +518,10 @@ export const zhCN: Record<MessageKey, string> = {
   'cell.line': '第 {line} 行',
   'cell.noOutput': '无输出',
   'cell.truncated': '输出已截断',
+  'cell.limit': '时限 {minutes} 分钟',
+  'cell.extend': '+{minutes} 分钟',
+  'cell.extendTitle': '在时限停止此单元前再给它 {minutes} 分钟',
+  'cell.limitNotRunning': '该单元已不在运行',
 
   'answer.title': '答案',
   'answer.uncited': '普通回答（无引用结论）',

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { SessionStreamEvent } from '../../../src-preload/contract';
+import type { KernelLanguage, KernelLimitExtension, SessionStreamEvent } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import {
   conversationReducer,
@@ -24,6 +24,8 @@ export interface ConversationSlice {
   /** Sends a message (creating a session when none is open); false when it was not sent. */
   sendMessage(text: string, options?: SendOptions): Promise<boolean>;
   stopRun(): Promise<void>;
+  /** Gives the open session's running cell more time (`kernel.extendCellLimit`); null when the call failed. */
+  extendCellLimit(language: KernelLanguage, extendMs: number): Promise<KernelLimitExtension | null>;
 }
 
 type Slice<T> = StateCreator<AppState, [], [], T>;
@@ -226,6 +228,16 @@ export const createConversationSlice =
           await deps.bridge.invoke('run.stop', { sessionId });
         } catch (error) {
           get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+        }
+      },
+      async extendCellLimit(language, extendMs) {
+        const sessionId = get().conversation?.sessionId;
+        if (!sessionId) return null;
+        try {
+          return await deps.bridge.invoke('kernel.extendCellLimit', { sessionId, language, extendMs });
+        } catch (error) {
+          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          return null;
         }
       },
     };

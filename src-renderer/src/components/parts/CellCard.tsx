@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CellData } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { CellTimeLimit } from './CellTimeLimit';
 import { Figure } from './Figure';
 import { formatSeconds } from './format';
 
@@ -100,6 +101,7 @@ export function CellCard({
             {t('cell.sandboxDegraded', { reason: cell.sandbox.reason })}
           </span>
         ) : null}
+        <CellTimeLimit cell={cell} />
         <span className="grow" />
         <CopyButton text={cell.code} />
       </header>
@@ -140,6 +142,11 @@ export function CellCard({
             <span className="muted"> · {t('cell.line', { line: cell.error.line })}</span>
           ) : null}
           {cell.error.traceback ? <pre>{cell.error.traceback}</pre> : null}
+        </div>
+      ) : null}
+      {cell.timeLimit ? (
+        <div className="cell-error" role="note" data-testid="cell-time-limit">
+          <strong>{cell.timeLimit.message}</strong>
         </div>
       ) : null}
       {cell.died ? (
