@@ -5,6 +5,7 @@ import { checkCitedAnswer, uncitedAnswer } from './finalize';
 import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult } from './ports';
 import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
 import { streamReply, type ModelReply } from './streamReply';
+import { isArgumentRefusal } from './toolArgumentCap';
 import { addCost, addUsage, emptyUsage } from './usage';
 
 /** How a provider error ends the run: no key or a bad one, a request too large, or the provider failing. */
@@ -173,7 +174,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
 
   async function finalize(call: ToolCallRecord): Promise<{ done: true; answer: NonNullable<EngineResult['answer']> } | { done: false; errors: string[] }> {
     const errors = call.parseError
-      ? [`arguments are not valid JSON: ${call.parseError}`]
+      ? [isArgumentRefusal(call.parseError) ? call.parseError : `arguments are not valid JSON: ${call.parseError}`]
       : null;
     const check = errors ? ({ ok: false, errors } as const) : await checkCitedAnswer(call.arguments, ports.evidence);
     if (check.ok) {
@@ -197,7 +198,9 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
           toolCallId: call.id,
           toolName: call.name,
           isError: true,
-          content: `Not executed: the arguments are not valid JSON (${call.parseError}). Raw arguments: ${call.rawArguments.slice(0, 500)}`,
+          content: isArgumentRefusal(call.parseError)
+            ? `Not executed: ${call.parseError}.`
+            : `Not executed: the arguments are not valid JSON (${call.parseError}). Raw arguments: ${call.rawArguments.slice(0, 500)}`,
         });
       } else if (call.name === FINALIZE_TOOL) {
         local.set(call.id, {

@@ -2,6 +2,7 @@ import { transientDataChunk } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { LanguageModelPort, LlmErrorInfo, LlmRequest, Usage, Cost } from '../llm/types';
 import type { ToolCallRecord } from './routeAction';
+import { argumentRefusal, MAX_TOOL_ARGUMENT_BYTES, REFUSED_ARGUMENT_PREVIEW_CHARS, refusedPreview } from './toolArgumentCap';
 
 /** One model reply, gathered while its parts were streamed out as UI chunks. */
 export interface ModelReply {
@@ -19,6 +20,8 @@ export interface ModelReply {
  * Streams one model call and turns its parts into UI message stream chunks as they
  * arrive: text and reasoning blocks get start/delta/end, tool calls input-start/delta
  * and then input-available (parsed) or input-error (raw text kept with the parse error).
+ * A call whose arguments grow past MAX_TOOL_ARGUMENT_BYTES is refused as they stream: its
+ * deltas stop, it ends in input-error, and the model is told to use a file instead.
  */
 export async function streamReply(
   model: LanguageModelPort,
@@ -51,6 +54,11 @@ export async function streamReply(
     return open.id;
   };
   const started = new Set<string>();
+  /** Argument bytes seen per call, and the first characters (a refused call keeps only those). */
+  const argumentBytes = new Map<string, number>();
+  const heads = new Map<string, string>();
+  const refused = new Map<string, number>();
+  const names = new Map<string, string>();
 
   try {
     for await (const part of model.stream(request)) {
@@ -68,14 +76,36 @@ export async function streamReply(
         case 'tool-call-start':
           close();
           started.add(part.id);
+          names.set(part.id, part.name);
           emit({ type: 'tool-input-start', toolCallId: part.id, toolName: part.name });
           break;
-        case 'tool-call-delta':
-          if (part.delta) emit({ type: 'tool-input-delta', toolCallId: part.id, inputTextDelta: part.delta });
+        case 'tool-call-delta': {
+          if (!part.delta || refused.has(part.id)) break;
+          const bytes = (argumentBytes.get(part.id) ?? 0) + Buffer.byteLength(part.delta);
+          argumentBytes.set(part.id, bytes);
+          const head = heads.get(part.id) ?? '';
+          if (head.length < REFUSED_ARGUMENT_PREVIEW_CHARS) heads.set(part.id, head + part.delta.slice(0, REFUSED_ARGUMENT_PREVIEW_CHARS - head.length));
+          if (bytes > MAX_TOOL_ARGUMENT_BYTES) {
+            // Refused at once: nothing more of it is streamed, stored or parsed.
+            refused.set(part.id, bytes);
+            const name = names.get(part.id) ?? 'tool';
+            emit({ type: 'tool-input-error', toolCallId: part.id, toolName: name, input: refusedPreview(heads.get(part.id)!, bytes), errorText: argumentRefusal(name) });
+            break;
+          }
+          emit({ type: 'tool-input-delta', toolCallId: part.id, inputTextDelta: part.delta });
           break;
+        }
         case 'tool-call-end': {
           close();
           if (!started.has(part.id)) emit({ type: 'tool-input-start', toolCallId: part.id, toolName: part.name });
+          const refusedBytes = refused.get(part.id) ?? (Buffer.byteLength(part.rawArguments) > MAX_TOOL_ARGUMENT_BYTES ? Buffer.byteLength(part.rawArguments) : null);
+          if (refusedBytes !== null) {
+            const rawArguments = refusedPreview(part.rawArguments, refusedBytes);
+            reply.toolCalls.push({ id: part.id, name: part.name, rawArguments, arguments: undefined, parseError: argumentRefusal(part.name) });
+            // A call sent whole (no deltas) is refused here; a streamed one already said so.
+            if (!refused.has(part.id)) emit({ type: 'tool-input-error', toolCallId: part.id, toolName: part.name, input: rawArguments, errorText: argumentRefusal(part.name) });
+            break;
+          }
           const parseError = part.complete
             ? part.parseError
             : `the stream ended before the arguments were complete${part.parseError ? ` (${part.parseError})` : ''}`;

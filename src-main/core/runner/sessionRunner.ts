@@ -10,6 +10,7 @@ import type { Ledger } from '../ledger/ledger';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
+import { ToolInputCoalescer } from './toolInputCoalescer';
 
 export interface RunSubmission {
   sessionId: string;
@@ -68,6 +69,8 @@ export class SessionRunner {
   private readonly options = new Map<string, RunSubmission>();
   private readonly finished = new Map<string, { promise: Promise<RunRecord>; resolve: (r: RunRecord) => void }>();
   private closed = false;
+  /** Tool-argument pieces are merged before they are written (one row per piece was 917k rows). */
+  private readonly deltas = new ToolInputCoalescer((sessionId, runId, chunk) => this.emit(sessionId, runId, chunk));
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -236,7 +239,7 @@ export class SessionRunner {
     const generation = { live: true };
     active.model = model;
     active.emit = (chunk) => {
-      if (generation.live) this.emit(sessionId, runId, chunk);
+      if (generation.live) this.deltas.push(sessionId, runId, chunk);
     };
     let result: EngineResult;
     try {
@@ -248,7 +251,7 @@ export class SessionRunner {
           evidence: this.deps.evidenceFor(sessionId),
           context: budgetContextPolicy(),
           // Late events of a finished or cancelled run are dropped (the generation is over).
-          sink: { emit: (chunk) => generation.live && this.emit(sessionId, runId, chunk) },
+          sink: { emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk) },
         },
         {
           sessionId,
@@ -263,6 +266,7 @@ export class SessionRunner {
       );
     } finally {
       generation.live = false;
+      this.deltas.flush(sessionId);
     }
     const usage = {
       ...(result.usage.promptTokens !== null ? { inputTokens: result.usage.promptTokens } : {}),
