@@ -18,6 +18,7 @@ function printResult(r: KernelCellResult, io: CliIO): void {
   for (const d of r.displays) io.out(d.path ? `[figure saved: ${d.path} in the workspace]` : (d.data['text/plain'] ?? ''));
   if (r.error) io.err(r.error.traceback || `${r.error.ename}: ${r.error.evalue}`);
   if (r.died) io.err(r.died.lost);
+  if (r.timeLimit) io.err(r.timeLimit.message);
 }
 
 export const kernelCommand: CliCommand = {
@@ -61,7 +62,8 @@ export const kernelCommand: CliCommand = {
       io.err(`--timeout ${String(values.timeout)}: give a whole number of milliseconds.`);
       return 2;
     }
-    const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, timeoutMs ? { timeoutMs } : {});
+    const limit = timeoutMs ? { timeoutMs, timeLimitHint: 'Give it more with --timeout MS.' } : {};
+    const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, limit);
     if (values.json) io.out(JSON.stringify(result, null, 2));
     else {
       if (result.sandbox.state !== 'sandboxed') io.err(`[kernel sandbox ${describeSandbox(result.sandbox)}]`);
