@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createCore } from '../../src-main/core/core';
 import type { KernelProcess } from '../../src-main/core/kernel/kernelProcess';
 import type { KernelSupervisor } from '../../src-main/core/kernel/supervisor';
 import { makeSupervisor } from '../core/kernel/helpers';
@@ -27,6 +29,16 @@ const { sup } = makeSupervisor({
   },
 });
 afterAll(() => sup.close());
+
+/** A cell that writes each line of frames.json (base64; "CELL" becomes its own id) to fd 3 through the worker's writer. */
+const FORGE_FROM_FILE = [
+  'import sys, json, base64',
+  'W = sys.modules["__main__"]',
+  'CID = W._state["cell"].encode()',
+  'for b in json.load(open("frames.json")):',
+  '    W._send_line(base64.b64decode(b).replace(b"CELL", CID) + b"\\n")',
+  'print("wrote", kept)',
+].join('\n');
 
 /** The session's live worker (the supervisor keeps it private; the fuzz needs its line handler). */
 function liveProcess(supervisor: KernelSupervisor, sessionId: string): KernelProcess {
@@ -61,19 +73,28 @@ describe('frame fuzz', () => {
     expect(next).toMatchObject({ status: 'ok', stdout: '42\n', generation: r.generation });
   });
 
+  it('1,000 such frames through a real kernel whose host calls go to the real dispatcher', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-fuzz-core-'));
+    const core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_UNATTENDED_APPROVAL: '' } });
+    try {
+      const first = await core.kernels.execute('fuzz-core', 'python', 'kept = 5');
+      const lines = fuzzFrames(1_000, 'CELL', 99).map((l) => l.toString('base64'));
+      fs.writeFileSync(path.join(core.kernels.workspaceFor('fuzz-core'), 'frames.json'), JSON.stringify(lines));
+      const r = await core.kernels.execute('fuzz-core', 'python', FORGE_FROM_FILE);
+      expect(r).toMatchObject({ status: 'ok', stdout: 'wrote 5\n', generation: first.generation });
+      const next = await core.kernels.execute('fuzz-core', 'python', 'print(kept * 2)');
+      expect(next).toMatchObject({ status: 'ok', stdout: '10\n' });
+    } finally {
+      await core.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('1,000 such frames written by a cell to fd 3 of a real sandboxed kernel', async () => {
     const first = await sup.execute('fuzz-pipe', 'python', 'kept = 7');
     const lines = fuzzFrames(1_000, 'CELL', 4242).map((l) => l.toString('base64'));
     fs.writeFileSync(path.join(sup.workspaceFor('fuzz-pipe'), 'frames.json'), JSON.stringify(lines));
-    const code = [
-      'import sys, json, base64',
-      'W = sys.modules["__main__"]',
-      'CID = W._state["cell"].encode()',
-      'for b in json.load(open("frames.json")):',
-      '    W._send_line(base64.b64decode(b).replace(b"CELL", CID) + b"\\n")',
-      'print("wrote", kept)',
-    ].join('\n');
-    const r = await sup.execute('fuzz-pipe', 'python', code);
+    const r = await sup.execute('fuzz-pipe', 'python', FORGE_FROM_FILE);
     expect(r.status).toBe('ok');
     expect(r.stdout).toBe('wrote 7\n');
     expect(r.generation).toBe(first.generation);
