@@ -1,4 +1,5 @@
 import { applyJsonPatch } from './jsonPatch';
+import { initialJsonScan, parsePartialJson, partialParseDue, scanJsonDelta, type JsonScan } from './partialJson';
 import type {
   DataUIPart,
   StreamChunk,
@@ -31,7 +32,11 @@ interface PendingTool {
   text: string;
   /** Length of `text` when the partial input was last parsed (see partialParseDue). */
   parsedAt: number;
+  /** Where the text stands as JSON (depth, inside a string), kept delta by delta. */
+  scan: JsonScan;
 }
+
+export { parsePartialJson };
 
 export interface FoldState {
   readonly messages: readonly UIMessage[];
@@ -94,82 +99,6 @@ function mergeMetadata(a: unknown, b: unknown): unknown {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) out[k] = mergeMetadata(a[k], v);
   return out;
-}
-
-/** Arguments up to this length are re-parsed on every delta (cheap, and the live view is exact). */
-export const PARTIAL_PARSE_EVERY_DELTA_UP_TO = 4096;
-/** Past that, they are re-parsed once they have grown by this fraction since the last parse. */
-export const PARTIAL_PARSE_GROWTH = 1 / 8;
-
-/**
- * Whether a tool's streamed arguments, now `length` long and last parsed at `parsedAt`, are
- * parsed again. Re-parsing the whole text on every delta is quadratic (a 1 MiB argument in
- * small deltas took minutes to fold); parsing at geometric steps keeps the total linear (at
- * most 9x the text past the small prefix) while the live view lags by at most an eighth.
- * It depends only on the chunks, never on how they were batched, so the live fold and the
- * replay of the ledger still agree chunk for chunk.
- */
-export function partialParseDue(parsedAt: number, length: number): boolean {
-  return length <= PARTIAL_PARSE_EVERY_DELTA_UP_TO || length - parsedAt >= parsedAt * PARTIAL_PARSE_GROWTH;
-}
-
-/** Where `text.slice(0, end)` ends once trailing whitespace is dropped (a linear scan; a `\s*$` regex can be quadratic). */
-function trimEnd(text: string, end = text.length): number {
-  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  return end;
-}
-
-/** Drops a dangling `,` or `:` at the end (what `/[,:]\s*$/` removed). */
-function withoutDanglingSeparator(body: string): string {
-  const end = trimEnd(body);
-  return end > 0 && (body[end - 1] === ',' || body[end - 1] === ':') ? body.slice(0, end - 1) : body;
-}
-
-/** Drops a trailing unfinished key, `, "key"` or `, "key":` (what `/,?\s*"[^"]*"\s*:?\s*$/` removed). */
-function withoutDanglingKey(body: string): string {
-  let i = trimEnd(body);
-  if (i > 0 && body[i - 1] === ':') i = trimEnd(body, i - 1);
-  if (i < 2 || body[i - 1] !== '"') return body;
-  const open = body.lastIndexOf('"', i - 2);
-  if (open < 0) return body;
-  let start = trimEnd(body, open);
-  if (start > 0 && body[start - 1] === ',') start--;
-  return body.slice(0, start);
-}
-
-/** Best-effort view of a tool's partial JSON arguments while they stream; undefined if none. Linear in the text. */
-export function parsePartialJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    // fall through: close what is open
-  }
-  const closers: string[] = [];
-  let inString = false;
-  let escaped = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{') closers.push('}');
-    else if (ch === '[') closers.push(']');
-    else if (ch === '}' || ch === ']') closers.pop();
-  }
-  let body = escaped ? text.slice(0, -1) : text;
-  if (inString) body += '"';
-  const close = closers.reverse().join('');
-  for (const candidate of [body, withoutDanglingSeparator(body), withoutDanglingKey(body)]) {
-    try {
-      return JSON.parse(candidate + close);
-    } catch {
-      // try the next repair
-    }
-  }
-  return undefined;
 }
 
 class Draft {
@@ -364,8 +293,10 @@ class Draft {
           return;
         }
         const text = pending.text + chunk.inputTextDelta;
-        const due = partialParseDue(pending.parsedAt, text.length);
-        this.setTool(chunk.toolCallId, { index: pending.index, text, parsedAt: due ? text.length : pending.parsedAt });
+        const scan = scanJsonDelta(pending.scan, chunk.inputTextDelta);
+        // Parsed when the arguments just closed (so the final view is exact) or at geometric steps.
+        const due = scan.closedTopLevel || partialParseDue(pending.parsedAt, text.length);
+        this.setTool(chunk.toolCallId, { index: pending.index, text, parsedAt: due ? text.length : pending.parsedAt, scan });
         const p = this.part<ToolPart>(pending.index);
         p.rawInput = text;
         if (!due) return;
@@ -433,7 +364,7 @@ class Draft {
       ? { type: 'dynamic-tool' as const, toolName, toolCallId, state: 'input-streaming' as const }
       : { type: `tool-${toolName}` as const, toolCallId, state: 'input-streaming' as const };
     const index = this.push(part);
-    this.setTool(toolCallId, { index, text: '', parsedAt: 0 });
+    this.setTool(toolCallId, { index, text: '', parsedAt: 0, scan: initialJsonScan });
     return this.last().parts[index] as ToolPart;
   }
 

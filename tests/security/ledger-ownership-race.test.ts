@@ -134,5 +134,5 @@ describe('ledger ownership race', () => {
     expect(last.code).toBe(0);
     expect(inspect(previous!)).toMatchObject({ status: 'failed', failureCode: 'interrupted' });
     expect(inspect(previous!).types.slice(-2)).toEqual(['error', 'finish']);
-  }, 30 * 60_000);
+  }, 60 * 60_000);
 });
