@@ -14,6 +14,8 @@ export interface AppSettings {
   defaultModel: string | null;
   /** null = OPENAI4S_SANDBOX_MODE or `auto`. Applies to kernels started after the app restarts. */
   sandboxMode: SandboxMode | null;
+  /** Wall-clock limit of an agent cell in seconds; absent or null = OPENAI4S_CELL_TIMEOUT_S or 1800. */
+  cellTimeoutS?: number | null;
 }
 
 /** A stored key as the renderer may see it. */
@@ -52,6 +54,7 @@ export const settingsRoutes = {
         defaultProvider: providerId.nullable().optional(),
         defaultModel: z.string().trim().min(1).max(200).nullable().optional(),
         sandboxMode: z.enum(['auto', 'enforce', 'off']).nullable().optional(),
+        cellTimeoutS: z.number().int().min(1).max(7 * 24 * 3600).nullable().optional(),
       })
       .strict(),
   ),

@@ -18,20 +18,21 @@ import { validAnswer } from '../support/mockModel';
 let dir: string;
 let server: ScriptedModel;
 let core: Core;
-async function start(cell: string, limitS: string) {
+async function start(cell: string, limitS: string | null) {
   server = await startScriptedModel([
     { reply: [{ text: `Computing.\n\`\`\`python\n${cell}\n\`\`\`` }] },
     { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] },
   ]);
+  const { OPENAI4S_CELL_TIMEOUT_S: _ignored, ...inherited } = process.env;
   core = createCore({
     env: {
-      ...process.env,
+      ...inherited,
       OPENAI4S_DATA_DIR: dir,
       OPENAI4S_PROVIDER: 'openai',
       OPENAI4S_OPENAI_BASE_URL: server.baseUrl,
       OPENAI4S_OPENAI_API_KEY: 'k',
       OPENAI4S_KERNEL_PREWARM: '0',
-      OPENAI4S_CELL_TIMEOUT_S: limitS,
+      ...(limitS ? { OPENAI4S_CELL_TIMEOUT_S: limitS } : {}),
     },
   });
   const router = createRouter(routes, createHandlers(core));
@@ -106,8 +107,20 @@ describe('the wall-clock limit of agent cells', () => {
     expect(await call<KernelLimitExtension>('kernel.extendCellLimit', { sessionId: session.id, language: 'python', extendMs: 60_000 })).toEqual({ extended: false });
   });
 
-  it('reads OPENAI4S_CELL_TIMEOUT_S with a generous default and a clear error', () => {
+  it('takes the limit chosen in Settings when the environment does not set one', async () => {
+    const { call, seen } = await start('while True:\n    pass', null);
+    const view = await call<{ settings: { cellTimeoutS?: number } }>('settings.update', { cellTimeoutS: 2 });
+    expect(view.settings.cellTimeoutS).toBe(2);
+    const session = await call<{ id: string }>('session.create', { title: 'settings' });
+    const run = await call<{ id: string }>('run.submit', { sessionId: session.id, mutationId: 'm1', message: 'loop' });
+    await core.runner.result(run.id);
+    expect(lastCell(seen)).toMatchObject({ status: 'interrupted', timeLimit: { limitMs: 2000, message: expect.stringContaining('limit of 2 s') } });
+  });
+
+  it('reads OPENAI4S_CELL_TIMEOUT_S (over Settings) with a generous default and a clear error', () => {
     expect(resolveCellTimeoutMs({ value: () => undefined })).toBe(30 * 60_000);
+    expect(resolveCellTimeoutMs({ value: () => undefined }, 600)).toBe(600_000);
+    expect(resolveCellTimeoutMs({ value: () => '90' }, 600)).toBe(90_000);
     expect(resolveCellTimeoutMs({ value: () => '90' })).toBe(90_000);
     expect(() => resolveCellTimeoutMs({ value: () => 'soon' })).toThrow(/OPENAI4S_CELL_TIMEOUT_S=soon .* positive number of seconds/);
   });

@@ -9,6 +9,15 @@ import type { CellProtocol } from './cellProtocol';
 import { recordingKernel } from './recording';
 import { SessionRunner } from './sessionRunner';
 
+/** The limit chosen in Settings, if any (an unreadable settings table leaves the default). */
+function storedCellTimeout(core: Core): number | null {
+  try {
+    return core.settings.read().cellTimeoutS ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Wires the session runner to the core's ledger, providers, kernels, host (tools,
  * permissions, approvals), evidence and event bus.
@@ -32,7 +41,7 @@ export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunn
       kernelPort(core.kernels, {
         provenance: () => core.provenance,
         takeSubmitted: (sessionId, cellId) => cells.takeSubmitted(sessionId, cellId),
-        cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(core.envFor(sessionId)),
+        cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(core.envFor(sessionId), storedCellTimeout(core)),
         timeLimitHint: CELL_LIMIT_HINT,
       }),
     ),

@@ -58,7 +58,15 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
   return {
     async executeCell(language, code, ctx: ActionContext): Promise<CellOutcome> {
       const id = `${ctx.runId}-cell-${++counter}`;
-      const timeoutMs = options.cellTimeoutMs?.(ctx.sessionId);
+      let timeoutMs: number | undefined;
+      try {
+        timeoutMs = options.cellTimeoutMs?.(ctx.sessionId);
+      } catch (error) {
+        // A malformed limit setting is the user's to fix: say so instead of running without one.
+        const message = (error as Error).message;
+        ctx.emit(dataChunk('cell', id, { language, code, status: 'error', error: { ename: 'InvalidSetting', evalue: message, traceback: '', line: null } }));
+        return { ok: false, summary: `The cell was not run: ${message}` };
+      }
       // The running view shows the limit and offers to extend it (kernel.extendCellLimit).
       ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [], ...(timeoutMs ? { timeLimitMs: timeoutMs } : {}) }));
       const pieces: { stream: 'stdout' | 'stderr'; text: string }[] = [];

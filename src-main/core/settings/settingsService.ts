@@ -10,6 +10,7 @@ const KEYS = {
   defaultProvider: 'app.defaultProvider',
   defaultModel: 'app.defaultModel',
   sandboxMode: 'app.sandboxMode',
+  cellTimeoutS: 'app.cellTimeoutS',
 } as const;
 
 export type SettingsPatch = { [K in keyof AppSettings]?: AppSettings[K] | undefined };
@@ -24,10 +25,12 @@ export class SettingsService {
 
   read(): AppSettings {
     const repo = this.repo();
+    const cellTimeoutS = repo.get<number>(KEYS.cellTimeoutS);
     return {
       defaultProvider: repo.get<string>(KEYS.defaultProvider) ?? null,
       defaultModel: repo.get<string>(KEYS.defaultModel) ?? null,
       sandboxMode: repo.get<AppSettings['sandboxMode']>(KEYS.sandboxMode) ?? null,
+      ...(typeof cellTimeoutS === 'number' ? { cellTimeoutS } : {}),
     };
   }
 

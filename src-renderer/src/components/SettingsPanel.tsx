@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ProviderReport, StoredKeyInfo } from '../../../src-preload/contract';
 import type { MessageKey } from '../i18n/messages';
 import { useT } from '../i18n/useT';
+import { CellLimitSetting } from './CellLimitSetting';
 import { LanguageSwitch } from './LanguageSwitch';
 import { useAppStore } from '../store/context';
 import type { ThemeChoice } from '../store/settingsSlice';
@@ -246,6 +247,13 @@ export function SettingsPanel() {
               </label>
             ))}
           </div>
+        </Section>
+
+        <Section title={t('settings.cellLimit.title')} note={t('settings.cellLimit.note')}>
+          <CellLimitSetting
+            seconds={view?.settings.cellTimeoutS ?? null}
+            onSave={(cellTimeoutS) => void save({ cellTimeoutS })}
+          />
         </Section>
 
         <Section

@@ -125,6 +125,10 @@ export const en = {
   'settings.defaults.fromEnv': 'From the environment (OPENAI4S_PROVIDER)',
   'settings.sandbox.note':
     'Running kernels use “{mode}”. A change applies to kernels started after the app restarts.',
+  'settings.cellLimit.title': 'Cell time limit',
+  'settings.cellLimit.label': 'Minutes an agent cell may run',
+  'settings.cellLimit.note':
+    'A cell still running at the limit is interrupted (then stopped). Empty: 30 minutes, or OPENAI4S_CELL_TIMEOUT_S, which overrides this. A running cell can be given more time from its view.',
   'settings.rules.title': 'Approval rules',
   'settings.rules.note': 'Decisions you made “always”. Revoke one and the agent asks again.',
   'settings.rules.empty': 'No stored rules.',
@@ -433,6 +437,10 @@ export const zhCN: Record<MessageKey, string> = {
   'settings.defaults.note': '新消息默认使用，除非在输入框中另选。可填写任意模型 ID。',
   'settings.defaults.fromEnv': '来自环境变量（OPENAI4S_PROVIDER）',
   'settings.sandbox.note': '正在运行的内核使用“{mode}”。修改在应用重启后启动的内核中生效。',
+  'settings.cellLimit.title': '单元运行时限',
+  'settings.cellLimit.label': '智能体单元最多可运行的分钟数',
+  'settings.cellLimit.note':
+    '到达时限仍在运行的单元会被中断（随后停止）。留空：30 分钟，或使用会覆盖此设置的 OPENAI4S_CELL_TIMEOUT_S。正在运行的单元可在其视图中延长时间。',
   'settings.rules.title': '批准规则',
   'settings.rules.note': '你选择“始终”的决定。撤销后智能体会再次询问。',
   'settings.rules.empty': '没有已保存的规则。',

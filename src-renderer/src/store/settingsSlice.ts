@@ -24,6 +24,7 @@ export interface SettingsSlice {
     defaultProvider?: string | null;
     defaultModel?: string | null;
     sandboxMode?: 'auto' | 'enforce' | 'off' | null;
+    cellTimeoutS?: number | null;
   }): Promise<string | null>;
   setProviderKey(providerId: string, key: string): Promise<string | null>;
   clearProviderKey(providerId: string): Promise<string | null>;
