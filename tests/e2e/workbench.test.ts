@@ -92,8 +92,8 @@ describe('workbench: a research conversation', () => {
     expect(await answer.locator('.katex').count()).toBeGreaterThan(0);
     const claims = answer.getByTestId('claim');
     expect(await claims.count()).toBe(ANSWER.claims.length);
-    expect(await claims.nth(0).getAttribute('data-basis')).toBe('inferred');
-    expect(await claims.nth(0).getByTestId('basis-badge').textContent()).toBe('inferred');
+    expect(await claims.nth(0).getAttribute('data-basis')).toBe('computed');
+    expect(await claims.nth(0).getByTestId('basis-badge').textContent()).toBe('computed');
     expect(await claims.nth(1).getByTestId('basis-badge').textContent()).toBe('generated');
     expect(await answer.getByTestId('limitations').textContent()).toContain(ANSWER.limitations[0]);
     expect(await answer.getByTestId('next-steps').textContent()).toContain(ANSWER.next_steps[0]);
@@ -110,10 +110,10 @@ describe('workbench: a research conversation', () => {
     expect(await page.getByTestId('generation-marker').count()).toBe(1);
 
     // A clicked evidence id opens the Evidence tab on that id.
+    const cited = (await claims.nth(0).getByTestId('evidence-link').textContent())!.trim();
+    expect(cited).toMatch(/^ev_[a-z2-7]{16}$/);
     await claims.nth(0).getByTestId('evidence-link').click();
-    await page
-      .locator('[data-testid="evidence-item"][data-evidence-id="ev_aaaaaaaaaaaaaaaa"]')
-      .waitFor();
+    await page.locator(`[data-testid="evidence-item"][data-evidence-id="${cited}"]`).waitFor();
 
     // The session is in the sidebar, titled by the question, not running.
     const row = page.getByTestId('session-row').first();
@@ -136,7 +136,7 @@ describe('workbench: a research conversation', () => {
     // The same conversation in Chinese.
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('tab', { name: '笔记本' }).waitFor();
-    expect(await page.getByTestId('basis-badge').first().textContent()).toBe('推断');
+    expect(await page.getByTestId('basis-badge').first().textContent()).toBe('计算');
     await page.getByTestId('conversation').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await shot(page, 'workbench-answer-zh.png');
     await page.getByRole('button', { name: 'English' }).click();

@@ -1,5 +1,22 @@
 import type { ScriptStep } from '../scriptedModel';
 
+/** The evidence id the host gave the model for the last cell (every cited id must be this session's). */
+function cellEvidenceId(body: unknown): string | null {
+  const ids = [...JSON.stringify(body).matchAll(/Evidence id of this cell: (ev_[a-z2-7]{16})/g)];
+  return ids.at(-1)?.[1] ?? null;
+}
+
+/**
+ * The finalize step after a cell: the first claim becomes a computed one citing the cell's
+ * real evidence id, read from the request (as a model would read it from the cell result).
+ */
+export const finalizeCitingCell: ScriptStep = (body) => {
+  const id = cellEvidenceId(body);
+  const [first, ...rest] = ANSWER.claims;
+  const claims = id ? [{ ...first!, basis: 'computed', evidence: [id] }, ...rest] : ANSWER.claims;
+  return { reply: [{ toolCall: { name: 'finalize_response', arguments: { ...ANSWER, claims } } }] };
+};
+
 /**
  * The scripted research conversation the workbench e2e test plays: reasoning and a
  * tool call, then a Python cell that draws a figure, then a cited finalize. The model
@@ -36,7 +53,7 @@ export const ANSWER = {
     {
       statement: 'The mature hormone has 51 residues in two chains.',
       basis: 'inferred',
-      evidence: ['ev_aaaaaaaaaaaaaaaa'],
+      evidence: [] as string[],
       uncertainty: 'low',
     },
     {
@@ -81,6 +98,6 @@ export function researchScript(): ScriptStep[] {
         },
       ],
     },
-    { reply: [{ toolCall: { name: 'finalize_response', arguments: ANSWER } }] },
+    finalizeCitingCell,
   ];
 }
