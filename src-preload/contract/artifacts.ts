@@ -36,6 +36,13 @@ export interface ArtifactProvenance {
   created_at: string;
 }
 
+/** How the cell that produced a version ended: a failed computation must never look like a result. */
+export interface CellOutcomeSummary {
+  status: 'ok' | 'error' | 'interrupted' | 'died';
+  /** The error's one-line summary (`ename: evalue`) when the cell did not end ok. */
+  error?: string;
+}
+
 export interface ArtifactVersion {
   id: string;
   artifactId: string;
@@ -50,6 +57,11 @@ export interface ArtifactVersion {
   provenance: ArtifactProvenance;
   /** The evidence record of this version (cite it in computed claims). */
   evidenceId: string;
+  /**
+   * For a version a cell produced: how that cell ended, read from the cell's evidence when
+   * the version is read (absent while the cell still runs, or for tools and the user).
+   */
+  cellOutcome?: CellOutcomeSummary;
 }
 
 export interface ArtifactSummary {

@@ -118,6 +118,7 @@ const artifactDataSchema: z.ZodType<ArtifactVersion> = z
       .object({ producer: producerSchema, environment: environmentSchema, inputEvidence: z.array(z.string()), created_at: z.string() })
       .strict(),
     evidenceId: z.string(),
+    cellOutcome: z.object({ status: z.enum(['ok', 'error', 'interrupted', 'died']), error: z.string().optional() }).strict().optional(),
   })
   .strict();
 

@@ -6,9 +6,10 @@ import type {
   ArtifactProducer,
   ArtifactSummary,
   ArtifactVersion,
+  CellOutcomeSummary,
 } from '../../../src-preload/contract/artifacts';
 import { randomId, stableId } from '../evidence/ids';
-import type { EvidenceStore } from '../evidence/store';
+import { evidenceIdFor, type EvidenceStore } from '../evidence/store';
 import type { BlobStore } from './blobStore';
 import type { GenerationEnvironments } from './environment';
 import type { ArtifactIndex } from './index';
@@ -100,8 +101,34 @@ export class ArtifactService {
         envelope: { version_id: id, artifact_id: aid, path: logical, number, sha256, size, mime, provenance },
         createdAt,
       });
-      return { id, artifactId: aid, sessionId: input.sessionId, number, path: logical, sha256, size, mime, createdAt, provenance, evidenceId: ev.id };
+      return this.withOutcome({ id, artifactId: aid, sessionId: input.sessionId, number, path: logical, sha256, size, mime, createdAt, provenance, evidenceId: ev.id });
     });
+  }
+
+  /**
+   * How the producing cell ended, read from that cell's evidence record: a version saved
+   * mid-cell (host.save_artifact) learns its cell's outcome once the cell has ended.
+   */
+  cellOutcome(sessionId: string, producer: ArtifactProducer): CellOutcomeSummary | null {
+    if (producer.kind !== 'cell') return null;
+    const record = this.deps.evidence.get(sessionId, evidenceIdFor(sessionId, 'cell', `${producer.generation}/${producer.cellId}`));
+    const envelope = (record?.envelope ?? {}) as { status?: unknown; error?: unknown };
+    const status = envelope.status;
+    if (status !== 'ok' && status !== 'error' && status !== 'interrupted' && status !== 'died') return null;
+    if (status === 'ok') return { status };
+    return typeof envelope.error === 'string' && envelope.error ? { status, error: envelope.error } : { status };
+  }
+
+  /** The versions a cell produced (figures it left and files it saved), oldest first. */
+  producedByCell(sessionId: string, cellId: string): ArtifactVersion[] {
+    return this.list(sessionId)
+      .flatMap((a) => this.versions(a.id))
+      .filter((v) => v.provenance.producer.kind === 'cell' && v.provenance.producer.cellId === cellId);
+  }
+
+  private withOutcome(v: ArtifactVersion): ArtifactVersion {
+    const outcome = this.cellOutcome(v.sessionId, v.provenance.producer);
+    return outcome ? { ...v, cellOutcome: outcome } : v;
   }
 
   list(sessionId: string): ArtifactSummary[] {
@@ -116,13 +143,13 @@ export class ArtifactService {
 
   versions(artifactId: string): ArtifactVersion[] {
     this.get(artifactId);
-    return this.deps.index.versions(artifactId);
+    return this.deps.index.versions(artifactId).map((v) => this.withOutcome(v));
   }
 
   version(versionId: string): ArtifactVersion {
     const v = this.deps.index.version(versionId);
     if (!v) throw new AppError('not_found', `No artifact version ${versionId}.`);
-    return v;
+    return this.withOutcome(v);
   }
 
   read(versionId: string, maxBytes = 4 * 1024 * 1024): ArtifactBytes {
@@ -140,6 +167,6 @@ export class ArtifactService {
     const a = this.deps.index.artifact(artifactId);
     if (!a) return null;
     const versions = this.deps.index.versions(artifactId);
-    return { id: a.id, sessionId: a.sessionId, path: a.path, versions: versions.length, latest: versions[versions.length - 1]! };
+    return { id: a.id, sessionId: a.sessionId, path: a.path, versions: versions.length, latest: this.withOutcome(versions[versions.length - 1]!) };
   }
 }

@@ -17,6 +17,8 @@ export function recordCellEvidence(store: EvidenceStore, cell: KernelCellResult,
       cell_id: cell.cellId,
       cell_number: cell.cellNumber,
       status: cell.status,
+      // The one-line reason a cell did not end ok (what its outputs must be read with).
+      error: cell.error ? `${cell.error.ename}: ${cell.error.evalue}`.slice(0, 300) : cell.died ? `kernel died: ${cell.died.reason}`.slice(0, 300) : null,
       usage: cell.usage ?? null,
       sandbox: cell.sandbox,
       figures: cell.displays.filter((d) => d.path).map((d) => d.path),

@@ -7,7 +7,14 @@ import { markdownFileLink } from './markdownLink';
 /** A cited artifact id (a version, or an artifact meaning its latest version) with a link to its file in the export. */
 function citedArtifact(id: string, exported: readonly ArtifactIndexRow[]): string {
   const row = exported.find((r) => r.id === id) ?? exported.filter((r) => r.artifactId === id).sort((a, b) => b.number - a.number)[0];
-  return row ? `- \`${id}\`: ${markdownFileLink(row.file)}` : `- \`${id}\``;
+  return row ? `- \`${id}\`: ${markdownFileLink(row.file)}${failedNote(row)}` : `- \`${id}\``;
+}
+
+/** Said next to every output of a cell that did not end ok: it is not a result. */
+function failedNote(row: ArtifactIndexRow): string {
+  const o = row.cellOutcome;
+  if (!o || o.status === 'ok') return '';
+  return ` (**from a failed cell**: ${o.status}${o.error ? `, ${o.error.replace(/[\r\n]+/g, ' ')}` : ''})`;
 }
 
 /**
@@ -47,6 +54,10 @@ export function sessionReport(
       if (answer.next_steps.length) out.push('### Next steps', '', ...answer.next_steps.map((l) => `- ${l}`), '');
       if (answer.artifacts.length) out.push('### Artifacts', '', ...answer.artifacts.map((a) => citedArtifact(a, exported)), '');
     }
+  }
+  const failed = exported.filter((r) => r.cellOutcome && r.cellOutcome.status !== 'ok');
+  if (failed.length) {
+    out.push('## Outputs of failed cells', '', 'These files were produced by cells that did not finish successfully; they are not results.', '', ...failed.map((r) => `- ${markdownFileLink(r.file)}${failedNote(r)}`), '');
   }
   out.push('## Contents of this archive', '', ...files.map((f) => `- ${markdownFileLink(f)}`), '', 'Check it with `openai4s verify <file.zip>`: every file is listed with its sha256 in `manifest.json`.', '');
   return out.join('\n');

@@ -1,3 +1,4 @@
+import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
 import { dataChunk, dataPatchChunk } from '../../../src-preload/contract/dataParts';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
 import { captureFigures } from '../artifacts/figures';
@@ -112,11 +113,21 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
             ctx.emit(dataChunk('evidence', evidence.id, evidence));
             notes.push(`Evidence id of this cell: ${evidence.id} (cite it for computed claims).`);
             const figures = await captureFigures(services.artifacts, result, supervisor.workspaceFor(ctx.sessionId), [evidence.id]);
+            const failed = result.status !== 'ok';
             for (const version of figures.saved) {
               ctx.emit(dataChunk('artifact', version.id, version));
-              notes.push(`Figure ${version.path} saved as artifact version ${version.id} (evidence ${version.evidenceId}).`);
+              if (!failed) notes.push(`Figure ${version.path} saved as artifact version ${version.id} (evidence ${version.evidenceId}).`);
             }
             for (const skipped of figures.skipped) notes.push(`A figure was not saved: ${skipped}.`);
+            if (failed) {
+              // A failed computation must never look like a result: every output of this
+              // cell is named as coming from it, and versions saved mid-cell are re-sent
+              // with the cell's outcome so the UI marks them too.
+              const produced = services.artifacts.producedByCell(ctx.sessionId, result.cellId);
+              const shown = new Set(figures.saved.map((v) => v.id));
+              for (const version of produced) if (!shown.has(version.id)) ctx.emit(dataChunk('artifact', version.id, version));
+              notes.push(failedCellNote(result, produced));
+            }
           } catch (error) {
             notes.push(`Provenance was not recorded for this cell: ${(error as Error).message}`);
           }
@@ -142,4 +153,12 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
       }
     },
   };
+}
+
+/** What the model is told about the outputs of a cell that did not end ok. */
+export function failedCellNote(result: Pick<KernelCellResult, 'status' | 'error' | 'died'>, produced: Pick<ArtifactVersion, 'id' | 'path'>[]): string {
+  const why = result.error ? `${result.error.ename}: ${result.error.evalue}` : result.died ? `the kernel died (${result.died.reason})` : result.status;
+  const head = `THIS CELL FAILED (${result.status}: ${why.slice(0, 300)}). Its outputs are not results: do not present them as findings or cite them for computed claims; fix the cell and run it again.`;
+  if (!produced.length) return head;
+  return `${head} Outputs that came from the failed cell (marked as such in the app and the export): ${produced.map((v) => `${v.path} (version ${v.id})`).join(', ')}.`;
 }

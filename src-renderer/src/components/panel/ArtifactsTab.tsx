@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ArtifactSummary, ArtifactVersion } from '../../../../src-preload/contract/artifacts';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { FailedCellBadge } from '../parts/FailedCellBadge';
 import { formatBytes } from '../parts/format';
 import { ArtifactPreview } from './ArtifactPreview';
 
@@ -45,7 +46,7 @@ function ArtifactDetail({ artifact }: { artifact: ArtifactSummary }) {
       ) : null}
       <p className="muted small mono">
         {version.mime} · {formatBytes(version.size)} · sha256 {version.sha256.slice(0, 12)}… ·{' '}
-        {version.evidenceId}
+        {version.evidenceId} <FailedCellBadge outcome={version.cellOutcome} />
       </p>
       <ArtifactPreview version={version} />
     </div>
@@ -90,6 +91,7 @@ export function ArtifactsTab() {
                 : t('panel.artifacts.versions', { count: a.versions })}{' '}
               · {formatBytes(a.latest.size)}
             </span>
+            <FailedCellBadge outcome={a.latest.cellOutcome} />
           </button>
           {open === a.id ? <ArtifactDetail artifact={a} /> : null}
         </li>

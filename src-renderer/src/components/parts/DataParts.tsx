@@ -7,6 +7,7 @@ import type {
 } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { EvidenceLink } from './AnswerCard';
+import { FailedCellBadge } from './FailedCellBadge';
 import { isRecord, preview } from './format';
 
 /** The stream's error report (the fold keeps `error` chunks as `data-error`). */
@@ -95,6 +96,7 @@ export function RecordChip({ part }: { part: DataPartOf<'evidence'> | DataPartOf
       <span className="pill pill-neutral">{kind}</span>
       {kind === 'evidence' && id ? <EvidenceLink id={id} /> : <span className="mono">{id}</span>}
       {title ? <span className="muted"> {title}</span> : null}
+      {part.type === 'data-artifact' ? <FailedCellBadge outcome={part.data.cellOutcome} /> : null}
     </div>
   );
 }
