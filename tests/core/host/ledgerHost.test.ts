@@ -85,22 +85,21 @@ describe('host over the ledger', () => {
     const session = ledger.createSession('batch');
     const { run } = ledger.runs.submit(session.id, 'm1', 'hello');
     ledger.runs.start(run.id, null, null);
-    const slow = countingTool('slow_read', 'read', 'allow', 150);
-    const fast = countingTool('fast_read', 'read', 'allow', 10);
+    const reads = { now: 0, max: 0 };
+    const slow = countingTool('slow_read', 'read', 'allow', 150, reads);
+    const fast = countingTool('fast_read', 'read', 'allow', 10, reads);
     const writer = countingTool('writer', 'write', 'allow', 10);
     const host = hostOver(ledger, scriptedPort([]), [slow.tool, fast.tool, writer.tool]);
     const executor = new ToolExecutor(host.dispatcher, { workspaceFor: () => '/x' });
     const call = (id: string, name: string, key: string) => ({ id, name, rawArguments: JSON.stringify({ key }), arguments: { key }, parseError: null });
-    const started = Date.now();
     const results = await executor.executeBatch(
       [call('c1', 'slow_read', 'a'), call('c2', 'fast_read', 'b'), call('c3', 'slow_read', 'c'), call('c4', 'writer', 'a'), call('c5', 'nope', 'z')],
       { sessionId: session.id, runId: run.id, signal: new AbortController().signal, emit: () => {} },
     );
-    const elapsed = Date.now() - started;
     expect(results.map((r) => r.toolCallId)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
     expect(results.map((r) => r.isError)).toEqual([false, false, false, false, true]);
     expect(results[0]!.content).toBe('slow_read ran on a');
-    expect(elapsed).toBeLessThan(290); // two 150 ms reads overlapped
+    expect(reads.max).toBeGreaterThanOrEqual(2); // the reads overlapped (no timing: a loaded machine is slow, not wrong)
     const [group] = ledger.actions.listByRun(run.id);
     expect(group).toMatchObject({ kind: 'tool_batch', status: 'completed' });
     expect(group!.events.map((e) => [e.toolCallId, e.name, e.sideEffect, e.isError])).toEqual([

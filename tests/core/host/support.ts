@@ -19,7 +19,13 @@ export function scriptedPort(answers: ApprovalAnswer[], fallback: ApprovalAnswer
 }
 
 /** A tool that counts its executions (its effect is observable, so "not run" is checkable). */
-export function countingTool(name: string, sideEffect: SideEffectClass, defaultPolicy: 'allow' | 'ask' | 'deny', delayMs = 0) {
+/** Counts executions in flight across the tools sharing it (overlap shown without timing). */
+export interface InFlight {
+  now: number;
+  max: number;
+}
+
+export function countingTool(name: string, sideEffect: SideEffectClass, defaultPolicy: 'allow' | 'ask' | 'deny', delayMs = 0, inFlight?: InFlight) {
   const runs: unknown[] = [];
   const tool = defineTool({
     name,
@@ -31,7 +37,12 @@ export function countingTool(name: string, sideEffect: SideEffectClass, defaultP
     target: (a) => `target-${a.key}`,
     async execute(a) {
       runs.push(a);
-      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      if (inFlight) inFlight.max = Math.max(inFlight.max, ++inFlight.now);
+      try {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      } finally {
+        if (inFlight) inFlight.now--;
+      }
       return { text: `${name} ran on ${a.key}` };
     },
   });
