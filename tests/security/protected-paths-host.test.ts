@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { editFileTool, readTextFileTool, writeFileTool } from '../../src-main/core/tools/fsTools';
+import { editFileTool, listDirTool, readTextFileTool, writeFileTool } from '../../src-main/core/tools/fsTools';
 import { ProtectedPathError, makeWorkspaceDir, writeWorkspaceFile } from '../../src-main/core/workspace/safeFs';
 import { runTool } from './support/tools';
 
@@ -91,5 +91,21 @@ describe('protected workspace names, host side', () => {
     // Names that only look alike stay writable.
     for (const rel of ['env', '.env.example.txt', '.env.example', 'git/hooks.txt', 'figures/.gitkeep-not.png', '.environment']) writeWorkspaceFile(ws, rel, 'ok');
     expect(tree(ws)).toContain('.environment');
+  });
+});
+
+describe('the sandbox placeholders of protected names', () => {
+  it('are not listed at the workspace root while empty; real content under a protected name is', async () => {
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws, '.git'));
+    fs.writeFileSync(path.join(ws, '.env'), '');
+    fs.mkdirSync(path.join(ws, '.vscode'));
+    fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
+    fs.writeFileSync(path.join(ws, 'data.csv'), 'a\n');
+    const listed = (await runTool(listDirTool, { path: '.' }, ws)).text;
+    expect(listed).toContain('data.csv');
+    expect(listed).toContain('.vscode/');
+    expect(listed).not.toMatch(/^\.git\/$/m);
+    expect(listed).not.toMatch(/^\.env\b/m);
   });
 });

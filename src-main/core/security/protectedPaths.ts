@@ -36,6 +36,11 @@ export const PROTECTED_FILES: readonly string[] = [
 const dirSet = new Set(PROTECTED_DIRS.map((n) => n.toLowerCase()));
 const fileSet = new Set(PROTECTED_FILES.map((n) => n.toLowerCase()));
 
+/** Whether a name at the workspace root is one of the protected names (exactly as listed). */
+export function isProtectedRootName(name: string): boolean {
+  return PROTECTED_DIRS.includes(name) || PROTECTED_FILES.includes(name);
+}
+
 /** Variants dotenv loaders read too (.env.local, .env.production, .env.development.local); templates stay writable. */
 function isDotenvVariant(name: string): boolean {
   const m = /^\.env\.([a-z0-9_-]+)(\.local)?$/.exec(name);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { childPath, closeDir, openChildDir, openChildFile, openRootDir, readDirNames, strategy, type DirHandle } from './dirHandle';
+import { isProtectedRootName } from '../security/protectedPaths';
 import {
   WorkspaceEscapeError,
   WorkspaceKindError,
@@ -268,6 +269,17 @@ function kindOf(st: fs.Stats): EntryKind {
   return st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'link' : st.isFile() ? 'file' : 'other';
 }
 
+function isEmptyPlaceholder(dir: DirHandle, name: string, kind: EntryKind, size: number): boolean {
+  if (!isProtectedRootName(name)) return false;
+  if (kind === 'file') return size === 0;
+  if (kind !== 'dir') return false;
+  try {
+    return fs.readdirSync(childPath(dir, name)).length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The entries of a folder (symlinks listed as links, never followed), sorted by name. */
 export function listWorkspaceDir(workspace: string, requested: string): { rel: string; entries: WorkspaceEntry[] } {
   const rel = workspaceRelative(requested);
@@ -279,6 +291,9 @@ export function listWorkspaceDir(workspace: string, requested: string): { rel: s
       const st = fs.lstatSync(childPath(dir, name), { throwIfNoEntry: false });
       if (!st) continue;
       const kind = kindOf(st);
+      // The sandbox's empty read-only placeholders of protected names (see
+      // kernel/protectedMounts.ts) are mount points, not content: not listed at the root.
+      if (parts.length === 0 && isEmptyPlaceholder(dir, name, kind, st.size)) continue;
       rows.push({ name, kind, size: kind === 'file' ? st.size : null });
     }
     return rows;
