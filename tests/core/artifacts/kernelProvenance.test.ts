@@ -1,31 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { artifactCapabilities } from '../../../src-main/core/artifacts/capabilities';
 import { captureFigures } from '../../../src-main/core/artifacts/figures';
 import { recordCellEvidence } from '../../../src-main/core/evidence/records';
-import type { HostCallHandler } from '../../../src-main/core/kernel/hostCalls';
 import { makeSupervisor } from '../kernel/helpers';
-import { memoryArtifacts } from './helpers';
+import { memoryArtifacts, saveArtifactHost } from './helpers';
 
 const { service, evidence } = memoryArtifacts();
-const caps = artifactCapabilities(() => service);
-// The host side of host.save_artifact: the calling cell becomes the producer.
-const host: HostCallHandler = {
-  async call(method, args, ctx) {
-    if (method !== 'save_artifact') throw new Error(`not served here: ${method}`);
-    const parsed = caps.save_artifact.input.parse(args);
-    const out = await caps.save_artifact.execute(parsed, {
-      sessionId: ctx.sessionId,
-      runId: null,
-      workspace: ctx.workspace,
-      signal: new AbortController().signal,
-      origin: 'cell',
-      cell: { generation: ctx.generation, cellId: ctx.cellId, language: ctx.language },
-    });
-    return JSON.parse(out.text) as unknown;
-  },
-};
+const host = saveArtifactHost(service);
 const { sup } = makeSupervisor({ host });
 afterAll(() => sup.close());
 

@@ -1,12 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import { artifactCapabilities } from '../../../src-main/core/artifacts/capabilities';
 import type { ProvenanceServices } from '../../../src-main/core/evidence/services';
 import { sessionReport } from '../../../src-main/core/export/report';
-import type { HostCallHandler } from '../../../src-main/core/kernel/hostCalls';
 import { kernelPort } from '../../../src-main/core/runner/kernelCells';
-import { memoryArtifacts } from '../artifacts/helpers';
+import { memoryArtifacts, saveArtifactHost } from '../artifacts/helpers';
 import { makeSupervisor } from '../kernel/helpers';
 
 /**
@@ -14,21 +12,7 @@ import { makeSupervisor } from '../kernel/helpers';
  * raised are outputs of a failed cell, and say so to the model, in the stream and in the export.
  */
 const { service, evidence } = memoryArtifacts();
-const caps = artifactCapabilities(() => service);
-const host: HostCallHandler = {
-  async call(method, args, ctx) {
-    if (method !== 'save_artifact') throw new Error(`not served here: ${method}`);
-    const out = await caps.save_artifact.execute(caps.save_artifact.input.parse(args), {
-      sessionId: ctx.sessionId,
-      runId: null,
-      workspace: ctx.workspace,
-      signal: new AbortController().signal,
-      origin: 'cell',
-      cell: { generation: ctx.generation, cellId: ctx.cellId, language: ctx.language },
-    });
-    return JSON.parse(out.text) as unknown;
-  },
-};
+const host = saveArtifactHost(service);
 const { sup } = makeSupervisor({ host });
 afterAll(() => sup.close());
 const port = kernelPort(sup, { provenance: () => ({ evidence, artifacts: service }) as unknown as ProvenanceServices });
