@@ -54,6 +54,13 @@ export interface Core {
   readonly revealPath: ((file: string) => Promise<void>) | null;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
+  /**
+   * Deletes a session: its runs are cancelled, its kernels stopped at once, and every
+   * per-session table in memory released. The ledger only hides it (append-only).
+   */
+  deleteSession(sessionId: string): Promise<void>;
+  /** Entries held by the per-session and per-run tables of the core, by owner (diagnostics and the lifecycle test). */
+  sizes(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -185,6 +192,29 @@ export function createCore(options: CoreOptions = {}): Core {
         await demo.close();
         throw error;
       }
+    },
+    async deleteSession(sessionId) {
+      core.ledger.sessions.require(sessionId);
+      // Its runs end first (a run must not go on spending tokens in a deleted session).
+      await core.runner.cancelSession(sessionId, 'The session was deleted.');
+      // Then its kernels, while the session is still visible, so their generations are closed in the ledger.
+      await kernels.closeSession(sessionId);
+      core.ledger.deleteSession(sessionId);
+      host.endSession(sessionId);
+      cells.endSession(sessionId);
+    },
+    sizes() {
+      const prefixed = (owner: string, sizes: object) => Object.fromEntries(Object.entries(sizes).map(([k, v]) => [`${owner}.${k}`, v as number]));
+      return {
+        ...prefixed('kernels', kernels.sizes()),
+        ...prefixed('host', host.sizes()),
+        ...(runner ? prefixed('runner', runner.sizes()) : {}),
+        ...(ledger ? prefixed('ledger.events', ledger.events.sizes()) : {}),
+        'cells.submitted': cells.size(),
+        'generations.open': generations.size(),
+        'core.overlays': overlays.size,
+        'core.demos': demos.size,
+      };
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {

@@ -109,7 +109,7 @@ export interface KernelLifecycleEvent {
   sessionId: string;
   language: KernelLanguage;
   generation: string;
-  kind: 'started' | 'died' | 'restarted' | 'idle_shutdown';
+  kind: 'started' | 'died' | 'restarted' | 'idle_shutdown' | 'session_closed';
   sandbox?: KernelSandboxState;
   reason?: string;
 }

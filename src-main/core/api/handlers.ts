@@ -29,11 +29,8 @@ export function createHandlers(core: Core): HandlersFor<Routes> {
     },
     'session.rename': (input) => core.ledger.sessions.rename(input.sessionId, input.title, input.expectedRevision),
     'session.delete': async (input) => {
-      core.ledger.sessions.require(input.sessionId);
-      // Its runs end first (a run must not go on spending tokens in a deleted session).
-      await core.runner.cancelSession(input.sessionId, 'The session was deleted.');
-      core.ledger.deleteSession(input.sessionId);
-      core.host.policy.endSession(input.sessionId);
+      // Runs cancelled, kernels stopped, in-memory state released; the ledger only hides it.
+      await core.deleteSession(input.sessionId);
       return { deleted: true as const };
     },
     'session.history': (input) => core.ledger.history(input.sessionId),

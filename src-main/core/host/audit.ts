@@ -155,6 +155,16 @@ export class LedgerAudit implements AuditPort {
     } else this.open.set(slot.groupId, left);
   }
 
+  /** The run ended: its turn counter goes (a later call would recount from the ledger). */
+  endRun(runId: string): void {
+    this.turns.delete(runId);
+  }
+
+  /** How many entries the per-run tables hold (diagnostics and the lifecycle test). */
+  sizes(): { turns: number; openGroups: number } {
+    return { turns: this.turns.size, openGroups: this.open.size };
+  }
+
   private appendFallback(record: Record<string, unknown>): void {
     fs.mkdirSync(path.dirname(this.fallbackFile), { recursive: true });
     fs.appendFileSync(this.fallbackFile, `${scrubSecrets(JSON.stringify(record))}\n`, { mode: 0o600 });

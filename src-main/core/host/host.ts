@@ -35,6 +35,7 @@ export class Host {
   readonly approvals: ApprovalService;
   readonly dispatcher: HostDispatcher;
   readonly executor: ToolExecutor;
+  private readonly audit: LedgerAudit;
   private port: ApprovalPort;
 
   constructor(private readonly options: HostOptions) {
@@ -50,7 +51,7 @@ export class Host {
     let headless = true;
     const delegate: ApprovalPort = { ask: (q, signal) => this.port.ask(q, signal) };
     ({ policy: this.policy, approvals: this.approvals } = createPermissionLayer({ rules: this.rules, requests: this.requests, port: delegate }));
-    const audit = new LedgerAudit(options.ledger, path.join(options.dataDir, 'logs', 'host-audit.jsonl'));
+    const audit = (this.audit = new LedgerAudit(options.ledger, path.join(options.dataDir, 'logs', 'host-audit.jsonl')));
     const dispatcherDeps = { registry: this.registry, policy: this.policy, approvals: this.approvals, audit };
     this.dispatcher = new HostDispatcher({
       ...dispatcherDeps,
@@ -82,6 +83,23 @@ export class Host {
       emitOf: (sessionId) => this.runs.emitOf?.(sessionId),
       local,
     });
+  }
+
+  /** A run ended: its per-run audit state goes. */
+  endRun(runId: string): void {
+    this.audit.endRun(runId);
+  }
+
+  /** A session ended (deleted): its grants go. */
+  endSession(sessionId: string): void {
+    this.policy.endSession(sessionId);
+  }
+
+  /** How many entries the per-run and per-session tables hold (diagnostics and the lifecycle test). */
+  sizes(): Record<string, number> {
+    const audit = this.audit.sizes();
+    const policy = this.policy.sizes();
+    return { auditTurns: audit.turns, auditOpenGroups: audit.openGroups, ...policy, approvalsWaiting: this.approvals.waitingCount };
   }
 
   /** What the model is offered: every tool plus finalize_response. */

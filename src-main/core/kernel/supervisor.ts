@@ -74,6 +74,14 @@ interface Slot {
   deadline?: CellDeadline | null;
   idleTimer: NodeJS.Timeout | null;
   starting: boolean;
+  /** Set when its session was closed (deleted): nothing may start in it again. */
+  closed?: boolean;
+}
+
+const SESSION_CLOSED = 'The session was closed (deleted); its kernels were stopped.';
+
+function emptySlot(language: KernelLanguage): Slot {
+  return { language, proc: null, chain: Promise.resolve(), cells: 0, busy: false, startFailures: 0, dead: null, interrupt: null, idleTimer: null, starting: false };
 }
 
 /**
@@ -120,7 +128,7 @@ export class KernelSupervisor {
     if (!slots) this.sessions.set(sessionId, (slots = new Map()));
     let slot = slots.get(language);
     if (!slot) {
-      slot = { language, proc: null, chain: Promise.resolve(), cells: 0, busy: false, startFailures: 0, dead: null, interrupt: null, idleTimer: null, starting: false };
+      slot = emptySlot(language);
       slots.set(language, slot);
     }
     return slot;
@@ -344,6 +352,11 @@ export class KernelSupervisor {
     const run = async (): Promise<KernelCellResult> => {
       if (slot.dead) throw new AppError('unavailable', slot.dead);
       const proc = await this.ensureProcess(sessionId, slot);
+      // The session was closed while its kernel started: that kernel must not outlive it.
+      if (slot.closed) {
+        proc.kill();
+        throw new AppError('unavailable', slot.dead ?? SESSION_CLOSED);
+      }
       // Stopped while it waited for the kernel: an interrupt then finds no cell to stop.
       if (options.signal?.aborted) throw new CellNotStartedError();
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -444,7 +457,40 @@ export class KernelSupervisor {
   }
 
   status(sessionId: string): KernelStatus {
-    return { sessionId, slots: LANGUAGES.map((language) => this.slotStatus(this.slot(sessionId, language))) };
+    // Read-only: asking about a session must not create slots for it (they would never be released).
+    const slots = this.sessions.get(sessionId);
+    return { sessionId, slots: LANGUAGES.map((language) => this.slotStatus(slots?.get(language) ?? emptySlot(language))) };
+  }
+
+  /**
+   * The session is gone (deleted): its kernels stop now rather than at the idle timeout,
+   * cells still waiting in its slots are refused, and its slots are released. Resolves
+   * once every kernel of the session has exited.
+   */
+  async closeSession(sessionId: string): Promise<void> {
+    const slots = this.sessions.get(sessionId);
+    if (!slots) return;
+    this.sessions.delete(sessionId);
+    const stopping: Promise<unknown>[] = [];
+    for (const slot of slots.values()) {
+      slot.closed = true;
+      slot.dead = SESSION_CLOSED;
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
+      slot.interrupt = null;
+      slot.deadline = null;
+      const proc = slot.proc;
+      slot.proc = null;
+      if (!proc) continue;
+      this.emit('kernel.lifecycle', { sessionId, language: slot.language, generation: proc.generation, kind: 'session_closed' });
+      stopping.push(proc.shutdown(300));
+    }
+    await Promise.all(stopping);
+  }
+
+  /** How many entries the per-session tables hold (diagnostics and the lifecycle test). */
+  sizes(): { sessions: number; liveProcesses: number } {
+    return { sessions: this.sessions.size, liveProcesses: this.live.size };
   }
 
   /** Stops every worker and spare; called by Core.close(). */

@@ -148,9 +148,21 @@ export class EventLog {
     this.lastSeq.clear();
   }
 
-  /** Forgets cached ids (a session was deleted). */
+  /** Forgets cached ids and the seq counter of a session (it was deleted: nothing is appended to it again). */
   forget(sessionId: string): void {
     this.knownSessions.delete(sessionId);
+    this.lastSeq.delete(sessionId);
+    for (const [runId, owner] of this.knownRuns) if (owner === sessionId) this.knownRuns.delete(runId);
+  }
+
+  /** Forgets a finished run's cached owner (a later append for it looks the run up again). */
+  forgetRun(runId: string): void {
+    this.knownRuns.delete(runId);
+  }
+
+  /** How many entries the per-session and per-run caches hold (diagnostics and the lifecycle test). */
+  sizes(): { sessions: number; seqCounters: number; runs: number } {
+    return { sessions: this.knownSessions.size, seqCounters: this.lastSeq.size, runs: this.knownRuns.size };
   }
 
   private prepare(sessionId: string, runId: string | null, chunk: StreamChunk): Pending {

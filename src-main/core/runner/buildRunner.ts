@@ -49,6 +49,12 @@ export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunn
     tools: () => core.host.llmTools(),
     systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'] }),
     publish: (event) => core.events.emit('session.stream', event),
+    // Per-run state elsewhere (audit turns, the ledger's run cache, an untaken submission) ends with the run.
+    onRunEnd: (sessionId, runId) => {
+      core.host.endRun(runId);
+      core.ledger.events.forgetRun(runId);
+      cells.endSession(sessionId);
+    },
   });
   // Host calls from a running cell are audited under its run and shown in its stream.
   core.host.bindRuns({

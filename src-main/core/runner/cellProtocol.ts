@@ -12,6 +12,10 @@ export interface CellProtocol {
   handlers: Record<string, HostCallHandler['call']>;
   /** The answer a cell submitted (validated), taken once after the cell ends. */
   takeSubmitted(sessionId: string, cellId?: string): unknown;
+  /** Drops a submission nobody took (its run ended or its session was deleted). */
+  endSession(sessionId: string): void;
+  /** How many sessions hold an untaken submission (diagnostics and the lifecycle test). */
+  size(): number;
 }
 
 export function createCellProtocol(deps: {
@@ -48,5 +52,9 @@ export function createCellProtocol(deps: {
       submitted.delete(sessionId);
       return entry.answer;
     },
+    endSession(sessionId) {
+      submitted.delete(sessionId);
+    },
+    size: () => submitted.size,
   };
 }

@@ -7,7 +7,7 @@ import type { Ledger } from '../ledger/ledger';
  * the supervisor's own generation id. Kernels of ids that are not ledger sessions (a
  * CLI `kernel exec`) are not recorded.
  */
-export function recordKernelGenerations(events: EventBus, ledger: () => Ledger): { closeAll(reason: string): void } {
+export function recordKernelGenerations(events: EventBus, ledger: () => Ledger): { closeAll(reason: string): void; size(): number } {
   const open = new Set<string>();
   // Set once the app is shutting down: the kernels it stops end for that reason, not as deaths.
   let closing: string | null = null;
@@ -31,5 +31,7 @@ export function recordKernelGenerations(events: EventBus, ledger: () => Ledger):
       for (const id of open) l.kernels.end(id, reason);
       open.clear();
     },
+    /** Generations still open (diagnostics and the lifecycle test). */
+    size: () => open.size,
   };
 }

@@ -34,6 +34,8 @@ export interface RunnerDeps {
   systemPrompt(): string;
   /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
   publish(event: SessionStreamEvent): void;
+  /** Called once a run has ended (any status): owners of per-run state release it. */
+  onRunEnd?(sessionId: string, runId: string): void;
   maxTurns?: number;
 }
 
@@ -188,11 +190,20 @@ export class SessionRunner {
     this.deps.publish({ sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk });
   }
 
+  /** How many entries the per-session and per-run tables hold (diagnostics and the lifecycle test). */
+  sizes(): { sessions: number; options: number; waiters: number; heldDeltas: number } {
+    return { sessions: this.sessions.size, options: this.options.size, waiters: this.finished.size, heldDeltas: this.deltas.size };
+  }
+
   private pump(sessionId: string): void {
-    const q = this.queueOf(sessionId);
-    if (q.active || this.closed) return;
+    const q = this.sessions.get(sessionId);
+    if (!q || q.active || this.closed) return;
     const runId = q.queue.shift();
-    if (!runId) return;
+    if (!runId) {
+      // Idle with nothing queued: the session holds no entry here until its next run.
+      this.sessions.delete(sessionId);
+      return;
+    }
     const controller = new AbortController();
     const active: ActiveRun = { runId, controller, done: Promise.resolve() };
     q.active = active;
@@ -204,6 +215,7 @@ export class SessionRunner {
           this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'internal', failureMessage: message });
         } catch {
           this.waiter(runId).resolve({ ...this.deps.ledger.runs.require(runId), status: 'failed', failureCode: 'internal', failureMessage: message });
+          this.release(sessionId, runId);
         }
       })
       .finally(() => {
@@ -305,7 +317,22 @@ export class SessionRunner {
     // The session is free as soon as its run is recorded as finished.
     const q = this.sessions.get(sessionId);
     if (q?.active?.runId === runId) q.active = null;
-    this.options.delete(runId);
     this.waiter(runId).resolve(record);
+    this.release(sessionId, runId);
+  }
+
+  /**
+   * Drops what this runner kept for a finished run: its submission and its waiter (a later
+   * `result()` reads the finished record from the ledger), then lets the other owners of
+   * per-run state release theirs.
+   */
+  private release(sessionId: string, runId: string): void {
+    this.options.delete(runId);
+    this.finished.delete(runId);
+    try {
+      this.deps.onRunEnd?.(sessionId, runId);
+    } catch {
+      // releasing a cache must never fail the run that ended
+    }
   }
 }

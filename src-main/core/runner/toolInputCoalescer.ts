@@ -62,6 +62,11 @@ export class ToolInputCoalescer {
     this.write(held.sessionId, held.runId, { type: 'tool-input-delta', toolCallId: held.toolCallId, inputTextDelta: held.pieces.join('') });
   }
 
+  /** How many sessions have a delta held (diagnostics). */
+  get size(): number {
+    return this.held.size;
+  }
+
   /** Writes everything held (the runner is closing). */
   flushAll(): void {
     for (const sessionId of [...this.held.keys()]) this.flush(sessionId);

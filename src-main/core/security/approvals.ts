@@ -119,7 +119,7 @@ export class ApprovalService {
       this.store.recordLate(requestId, answer);
       return { requestId, answer, recorded: false, note: `the request is ${this.store.status(requestId) ?? 'gone'}; the decision was recorded but the call was not run` };
     }
-    if (answer === 'allow_once') this.policy.grantOnce(callKey);
+    if (answer === 'allow_once') this.policy.grantOnce(callKey, input.sessionId);
     else if (answer === 'allow_session') this.policy.grantSession(input.sessionId, input.tool, input.target);
     else if (answer === 'allow_always' || answer === 'deny_always') {
       // Only the stored rule: it is what Settings lists and revokes. A session grant beside
@@ -127,6 +127,11 @@ export class ApprovalService {
       this.rules.addRule({ tool: input.tool, target: input.target, action: answer === 'allow_always' ? 'allow' : 'deny', note: `${answer === 'allow_always' ? 'Allowed' : 'Denied'} always from an approval (request ${requestId})` });
     }
     return { requestId, answer, recorded: true };
+  }
+
+  /** How many requests wait for an answer (diagnostics and the lifecycle test). */
+  get waitingCount(): number {
+    return this.waiting.size;
   }
 
   /**

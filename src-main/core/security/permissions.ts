@@ -55,7 +55,8 @@ export function callKey(sessionId: string, tool: string, args: unknown): string 
 
 export class PermissionPolicy {
   private readonly session = new Map<string, Set<string>>();
-  private readonly once = new Map<string, number>();
+  /** Once-grants by call key: when each expires and whose session it belongs to (released with it). */
+  private readonly once = new Map<string, { expires: number; sessionId: string | null }>();
 
   constructor(
     private readonly rules: RuleStore,
@@ -76,8 +77,11 @@ export class PermissionPolicy {
   }
 
   /** "Allow once": the exact call, valid for 15 minutes, usable one time. */
-  grantOnce(key: string): void {
-    this.once.set(key, this.now() + ONCE_GRANT_TTL_MS);
+  grantOnce(key: string, sessionId: string | null = null): void {
+    // Grants nobody used expire; they are dropped here so unused ones never pile up.
+    const now = this.now();
+    for (const [k, grant] of this.once) if (grant.expires <= now) this.once.delete(k);
+    this.once.set(key, { expires: now + ONCE_GRANT_TTL_MS, sessionId });
   }
 
   /**
@@ -85,10 +89,10 @@ export class PermissionPolicy {
    * of two identical calls racing for one grant exactly one gets it.
    */
   consumeOnce(key: string): boolean {
-    const expires = this.once.get(key);
-    if (expires === undefined) return false;
+    const grant = this.once.get(key);
+    if (grant === undefined) return false;
     this.once.delete(key);
-    return expires > this.now();
+    return grant.expires > this.now();
   }
 
   grantSession(sessionId: string, tool: string, target: string): void {
@@ -100,5 +104,11 @@ export class PermissionPolicy {
   /** Forgets a session's grants (the session ended or was deleted). */
   endSession(sessionId: string): void {
     this.session.delete(sessionId);
+    for (const [k, grant] of this.once) if (grant.sessionId === sessionId) this.once.delete(k);
+  }
+
+  /** How many entries the per-session tables hold (diagnostics and the lifecycle test). */
+  sizes(): { sessionGrants: number; onceGrants: number } {
+    return { sessionGrants: this.session.size, onceGrants: this.once.size };
   }
 }
