@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunRecord } from '../../src-preload/contract/sessions';
+import { validAnswer } from '../../tests/support/mockModel';
+import { startProductionApp, startScriptedModelProcess } from '../support/productionCore';
+import type { BenchSuite } from '../types';
+
+const CALLS = 5_000;
+const RESULT_FILE = 'bench-host-calls.json';
+
+/** The cell the scripted model writes: N read-only host calls, timed inside the cell. */
+const cell = `import json, time
+with open("notes.txt", "w") as f:
+    f.write("benign\\n")
+host.read_file("notes.txt")
+t = time.perf_counter()
+for i in range(${CALLS}):
+    host.read_file("notes.txt")
+elapsed = time.perf_counter() - t
+with open(${JSON.stringify(RESULT_FILE)}, "w") as f:
+    json.dump({"calls": ${CALLS}, "seconds": elapsed}, f)
+print(elapsed)
+`;
+
+/**
+ * Read-only host calls from a cell, through the production path: a run (router
+ * `run.submit`, scripted model on loopback) executes a sandboxed Python cell whose
+ * \`host.read_file\` calls go through the supervisor -> the host's kernel handler ->
+ * HostDispatcher (registry, permission policy, approvals) -> LedgerAudit in the ledger.
+ * The rate is timed inside the cell; the audit rows are counted afterwards.
+ */
+const suite: BenchSuite = {
+  name: 'hostCalls',
+  async run() {
+    const model = await startScriptedModelProcess([
+      { reply: [{ text: `Reading the file many times.\n\n\`\`\`python\n${cell}\`\`\`\n` }] },
+      { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] },
+    ]);
+    const app = startProductionApp({ ...model.env, OPENAI4S_SANDBOX: 'auto' });
+    try {
+      const session = await app.call<{ id: string }>('session.create', { title: 'bench host calls' });
+      const run = await app.call<RunRecord>('run.submit', { sessionId: session.id, mutationId: 'bench-host', message: 'Read notes.txt.' });
+      const done = await app.core.runner.result(run.id);
+      const file = path.join(app.core.kernels.workspaceFor(session.id), RESULT_FILE);
+      if (!fs.existsSync(file)) throw new Error(`the bench cell did not finish (run ${done.status}); no ${RESULT_FILE} in the workspace`);
+      const { calls, seconds } = JSON.parse(fs.readFileSync(file, 'utf8')) as { calls: number; seconds: number };
+      const perSec = calls / seconds;
+      // One tool_batch action group per host call (the dispatcher's audit of a cell's call).
+      const audited = app.core.ledger.actions.listByRun(run.id).filter((g) => g.kind === 'tool_batch').length;
+      return [
+        { metric: 'read-only host calls from a cell (run -> supervisor -> HostDispatcher -> permissions -> LedgerAudit)', value: Math.round(perSec), unit: 'calls/s', target: '≥ 10,000/s', met: perSec >= 10_000 },
+        { metric: `audited host calls in the ledger (tool_batch groups; the cell made ${calls + 1})`, value: audited, unit: 'calls' },
+      ];
+    } finally {
+      await app.close();
+      model.close();
+    }
+  },
+};
+export default suite;
