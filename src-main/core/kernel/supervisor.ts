@@ -488,6 +488,12 @@ export class KernelSupervisor {
     await Promise.all(stopping);
   }
 
+  /** Process-group ids of the session's running kernels (diagnostics and the lifecycle test). */
+  processGroups(sessionId: string): number[] {
+    const slots = this.sessions.get(sessionId);
+    return [...(slots?.values() ?? [])].flatMap((slot) => (slot.proc?.alive && slot.proc.pid ? [slot.proc.pid] : []));
+  }
+
   /** How many entries the per-session tables hold (diagnostics and the lifecycle test). */
   sizes(): { sessions: number; liveProcesses: number } {
     return { sessions: this.sessions.size, liveProcesses: this.live.size };

@@ -10,7 +10,6 @@ import { createCore, type Core } from '../../../src-main/core/core';
 import { createRouter } from '../../../src-main/core/ipc/router';
 import { startScriptedModel, type ScriptedModel, type StaticStep } from '../../support/scriptedModel';
 import { validAnswer } from '../../support/mockModel';
-import { hostProcessesMatching } from '../kernel/helpers';
 
 /**
  * Nothing grows without bound (issue 16): 1,000 sessions are created, run and deleted
@@ -31,6 +30,16 @@ const CELL = ['print(6 * 7)', 'try:', '    host.list_dir(path=".")', 'except Exc
 interface ChatBody {
   messages?: { role: string; content?: unknown }[];
 }
+/** Whether any process of the group is alive (a kernel runs in its own group, with its children). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 const textOf = (content: unknown): string => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
 
 /** A model that answers at once, or first writes a Python cell when the question asks for one. */
@@ -82,7 +91,7 @@ describe('session lifecycle: nothing grows without bound', () => {
       if (!r.ok) throw new Error(`${route}: ${r.error.code}: ${r.error.message}`);
       return r.data as T;
     };
-    const kernelSessions: string[] = [];
+    const kernelGroups: number[] = [];
     const statuses = new Map<string, number>();
     const cycle = async (i: number) => {
       const kernel = i % (SESSIONS / WITH_KERNEL) === 0;
@@ -94,17 +103,17 @@ describe('session lifecycle: nothing grows without bound', () => {
         statuses.set(done.status, (statuses.get(done.status) ?? 0) + 1);
       }
       if (kernel) {
-        kernelSessions.push(session.id);
         const status = await call<{ slots: { language: string; state: string }[] }>('kernel.status', { sessionId: session.id });
         // The kernel is still up after the run (today it would idle for 30 minutes).
         expect(status.slots.find((s) => s.language === 'python')?.state).toBe('idle');
-        expect(hostProcessesMatching(core.kernels.workspaceFor(session.id)).length).toBeGreaterThan(0);
+        const groups = core.kernels.processGroups(session.id);
+        expect(groups).toHaveLength(1);
+        expect(groupAlive(groups[0]!)).toBe(true);
+        kernelGroups.push(...groups);
       }
       await call('session.delete', { sessionId: session.id });
-      if (kernel) {
-        // Stopped at once by the delete, not at the idle timeout.
-        expect(hostProcessesMatching(core.kernels.workspaceFor(session.id))).toEqual([]);
-      }
+      // Stopped by the delete itself (it resolves once they have exited), not at the idle timeout.
+      for (const pgid of kernel ? kernelGroups.slice(-1) : []) expect(groupAlive(pgid)).toBe(false);
     };
 
     // Warm-up (module loading, prepared statements, the sandbox self-test) before the baseline.
@@ -116,7 +125,7 @@ describe('session lifecycle: nothing grows without bound', () => {
       await Promise.all(Array.from({ length: BATCH }, (_, k) => cycle(start + k)));
     }
 
-    expect(kernelSessions).toHaveLength(WITH_KERNEL);
+    expect(kernelGroups).toHaveLength(WITH_KERNEL);
     expect(statuses.get('completed')).toBeGreaterThan(SESSIONS / 2);
     expect(core.ledger.sessions.list()).toEqual([]);
 
@@ -124,9 +133,8 @@ describe('session lifecycle: nothing grows without bound', () => {
     const sizes = core.sizes();
     expect(Object.keys(sizes)).toEqual(expect.arrayContaining(['kernels.sessions', 'runner.sessions', 'runner.waiters', 'host.auditTurns', 'ledger.events.runs']));
     expect(Object.entries(sizes).filter(([, n]) => n !== 0)).toEqual([]);
-    // No kernel process of these sessions (nor any other of this data dir) is alive.
-    expect(hostProcessesMatching(dir)).toEqual([]);
-    for (const id of kernelSessions) expect(hostProcessesMatching(core.kernels.workspaceFor(id))).toEqual([]);
+    // No kernel process of these sessions is alive.
+    expect(kernelGroups.filter(groupAlive)).toEqual([]);
 
     // RSS near its baseline. A generous bound (not a timing): without a forced collection and
     // with allocator slack RSS is noisy, so this only catches gross growth; the tables above
