@@ -50,6 +50,9 @@ async function main(): Promise<void> {
       console.error(`\n## ${suite.name}: FAILED\n${(error as Error).stack ?? String(error)}`);
     }
   }
+  // Every row with a target, from every suite run, in one table: the figures the issues set.
+  const targeted = Object.entries(results).flatMap(([name, rows]) => rows.filter((r) => r.target !== undefined).map((r) => ({ ...r, metric: `${name}: ${r.metric}` })));
+  if (targeted.length) printTable('targets (all suites)', targeted);
   const outDir = path.resolve('bench-results');
   fs.mkdirSync(outDir, { recursive: true });
   const record = {
