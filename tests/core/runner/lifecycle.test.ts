@@ -25,7 +25,7 @@ const BATCH = 10;
 const KERNEL_MARK = 'RUN-PYTHON';
 
 // The cell makes a host call too, so the audit's per-run turn counter is used and must be released.
-const CELL = ['print(6 * 7)', 'try:', '    host.list_dir(path=".")', 'except Exception as error:', '    print("host call refused:", error)'].join('\n');
+const CELL = ['print(6 * 7)', 'try:', '    host.call("list_dir", path=".")', '    print("listed")', 'except Exception as error:', '    print("host call refused:", error)'].join('\n');
 
 interface ChatBody {
   messages?: { role: string; content?: unknown }[];
@@ -92,6 +92,11 @@ describe('session lifecycle: nothing grows without bound', () => {
       return r.data as T;
     };
     const kernelGroups: number[] = [];
+    // The final state of each cell, as the stream published it.
+    const cells = new Map<string, { status?: string; stdout?: string }>();
+    core.events.on('session.stream', (e) => {
+      if (e.chunk.type === 'data-cell') cells.set(e.chunk.id ?? '', e.chunk.data as { status?: string; stdout?: string });
+    });
     const statuses = new Map<string, number>();
     const cycle = async (i: number) => {
       const kernel = i % (SESSIONS / WITH_KERNEL) === 0;
@@ -126,6 +131,8 @@ describe('session lifecycle: nothing grows without bound', () => {
     }
 
     expect(kernelGroups).toHaveLength(WITH_KERNEL);
+    // Each kernel session ran its cell, and the cell's host call went through the dispatcher and audit.
+    expect([...cells.values()].filter((c) => c.status === 'ok' && c.stdout === '42\nlisted\n')).toHaveLength(WITH_KERNEL);
     expect(statuses.get('completed')).toBeGreaterThan(SESSIONS / 2);
     expect(core.ledger.sessions.list()).toEqual([]);
 
