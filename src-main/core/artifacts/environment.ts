@@ -70,6 +70,9 @@ export async function probeInterpreter(
   return { interpreterVersion: lines[0]!.trim(), packages: packages.map((name) => ({ name, version: versions.get(name) || null })) };
 }
 
+/** Generations whose environment is kept; older ones are probed again if ever described. */
+const MAX_GENERATIONS = 64;
+
 /**
  * The environment of each generation, probed once per generation from that language's
  * interpreter (outside the sandbox, with the kernel's cleared environment: PATH and LANG
@@ -90,8 +93,16 @@ export class GenerationEnvironments {
     if (!p) {
       p = this.probe(ref.language);
       this.cache.set(key, p);
+      // Kernel generations come and go for the life of the app: only the latest are kept (a
+      // generation described again after that is probed again, with the same result).
+      if (this.cache.size > MAX_GENERATIONS) this.cache.delete(this.cache.keys().next().value!);
     }
     return p;
+  }
+
+  /** Generations described and kept (diagnostics and tests). */
+  get size(): number {
+    return this.cache.size;
   }
 
   private async probe(language: KernelLanguage): Promise<ArtifactEnvironment> {
