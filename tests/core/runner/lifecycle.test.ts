@@ -55,12 +55,13 @@ function step(body: unknown): StaticStep {
  * A full collection when the V8 flag can be set at run time (vitest gives no `--expose-gc`);
  * without it the RSS bound below is only a generous backstop to the structural checks.
  */
-function collectGarbage(): void {
+function collectGarbage(): boolean {
   try {
     v8.setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
+    return true;
   } catch {
-    // not available: rely on the structural checks
+    return false; // not available: rely on the structural checks and the RSS backstop
   }
 }
 
@@ -128,6 +129,8 @@ describe('session lifecycle: nothing grows without bound', () => {
 
     for (let start = BATCH; start < SESSIONS; start += BATCH) {
       await Promise.all(Array.from({ length: BATCH }, (_, k) => cycle(start + k)));
+      // The scripted model (in this process) records every request; that record is the test's, not the app's.
+      server.requests.splice(0);
     }
 
     expect(kernelGroups).toHaveLength(WITH_KERNEL);
@@ -143,13 +146,13 @@ describe('session lifecycle: nothing grows without bound', () => {
     // No kernel process of these sessions is alive.
     expect(kernelGroups.filter(groupAlive)).toEqual([]);
 
-    // RSS near its baseline. A generous bound (not a timing): without a forced collection and
-    // with allocator slack RSS is noisy, so this only catches gross growth; the tables above
-    // are the precise check. 1,000 leaked runs with their models, queues and kernels' buffers
-    // would exceed it.
-    collectGarbage();
+    // RSS near its baseline: a generous backstop, not a timing and not the precise check (the
+    // tables above are). RSS keeps V8's heap high-water mark (measured here: about +125 MB of
+    // RSS while the live heap grew about 6 MB), so only gross growth is caught by it.
+    const collected = collectGarbage();
     const after = process.memoryUsage();
-    expect(after.rss - baseline.rss).toBeLessThan(200 * 1024 * 1024);
-    expect(after.heapUsed - baseline.heapUsed).toBeLessThan(64 * 1024 * 1024);
+    expect(after.rss - baseline.rss).toBeLessThan(256 * 1024 * 1024);
+    // After a full collection (when the flag could be set) the live heap is the tighter memory measure.
+    if (collected) expect(after.heapUsed - baseline.heapUsed).toBeLessThan(32 * 1024 * 1024);
   }, 180_000);
 });
