@@ -56,6 +56,21 @@ describe('permissions and approvals through the dispatcher', () => {
     expect(policy.evaluate({ ...input, callKey: k })).toEqual({ action: 'ask', by: 'default' });
   });
 
+  it('grants are released: unused once-grants when they expire, a session\'s grants when it ends (issue 16)', () => {
+    let now = 1_000_000;
+    const policy = new PermissionPolicy(new MemoryRuleStore(), () => now);
+    policy.grantOnce(callKey('s1', 'web_fetch', { url: 'https://a.example/' }), 's1');
+    policy.grantOnce(callKey('s2', 'web_fetch', { url: 'https://a.example/' }), 's2');
+    policy.grantSession('s1', 'web_fetch', 'https://a.example');
+    expect(policy.sizes()).toEqual({ sessionGrants: 1, onceGrants: 2 });
+    policy.endSession('s1');
+    expect(policy.sizes()).toEqual({ sessionGrants: 0, onceGrants: 1 });
+    // s2's grant is never used: it goes once it has expired, at the next grant.
+    now += ONCE_GRANT_TTL_MS + 1;
+    policy.grantOnce(callKey('s3', 'web_fetch', { url: 'https://b.example/' }), 's3');
+    expect(policy.sizes()).toEqual({ sessionGrants: 0, onceGrants: 1 });
+  });
+
   it('session scope: later calls on the same tool and target run without asking, in that session only', async () => {
     const { tool, runs } = countingTool('risky', 'network', 'ask');
     const port = scriptedPort(['allow_session'], 'deny');
