@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SessionDetail, SessionHistory, SessionStreamEvent } from '../../src-preload/contract/sessions';
 import { LEDGER_FILE, openLedger } from '../../src-main/core/ledger/ledger';
-import { REPLAY_PAGE } from '../../src-renderer/src/store/conversationSlice';
+import { REPLAY_PAGE } from '../../src-renderer/src/store/replayPage';
 import { conversationReducer, openConversation } from '../../src-renderer/src/store/conversationReducer';
 import { sessionChunks } from '../support/sessionChunks';
 import { startProductionApp, type ProductionApp } from '../support/productionCore';

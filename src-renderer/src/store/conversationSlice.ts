@@ -9,6 +9,7 @@ import {
 } from './conversationReducer';
 import { sessionsDispatch } from './sessionsSlice';
 import type { AppState, StoreDeps } from './slices';
+import { REPLAY_PAGE } from './replayPage';
 
 export interface SendOptions {
   provider?: string;
@@ -30,8 +31,6 @@ export interface ConversationSlice {
 
 type Slice<T> = StateCreator<AppState, [], [], T>;
 
-/** How many events one replay call asks for. */
-export const REPLAY_PAGE = 2_000;
 const PANEL_REFRESH_MS = 250;
 /** The title a session gets from its first message. */
 const TITLE_CHARS = 80;
