@@ -44,12 +44,18 @@ export interface AuditSlot {
   readonly call: AuditCall;
   readonly groupId: string | null;
   readonly idx: number;
+  /**
+   * Set when the begin row rides in a group commit (a cell's host call): resolves once it
+   * is durable. The dispatcher waits for it before a call with effects runs.
+   */
+  readonly recorded?: Promise<void>;
 }
 
 export interface AuditPort {
   /** Records the calls of one action before any of them runs, so a crash leaves a trace. `turn`: the engine turn, when known. */
   begin(calls: AuditCall[], turn?: number): AuditSlot[];
-  finish(slot: AuditSlot, outcome: AuditOutcome): void;
+  /** Records the outcome; when it returns a promise, the call is answered only after it resolves (the row is durable). */
+  finish(slot: AuditSlot, outcome: AuditOutcome): void | Promise<void>;
 }
 
 const RECORD_TEXT_BYTES = 8 * 1024;
@@ -119,10 +125,10 @@ export class LedgerAudit implements AuditPort {
     const runId = first.runId;
     if (runId && this.ledger.runs.find(runId)) {
       try {
-        const groupId = this.ledger.actions.begin({
+        const input = {
           sessionId: first.sessionId,
           runId,
-          kind: 'tool_batch',
+          kind: 'tool_batch' as const,
           turn: turn ?? this.nextTurn(runId),
           calls: calls.map((c) => ({
             ...(c.toolCallId ? { toolCallId: c.toolCallId } : {}),
@@ -131,7 +137,17 @@ export class LedgerAudit implements AuditPort {
             arguments: c.arguments,
             sideEffect: LEDGER_SIDE_EFFECT[c.sideEffect],
           })),
-        });
+        };
+        if (first.origin === 'cell') {
+          // A cell's host call: its rows ride in the ledger's group commit (one fsync for
+          // many calls); the dispatcher answers the cell only once they are durable.
+          const { id: groupId, write } = this.ledger.actions.prepareBegin(input);
+          const recorded = this.ledger.events.defer(write);
+          recorded.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
+          this.open.set(groupId, calls.length);
+          return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
+        }
+        const groupId = this.ledger.actions.begin(input);
         this.open.set(groupId, calls.length);
         return calls.map((call, idx) => ({ call, groupId, idx }));
       } catch (error) {
@@ -141,18 +157,29 @@ export class LedgerAudit implements AuditPort {
     return calls.map((call, idx) => ({ call, groupId: null, idx }));
   }
 
-  finish(slot: AuditSlot, outcome: AuditOutcome): void {
+  finish(slot: AuditSlot, outcome: AuditOutcome): void | Promise<void> {
     const result = auditResult(slot, outcome);
     if (!slot.groupId) {
       this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, arguments: slot.call.arguments, ...result });
       return;
     }
-    this.ledger.actions.recordResult(slot.groupId, slot.idx, result, outcome.isError);
-    const left = (this.open.get(slot.groupId) ?? 1) - 1;
-    if (left <= 0) {
-      this.open.delete(slot.groupId);
-      this.ledger.actions.finish(slot.groupId, 'completed');
-    } else this.open.set(slot.groupId, left);
+    const groupId = slot.groupId;
+    const left = (this.open.get(groupId) ?? 1) - 1;
+    if (left <= 0) this.open.delete(groupId);
+    else this.open.set(groupId, left);
+    const write = () => {
+      this.ledger.actions.recordResult(groupId, slot.idx, result, outcome.isError);
+      if (left <= 0) this.ledger.actions.finish(groupId, 'completed');
+    };
+    if (!slot.recorded) {
+      write();
+      return;
+    }
+    return this.ledger.events.defer(write).catch((error: unknown) => {
+      // The run's rows could not be written (e.g. its session was deleted meanwhile): the
+      // record goes to the fallback file, so the answered call still leaves a durable trace.
+      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${(error as Error).message}`, ...result });
+    });
   }
 
   /** The run ended: its turn counter goes (a later call would recount from the ledger). */

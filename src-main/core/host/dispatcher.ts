@@ -116,9 +116,13 @@ export class HostDispatcher {
     const started = Date.now();
     const d = this.describe(method, args, ctx.origin);
     const slot = ctx.auditSlot ?? this.deps.audit.begin([this.auditCall(method, d, ctx, args)])[0]!;
+    // A call with effects runs only once its begin row is durable (a crash leaves a trace);
+    // a read has no effect to trace, so its rows are committed with its outcome.
+    if (slot.recorded && d.sideEffect !== 'read') await slot.recorded.catch(() => undefined);
     const result = await this.run(method, d, ctx);
     const durationMs = Date.now() - started;
-    this.deps.audit.finish(slot, {
+    // Awaited: the call is answered only once its audit row is durable.
+    await this.deps.audit.finish(slot, {
       decision: result.decision,
       status: result.status,
       isError: result.status !== 'ok',

@@ -68,6 +68,15 @@ interface EventRow {
   finished_at: string | null;
 }
 
+export interface BeginInput {
+  sessionId: string;
+  runId: string;
+  kind: ActionKind;
+  turn: number;
+  kernelGenerationId?: string;
+  calls: ActionCallInput[];
+}
+
 /** Action groups (a native tool batch or one cell attempt) and their calls, with results. */
 export class ActionsRepo {
   private readonly q;
@@ -90,17 +99,24 @@ export class ActionsRepo {
   }
 
   /** Records the calls of one action before any of them runs (so a crash leaves a trace). */
-  begin(input: { sessionId: string; runId: string; kind: ActionKind; turn: number; kernelGenerationId?: string; calls: ActionCallInput[] }): string {
+  begin(input: BeginInput): string {
+    const { id, write } = this.prepareBegin(input);
+    this.db.transaction(write).immediate();
+    return id;
+  }
+
+  /** The id of a group and the write that records it, to run later (inside a group commit). */
+  prepareBegin(input: BeginInput): { id: string; write: () => void } {
     const id = randomUUID();
     const now = nowIso();
-    this.db.transaction(() => {
+    const write = () => {
       this.q.insertGroup.run(id, input.sessionId, input.runId, input.kind, input.turn, input.kernelGenerationId ?? null, now);
       input.calls.forEach((c, idx) => {
         const args = c.arguments === undefined ? null : JSON.stringify(c.arguments);
         this.q.insertEvent.run(id, idx, c.toolCallId ?? null, c.name, c.rawArguments, args, c.parseError ?? null, c.sideEffect, now);
       });
-    }).immediate();
-    return id;
+    };
+    return { id, write };
   }
 
   /** Stores the result of call `idx`; a result is written once. */

@@ -16,6 +16,13 @@ interface Pending {
   json: string;
 }
 
+/** Another ledger write (an audit row) that rides in the next group commit. */
+interface DeferredWrite {
+  write: () => void;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
 export interface Enqueued {
   /** The chunk with its assigned seq; broadcast it once `durable` resolves. */
   event: StoredChunk;
@@ -39,7 +46,9 @@ export class EventLog {
   private readonly knownRuns = new Map<string, string>();
   private queue: Pending[] = [];
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private writes: DeferredWrite[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
   private readonly groupCommitMs: number;
   private readonly maxBatch: number;
 
@@ -86,6 +95,21 @@ export class EventLog {
     return event;
   }
 
+  /**
+   * Runs `write` (statements of other repositories, e.g. audit rows) inside the next group
+   * commit; resolves once it is committed. A write that throws is rolled back alone (a
+   * savepoint) and rejects only its own promise; the rest of the batch commits.
+   */
+  defer(write: () => void): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.writes.push({ write, resolve, reject }));
+    // Committed at the end of this turn of the event loop, with whatever else arrived in it:
+    // a deferred write has a caller waiting for it (a cell's host call), so it does not wait
+    // `groupCommitMs` for company; queued chunks ride along.
+    if (this.queue.length + this.writes.length >= this.maxBatch) this.flushQuietly();
+    else this.immediate ??= setImmediate(() => this.flushQuietly());
+    return done;
+  }
+
   /** Resolves when everything queued so far is committed. */
   durable(): Promise<void> {
     if (!this.queue.length) return Promise.resolve();
@@ -96,27 +120,44 @@ export class EventLog {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = null;
     const batch = this.queue;
     const waiters = this.waiters;
-    if (!batch.length) return;
+    const writes = this.writes;
+    if (!batch.length && !writes.length) return;
     this.queue = [];
     this.waiters = [];
+    this.writes = [];
     const touched = new Map<string, number>();
+    const failed = new Map<DeferredWrite, unknown>();
     try {
       this.db.transaction(() => {
         for (const { event, json } of batch) {
           this.q.insert.run(event.sessionId, event.seq, event.runId, event.chunk.type, json, event.at);
           touched.set(event.sessionId, event.at);
         }
-        this.options.onCommit?.(touched);
+        for (const w of writes) {
+          try {
+            this.db.transaction(w.write)(); // nested: a savepoint, rolled back alone if it throws
+          } catch (error) {
+            failed.set(w, error);
+          }
+        }
+        if (touched.size) this.options.onCommit?.(touched);
       }).immediate();
     } catch (error) {
       // The counters ran ahead of the table; reload them from the database next time.
       this.lastSeq.clear();
       for (const w of waiters) w.reject(error);
+      for (const w of writes) w.reject(error);
       throw error;
     }
     for (const w of waiters) w.resolve();
+    for (const w of writes) {
+      if (failed.has(w)) w.reject(failed.get(w));
+      else w.resolve();
+    }
   }
 
   private flushQuietly(): void {

@@ -64,13 +64,22 @@ interface SessionQueue {
 /**
  * Runs the engine for the sessions of one ledger: one run at a time per session, FIFO
  * queue (a message sent during a run is queued, never dropped), many sessions at once.
- * Every chunk is appended to the ledger (which assigns its seq) before it is published.
+ * Every chunk is appended to the ledger (which assigns its seq) and published only once
+ * it is durable, in seq order; chunks are group-committed (one fsync per batch).
  */
 export class SessionRunner {
   private readonly sessions = new Map<string, SessionQueue>();
   private readonly options = new Map<string, RunSubmission>();
   private readonly finished = new Map<string, { promise: Promise<RunRecord>; resolve: (r: RunRecord) => void }>();
   private closed = false;
+  /**
+   * The publication chain: a chunk is published once it is durable and after every chunk
+   * appended before it (publication order = seq order), whether it was group-committed
+   * or written synchronously (run start). Never rejects.
+   */
+  private published: Promise<void> = Promise.resolve();
+  /** A group commit that failed, per run: the run fails with it when it ends. */
+  private readonly storeFailures = new Map<string, unknown>();
   /** Tool-argument pieces are merged before they are written (one row per piece was 917k rows). */
   private readonly deltas = new ToolInputCoalescer((sessionId, runId, chunk) => this.emit(sessionId, runId, chunk));
 
@@ -114,7 +123,7 @@ export class SessionRunner {
       q.active.controller.abort();
       await q.active.done;
     }
-    for (const runId of waiting) this.cancelQueued(sessionId, runId, reason);
+    for (const runId of waiting) await this.cancelQueued(sessionId, runId, reason);
   }
 
   /** Resolves with the run's final record once it has finished (any status). */
@@ -155,8 +164,12 @@ export class SessionRunner {
     // message that is still being written.
     await Promise.all(running);
     for (const [sessionId, runIds] of waiting) {
-      for (const runId of runIds) this.cancelQueued(sessionId, runId, 'The app closed before this queued message ran; send it again to run it.');
+      for (const runId of runIds) await this.cancelQueued(sessionId, runId, 'The app closed before this queued message ran; send it again to run it.');
     }
+    // Shutdown commits whatever is still queued and publishes it before the ledger closes.
+    this.deltas.flushAll();
+    this.deps.ledger.events.flush();
+    await this.published;
   }
 
   private queueOf(sessionId: string): SessionQueue {
@@ -179,15 +192,59 @@ export class SessionRunner {
     return entry;
   }
 
+  /**
+   * Appends a chunk through the ledger's group commit (its seq is assigned now) and
+   * publishes it once the batch holding it is committed: "ledger before publish", without
+   * one fsync per chunk on the main thread (see src-main/core/ledger/README.md).
+   */
   private emit(sessionId: string, runId: string, raw: StreamChunk): void {
     // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
     const chunk = scrubChunk(raw);
-    const event = this.deps.ledger.events.appendSync(sessionId, runId, chunk);
-    this.deps.publish({ sessionId, seq: event.seq, runId, chunk });
+    const { event, durable } = this.deps.ledger.events.enqueue(sessionId, runId, chunk);
+    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk }, runId);
   }
 
+  /** A chunk the ledger already committed synchronously (run start): published in its turn. */
   private publishStored(event: StoredChunk): void {
-    this.deps.publish({ sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk });
+    this.publishInOrder(Promise.resolve(), { sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk }, event.runId);
+  }
+
+  private publishInOrder(durable: Promise<void>, event: SessionStreamEvent, runId: string | null): void {
+    const before = this.published;
+    this.published = durable.then(
+      () =>
+        before.then(() => {
+          try {
+            this.deps.publish(event);
+          } catch {
+            // a subscriber's failure is not the run's
+          }
+        }),
+      (error: unknown) => {
+        // Not durable, so never published; the run fails with the error when it ends.
+        if (runId && !this.storeFailures.has(runId)) this.storeFailures.set(runId, error);
+        return before;
+      },
+    );
+  }
+
+  /**
+   * Waits until every chunk appended so far is committed and published. A run ends only
+   * after this, so its result never resolves before its last chunk is durable and seen.
+   * Throws if one of the run's chunks could not be stored.
+   */
+  private async settle(runId: string): Promise<void> {
+    try {
+      this.deps.ledger.events.flush();
+    } catch {
+      // reported to the waiters of that batch, hence to storeFailures below
+    }
+    await this.published;
+    const failure = this.storeFailures.get(runId);
+    if (failure !== undefined) {
+      this.storeFailures.delete(runId);
+      throw failure instanceof Error ? failure : new Error(String(failure));
+    }
   }
 
   /** How many entries the per-session and per-run tables hold (diagnostics and the lifecycle test). */
@@ -208,9 +265,11 @@ export class SessionRunner {
     const active: ActiveRun = { runId, controller, done: Promise.resolve() };
     q.active = active;
     active.done = this.execute(sessionId, runId, controller, active)
-      .catch((error) => {
+      .catch(async (error) => {
         // A bug or a storage failure must not leave the run (and its waiters) hanging.
         const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
+        await this.published;
+        this.storeFailures.delete(runId);
         try {
           this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'internal', failureMessage: message });
         } catch {
@@ -242,6 +301,7 @@ export class SessionRunner {
       });
       this.emit(sessionId, runId, { type: 'error', errorText: message, errorCode: 'not_configured' });
       this.emit(sessionId, runId, { type: 'finish', finishReason: 'error' });
+      await this.settle(runId);
       this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'not_configured', failureMessage: message });
       return;
     }
@@ -280,6 +340,8 @@ export class SessionRunner {
       generation.live = false;
       this.deltas.flush(sessionId);
     }
+    // The run ends after its chunks: all committed (in seq order) and published.
+    await this.settle(runId);
     const usage = {
       ...(result.usage.promptTokens !== null ? { inputTokens: result.usage.promptTokens } : {}),
       ...(result.usage.completionTokens !== null ? { outputTokens: result.usage.completionTokens } : {}),
@@ -300,7 +362,7 @@ export class SessionRunner {
    * only in `runs.message` until its run starts), closed as cancelled the way the engine
    * closes a stopped run, so the history shows it instead of silently losing it.
    */
-  private cancelQueued(sessionId: string, runId: string, reason: string): void {
+  private async cancelQueued(sessionId: string, runId: string, reason: string): Promise<void> {
     const input = this.options.get(runId);
     this.publishStored(this.deps.ledger.runs.start(runId, input?.provider ?? null, input?.model ?? null).event);
     this.emit(sessionId, runId, { type: 'start', messageId: runId });
@@ -309,6 +371,7 @@ export class SessionRunner {
       messageMetadata: { run: { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason, turns: 0, usage: emptyUsage(), cost: null } },
     });
     this.emit(sessionId, runId, { type: 'abort', reason });
+    await this.settle(runId).catch(() => undefined);
     this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason });
   }
 
@@ -329,6 +392,7 @@ export class SessionRunner {
   private release(sessionId: string, runId: string): void {
     this.options.delete(runId);
     this.finished.delete(runId);
+    this.storeFailures.delete(runId);
     try {
       this.deps.onRunEnd?.(sessionId, runId);
     } catch {

@@ -90,6 +90,30 @@ describe('session runner', () => {
     expect(fold(stored.map((s) => s.chunk))).toEqual(history);
   });
 
+  it('publishes a chunk only once it is committed, in seq order, and ends the run only after its last chunk is published', async () => {
+    const committed = ledger.db.prepare('SELECT 1 FROM stream_events WHERE session_id = ? AND seq = ?').pluck();
+    const published: SessionStreamEvent[] = [];
+    const notDurableAtPublish: number[] = [];
+    // The runner's publish port: checks, at the moment of publication, that the row is in the table.
+    const recorder = {
+      push(e: SessionStreamEvent) {
+        if (!committed.get(e.sessionId, e.seq)) notDurableAtPublish.push(e.seq);
+        return published.push(e);
+      },
+    } as unknown as SessionStreamEvent[];
+    const model = new RecordingMockModel([[...'one two three four five'.split(' ').map((t): Part => ({ type: 'text-delta', text: `${t} ` })), ...toolCall('f', 'finalize_response', validAnswer), finish()]]);
+    const r = runner(model, recorder);
+    const session = ledger.createSession();
+    const run = r.submit({ sessionId: session.id, mutationId: 'durable', message: 'count' });
+    const done = await r.result(run.id);
+    expect(done.status).toBe('completed');
+    expect(notDurableAtPublish).toEqual([]);
+    // Everything stored for the run was published before its result resolved, in seq order, ending with its finish chunk.
+    const stored = ledger.events.readFrom(session.id).map((e) => e.seq);
+    expect(published.map((e) => e.seq)).toEqual(stored);
+    expect(published[published.length - 1]!.chunk.type).toBe('finish');
+  });
+
   it('is idempotent on mutationId: a repeat returns the same run and never runs again', async () => {
     const model = new RecordingMockModel([text('Hi'), text('Hello there.')]);
     const r = runner(model);
@@ -113,7 +137,8 @@ describe('session runner', () => {
     const third = r.submit({ sessionId: session.id, mutationId: '3', message: 'third' });
     expect(r.state(session.id)).toEqual({ active: first.id, queued: [second.id, third.id] });
     expect(ledger.runs.require(second.id).status).toBe('queued');
-    expect(published.some((e) => e.chunk.type === 'data-run-status' && (e.chunk as { data: { status: string } }).data.status === 'queued')).toBe(true);
+    // Published once its group commit is durable (ledger before publish), not synchronously.
+    await until(() => published.some((e) => e.chunk.type === 'data-run-status' && (e.chunk as { data: { status: string } }).data.status === 'queued'));
     // Each run: a nudge then the text answer = two model calls.
     for (let i = 0; i < 6; i++) {
       await until(() => model.waiting === 1);

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../../src-main/core/ledger/ledger';
+
+const BURST = 5_000;
+/** Killed once the cell has seen this many answers: well inside the burst. */
+const KILL_AFTER = 1_000;
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Runs the burst fixture in a child process and kills it with SIGKILL mid-burst; returns the keys the cell saw answered. */
+async function killMidBurst(file: string): Promise<{ runId: string; answered: string[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/hostCallBurstChild.ts'), file, String(BURST)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.split('\n').length > KILL_AFTER + 1) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`burst fixture exited before the kill (${code}): ${err}`)));
+  });
+  expect(await exited).toBe('SIGKILL');
+  const lines = out.split('\n');
+  const { runId } = JSON.parse(lines[0]!) as { runId: string };
+  // A line cut by the kill is not a call the cell saw answered.
+  const answered = lines.slice(1, -1).filter((l) => /^k\d+$/.test(l)); // the last piece may be cut by the kill
+  return { runId, answered };
+}
+
+describe('host-call audit under kill -9', () => {
+  it('every call the cell saw answered has its durable audit row, and the ledger is intact', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-hostcrash-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'ledger.sqlite3');
+    const { runId, answered } = await killMidBurst(file);
+    expect(answered.length).toBeGreaterThanOrEqual(KILL_AFTER);
+    expect(answered.length).toBeLessThan(BURST); // killed during the burst, not after it
+
+    const ledger = openLedger(file);
+    try {
+      expect(ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const rows = ledger.db
+        .prepare(
+          `SELECT e.arguments_json AS args, e.result_json AS result FROM action_events e JOIN action_groups g ON g.id = e.group_id WHERE g.run_id = ?`,
+        )
+        .all(runId) as { args: string; result: string | null }[];
+      const recorded = new Map(rows.map((r) => [(JSON.parse(r.args) as { key: string }).key, r.result ? (JSON.parse(r.result) as { status: string; text: string }) : null]));
+      const missing = answered.filter((key) => recorded.get(key)?.status !== 'ok' || recorded.get(key)?.text !== `note ${key}`);
+      expect(missing).toEqual([]);
+    } finally {
+      ledger.close();
+    }
+  }, 120_000);
+});
