@@ -154,9 +154,3 @@ export function decodeFrame(line: Buffer): FrameDecode {
   if (type === 'host_call' && Number.isSafeInteger(id) && (id as number) >= 0) return { ok: false, reason, hostCallId: id as number };
   return { ok: false, reason };
 }
-
-/** The frame, or null when it is invalid (see `decodeFrame` for the reason). */
-export function parseFrame(line: Buffer): WorkerFrame | null {
-  const decoded = decodeFrame(line);
-  return decoded.ok ? decoded.frame : null;
-}

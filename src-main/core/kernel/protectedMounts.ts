@@ -74,14 +74,3 @@ export function closeProtected(handles: ProtectedHandle[]): void {
     }
   }
 }
-
-/** An entry that a kernel's sandbox would have created: an empty folder or empty file. */
-export function isPlaceholder(file: string): boolean {
-  try {
-    const st = fs.lstatSync(file);
-    if (st.isDirectory()) return fs.readdirSync(file).length === 0;
-    return st.isFile() && st.size === 0;
-  } catch {
-    return false;
-  }
-}

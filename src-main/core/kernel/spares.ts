@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelProcess } from './kernelProcess';
-import { isPlaceholder } from './protectedMounts';
+import { listWorkspaceDir } from '../workspace/safeFs';
 
 /** What a spare imports before it is handed over: the science stack, bound to no name. */
 export const WARM_MODULES: Record<KernelLanguage, string[]> = {
@@ -53,9 +53,11 @@ export function adoptWorkspace(spare: Spare, target: string): void {
   // entry onto one would detach that mount. Empty placeholders are redundant and dropped;
   // real content (a .git, an .env) means this spare cannot take the workspace over.
   const protectedNames = new Set([...PROTECTED_DIRS, ...PROTECTED_FILES]);
+  // The safe listing leaves out empty placeholders, so a protected name it shows has content.
+  const withContent = new Set(listWorkspaceDir(target, '.').entries.map((e) => e.name));
   for (const name of existing) {
     if (!protectedNames.has(name) || !fs.existsSync(path.join(spare.dir, name))) continue;
-    if (!isPlaceholder(path.join(target, name))) throw new Error(`the workspace has its own ${name}: a spare cannot adopt it`);
+    if (withContent.has(name)) throw new Error(`the workspace has its own ${name}: a spare cannot adopt it`);
   }
   for (const name of existing) {
     if (protectedNames.has(name) && fs.existsSync(path.join(spare.dir, name))) {
