@@ -33,28 +33,37 @@ const block: fc.Arbitrary<BlockSpec> = fc.oneof(
   fc.record({ kind: fc.constantFrom('source' as const, 'file' as const, 'error' as const), text: word }),
 );
 
+/** A text or reasoning block, or a tool call with its outcome, as the chunks a run streams (shared by the fold and protocol arbitraries). */
+export function streamedBlockChunks(
+  b: { kind: 'text' | 'reasoning'; deltas: string[] } | { kind: 'tool'; name: string; input: unknown; split: number; outcome: string },
+  uid: string,
+): StreamChunk[] {
+  if (b.kind !== 'tool') {
+    return [
+      { type: `${b.kind}-start`, id: uid },
+      ...b.deltas.map((delta) => ({ type: `${b.kind}-delta` as const, id: uid, delta })),
+      { type: `${b.kind}-end`, id: uid },
+    ] as StreamChunk[];
+  }
+  const json = JSON.stringify(b.input);
+  const cut = Math.min(b.split, json.length);
+  const out: StreamChunk[] = [
+    { type: 'tool-input-start', toolCallId: uid, toolName: b.name },
+    { type: 'tool-input-delta', toolCallId: uid, inputTextDelta: json.slice(0, cut) },
+    { type: 'tool-input-delta', toolCallId: uid, inputTextDelta: json.slice(cut) },
+    { type: 'tool-input-available', toolCallId: uid, toolName: b.name, input: b.input },
+  ];
+  if (b.outcome === 'output') out.push({ type: 'tool-output-available', toolCallId: uid, output: { n: json.length } });
+  if (b.outcome === 'error') out.push({ type: 'tool-output-error', toolCallId: uid, errorText: `failed ${uid}` });
+  return out;
+}
+
 function blockChunks(b: BlockSpec, uid: string): StreamChunk[] {
   switch (b.kind) {
     case 'text':
     case 'reasoning':
-      return [
-        { type: `${b.kind}-start`, id: uid },
-        ...b.deltas.map((delta) => ({ type: `${b.kind}-delta` as const, id: uid, delta })),
-        { type: `${b.kind}-end`, id: uid },
-      ] as StreamChunk[];
-    case 'tool': {
-      const json = JSON.stringify(b.input);
-      const cut = Math.min(b.split, json.length);
-      const out: StreamChunk[] = [
-        { type: 'tool-input-start', toolCallId: uid, toolName: b.name },
-        { type: 'tool-input-delta', toolCallId: uid, inputTextDelta: json.slice(0, cut) },
-        { type: 'tool-input-delta', toolCallId: uid, inputTextDelta: json.slice(cut) },
-        { type: 'tool-input-available', toolCallId: uid, toolName: b.name, input: b.input },
-      ];
-      if (b.outcome === 'output') out.push({ type: 'tool-output-available', toolCallId: uid, output: { n: json.length } });
-      if (b.outcome === 'error') out.push({ type: 'tool-output-error', toolCallId: uid, errorText: `failed ${uid}` });
-      return out;
-    }
+    case 'tool':
+      return streamedBlockChunks(b, uid);
     case 'data': {
       const base = b.id === null ? {} : { id: b.id };
       if (b.patch) return [{ type: b.name, ...base, patch: [{ op: 'add', path: '/n', value: b.value }] } as StreamChunk];

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { JsonPatchOperation, UIMessageChunk } from '../../../src-preload/contract/stream';
+import { streamedBlockChunks } from '../contract/foldArbitrary';
 
 /**
  * Random agent runs as our engine streams them inside the app (one assistant message):
@@ -49,22 +50,9 @@ function blockChunks(b: Block, uid: string): UIMessageChunk[] {
   switch (b.kind) {
     case 'text':
     case 'reasoning':
-      return [
-        { type: `${b.kind}-start`, id: uid },
-        ...b.deltas.map((delta) => ({ type: `${b.kind}-delta` as const, id: uid, delta })),
-        { type: `${b.kind}-end`, id: uid },
-      ] as UIMessageChunk[];
+      return streamedBlockChunks(b, uid) as UIMessageChunk[];
     case 'tool': {
-      const json = JSON.stringify(b.input);
-      const cut = Math.min(b.split, json.length);
-      const out: UIMessageChunk[] = [
-        { type: 'tool-input-start', toolCallId: uid, toolName: b.name },
-        { type: 'tool-input-delta', toolCallId: uid, inputTextDelta: json.slice(0, cut) },
-        { type: 'tool-input-delta', toolCallId: uid, inputTextDelta: json.slice(cut) },
-        { type: 'tool-input-available', toolCallId: uid, toolName: b.name, input: b.input },
-      ];
-      if (b.outcome === 'output') out.push({ type: 'tool-output-available', toolCallId: uid, output: { n: json.length } });
-      if (b.outcome === 'error') out.push({ type: 'tool-output-error', toolCallId: uid, errorText: `failed ${uid}` });
+      const out = streamedBlockChunks(b, uid) as UIMessageChunk[];
       if (b.outcome === 'denied') {
         out.push({ type: 'tool-approval-request', toolCallId: uid, approvalId: `ap-${uid}` });
         out.push({ type: 'data-approval', id: `ap-${uid}`, data: { state: 'requested' } });
