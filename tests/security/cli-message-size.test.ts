@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, runRoutes } from '../../src-preload/contract/runs';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
-import { cliEnv, cliInProcess, tempDataDir } from './support/cliHarness';
+import { cliEnv, cliInProcess, cliTestScope } from './support/cliHarness';
 
 /**
  * Case: the app refuses a message over its size limit at the IPC boundary, but the CLI
@@ -10,18 +8,12 @@ import { cliEnv, cliInProcess, tempDataDir } from './support/cliHarness';
  * ledger). The CLI must refuse with the same limit, before anything is stored or sent.
  */
 
-let server: ScriptedModel | null = null;
-let dataDir = '';
-afterEach(async () => {
-  await server?.close();
-  server = null;
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const scope = cliTestScope();
 
 describe('openai4s run with an oversized message', () => {
   it('is refused with the app\'s limit named; nothing is stored or sent', async () => {
-    server = await startScriptedModel([{ reply: [{ text: 'should not be asked' }] }]);
-    dataDir = tempDataDir('msgsize');
+    const server = await scope.model([{ reply: [{ text: 'should not be asked' }] }]);
+    const dataDir = scope.dataDir('msgsize');
     const env = cliEnv(dataDir, server.baseUrl, 'k-size-0000');
     const tooLong = 'x'.repeat(MAX_MESSAGE_CHARS + 1);
     // The app's route refuses this message: the CLI agrees with it.
@@ -35,8 +27,8 @@ describe('openai4s run with an oversized message', () => {
   });
 
   it('a message at the limit is accepted', async () => {
-    server = await startScriptedModel([{ reply: [{ text: 'ok' }] }, { reply: [{ text: 'ok' }] }]);
-    dataDir = tempDataDir('msgsize');
+    const server = await scope.model([{ reply: [{ text: 'ok' }] }, { reply: [{ text: 'ok' }] }]);
+    const dataDir = scope.dataDir('msgsize');
     const env = cliEnv(dataDir, server.baseUrl, 'k-size-0000');
     await cliInProcess(['run', 'y'.repeat(MAX_MESSAGE_CHARS), '--max-turns', '1'], env);
     expect(server.requests.length).toBeGreaterThan(0);

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
-import { cliEnv, cliInProcess, spawnCli, tempDataDir, waitUntil } from './support/cliHarness';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, cliInProcess, cliTestScope, spawnCli, waitUntil } from './support/cliHarness';
 
 /**
  * Case: `kill <pid>` (SIGTERM: what systemd, container runtimes and job schedulers send)
@@ -10,18 +8,12 @@ import { cliEnv, cliInProcess, spawnCli, tempDataDir, waitUntil } from './suppor
  * Needs the built CLI (`npm run -s build`).
  */
 
-let server: ScriptedModel | null = null;
-let dataDir = '';
-afterEach(async () => {
-  await server?.close();
-  server = null;
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const scope = cliTestScope();
 
 describe('SIGTERM to openai4s run', () => {
   it('ends the run as cancelled and the process exits on its own', async () => {
-    server = await startScriptedModel([{ hang: true }]);
-    dataDir = tempDataDir('sigterm');
+    const server = await scope.model([{ hang: true }]);
+    const dataDir = scope.dataDir('sigterm');
     const env = cliEnv(dataDir, server.baseUrl, 'k-sigterm-0000');
     const { child, done } = spawnCli(['run', 'a question the provider never answers'], env);
     // The run is under way once the provider has the request.

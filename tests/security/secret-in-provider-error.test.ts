@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
-import { cliEnv, cliInProcess, tempDataDir } from './support/cliHarness';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, cliInProcess, cliTestScope } from './support/cliHarness';
 
 /**
  * Attack: the provider answers 401 with a body that echoes the API key (as some
@@ -16,13 +15,7 @@ const KEY = 'ark-7f3c9e21-b0d4-4a8e-9c55-31f0aa12bd77';
 // A second, key-shaped secret the provider also echoes (not configured anywhere).
 const OTHER = 'sk-proj-Zq81LmNo4PqRs7TuVw0XyZab12cd';
 
-let server: ScriptedModel | null = null;
-let dataDir = '';
-afterEach(async () => {
-  await server?.close();
-  server = null;
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const scope = cliTestScope();
 
 /** Every file of the data root, as bytes (the SQLite file, its WAL, logs). */
 function allBytes(dir: string): Buffer {
@@ -35,7 +28,7 @@ function allBytes(dir: string): Buffer {
 
 describe('a provider error that echoes the key', () => {
   it('is scrubbed from the ledger file, the CLI output and the export', async () => {
-    server = await startScriptedModel([
+    const server = await scope.model([
       {
         error: {
           status: 401,
@@ -49,7 +42,7 @@ describe('a provider error that echoes the key', () => {
         },
       },
     ]);
-    dataDir = tempDataDir('secret');
+    const dataDir = scope.dataDir('secret');
     const env = cliEnv(dataDir, server.baseUrl, KEY);
 
     const run = await cliInProcess(['run', 'hello', '--title', 'secret test'], env);

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stripTerminalControls } from '../../src-main/cli/terminalText';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
-import { cliEnv, cliInProcess, tempDataDir, type CliResult } from './support/cliHarness';
+import { cliEnv, cliInProcess, cliTestScope, type CliResult } from './support/cliHarness';
 
 /**
  * Attack: model text, cell output, answers and titles carry terminal control sequences:
@@ -35,20 +33,14 @@ function expectClean(result: CliResult, what: string, allowOurSgr = false): void
   expect(controls(result.stderr, allowOurSgr), `${what} stderr`).toEqual([]);
 }
 
-let server: ScriptedModel | null = null;
-let dataDir = '';
-afterEach(async () => {
-  await server?.close();
-  server = null;
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const scope = cliTestScope();
 
 describe('terminal control sequences in untrusted text', () => {
   it('are stripped from run output, show, sessions and errors; JSON outputs stay parseable', async () => {
     // Text-only replies: the engine nudges once, and the second reply is taken as the answer.
     const reply = { reply: [{ reasoning: `thinking ${HOSTILE}` }, { text: HOSTILE }], chunkSize: 5 };
-    server = await startScriptedModel([reply, reply, reply, reply, reply, reply]);
-    dataDir = tempDataDir('escapes');
+    const server = await scope.model([reply, reply, reply, reply, reply, reply]);
+    const dataDir = scope.dataDir('escapes');
     const env = cliEnv(dataDir, server.baseUrl, 'k-esc-0000');
     const title = `title \x1b]0;owned\x07 \x1b[31mred`;
 
@@ -87,7 +79,7 @@ describe('terminal control sequences in untrusted text', () => {
   });
 
   it('are stripped from kernel exec output', async () => {
-    dataDir = tempDataDir('escapes-kernel');
+    const dataDir = scope.dataDir('escapes-kernel');
     const env = cliEnv(dataDir, 'http://127.0.0.1:9/v1', 'k-esc-0000');
     const code = [
       'import sys',

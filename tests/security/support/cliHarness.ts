@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { runCli } from '../../../src-main/cli/main';
+import { startScriptedModel, type ScriptedModel, type ScriptStep } from '../../support/scriptedModel';
 
 /**
  * A throwaway data root and the two ways to drive the CLI: in this process through
@@ -66,4 +68,31 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
     if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${what}.`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Per-test resources of a CLI case: scripted model servers and data roots, closed and
+ * removed after each test. Call once at the top of a test file.
+ */
+export function cliTestScope() {
+  let servers: ScriptedModel[] = [];
+  let dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    servers = [];
+    dirs = [];
+  });
+  return {
+    async model(steps: ScriptStep[]): Promise<ScriptedModel> {
+      const server = await startScriptedModel(steps);
+      servers.push(server);
+      return server;
+    },
+    dataDir(prefix: string): string {
+      const dir = tempDataDir(prefix);
+      dirs.push(dir);
+      return dir;
+    },
+  };
 }
