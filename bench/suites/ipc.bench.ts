@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route } from '../../src-preload/contract/define';
-import { createRouter } from '../../src-main/core/ipc/router';
+import { createRouter } from '../../src-main/core/api/router';
 import type { BenchSuite } from '../types';
 
 /** The router's own overhead per request (validation + dispatch), without a transport. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../src-main/core/core';
-import { createRouter, type Router } from '../../src-main/core/ipc/router';
+import { createRouter, type Router } from '../../src-main/core/api/router';
 import type { ScriptStep } from '../../src-main/core/llm/scripted/script';
 
 /**

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createCore, type Core } from '../core/core';
-import { APP_VERSION } from '../core/version';
+import { APP_VERSION } from '../core/config/version';
 import type { CliCommand, CliIO } from './command';
 import { writeIfOpen } from './stdioGuard';
 import { safeIO } from './terminalText';

@@ -1,5 +1,5 @@
 import type { BrowserWindow, Dialog, MessageBoxOptions } from 'electron';
-import type { ApprovalAnswer, ApprovalPort, ApprovalQuestion } from '../core/security/approvals';
+import type { ApprovalAnswer, ApprovalPort, ApprovalQuestion } from '../core/capabilities/permissions/approvals';
 
 /** The buttons, in order; the index is what showMessageBox answers. Deny is the default and the cancel. */
 export const APPROVAL_BUTTONS = ['Allow once', 'Allow for this session', 'Deny'] as const;

@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
-import type { CallerInfo } from '../core/ipc/handlers';
-import type { Router } from '../core/ipc/router';
+import type { CallerInfo } from '../core/api/defineHandlers';
+import type { Router } from '../core/api/router';
 import { APP_ORIGIN } from './origin';
 
 /** The origin of a frame URL; custom non-"special" schemes report "null", so rebuild it. */

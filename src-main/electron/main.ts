@@ -4,7 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, safeStorage
 import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../core/api/handlers';
 import { createCore, type Core } from '../core/core';
-import { createRouter } from '../core/ipc/router';
+import { createRouter } from '../core/api/router';
 import { ensureDataDir, resolveDataDir } from '../core/config/dataDir';
 import { createDialogApprovals } from './approvals';
 import { createSafeStorageSecrets } from './secrets';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ApprovalQuestion } from '../../src-main/core/security/approvals';
+import type { ApprovalQuestion } from '../../src-main/core/capabilities/permissions/approvals';
 import { createFakeElectron, type FakeElectron } from './fakeElectron';
 
 // The fake electron plus the one module this glue uses: a dialog that records its calls.
@@ -12,10 +12,10 @@ const electron = (await import('electron')) as unknown as FakeElectron & {
   dialog: { showMessageBox: ReturnType<typeof vi.fn> };
 };
 const { createDialogApprovals, APPROVAL_BUTTONS } = await import('../../src-main/electron/approvals');
-const { createPermissionLayer, HostDispatcher } = await import('../../src-main/core/host/dispatcher');
-const { MemoryAudit } = await import('../../src-main/core/host/audit');
-const { MemoryRequestStore, MemoryRuleStore } = await import('../../src-main/core/security/memoryStores');
-const { createToolRegistry } = await import('../../src-main/core/tools/builtin');
+const { createPermissionLayer, HostDispatcher } = await import('../../src-main/core/capabilities/dispatcher');
+const { MemoryAudit } = await import('../../src-main/core/capabilities/audit');
+const { MemoryRequestStore, MemoryRuleStore } = await import('../../src-main/core/capabilities/permissions/memoryStores');
+const { createToolRegistry } = await import('../../src-main/core/capabilities/builtin');
 
 const question: ApprovalQuestion = {
   requestId: 'r1',

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { route } from '../../src-preload/contract/define';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
-import { defineHandlers } from '../../src-main/core/ipc/handlers';
-import { createRouter } from '../../src-main/core/ipc/router';
+import { defineHandlers } from '../../src-main/core/api/defineHandlers';
+import { createRouter } from '../../src-main/core/api/router';
 import {
   createFakeElectron,
   FakeWebContents,

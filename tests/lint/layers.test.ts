@@ -155,7 +155,7 @@ describe('layer rule: src-preload/contract imports only zod and its own files', 
 describe('the layer rules cover the real folders', () => {
   it.each([
     ['src-main/core/core.ts', /electron/],
-    ['src-main/core/ipc/router.ts', /electron/],
+    ['src-main/core/api/router.ts', /electron/],
     ['src-renderer/src/main.tsx', /renderer/],
     ['src-preload/contract/routes.ts', /only zod/],
   ])('%s is linted with its layer rule', async (file, message) => {

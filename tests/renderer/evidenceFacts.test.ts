@@ -4,7 +4,7 @@ import type { EvidenceRecord } from '../../src-preload/contract/evidence';
 
 const base = { sessionId: 's1', snippet: '', createdAt: '2026-01-02T03:04:05.000Z' };
 
-// Envelopes shaped as the core writes them (science/client.ts, evidence/records.ts, artifacts/service.ts).
+// Envelopes shaped as the core writes them (science/client.ts, provenance/evidenceRecords.ts, provenance/artifactService.ts).
 const retrieval: EvidenceRecord = {
   ...base,
   id: 'ev_aaaaaaaaaaaaaaaa',

@@ -8,7 +8,7 @@ import type { SessionStreamEvent } from '../../src-preload/contract/sessions';
 import { createHandlers } from '../../src-main/core/api/handlers';
 import { resolveCellTimeoutMs } from '../../src-main/core/config/cellLimit';
 import { createCore, type Core } from '../../src-main/core/core';
-import { createRouter } from '../../src-main/core/ipc/router';
+import { createRouter } from '../../src-main/core/api/router';
 import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 import { validAnswer } from '../support/mockModel';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { editFileTool, listDirTool, readTextFileTool, writeFileTool } from '../../src-main/core/tools/fsTools';
+import { editFileTool, listDirTool, readTextFileTool, writeFileTool } from '../../src-main/core/capabilities/tools/fsTools';
 import { ProtectedPathError, makeWorkspaceDir, writeWorkspaceFile } from '../../src-main/core/workspace/safeFs';
 import { runTool } from './support/tools';
 

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTextFileTool } from '../../src-main/core/tools/fsTools';
-import { contentSearchTool, globFilesTool } from '../../src-main/core/tools/searchTools';
+import { readTextFileTool } from '../../src-main/core/capabilities/tools/fsTools';
+import { contentSearchTool, globFilesTool } from '../../src-main/core/capabilities/tools/searchTools';
 import {
   listWorkspaceDir,
   makeWorkspaceDir,

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTextFileTool, writeFileTool } from '../../src-main/core/tools/fsTools';
+import { readTextFileTool, writeFileTool } from '../../src-main/core/capabilities/tools/fsTools';
 import {
   WorkspaceKindError,
   listWorkspaceDir,

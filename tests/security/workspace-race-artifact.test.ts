@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { artifactCapabilities } from '../../src-main/core/artifacts/capabilities';
-import { captureFigures } from '../../src-main/core/artifacts/figures';
+import { artifactCapabilities } from '../../src-main/core/capabilities/tools/artifactTools';
+import { captureFigures } from '../../src-main/core/provenance/figures';
 import type { KernelCellResult } from '../../src-preload/contract/kernel';
-import { memoryArtifacts } from '../core/artifacts/helpers';
+import { memoryArtifacts } from '../core/provenance/helpers';
 import { CANARY, startRace, type RaceBed } from './support/swapper';
 import { tally } from './support/tools';
 

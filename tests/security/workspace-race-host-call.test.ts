@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryAudit } from '../../src-main/core/host/audit';
-import { createPermissionLayer, HostDispatcher } from '../../src-main/core/host/dispatcher';
-import { createKernelHostHandler } from '../../src-main/core/host/kernelHost';
-import { MemoryRequestStore, MemoryRuleStore } from '../../src-main/core/security/memoryStores';
-import { createToolRegistry } from '../../src-main/core/tools/builtin';
+import { MemoryAudit } from '../../src-main/core/capabilities/audit';
+import { createPermissionLayer, HostDispatcher } from '../../src-main/core/capabilities/dispatcher';
+import { createKernelHostHandler } from '../../src-main/core/capabilities/kernelHost';
+import { MemoryRequestStore, MemoryRuleStore } from '../../src-main/core/capabilities/permissions/memoryStores';
+import { createToolRegistry } from '../../src-main/core/capabilities/builtin';
 import { makeSupervisor } from '../core/kernel/helpers';
 import { CANARY, CANARY_NAME } from './support/swapper';
 

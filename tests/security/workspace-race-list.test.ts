@@ -5,8 +5,8 @@
  * folder. The old code checked the real path and then listed (or walked) by name.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { listDirTool } from '../../src-main/core/tools/fsTools';
-import { contentSearchTool, globFilesTool } from '../../src-main/core/tools/searchTools';
+import { listDirTool } from '../../src-main/core/capabilities/tools/fsTools';
+import { contentSearchTool, globFilesTool } from '../../src-main/core/capabilities/tools/searchTools';
 import { CANARY_NAME, startRace, type RaceBed } from './support/swapper';
 import { runTool, tally } from './support/tools';
 

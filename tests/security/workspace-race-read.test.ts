@@ -6,7 +6,7 @@
  * reopened the path by name, and returned the host file on a large share of attempts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readTextFileTool } from '../../src-main/core/tools/fsTools';
+import { readTextFileTool } from '../../src-main/core/capabilities/tools/fsTools';
 import { CANARY, startRace, type RaceBed } from './support/swapper';
 import { runTool, tally } from './support/tools';
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { editFileTool, writeFileTool } from '../../src-main/core/tools/fsTools';
+import { editFileTool, writeFileTool } from '../../src-main/core/capabilities/tools/fsTools';
 import { CANARY, CANARY_NAME, namesIn, startRace, type RaceBed } from './support/swapper';
 import { runTool, tally } from './support/tools';
 

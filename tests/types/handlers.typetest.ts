@@ -3,11 +3,11 @@
  * (tsconfig.node.json includes tests/types). Every `@ts-expect-error` below must
  * meet an error, or tsc fails with "Unused '@ts-expect-error' directive": so a
  * handler map that stopped refusing a missing or extra handler breaks the build.
- * tests/core/ipc/handlers-types.test.ts imports this file so it also runs once.
+ * tests/core/api/handlers-types.test.ts imports this file so it also runs once.
  */
 import { z } from 'zod';
 import { route, type ParsedInput, type RouteInput } from '../../src-preload/contract/define';
-import { defineHandlers, type Handler, type HandlersFor } from '../../src-main/core/ipc/handlers';
+import { defineHandlers, type Handler, type HandlersFor } from '../../src-main/core/api/defineHandlers';
 
 export const typetestRoutes = {
   'note.create': route<{ id: string }>()(

@@ -1,6 +1,6 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
-import { defineHandlers, type HandlersFor } from '../ipc/handlers';
+import { defineHandlers, type HandlersFor } from './defineHandlers';
 import { attachFile, exportToDataDir } from '../workspace/files';
 import type { Core } from '../core';
 

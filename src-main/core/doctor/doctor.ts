@@ -2,14 +2,14 @@ import type { DoctorReport, ProviderReport } from '../../../src-preload/contract
 import type { CoreConfig } from '../config/coreConfig';
 import { PROVIDERS } from '../config/providerCatalog';
 import { resolveProvider } from '../config/providers';
-import { APP_VERSION } from '../version';
+import { APP_VERSION } from '../config/version';
 import { probePython } from './python';
 import { probeR } from './r';
 import { resolveKernelLimits } from '../config/kernelLimits';
 import { appRoot } from '../config/appPaths';
 import { currentLimitEnvironment, describeLimits } from '../kernel/limits';
 import { decideSandbox, describeSandbox } from '../kernel/sandbox';
-import { probeSandbox } from './sandbox';
+import { probeSandbox } from '../kernel/sandboxProbe';
 
 /** What the system looks like to the app: interpreters, sandbox, providers. Never a key. */
 export async function buildDoctorReport(config: CoreConfig): Promise<DoctorReport> {

@@ -1,6 +1,6 @@
 import type { PythonReport } from '../../../src-preload/contract/doctor';
 import { chooseInterpreter, installHint, readKernelEnv, type KernelEnvDeclaration } from '../config/kernelEnvs';
-import { execProbe, lastLine } from './exec';
+import { execProbe, lastLine } from '../kernel/execProbe';
 
 const PACKAGES = ['numpy', 'pandas', 'matplotlib'] as const;
 

@@ -1,6 +1,6 @@
 import type { RReport } from '../../../src-preload/contract/doctor';
 import { chooseInterpreter, installHint, readKernelEnv } from '../config/kernelEnvs';
-import { execProbe } from './exec';
+import { execProbe } from '../kernel/execProbe';
 
 const PROBE =
   'cat(paste0(R.version$major, ".", R.version$minor), "\\n", sep = ""); ' +

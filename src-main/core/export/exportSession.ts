@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Core } from '../core';
-import { APP_VERSION } from '../version';
+import { APP_VERSION } from '../config/version';
 import { readArtifactIndex } from './artifactFiles';
 import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
-import { probeSandbox } from '../doctor/sandbox';
+import { probeSandbox } from './sandboxProbe';
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelCache } from './kernelCache';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
-import type { ArtifactIndex, ArtifactRow } from '../artifacts/index';
+import type { ArtifactIndex, ArtifactRow } from '../records/artifactIndex';
 
 interface VersionRow {
   id: string;

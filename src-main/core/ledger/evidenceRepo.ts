@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { EvidenceKind, EvidenceRecord } from '../../../src-preload/contract/evidence';
-import { toRecord, type EvidenceListOptions, type EvidenceStore, type NewEvidence } from '../evidence/store';
+import { toRecord, type EvidenceListOptions, type EvidenceStore, type NewEvidence } from '../records/evidenceStore';
 
 interface Row {
   session_id: string;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { sha256Hex, type CachedEntry, type ResponseCache } from '../science/cache';
+import { sha256Hex, type CachedEntry, type ResponseCache } from '../records/responseCache';
 
 interface Row {
   request_url: string;

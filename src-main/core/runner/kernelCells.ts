@@ -1,10 +1,10 @@
 import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
 import { dataChunk, dataPatchChunk } from '../../../src-preload/contract/dataParts';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
-import { captureFigures } from '../artifacts/figures';
+import { captureFigures } from '../provenance/figures';
 import type { ActionContext, CellOutcome, KernelPort } from '../engine/ports';
-import { recordCellEvidence } from '../evidence/records';
-import type { ProvenanceServices } from '../evidence/services';
+import { recordCellEvidence } from '../provenance/evidenceRecords';
+import type { ProvenanceServices } from '../provenance/services';
 import { CellNotStartedError, type KernelSupervisor } from '../kernel/supervisor';
 
 /** What the model reads of a cell: bounded, the end of long output kept (errors are at the end). */

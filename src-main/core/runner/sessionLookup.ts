@@ -1,6 +1,6 @@
 import type { EvidenceLookupPort } from '../engine/ports';
-import { sessionEvidenceLookup } from '../evidence/lookup';
-import type { ProvenanceServices } from '../evidence/services';
+import { sessionEvidenceLookup } from './evidenceLookup';
+import type { ProvenanceServices } from '../provenance/services';
 
 /** What a cited answer of this session may point at: its evidence and its artifact versions. */
 export function sessionLookup(provenance: () => ProvenanceServices, sessionId: string): EvidenceLookupPort {

@@ -1,6 +1,6 @@
 import type { Provenance, ScienceDatabase, ScienceSearchResult } from '../../../src-preload/contract/evidence';
-import type { EvidenceStore } from '../evidence/store';
-import { cacheKey, sha256Hex, type ResponseCache } from './cache';
+import type { EvidenceStore } from '../records/evidenceStore';
+import { cacheKey, sha256Hex, type ResponseCache } from '../records/responseCache';
 import { requireId, type Connector, type ConnectorContext, type ConnectorParams, type Fetched, type RequestOptions } from './connector';
 import { joinUrl, resolveHosts, type EnvLookup } from './endpoints';
 import { ConnectorError } from './errors';

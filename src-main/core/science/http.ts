@@ -1,5 +1,5 @@
 import type { ScienceDatabase } from '../../../src-preload/contract/evidence';
-import { APP_VERSION } from '../version';
+import { APP_VERSION } from '../config/version';
 import { ConnectorError } from './errors';
 import { HostRateLimiter, defaultInterval } from './rateLimit';
 

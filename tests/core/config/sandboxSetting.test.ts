@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../src-preload/contract/routes';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore } from '../../../src-main/core/core';
-import { createRouter } from '../../../src-main/core/ipc/router';
+import { createRouter } from '../../../src-main/core/api/router';
 
 let dir: string;
 beforeEach(() => {

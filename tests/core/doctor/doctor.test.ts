@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/core/core';
 import { probePython } from '../../../src-main/core/doctor/python';
-import { probeSandbox } from '../../../src-main/core/doctor/sandbox';
+import { probeSandbox } from '../../../src-main/core/kernel/sandboxProbe';
 
 let dir: string;
 beforeEach(() => {

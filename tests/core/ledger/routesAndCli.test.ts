@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore } from '../../../src-main/core/core';
-import { createRouter } from '../../../src-main/core/ipc/router';
+import { createRouter } from '../../../src-main/core/api/router';
 import { runCli } from '../../../src-main/cli/main';
 import { routes } from '../../../src-preload/contract/routes';
 import { tempDir } from './support';

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import type { ProvenanceServices } from '../../../src-main/core/evidence/services';
+import type { ProvenanceServices } from '../../../src-main/core/provenance/services';
 import { sessionReport } from '../../../src-main/core/export/report';
 import { kernelPort } from '../../../src-main/core/runner/kernelCells';
-import { memoryArtifacts, saveArtifactHost } from '../artifacts/helpers';
+import { memoryArtifacts, saveArtifactHost } from '../provenance/helpers';
 import { makeSupervisor } from '../kernel/helpers';
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../../src-preload/contract/routes';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
-import { createRouter } from '../../../src-main/core/ipc/router';
+import { createRouter } from '../../../src-main/core/api/router';
 import { startScriptedModel, type ScriptedModel, type StaticStep } from '../../support/scriptedModel';
 import { validAnswer } from '../../support/mockModel';
 

@@ -6,7 +6,7 @@ import { routes } from '../../../src-preload/contract/routes';
 import type { SessionStreamEvent } from '../../../src-preload/contract/sessions';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
-import { createRouter } from '../../../src-main/core/ipc/router';
+import { createRouter } from '../../../src-main/core/api/router';
 import { startScriptedModel, type ScriptedModel } from '../../support/scriptedModel';
 import { validAnswer } from '../../support/mockModel';
 

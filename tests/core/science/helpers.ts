@@ -1,5 +1,5 @@
-import { MemoryEvidenceStore } from '../../../src-main/core/evidence/store';
-import { MemoryResponseCache } from '../../../src-main/core/science/cache';
+import { MemoryEvidenceStore } from '../../../src-main/core/records/evidenceStore';
+import { MemoryResponseCache } from '../../../src-main/core/records/responseCache';
 import { ScienceClient } from '../../../src-main/core/science/client';
 import { HttpClient } from '../../../src-main/core/science/http';
 import { CONNECTORS } from '../../../src-main/core/science/registry';

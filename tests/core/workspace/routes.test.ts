@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../src-preload/contract/routes';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
-import { createRouter, type Router } from '../../../src-main/core/ipc/router';
+import { createRouter, type Router } from '../../../src-main/core/api/router';
 import { verifyExport } from '../../../src-main/core/export/verify';
 
 let dir: string;

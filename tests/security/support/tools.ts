@@ -1,4 +1,4 @@
-import type { Tool, ToolContext } from '../../../src-main/core/tools/define';
+import type { Tool, ToolContext } from '../../../src-main/core/capabilities/define';
 
 /** A tool call as the host executes it (for the model, or for a cell's host.read_file / host.write_file). */
 export async function runTool(tool: Tool, args: unknown, workspace: string, origin: 'tool' | 'cell' = 'cell') {

@@ -13,7 +13,7 @@ import { routes } from '../../../src-preload/contract/routes';
 import type { EventTopics } from '../../../src-preload/contract/events';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
-import { createRouter, type Router } from '../../../src-main/core/ipc/router';
+import { createRouter, type Router } from '../../../src-main/core/api/router';
 import type { SecretStore } from '../../../src-main/core/settings/secretStore';
 import { bindBridge, emitEvent } from './bridge';
 import { ensureRendererBuild, PROJECT_ROOT } from './build';

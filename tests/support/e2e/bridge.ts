@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { EventTopics } from '../../../src-preload/contract/events';
-import type { Router } from '../../../src-main/core/ipc/router';
+import type { Router } from '../../../src-main/core/api/router';
 
 export const INVOKE_BINDING = '__openai4sInvoke';
 export const EMIT_HOOK = '__openai4sEmit';

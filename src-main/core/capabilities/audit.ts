@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SideEffect } from '../ledger/actionsRepo';
+import type { Ledger } from '../ledger/ledger';
+import type { ApprovalAnswer } from './permissions/approvals';
+import type { DecidedBy } from './permissions/permissions';
+import type { CallOrigin, PolicyAction, SideEffectClass } from './define';
+import { scrubSecrets } from '../security/secrets';
+
+/** One capability call, as recorded before it runs. The same fields for a tool call and a cell's host call. */
+export interface AuditCall {
+  origin: CallOrigin;
+  sessionId: string;
+  runId: string | null;
+  toolCallId: string | null;
+  cellId: string | null;
+  generation: string | null;
+  method: string;
+  target: string;
+  sideEffect: SideEffectClass;
+  rawArguments: string;
+  arguments: unknown;
+}
+
+export interface AuditDecision {
+  action: PolicyAction;
+  by: DecidedBy | 'user' | 'refused';
+  ruleId?: string;
+  requestId?: string;
+  answer?: ApprovalAnswer;
+}
+
+export interface AuditOutcome {
+  decision: AuditDecision;
+  status: 'ok' | 'error' | 'denied' | 'refused';
+  isError: boolean;
+  /** What the model read (capped for the record). */
+  text: string;
+  output?: unknown;
+  durationMs: number;
+}
+
+export interface AuditSlot {
+  readonly call: AuditCall;
+  readonly groupId: string | null;
+  readonly idx: number;
+  /**
+   * Set when the begin row rides in a group commit (a cell's host call): resolves once it
+   * is durable. The dispatcher waits for it before a call with effects runs.
+   */
+  readonly recorded?: Promise<void>;
+}
+
+export interface AuditPort {
+  /** Records the calls of one action before any of them runs, so a crash leaves a trace. `turn`: the engine turn, when known. */
+  begin(calls: AuditCall[], turn?: number): AuditSlot[];
+  /** Records the outcome; when it returns a promise, the call is answered only after it resolves (the row is durable). */
+  finish(slot: AuditSlot, outcome: AuditOutcome): void | Promise<void>;
+}
+
+const RECORD_TEXT_BYTES = 8 * 1024;
+
+export function auditResult(slot: AuditSlot, outcome: AuditOutcome): Record<string, unknown> {
+  const { call } = slot;
+  return {
+    origin: call.origin,
+    method: call.method,
+    target: call.target,
+    sideEffect: call.sideEffect,
+    cellId: call.cellId,
+    generation: call.generation,
+    decision: outcome.decision,
+    status: outcome.status,
+    text: Buffer.byteLength(outcome.text) > RECORD_TEXT_BYTES ? `${Buffer.from(outcome.text).subarray(0, RECORD_TEXT_BYTES).toString('utf8')}…` : outcome.text,
+    ...(outcome.output === undefined ? {} : { output: outcome.output }),
+    durationMs: outcome.durationMs,
+  };
+}
+
+export const LEDGER_SIDE_EFFECT: Record<SideEffectClass, SideEffect> = { read: 'read', write: 'write', network: 'external', exec: 'external' };
+
+/** Keeps every record in memory (tests, and a listener for diagnostics). */
+export class MemoryAudit implements AuditPort {
+  readonly records: { call: AuditCall; outcome: AuditOutcome | null }[] = [];
+
+  begin(calls: AuditCall[]): AuditSlot[] {
+    return calls.map((call) => {
+      this.records.push({ call, outcome: null });
+      return { call, groupId: null, idx: this.records.length - 1 };
+    });
+  }
+
+  finish(slot: AuditSlot, outcome: AuditOutcome): void {
+    this.records[slot.idx]!.outcome = outcome;
+  }
+}
+
+/**
+ * The audit in the ledger: a batch is one action group (kind tool_batch) with one event per
+ * call; a cell's host call is a one-call group of the run it belongs to. A call with no run
+ * the ledger knows (a REPL cell, `openai4s kernel exec`) goes to `<dataDir>/logs/host-audit.jsonl`.
+ */
+export class LedgerAudit implements AuditPort {
+  private readonly turns = new Map<string, number>();
+  private readonly open = new Map<string, number>();
+
+  constructor(
+    private readonly ref: () => Ledger,
+    private readonly fallbackFile: string,
+  ) {}
+
+  private get ledger(): Ledger {
+    return this.ref();
+  }
+
+  private nextTurn(runId: string): number {
+    const turn = this.turns.get(runId) ?? this.ledger.actions.listByRun(runId).length;
+    this.turns.set(runId, turn + 1);
+    return turn;
+  }
+
+  begin(calls: AuditCall[], turn?: number): AuditSlot[] {
+    const first = calls[0];
+    if (!first) return [];
+    const runId = first.runId;
+    if (runId && this.ledger.runs.find(runId)) {
+      try {
+        const input = {
+          sessionId: first.sessionId,
+          runId,
+          kind: 'tool_batch' as const,
+          turn: turn ?? this.nextTurn(runId),
+          calls: calls.map((c) => ({
+            ...(c.toolCallId ? { toolCallId: c.toolCallId } : {}),
+            name: c.method,
+            rawArguments: c.rawArguments,
+            arguments: c.arguments,
+            sideEffect: LEDGER_SIDE_EFFECT[c.sideEffect],
+          })),
+        };
+        if (first.origin === 'cell') {
+          // A cell's host call: its rows ride in the ledger's group commit (one fsync for
+          // many calls); the dispatcher answers the cell only once they are durable.
+          const { id: groupId, write } = this.ledger.actions.prepareBegin(input);
+          const recorded = this.ledger.events.defer(write);
+          recorded.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
+          this.open.set(groupId, calls.length);
+          return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
+        }
+        const groupId = this.ledger.actions.begin(input);
+        this.open.set(groupId, calls.length);
+        return calls.map((call, idx) => ({ call, groupId, idx }));
+      } catch (error) {
+        this.appendFallback({ note: `could not record in the ledger: ${(error as Error).message}` });
+      }
+    }
+    return calls.map((call, idx) => ({ call, groupId: null, idx }));
+  }
+
+  finish(slot: AuditSlot, outcome: AuditOutcome): void | Promise<void> {
+    const result = auditResult(slot, outcome);
+    if (!slot.groupId) {
+      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, arguments: slot.call.arguments, ...result });
+      return;
+    }
+    const groupId = slot.groupId;
+    const left = (this.open.get(groupId) ?? 1) - 1;
+    if (left <= 0) this.open.delete(groupId);
+    else this.open.set(groupId, left);
+    const write = () => {
+      this.ledger.actions.recordResult(groupId, slot.idx, result, outcome.isError);
+      if (left <= 0) this.ledger.actions.finish(groupId, 'completed');
+    };
+    if (!slot.recorded) {
+      write();
+      return;
+    }
+    return this.ledger.events.defer(write).catch((error: unknown) => {
+      // The run's rows could not be written (e.g. its session was deleted meanwhile): the
+      // record goes to the fallback file, so the answered call still leaves a durable trace.
+      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${(error as Error).message}`, ...result });
+    });
+  }
+
+  /** The run ended: its turn counter goes (a later call would recount from the ledger). */
+  endRun(runId: string): void {
+    this.turns.delete(runId);
+  }
+
+  /** How many entries the per-run tables hold (diagnostics and the lifecycle test). */
+  sizes(): { turns: number; openGroups: number } {
+    return { turns: this.turns.size, openGroups: this.open.size };
+  }
+
+  private appendFallback(record: Record<string, unknown>): void {
+    fs.mkdirSync(path.dirname(this.fallbackFile), { recursive: true });
+    fs.appendFileSync(this.fallbackFile, `${scrubSecrets(JSON.stringify(record))}\n`, { mode: 0o600 });
+  }
+}

@@ -1,0 +1,219 @@
+import type { ApprovalEventData, HostCallEventData } from '../../../src-preload/contract/approvals';
+import { dataChunk } from '../../../src-preload/contract/dataParts';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import { ApprovalService, type ApprovalAnswer, type ApprovalPort } from './permissions/approvals';
+import { EgressRefusedError } from '../security/egress';
+import { callKey, PermissionPolicy } from './permissions/permissions';
+import { annotateUntrusted } from '../security/untrusted';
+import type { CallOrigin, SideEffectClass, Tool } from './define';
+import type { ToolRegistry } from './registry';
+import { truncateForModel } from './truncate';
+import { ProtectedPathError, WorkspaceEscapeError } from './workspaceErrors';
+import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
+
+/**
+ * The one envelope every capability call goes through, whether the model called a tool or
+ * a cell called `host.<method>`: resolve and validate, policy, approval if needed, the
+ * call, truncation, untrusted-output annotation, audit record, activity chunk.
+ */
+
+export interface DispatchContext {
+  origin: CallOrigin;
+  sessionId: string;
+  runId: string | null;
+  workspace: string;
+  signal: AbortSignal;
+  emit?: (chunk: StreamChunk) => void;
+  toolCallId?: string;
+  cellId?: string;
+  generation?: string;
+  /** The calling cell's language (with cellId and generation: the provenance of what it saves). */
+  language?: 'python' | 'r';
+  /** The argument text as received (the model's raw JSON; a cell's serialised kwargs). */
+  rawArguments?: string;
+  /** A slot begun by the batch executor; without one the call records its own. */
+  auditSlot?: AuditSlot;
+}
+
+export type DispatchStatus = 'ok' | 'error' | 'denied' | 'refused';
+
+export interface DispatchResult {
+  status: DispatchStatus;
+  /** What the model (or the cell) reads: truncated, outside content annotated. */
+  text: string;
+  output?: unknown;
+  tool: string | null;
+  target: string | null;
+  decision: AuditDecision;
+}
+
+export interface Described {
+  tool: Tool | null;
+  args: unknown;
+  parseError: string | null;
+  target: string;
+  sideEffect: SideEffectClass;
+  resourceKeys: string[];
+}
+
+const ANSWER_STATE: Record<ApprovalAnswer, ApprovalEventData['state']> = {
+  allow_once: 'allowed_once',
+  allow_session: 'allowed_session',
+  allow_always: 'allowed_always',
+  deny: 'denied',
+  deny_always: 'denied',
+};
+
+function preview(args: unknown): string {
+  if (!args || typeof args !== 'object') return '';
+  const { reason: _r, ...rest } = args as Record<string, unknown>;
+  const text = JSON.stringify(rest, (_k, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…` : v));
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
+}
+
+export interface HostDispatcherDeps {
+  registry: ToolRegistry;
+  policy: PermissionPolicy;
+  approvals: ApprovalService;
+  audit: AuditPort;
+  /** What the model is told when a headless port denies (it names the variable that changes it). */
+  denialNote?: string;
+}
+
+export class HostDispatcher {
+  constructor(private readonly deps: HostDispatcherDeps) {}
+
+  get audit(): AuditPort {
+    return this.deps.audit;
+  }
+
+  /** Resolves the tool for a method and validates the arguments, without running anything. */
+  describe(method: string, args: unknown, origin: CallOrigin): Described {
+    const tool = (origin === 'cell' ? this.deps.registry.forHostMethod(method) : this.deps.registry.get(method)) ?? null;
+    if (!tool) return { tool: null, args, parseError: null, target: '', sideEffect: 'read', resourceKeys: [] };
+    const parsed = tool.parse(args);
+    if (!parsed.ok) return { tool, args, parseError: parsed.error, target: '', sideEffect: tool.sideEffect, resourceKeys: [] };
+    return { tool, args: parsed.args, parseError: null, target: tool.target(parsed.args), sideEffect: tool.sideEffect, resourceKeys: tool.resourceKeys(parsed.args) };
+  }
+
+  auditCall(method: string, d: Described, ctx: DispatchContext, rawArgs: unknown): AuditCall {
+    return {
+      origin: ctx.origin,
+      sessionId: ctx.sessionId,
+      runId: ctx.runId,
+      toolCallId: ctx.toolCallId ?? null,
+      cellId: ctx.cellId ?? null,
+      generation: ctx.generation ?? null,
+      method: d.tool?.name ?? method,
+      target: d.target,
+      sideEffect: d.sideEffect,
+      rawArguments: ctx.rawArguments ?? JSON.stringify(rawArgs ?? {}),
+      arguments: rawArgs,
+    };
+  }
+
+  async dispatch(method: string, args: unknown, ctx: DispatchContext): Promise<DispatchResult> {
+    const started = Date.now();
+    const d = this.describe(method, args, ctx.origin);
+    const slot = ctx.auditSlot ?? this.deps.audit.begin([this.auditCall(method, d, ctx, args)])[0]!;
+    // A call with effects runs only once its begin row is durable (a crash leaves a trace);
+    // a read has no effect to trace, so its rows are committed with its outcome.
+    if (slot.recorded && d.sideEffect !== 'read') await slot.recorded.catch(() => undefined);
+    const result = await this.run(method, d, ctx);
+    const durationMs = Date.now() - started;
+    // Awaited: the call is answered only once its audit row is durable.
+    await this.deps.audit.finish(slot, {
+      decision: result.decision,
+      status: result.status,
+      isError: result.status !== 'ok',
+      text: result.text,
+      ...(result.output === undefined ? {} : { output: result.output }),
+      durationMs,
+    });
+    const activity: HostCallEventData = {
+      origin: ctx.origin,
+      method,
+      tool: result.tool,
+      target: result.target,
+      status: result.status,
+      decidedBy: result.decision.by,
+      durationMs,
+      ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
+      ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
+    };
+    ctx.emit?.(dataChunk('host-call', ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`, activity));
+    return result;
+  }
+
+  private async run(method: string, d: Described, ctx: DispatchContext): Promise<DispatchResult> {
+    const refused: AuditDecision = { action: 'deny', by: 'refused' };
+    if (!d.tool) {
+      const text =
+        ctx.origin === 'cell'
+          ? `unknown host method "${method}"; the host serves ${this.deps.registry.names().join(', ')}`
+          : this.deps.registry.unknownToolMessage(method);
+      return { status: 'error', text, tool: null, target: null, decision: refused };
+    }
+    const tool = d.tool;
+    if (d.parseError) return { status: 'error', text: d.parseError, tool: tool.name, target: null, decision: refused };
+
+    const key = callKey(ctx.sessionId, tool.name, d.args);
+    const policy = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: key, defaultAction: tool.defaultPolicy });
+    let decision: AuditDecision = { action: policy.action, by: policy.by, ...(policy.ruleId ? { ruleId: policy.ruleId } : {}) };
+    const base = { tool: tool.name, target: d.target };
+
+    if (policy.action === 'deny') {
+      return { ...base, status: 'denied', decision, text: `denied: a stored rule refuses ${tool.name} on ${d.target}. Do not retry it; continue without it or tell the user what you need.` };
+    }
+    if (policy.action === 'ask') {
+      const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '(the agent gave no reason)';
+      const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
+      const outcome = await this.deps.approvals.ask(
+        { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: preview(d.args), generationId: ctx.generation ?? null, callKey: key },
+        ctx.signal,
+        (q) => {
+          if (ctx.origin === 'tool' && ctx.toolCallId) ctx.emit?.({ type: 'tool-approval-request', toolCallId: ctx.toolCallId, approvalId: q.requestId });
+          ctx.emit?.(dataChunk('approval', q.requestId, { requestId: q.requestId, state: 'requested', ...eventBase }));
+        },
+      );
+      decision = { action: outcome.answer.startsWith('allow') && outcome.recorded ? 'allow' : 'deny', by: 'user', answer: outcome.answer, ...(outcome.requestId ? { requestId: outcome.requestId } : {}) };
+      if (outcome.requestId) {
+        const state = outcome.recorded ? ANSWER_STATE[outcome.answer] : 'expired';
+        ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...(outcome.note ? { note: outcome.note } : {}) }));
+      }
+      if (!outcome.recorded) return { ...base, status: 'denied', decision, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
+      if (!outcome.answer.startsWith('allow')) {
+        const who = this.deps.denialNote ?? 'denied by the user';
+        return { ...base, status: 'denied', decision, text: `${who} (${tool.name} on ${d.target}). Do not retry the same call; continue without it or explain what you need.` };
+      }
+      // "Allow once" is a grant for this exact call; take it now, atomically.
+      if (outcome.answer === 'allow_once' && !this.deps.policy.consumeOnce(key)) {
+        return { ...base, status: 'denied', decision, text: 'not run: the one-time approval for this exact call was already used or has expired.' };
+      }
+    }
+
+    try {
+      const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
+      const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell });
+      const cut = truncateForModel(out.text, tool.maxOutputBytes);
+      const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
+      return { ...base, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
+    } catch (error) {
+      if (error instanceof EgressRefusedError) {
+        return { ...base, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
+      }
+      if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
+        return { ...base, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      return { ...base, status: 'error', decision, text: `${tool.name} failed: ${message}` };
+    }
+  }
+}
+
+/** Builds a policy + approval service pair over the given stores and port. */
+export function createPermissionLayer(deps: { rules: ConstructorParameters<typeof PermissionPolicy>[0]; requests: ConstructorParameters<typeof ApprovalService>[0]; port: ApprovalPort; now?: () => number }) {
+  const policy = new PermissionPolicy(deps.rules, deps.now);
+  const approvals = new ApprovalService(deps.requests, deps.rules, policy, deps.port);
+  return { policy, approvals };
+}

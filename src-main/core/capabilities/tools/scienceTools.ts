@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { ScienceDatabase, ScienceSearchResult } from '../../../../src-preload/contract/evidence';
+import type { ScienceClient } from '../../science/client';
+
+/**
+ * The context a capability runs in. It matches the tool registry's ToolContext (issue 7),
+ * plus the calling cell when the call came from `host.*` inside a kernel, so artifacts can
+ * name their producing generation.
+ */
+export interface CapabilityContext {
+  sessionId: string;
+  runId: string | null;
+  workspace: string;
+  signal: AbortSignal;
+  origin: 'tool' | 'cell';
+  cell?: { generation: string; cellId: string; language: 'python' | 'r' };
+}
+
+export interface CapabilityOutput {
+  text: string;
+  output?: unknown;
+  untrustedSource?: string;
+}
+
+const DATABASES = ['uniprot', 'pdb', 'pubchem', 'chembl', 'arxiv', 'openalex', 'pubmed', 'europepmc'] as const satisfies readonly ScienceDatabase[];
+
+export const scienceListDbsInput = z.object({}).strict();
+
+export const scienceSearchInput = z
+  .object({
+    database: z.enum(DATABASES).describe('Which database; see science_list_dbs.'),
+    query: z.string().min(1).max(2000).describe('What to look up; its syntax depends on the operation.'),
+    operation: z.string().regex(/^[a-z_]{1,40}$/).optional().describe('Default: the database\'s first operation (search).'),
+    limit: z.number().int().min(1).max(100).optional(),
+    cursor: z.string().max(2000).optional().describe('next_cursor of the previous page, unchanged.'),
+    filters: z.record(z.string().regex(/^[a-z_]{1,40}$/), z.string().max(200)).optional(),
+  })
+  .strict();
+
+/** What `science_list_dbs` tells the model: databases, operations, limits, filters. */
+export function describeDatabases(client: ScienceClient) {
+  return client.connectors.map((c) => ({
+    database: c.database,
+    label: c.label,
+    description: c.description,
+    operations: c.operations.map((o) => ({
+      name: o.name,
+      description: o.description,
+      query: o.query,
+      max_limit: o.maxLimit,
+      pages: o.cursor,
+      filters: Object.fromEntries(Object.entries(o.filters).map(([k, f]) => [k, `${f.description} (e.g. ${f.example})`])),
+    })),
+  }));
+}
+
+/** The model-facing text of a search: records with their evidence ids, then the provenance. */
+export function formatSearchForModel(r: ScienceSearchResult): string {
+  return JSON.stringify({
+    database: r.database,
+    operation: r.operation,
+    total: r.total,
+    next_cursor: r.next_cursor,
+    records: r.records,
+    provenance: r.provenance.map((p) => ({ request_url: p.request_url, retrieved_at: p.retrieved_at, http_status: p.http_status, sha256: p.sha256, cached: p.cached })),
+    note: r.records.length ? 'Cite evidence_id values in observed claims.' : 'No records matched.',
+  });
+}
+
+/** Tool specs in the shape of the registry's Tool.define (capabilities/define.ts). */
+/** `clientOf` is called per call, so the store behind it can open lazily. */
+export function scienceCapabilities(clientOf: () => ScienceClient) {
+  return {
+    science_list_dbs: {
+      name: 'science_list_dbs',
+      description: 'List the scientific databases science_search can query, with their operations, limits and filters.',
+      input: scienceListDbsInput,
+      sideEffect: 'read' as const,
+      defaultPolicy: 'allow' as const,
+      hostMethods: ['science.list_dbs'],
+      resourceKeys: () => [],
+      target: () => 'science',
+      execute: async (): Promise<CapabilityOutput> => {
+        const dbs = describeDatabases(clientOf());
+        return { text: JSON.stringify(dbs), output: dbs };
+      },
+    },
+    science_search: {
+      name: 'science_search',
+      description:
+        'Query a scientific database (UniProt, RCSB PDB, PubChem, ChEMBL, arXiv, OpenAlex, PubMed, Europe PMC). Returns normalized records, each with an evidence_id to cite, and the provenance of the raw answer.',
+      input: scienceSearchInput,
+      sideEffect: 'network' as const,
+      defaultPolicy: 'allow' as const,
+      hostMethods: ['science.search'],
+      resourceKeys: (a: z.output<typeof scienceSearchInput>) =>
+        a.database === 'pdb' && a.operation === 'download' ? [`science:pdb`, `file:structures/${a.query.trim().toUpperCase()}.${a.filters?.format ?? 'cif'}`] : [`science:${a.database}`],
+      target: (a: z.output<typeof scienceSearchInput>) => a.database,
+      execute: async (a: z.output<typeof scienceSearchInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
+        const result = await clientOf().search(a.database, a, { sessionId: ctx.sessionId, workspace: ctx.workspace, signal: ctx.signal });
+        return { text: formatSearchForModel(result), output: result, untrustedSource: `science:${a.database}` };
+      },
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import pkg from '../../../package.json';
+
+/** The app's version, from package.json (bundled at build time). */
+export const APP_VERSION: string = pkg.version;

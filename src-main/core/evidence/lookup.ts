@@ -1,7 +1,0 @@
-import type { EvidenceLookupPort } from '../engine/ports';
-import type { EvidenceStore } from './store';
-
-/** The engine's view of one session's evidence: which cited ids do not exist. */
-export function sessionEvidenceLookup(store: EvidenceStore, sessionId: string): EvidenceLookupPort {
-  return { missing: (ids) => store.missing(sessionId, ids) };
-}

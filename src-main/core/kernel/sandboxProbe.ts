@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
+import { execProbe } from './execProbe';
+
+function findOnPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
+  for (const dir of (processEnv.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether the kernel sandbox works here: on Linux bubblewrap must not only exist but
+ * start a process in fresh user and network namespaces (some kernels forbid them);
+ * on macOS sandbox-exec must exist.
+ */
+export async function probeSandbox(
+  mode: SandboxMode,
+  processEnv: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxReport> {
+  if (platform === 'linux') {
+    const bwrap = processEnv.OPENAI4S_BWRAP?.trim() || findOnPath('bwrap', processEnv);
+    if (!bwrap) {
+      return { backend: 'none', available: false, mode, reason: 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)' };
+    }
+    const version = await execProbe(bwrap, ['--version'], { timeoutMs: 5_000 });
+    const trial = await execProbe(
+      bwrap,
+      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--new-session', '--', 'true'],
+      { timeoutMs: 10_000 },
+    );
+    const report: SandboxReport = {
+      backend: 'bwrap',
+      available: trial.ok,
+      mode,
+      path: bwrap,
+      version: version.ok ? version.stdout.trim().replace(/^bubblewrap\s*/i, '') : null,
+    };
+    if (!trial.ok) report.reason = `bwrap cannot create namespaces here: ${trial.reason}`;
+    else report.features = await bwrapFeatures(bwrap);
+    return report;
+  }
+  if (platform === 'darwin') {
+    const exists = fs.existsSync('/usr/bin/sandbox-exec');
+    return {
+      backend: exists ? 'sandbox-exec' : 'none',
+      available: exists,
+      mode,
+      ...(exists ? { path: '/usr/bin/sandbox-exec' } : { reason: '/usr/bin/sandbox-exec is missing' }),
+    };
+  }
+  return { backend: 'none', available: false, mode, reason: `no kernel sandbox is implemented for ${platform}` };
+}
+
+/** The options the kernel sandbox uses when this bwrap has them (see kernel/sandbox.ts). */
+const FEATURE_FLAGS: Record<string, string> = { args: '--args FD', seccomp: '--seccomp FD', 'disable-userns': '--disable-userns', size: '--size BYTES' };
+
+async function bwrapFeatures(bwrap: string): Promise<string[]> {
+  const help = await execProbe(bwrap, ['--help'], { timeoutMs: 5_000 });
+  const text = `${help.stdout}`;
+  const features = Object.entries(FEATURE_FLAGS).filter(([, flag]) => text.includes(flag)).map(([name]) => name);
+  if (features.includes('disable-userns')) {
+    // It needs its own user namespace (--unshare-user), which some setups refuse.
+    const trial = await execProbe(
+      bwrap,
+      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--', 'true'],
+      { timeoutMs: 10_000 },
+    );
+    if (!trial.ok) features.splice(features.indexOf('disable-userns'), 1);
+  }
+  return features;
+}
