@@ -4,6 +4,7 @@ import path from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { createCore } from '../../src-main/core/core';
 import { buildSystemPrompt } from '../../src-main/core/engine/systemPrompt';
+import { withFinalizeTool } from '../../src-main/core/engine/finalizeTool';
 import type { BenchSuite } from '../types';
 
 /**
@@ -18,7 +19,7 @@ const suite: BenchSuite = {
     // The tools the app really offers on the first request (the host's registry + finalize_response).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-bench-prompt-'));
     const core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' } });
-    const tools = core.host.llmTools();
+    const tools = withFinalizeTool(core.host.llmTools());
     await core.close();
     fs.rmSync(dir, { recursive: true, force: true });
     const systemTokens = encode(system).length;
@@ -27,7 +28,7 @@ const suite: BenchSuite = {
     return [
       { metric: 'system prompt', value: systemTokens, unit: 'tokens' },
       { metric: `tool schemas (${tools.length} tools)`, value: toolTokens, unit: 'tokens' },
-      { metric: 'first model request (system + tool schemas as core.host.llmTools offers them)', value: total, unit: 'tokens', target: '≤ 3,000 tokens', met: total <= 3000 },
+      { metric: 'first model request (system + tool schemas as the engine offers them: the host's tools + finalize_response)', value: total, unit: 'tokens', target: '≤ 3,000 tokens', met: total <= 3000 },
     ];
   },
 };

@@ -1,4 +1,3 @@
-import { finalizeTool } from '../engine/finalizeTool';
 import { FINALIZE_TOOL } from '../engine/routeAction';
 import type { LlmTool } from '../llm/types';
 import type { Tool } from './define';
@@ -65,10 +64,9 @@ export class ToolRegistry {
     return `Unknown tool "${name}". The tools are: ${model.join(', ')}.`;
   }
 
-  /** What the provider gets: every model-facing tool plus finalize_response, sorted for a stable prompt. */
+  /** Every model-facing tool, sorted for a stable prompt (the engine adds finalize_response itself). */
   forModel(): LlmTool[] {
     const list = [...this.tools.values()].filter((t) => t.exposeToModel).map((t) => t.llmTool());
-    list.sort((a, b) => a.name.localeCompare(b.name));
-    return [...list, finalizeTool()];
+    return list.sort((a, b) => a.name.localeCompare(b.name));
   }
 }

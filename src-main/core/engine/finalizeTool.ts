@@ -18,3 +18,8 @@ export function finalizeTool(): LlmTool {
     inputSchema: compact(z.toJSONSchema(citedAnswerSchema, { io: 'input' }) as Record<string, unknown>),
   };
 }
+
+/** What the provider is offered each turn: the capabilities' tools, then finalize_response last. */
+export function withFinalizeTool(tools: readonly LlmTool[]): LlmTool[] {
+  return [...tools.filter((t) => t.name !== FINALIZE_TOOL), finalizeTool()];
+}

@@ -3,6 +3,7 @@ import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { LlmMessage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
 import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult } from './ports';
+import { withFinalizeTool } from './finalizeTool';
 import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
 import { streamReply, type ModelReply } from './streamReply';
 import { isArgumentRefusal } from './toolArgumentCap';
@@ -70,6 +71,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     messageId: options.runId,
     ...(options.startMetadata ? { messageMetadata: options.startMetadata } : {}),
   });
+  // The engine owns the answer protocol: finalize_response is offered whatever the capabilities are.
+  const offeredTools = withFinalizeTool(options.tools);
   try {
     while (turns < maxTurns) {
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
@@ -81,7 +84,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
         {
           messages: ports.context.prepare(history),
           system: options.system,
-          tools: options.tools,
+          tools: offeredTools,
           signal,
           ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         },

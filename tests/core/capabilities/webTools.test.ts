@@ -82,10 +82,10 @@ describe('web tools through the dispatcher', () => {
     expect(searx.hits).toHaveLength(2);
   });
 
-  it('the registry offers each tool once with a JSON Schema, finalize_response last, and reserves the hook names', () => {
+  it('the registry offers each tool once with a JSON Schema (no finalize_response: the engine adds it), and reserves the hook names', () => {
     const { registry } = dispatcherWith({}, []);
     const tools = registry.forModel();
-    expect(tools.map((t) => t.name)).toEqual(['content_search', 'edit_file', 'glob_files', 'list_dir', 'read_text_file', 'web_fetch', 'web_search', 'write_file', 'finalize_response']);
+    expect(tools.map((t) => t.name)).toEqual(['content_search', 'edit_file', 'glob_files', 'list_dir', 'read_text_file', 'web_fetch', 'web_search', 'write_file']);
     for (const t of tools) {
       expect(t.inputSchema).not.toHaveProperty('$schema');
       expect(t.inputSchema.type).toBe('object');

@@ -84,6 +84,13 @@ describe('engine loop', () => {
     expect(h.batches).toEqual([]);
   });
 
+  it('offers finalize_response itself, last, on every request (the capabilities do not list it)', async () => {
+    const h = harness([text('thinking'), [...toolCall('c1', 'finalize_response', validAnswer), finish('tool-calls')]]);
+    await h.run();
+    expect(h.model.requests).toHaveLength(2);
+    for (const request of h.model.requests) expect(request.tools?.map((t) => t.name)).toEqual(['finalize_response']);
+  });
+
   it('lets tools win over code in the same reply', async () => {
     const h = harness([
       [{ type: 'text-delta', text: '```python\nprint(1)\n```' }, ...toolCall('c1', 'science_search', { q: 'INS' }), finish('tool-calls')],
