@@ -8,7 +8,7 @@ import { annotateUntrusted } from '../security/untrusted';
 import type { CallOrigin, SideEffectClass, Tool } from './define';
 import type { ToolRegistry } from './registry';
 import { truncateForModel } from './truncate';
-import { ProtectedPathError, WorkspaceEscapeError } from './workspaceErrors';
+import { ProtectedPathError, WorkspaceEscapeError } from '../workspace/safeFs';
 import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
 
 /**

@@ -40,7 +40,7 @@ export interface OpenedFile {
   rel: string;
 }
 
-const SYMLINK_WHY = 'and the host never follows symlinks in the workspace (one could lead outside it); use the real path';
+const SYMLINK_WHY = 'and the host never follows symlinks in the workspace (one could lead outside the session workspace); use the real path';
 
 /** Turns an errno from step `index` of `parts` into a message about the requested path. */
 function explain(error: unknown, requested: string, parts: string[], index: number, parent: DirHandle): Error {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../src-main/core/capabilities/define';
 import { editFileTool, listDirTool, readTextFileTool, writeFileTool } from '../../../src-main/core/capabilities/tools/fsTools';
 import { contentSearchTool, globFilesTool, globToRegExp } from '../../../src-main/core/capabilities/tools/searchTools';
-import { WorkspaceEscapeError } from '../../../src-main/core/capabilities/workspaceErrors';
+import { WorkspaceEscapeError } from '../../../src-main/core/workspace/safeFs';
 import { tempWorkspace, toolCtx } from './toolSupport';
 
 async function run(tool: Tool, args: unknown, workspace: string) {

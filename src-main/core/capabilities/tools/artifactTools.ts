@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../../../src-preload/contract/errors';
 import type { ArtifactProducer } from '../../../../src-preload/contract/artifacts';
 import type { CapabilityContext, CapabilityOutput } from './scienceTools';
-import { WorkspaceEscapeError, WorkspaceKindError, WorkspaceNotFoundError, readWorkspaceFile } from '../../workspace/safeFs';
+import { WorkspaceNotFoundError, readWorkspaceFile } from '../../workspace/safeFs';
 import type { ArtifactService } from '../../provenance/artifactService';
 
 const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
@@ -20,7 +20,9 @@ export const listArtifactsInput = z.object({}).strict();
 
 /**
  * Reads a workspace file through safeFs (no symlink followed, no path reopened after a
- * check), with the errors a caller of save_artifact understands.
+ * check). A path that leaves the workspace throws safeFs's own refusal, which the
+ * dispatcher answers as `refused` like every file tool; only "not found" gets a hint of
+ * its own (save_artifact needs the file written first).
  */
 export function readArtifactSource(workspace: string, rel: string): Buffer {
   try {
@@ -29,12 +31,7 @@ export function readArtifactSource(workspace: string, rel: string): Buffer {
       tooBig: (size, r) => new AppError('invalid_input', `"${r}" is ${size} bytes, over the ${MAX_ARTIFACT_BYTES}-byte artifact limit.`),
     }).bytes;
   } catch (error) {
-    if (error instanceof AppError) throw error;
     if (error instanceof WorkspaceNotFoundError) throw new AppError('not_found', `No file "${rel}" in the session workspace; write it first (e.g. from a cell), then save it.`);
-    if (error instanceof WorkspaceEscapeError) {
-      throw new AppError('invalid_input', `"${rel}" is refused: it is a symlink or leaves the session workspace, and save_artifact reads only regular files inside it (a symlink could lead outside the session workspace).`);
-    }
-    if (error instanceof WorkspaceKindError) throw new AppError('invalid_input', `"${rel}" is not a regular file.`);
     throw error;
   }
 }

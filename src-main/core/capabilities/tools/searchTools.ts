@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { readFromStart, walkWorkspaceFiles, withWorkspaceFile } from '../../workspace/safeFs';
+import { readFromStart, walkWorkspaceFiles, withWorkspaceFile, workspaceRelative } from '../../workspace/safeFs';
 import { defineTool, type Tool } from '../define';
 
 const MAX_FILES_WALKED = 20_000;
@@ -39,9 +39,8 @@ export const globFilesTool = defineTool({
   resourceKeys: () => ['file:*'],
   target: (a) => a.pattern,
   async execute(a, ctx) {
-    if (a.pattern.startsWith('/') || a.pattern.split('/').includes('..')) {
-      throw new Error(`Refused pattern "${a.pattern}": patterns are relative to the workspace and may not contain "..".`);
-    }
+    // The same lexical rule (and refusal) as every workspace path: no absolute path, no "..".
+    workspaceRelative(a.pattern);
     const re = globToRegExp(a.pattern);
     const found: string[] = [];
     for (const rel of walkWorkspaceFiles(ctx.workspace, '.', MAX_FILES_WALKED)) {
