@@ -1,9 +1,18 @@
 /**
- * A small, strict XML reader for the Atom (arXiv) and E-utilities (PubMed) answers:
- * elements, attributes, text, CDATA, comments, processing instructions and a DOCTYPE
- * (skipped, never resolved: no external entities). Namespace prefixes are kept in the
- * names ("opensearch:totalResults"). Malformed input throws XmlError with the offset.
+ * The XML reader for the Atom (arXiv) and E-utilities (PubMed) answers, on fast-xml-parser.
+ * The library checks well-formedness and builds the tree; this file keeps our small tree shape
+ * (elements in document order, attributes, text; CDATA as text), our error words, and the
+ * decoding of character references. Namespace prefixes are kept in the names
+ * ("opensearch:totalResults"). Malformed input throws XmlError with the offset.
+ *
+ * Hostile input: the library never expands entities (`processEntities: false`); we decode only
+ * the five predefined entities and numeric references, so a DOCTYPE's entities (billion laughs,
+ * external SYSTEM entities) are never resolved and an undeclared one is an error. Names such as
+ * `__proto__` are refused by the library, attributes land in fresh objects, nesting is capped at
+ * 100 levels and the document at MAX_XML_CHARS.
  */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
 export interface XmlElement {
   name: string;
   attrs: Record<string, string>;
@@ -17,6 +26,9 @@ export class XmlError extends Error {
     this.name = 'XmlError';
   }
 }
+
+/** Same bound as the science HTTP client's body cap; a caller without that cap still gets one. */
+export const MAX_XML_CHARS = 64 * 1024 * 1024;
 
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -33,85 +45,103 @@ function decodeEntities(text: string, at: number): string {
   });
 }
 
-const NAME = /[A-Za-z_:][-A-Za-z0-9_:.]*/y;
-const ATTR = /\s+([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*("([^"]*)"|'([^']*)')/y;
+const TEXT = '#text';
+const CDATA = '#cdata';
+const ATTRS = ':@';
 
-export function parseXml(input: string): XmlElement {
-  let i = 0;
-  const stack: XmlElement[] = [];
-  let root: XmlElement | null = null;
-  const fail = (message: string): never => {
-    throw new XmlError(message, i);
-  };
-  const skipUntil = (end: string, what: string) => {
-    const j = input.indexOf(end, i);
-    if (j < 0) fail(`unterminated ${what}`);
-    i = j + end.length;
-  };
-  while (i < input.length) {
-    const lt = input.indexOf('<', i);
-    const textEnd = lt < 0 ? input.length : lt;
-    if (textEnd > i) {
-      const raw = input.slice(i, textEnd);
-      if (stack.length) stack[stack.length - 1]!.children.push(decodeEntities(raw, i));
-      else if (raw.trim()) fail('text outside the root element');
-      i = textEnd;
-      continue;
-    }
-    if (input.startsWith('<!--', i)) skipUntil('-->', 'comment');
-    else if (input.startsWith('<![CDATA[', i)) {
-      const j = input.indexOf(']]>', i);
-      if (j < 0) fail('unterminated CDATA section');
-      if (!stack.length) fail('CDATA outside the root element');
-      stack[stack.length - 1]!.children.push(input.slice(i + 9, j));
-      i = j + 3;
-    } else if (input.startsWith('<?', i)) skipUntil('?>', 'processing instruction');
-    else if (input.startsWith('<!DOCTYPE', i)) {
-      // Skip the declaration, including an internal subset in brackets.
-      const bracket = input.indexOf('[', i);
-      const close = input.indexOf('>', i);
-      if (close < 0) fail('unterminated DOCTYPE');
-      i = bracket >= 0 && bracket < close ? input.indexOf(']>', bracket) + 2 : close + 1;
-      if (i < 2) fail('unterminated DOCTYPE internal subset');
-    } else if (input.startsWith('</', i)) {
-      NAME.lastIndex = i + 2;
-      const m = NAME.exec(input);
-      if (!m) fail('bad closing tag');
-      const open = stack.pop();
-      if (!open || open.name !== m![0]) fail(`closing tag </${m![0]}> does not match <${open?.name ?? '(none)'}>`);
-      i = NAME.lastIndex;
-      while (/\s/.test(input[i] ?? '')) i++;
-      if (input[i] !== '>') fail(`expected ">" after </${m![0]}`);
-      i++;
-      if (!stack.length) root = open!;
-    } else {
-      NAME.lastIndex = i + 1;
-      const m = NAME.exec(input);
-      if (!m) fail('bad tag name');
-      if (!stack.length && root) fail('a second root element');
-      const el: XmlElement = { name: m![0], attrs: {}, children: [] };
-      i = NAME.lastIndex;
-      for (;;) {
-        ATTR.lastIndex = i;
-        const a = ATTR.exec(input);
-        if (!a) break;
-        el.attrs[a[1]!] = decodeEntities(a[3] ?? a[4] ?? '', i);
-        i = ATTR.lastIndex;
-      }
-      while (/\s/.test(input[i] ?? '')) i++;
-      if (stack.length) stack[stack.length - 1]!.children.push(el);
-      if (input.startsWith('/>', i)) {
-        i += 2;
-        if (!stack.length) root = el;
-      } else if (input[i] === '>') {
-        i++;
-        stack.push(el);
-      } else fail(`malformed tag <${el.name}`);
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: false,
+  cdataPropName: CDATA,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  captureMetaData: true,
+});
+// The library types this symbol as the `Symbol` wrapper object; it is a plain symbol.
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+
+/** One node of fast-xml-parser's `preserveOrder` output: `{ tag: children, ':@': attrs }`. */
+type OrderedNode = Record<string, unknown>;
+
+/** Where the node's element starts and ends in the input (`captureMetaData`). */
+function span(node: OrderedNode): { startIndex?: number; endIndex?: number } {
+  return (node as Record<symbol, { startIndex?: number; endIndex?: number } | undefined>)[META] ?? {};
+}
+
+function offsetAt(input: string, line: number, col: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = input.indexOf('\n', offset);
+    if (nl < 0) break;
+    offset = nl + 1;
+  }
+  return offset + Math.max(0, col - 1);
+}
+
+/**
+ * The validator's codes are coarse (InvalidTag covers a mismatch, a stray closing tag and an
+ * unclosed element), so the tag names come from its message; anything unrecognised keeps the
+ * library's own words.
+ */
+function ourWords(message: string): string {
+  const mismatch = /^Expected closing tag '([^']+)' .*instead of closing tag '([^']+)'/.exec(message);
+  if (mismatch) return `closing tag </${mismatch[2]}> does not match <${mismatch[1]}>`;
+  const unclosed = /^Unclosed tag '([^']+)'/.exec(message);
+  if (unclosed) return `unclosed element <${unclosed[1]}>`;
+  const stray = /^Closing tag '([^']+)' has not been opened/.exec(message);
+  if (stray) return `closing tag </${stray[1]}> has no open element`;
+  if (/^Extra text at the end/.test(message)) return 'text outside the root element';
+  return message.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
+}
+
+function elementName(node: OrderedNode): string | undefined {
+  return Object.keys(node).find((k) => k !== ATTRS && k !== TEXT && k !== CDATA);
+}
+
+function toElement(node: OrderedNode, name: string): XmlElement {
+  const at = span(node).startIndex ?? 0;
+  const attrs: Record<string, string> = {};
+  for (const [key, value] of Object.entries((node[ATTRS] ?? {}) as Record<string, string>)) {
+    Object.defineProperty(attrs, key, { value: decodeEntities(value, at), enumerable: true, writable: true, configurable: true });
+  }
+  const children: XmlNode[] = [];
+  for (const kid of node[name] as OrderedNode[]) {
+    if (TEXT in kid) children.push(decodeEntities(String(kid[TEXT]), at));
+    else if (CDATA in kid) children.push((kid[CDATA] as OrderedNode[]).map((t) => String(t[TEXT] ?? '')).join(''));
+    else {
+      const kidName = elementName(kid);
+      if (kidName !== undefined) children.push(toElement(kid, kidName));
     }
   }
-  if (stack.length) fail(`unclosed element <${stack[stack.length - 1]!.name}>`);
-  if (!root) fail('no root element');
-  return root!;
+  return { name, attrs, children };
+}
+
+export function parseXml(input: string): XmlElement {
+  if (input.length > MAX_XML_CHARS) throw new XmlError(`document is over the ${MAX_XML_CHARS}-character limit`, MAX_XML_CHARS);
+  const lead = /^\s*/.exec(input)![0].length;
+  if (lead < input.length && input[lead] !== '<') throw new XmlError('text outside the root element', lead);
+  const verdict = XMLValidator.validate(input);
+  if (verdict !== true) throw new XmlError(ourWords(verdict.err.msg), offsetAt(input, verdict.err.line, verdict.err.col));
+  let top: OrderedNode[];
+  try {
+    top = parser.parse(input) as OrderedNode[];
+  } catch (error) {
+    // The validator passed, so this is the parser's own refusal (a `__proto__` name, an external entity, nesting over 100).
+    throw new XmlError(ourWords((error as Error).message), 0);
+  }
+  const roots = top.filter((n) => elementName(n) !== undefined);
+  if (roots.length === 0) throw new XmlError('no root element', input.length);
+  if (roots.length > 1) throw new XmlError('a second root element', span(roots[1]!).startIndex ?? 0);
+  const root = roots[0]!;
+  // The validator lets text after a self-closed root pass and the parser drops it; we refuse it.
+  const end = span(root).endIndex ?? input.length;
+  if (input.slice(end).replace(/<!--[\s\S]*?-->|<\?[\s\S]*?\?>/g, '').trim()) throw new XmlError('text outside the root element', end);
+  return toElement(root, elementName(root)!);
 }
 
 export function children(el: XmlElement | undefined, name: string): XmlElement[] {
