@@ -62,7 +62,7 @@ export function ExportResultBar() {
         ✓
       </span>
       <div className="export-bar-body">
-        <strong>{t('export.done', { files: r.files })}</strong>
+        <strong>{t('export.done', { count: r.files })}</strong>
         <dl className="export-meta">
           <dt>{t('export.file')}</dt>
           <dd className="mono" data-testid="export-file">

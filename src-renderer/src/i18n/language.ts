@@ -1,4 +1,7 @@
-import { en, zhCN, type MessageKey } from './messages';
+import { en } from './locales/en';
+import { zhCN } from './locales/zh-CN';
+import type { Dictionary, MessageKey } from './messages';
+import { selectPlural } from './plural';
 
 export const LANGUAGES = ['zh-CN', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -6,7 +9,7 @@ export type Language = (typeof LANGUAGES)[number];
 /** Each language's name in itself, for the switch. */
 export const LANGUAGE_NAMES: Record<Language, string> = { 'zh-CN': '中文', en: 'English' };
 
-export const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, en };
+export const DICTIONARIES: Record<Language, Dictionary> = { 'zh-CN': zhCN, en };
 
 export const LANGUAGE_STORAGE_KEY = 'openai4s.language';
 
@@ -29,9 +32,18 @@ export function chooseLanguage(
 
 export type Params = Record<string, string | number>;
 
-/** Looks a key up and fills `{name}` placeholders; an unknown placeholder stays visible. */
+/**
+ * Looks a key up, picks the plural form for `params.count` (the language's own rule;
+ * `other` without a count) and fills `{name}` placeholders; an unknown placeholder
+ * stays visible.
+ */
 export function translate(language: Language, key: MessageKey, params?: Params): string {
-  const text = DICTIONARIES[language][key];
+  const message = DICTIONARIES[language][key];
+  const count = params?.count;
+  const text =
+    typeof message === 'string'
+      ? message
+      : selectPlural(language, message, typeof count === 'number' ? count : Number.NaN);
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,

@@ -86,9 +86,7 @@ export function ArtifactsTab() {
           >
             <span className="mono artifact-path">{a.path}</span>
             <span className="muted small">
-              {a.versions === 1
-                ? t('panel.artifacts.versionsOne')
-                : t('panel.artifacts.versions', { count: a.versions })}{' '}
+              {t('panel.artifacts.versions', { count: a.versions })}{' '}
               · {formatBytes(a.latest.size)}
             </span>
             <FailedCellBadge outcome={a.latest.cellOutcome} />
