@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelProcess } from './kernelProcess';
+import type { WorkerSpec } from './workerSpec';
 import { listWorkspaceDir } from '../workspace/safeFs';
 
 /** What a spare imports before it is handed over: the science stack, bound to no name. */
@@ -74,4 +75,96 @@ export function adoptWorkspace(spare: Spare, target: string): void {
 
 export function removeSpareDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export interface SparePoolOptions {
+  /** `<dataDir>/workspaces`: a spare's folder is made there, to be renamed into a session's. */
+  workspacesRoot: string;
+  /** The spec of a worker in `dir` (waiting for the kernel cache: a spare is not in a hurry). */
+  prepare: (language: KernelLanguage, dir: string) => Promise<WorkerSpec>;
+  launch: (spec: WorkerSpec) => KernelProcess;
+  /** The supervisor is closed: no spare may start. */
+  closed: () => boolean;
+}
+
+/**
+ * At most one warm spare worker per language (DESIGN.md, Kernels): started when a
+ * session opens, handed to the session's first cell, replaced shortly after.
+ */
+export class SparePool {
+  private spares = new Map<KernelLanguage, Spare>();
+  private starting = new Map<KernelLanguage, Promise<void>>();
+
+  constructor(private readonly opts: SparePoolOptions) {}
+
+  /** Starts a pre-warmed spare worker for `language` unless one is alive (or on its way). */
+  ensure(language: KernelLanguage): Promise<void> {
+    let pending = this.starting.get(language);
+    if (!pending) {
+      pending = this.start(language).finally(() => this.starting.delete(language));
+      this.starting.set(language, pending);
+    }
+    return pending;
+  }
+
+  /** Resolves once every spare being started has finished its imports (for measurements). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.starting.values()].map((p) => p.catch(() => {})));
+    await Promise.all([...this.spares.values()].map((spare) => spare.warm));
+  }
+
+  /**
+   * The spare, now working in `workspace`, or null when there is none (or it died, or
+   * cannot adopt the workspace): the caller then starts a worker itself.
+   */
+  async take(language: KernelLanguage, workspace: string): Promise<KernelProcess | null> {
+    // A spare still being prepared (waiting for the kernel cache) is worth waiting for,
+    // as is one still importing: both were started ahead of this cell.
+    await this.starting.get(language)?.catch(() => {});
+    const spare = this.spares.get(language);
+    if (!spare || !spare.proc.alive) return null;
+    this.spares.delete(language);
+    await spare.warm;
+    if (!spare.proc.alive) return null;
+    try {
+      adoptWorkspace(spare, workspace);
+    } catch {
+      spare.proc.kill();
+      return null;
+    }
+    spare.proc.spec.workspace = workspace;
+    // Replace it after a pause, so warming the next one does not compete with this cell.
+    setTimeout(() => void this.ensure(language), 2_000).unref();
+    return spare.proc;
+  }
+
+  /** Removes the folders of the spares (their processes are stopped by the supervisor). */
+  clear(): void {
+    for (const spare of this.spares.values()) removeSpareDir(spare.dir);
+    this.spares.clear();
+  }
+
+  private async start(language: KernelLanguage): Promise<void> {
+    if (this.opts.closed() || this.spares.get(language)?.proc.alive) return;
+    const dir = spareDir(this.opts.workspacesRoot);
+    let spec: WorkerSpec;
+    try {
+      // A spare is started in the background anyway: let it wait for the cache so its
+      // science imports (and the session's first cell) use it.
+      spec = await this.opts.prepare(language, dir);
+    } catch {
+      removeSpareDir(dir);
+      return; // a spare is an optimisation; the cold path reports the error to the user
+    }
+    if (this.opts.closed() || this.spares.get(language)?.proc.alive) return removeSpareDir(dir);
+    const proc = this.opts.launch(spec);
+    const spare: Spare = { proc, dir, warm: warmSpare(proc, language) };
+    this.spares.set(language, spare);
+    void proc.exited.then(() => {
+      if (this.spares.get(language) === spare) {
+        this.spares.delete(language);
+        removeSpareDir(dir);
+      }
+    });
+  }
 }

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createKernelCgroup, detectCgroups, type KernelCgroup } from './cgroup';
+import { prlimitAvailable, prlimitPrefix } from './limits';
+import { openProtectedNames, type ProtectedHandle } from './protectedMounts';
+import { SANDBOX_WORKERS, bwrapArgs } from './sandbox';
+import { seccompFilterForHost } from './seccomp/filter';
+import { commandFor, scriptFor, type WorkerSpec } from './workerSpec';
+
+/** Joins the kernel's cgroups, then becomes bwrap: everything the sandbox starts is inside them. */
+const JOIN_CGROUPS = 'unset PWD OLDPWD; n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "openai4s: cannot join the kernel cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
+
+/** fds 0-4 are the worker's (stdio and the frame pipes); bwrap's own inputs follow. */
+const ARGS_FD = 5;
+
+export interface BwrapLaunch {
+  file: string;
+  args: string[];
+  /** stdio entries after the worker's five. */
+  stdio: ('pipe' | number)[];
+  /** Data written to the pipes at these stdio indices, then closed. */
+  feeds: Map<number, Buffer>;
+  /** Closed by the caller once the child has its own copies. */
+  protectedHandles: ProtectedHandle[];
+  cgroup: KernelCgroup | null;
+}
+
+/**
+ * bwrap's command line is only `bwrap --args 5`: its real arguments (which name host
+ * paths) arrive on a pipe, so neither /proc/1/cmdline inside nor anything else in the
+ * sandbox shows them. The worker script, the seccomp program and the protected names
+ * arrive as fds too.
+ */
+export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
+  const features = spec.sandbox.features ?? [];
+  const stdio: ('pipe' | number)[] = ['pipe'];
+  const feeds = new Map<number, Buffer>();
+  const nextPipe = (data: Buffer): number => {
+    const index = 5 + stdio.length;
+    stdio.push('pipe');
+    feeds.set(index, data);
+    return index;
+  };
+  const seccomp = features.includes('seccomp') ? seccompFilterForHost() : null;
+  const seccompFd = seccomp ? nextPipe(seccomp) : undefined;
+  let workerScript: { fd: number; dest: string } | undefined;
+  try {
+    const data = fs.readFileSync(path.join(spec.workersDir, scriptFor(spec)));
+    workerScript = { fd: nextPipe(data), dest: path.posix.join(SANDBOX_WORKERS, scriptFor(spec)) };
+  } catch {
+    // Unreadable: bind the folder instead, and let the interpreter report the problem.
+  }
+  const protectedHandles = openProtectedNames(spec.workspace);
+  const protectedFds = protectedHandles.map((h) => {
+    stdio.push(h.fd);
+    return { fd: 5 + stdio.length - 1, name: h.name };
+  });
+  const limits = spec.limits;
+  const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS)];
+  const sandboxArgs = bwrapArgs({
+    workspace: spec.workspace,
+    workersDir: spec.workersDir,
+    cache: spec.cache,
+    interpreter: spec.interpreter,
+    features,
+    ...(limits?.tmpMiB ? { tmpMiB: limits.tmpMiB } : {}),
+    ...(seccompFd !== undefined ? { seccompFd } : {}),
+    ...(workerScript ? { workerScript } : {}),
+    protectedFds,
+  });
+  const bwrap = spec.sandbox.bwrap ?? 'bwrap';
+  let file = bwrap;
+  // bwrap takes only options from --args; the command stays on its argv, and it names
+  // only paths inside the sandbox.
+  let args = [...sandboxArgs, ...inner]; // an old bwrap without --args: the plain argv
+  if (features.includes('args')) {
+    const options = sandboxArgs.slice(0, sandboxArgs.lastIndexOf('--'));
+    feeds.set(ARGS_FD, Buffer.from(options.map((a) => `${a}\0`).join('')));
+    args = ['--args', String(ARGS_FD), '--', ...inner];
+  }
+  const cgroup = limits ? createKernelCgroup(detectCgroups(), `openai4s-${generation}`, limits) : null;
+  if (cgroup) {
+    args = ['-c', JOIN_CGROUPS, 'openai4s-kernel', String(cgroup.procs.length), ...cgroup.procs, file, ...args];
+    file = '/bin/sh';
+  }
+  return { file, args, stdio, feeds, protectedHandles, cgroup };
+}

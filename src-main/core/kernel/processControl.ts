@@ -1,0 +1,26 @@
+import type { ChildProcess } from 'node:child_process';
+import type { ExitInfo } from './exitInfo';
+
+/** SIGKILL to the whole process group: the sandbox, the worker and anything it started. */
+export function killProcessGroup(child: ChildProcess): void {
+  const pid = child.pid;
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Asks the worker to leave (`ask`), then kills it if it has not exited within `graceMs`. */
+export async function stopWithGrace(stop: { ask(): void; kill(): void; exited: Promise<ExitInfo> }, graceMs: number): Promise<ExitInfo> {
+  stop.ask();
+  const timer = setTimeout(() => stop.kill(), graceMs);
+  const info = await stop.exited;
+  clearTimeout(timer);
+  return info;
+}

@@ -1,0 +1,72 @@
+import { AppError } from '../../../src-preload/contract/errors';
+import type { KernelProcess } from './kernelProcess';
+import type { Slot } from './slots';
+
+export interface SlotStart {
+  /** "Python", "R": for the crash-loop message. */
+  label: string;
+  /** Consecutive start failures after which the slot is dead until restarted. */
+  maxFailures: number;
+  /** A warm spare now in the session's workspace, or null. */
+  takeSpare: () => Promise<KernelProcess | null>;
+  /** A fresh worker (not yet ready). */
+  launch: () => Promise<KernelProcess>;
+  /** Makes the ready worker the slot's generation. */
+  adopt: (proc: KernelProcess) => KernelProcess;
+}
+
+/**
+ * The slot's running worker, starting one if needed: a spare when there is one, else a
+ * fresh start, retried until `maxFailures` starts in a row failed; then the slot is dead
+ * (a crash loop) until the user restarts it.
+ */
+export async function ensureSlotProcess(slot: Slot, start: SlotStart): Promise<KernelProcess> {
+  if (slot.proc?.alive) return slot.proc;
+  slot.starting = true;
+  try {
+    const spare = await start.takeSpare();
+    if (spare) return start.adopt(spare);
+    let lastError = '';
+    while (slot.startFailures < start.maxFailures) {
+      const proc = await start.launch();
+      try {
+        await proc.ready;
+        slot.startFailures = 0;
+        return start.adopt(proc);
+      } catch (error) {
+        proc.kill();
+        slot.startFailures++;
+        lastError = (error as Error).message;
+      }
+    }
+    slot.dead = `The ${start.label} kernel failed to start ${start.maxFailures} times in a row, so it is stopped (crash loop). Last error: ${lastError || slot.reason || 'unknown'}. Fix the cause, then restart the kernel.`;
+    throw new AppError('unavailable', slot.dead);
+  } finally {
+    slot.starting = false;
+  }
+}
+
+/** After `ms` without a cell the slot's generation is shut down (0: never); `onShutdown` hears of it. */
+export function armIdleShutdown(slot: Slot, ms: number, onShutdown: (proc: KernelProcess) => void): void {
+  if (!ms || !slot.proc) return;
+  const proc = slot.proc;
+  slot.idleTimer = setTimeout(() => {
+    if (slot.busy || slot.proc !== proc) return;
+    slot.proc = null;
+    slot.reason = `shut down after ${Math.round(ms / 1000)} s idle; its variables are gone`;
+    void proc.shutdown();
+    onShutdown(proc);
+  }, ms);
+  slot.idleTimer.unref();
+}
+
+/** Clears a crash-loop stop and forgets the generation; returns it (to shut down), if any. */
+export function resetForRestart(slot: Slot): KernelProcess | null {
+  const proc = slot.proc;
+  slot.proc = null;
+  slot.dead = null;
+  slot.startFailures = 0;
+  slot.cells = 0;
+  if (proc) slot.reason = `restarted; generation ${proc.generation.slice(0, 8)} and its variables are gone`;
+  return proc;
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { planBwrap } from './bwrapLaunch';
+import type { KernelCache } from './kernelCache';
+import type { KernelCgroup } from './cgroup';
+import type { ProtectedHandle } from './protectedMounts';
+import { SANDBOX_CACHE, SANDBOX_HOME, SANDBOX_MPLCONFIG, SANDBOX_XDG_CACHE, kernelEnv, seatbeltProfile } from './sandbox';
+import { commandFor, type WorkerSpec } from './workerSpec';
+
+/** How to spawn one generation: command, environment, extra fds, and what to clean up after it. */
+export interface WorkerLaunch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Under bwrap: the sandbox's layout, and the spawn is bwrap's. */
+  bwrap: boolean;
+  /** stdio entries after the worker's five (bwrap's own inputs). */
+  extraStdio: ('pipe' | number)[];
+  /** Data written to the pipes at these stdio indices, then closed. */
+  feeds: Map<number, Buffer>;
+  /** Closed once the child has its own copies. */
+  protectedHandles: ProtectedHandle[];
+  cgroup: KernelCgroup | null;
+  /** The generation's own host folder (without bwrap), removed when it exits. */
+  genDir: string | null;
+}
+
+/**
+ * Without bwrap's private /tmp a generation gets its own host folder: home, temp, and a
+ * copy of the read-only cache (so writing next to the font list never touches the
+ * shared one). Removed when the generation exits.
+ */
+function hostGenerationDirs(genDir: string, cache: KernelCache | null) {
+  const dirs = { home: path.join(genDir, 'home'), tmp: path.join(genDir, 'tmp'), mplConfig: path.join(genDir, 'mpl'), xdgCache: path.join(genDir, 'cache') };
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (cache) {
+    for (const name of cache.mplFiles) fs.copyFileSync(path.join(cache.dir, 'matplotlib', name), path.join(dirs.mplConfig, name));
+    for (const name of cache.xdgDirs) fs.cpSync(path.join(cache.dir, name), path.join(dirs.xdgCache, name), { recursive: true });
+  }
+  return dirs;
+}
+
+/** Plans the spawn of one generation under the spec's sandbox (bwrap, Seatbelt or none). */
+export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLaunch {
+  const sandbox = spec.sandbox.state;
+  const bwrap = sandbox.state === 'sandboxed' && sandbox.backend === 'bwrap';
+  const seatbelt = sandbox.state === 'sandboxed' && sandbox.backend === 'sandbox-exec';
+  let dirs = { home: SANDBOX_HOME, tmp: '/tmp', mplConfig: SANDBOX_MPLCONFIG, xdgCache: SANDBOX_XDG_CACHE };
+  let genDir: string | null = null;
+  if (!bwrap) {
+    genDir = path.join(spec.tmpRoot, generation);
+    dirs = hostGenerationDirs(genDir, spec.cache);
+  }
+  // Under bwrap the worker seeds its config dir from the read-only cache itself.
+  const env = kernelEnv(spec.parentEnv, dirs, bwrap && spec.cache ? { OPENAI4S_KERNEL_CACHE: SANDBOX_CACHE } : {});
+  // bwrap changes into /workspace itself; starting it in / keeps the host path out of
+  // anything inherited (a shell's PWD).
+  const cwd = bwrap ? '/' : spec.workspace;
+  if (bwrap) {
+    const launch = planBwrap(spec, generation);
+    const { file, args, stdio: extraStdio, feeds, protectedHandles, cgroup } = launch;
+    return { file, args, env, cwd, bwrap, extraStdio, feeds, protectedHandles, cgroup, genDir };
+  }
+  const cmd = commandFor(spec, spec.workersDir);
+  let file = cmd[0]!;
+  let args = cmd.slice(1);
+  if (seatbelt) {
+    const profile = seatbeltProfile({
+      workspace: spec.workspace,
+      workersDir: spec.workersDir,
+      tmpDir: genDir!,
+      interpreterPrefix: path.dirname(path.dirname(fs.realpathSync(spec.interpreter))),
+    });
+    args = ['-p', profile, file, ...args];
+    file = '/usr/bin/sandbox-exec';
+  }
+  return { file, args, env, cwd, bwrap, extraStdio: [], feeds: new Map(), protectedHandles: [], cgroup: null, genDir };
+}

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { KernelLanguage } from '../../../src-preload/contract/kernel';
+import { appRoot } from '../config/appPaths';
+import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
+import { kernelLimitsFromEnv, type KernelLimits } from '../config/kernelLimits';
+import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
+import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
+import type { WorkerSpec } from './workerSpec';
+
+const ENV_OF: Record<KernelLanguage, { id: string; overrideVar: string; command: string; label: string }> = {
+  python: { id: 'python-default', overrideVar: 'OPENAI4S_PYTHON', command: 'python3', label: 'Python' },
+  r: { id: 'r-default', overrideVar: 'OPENAI4S_RSCRIPT', command: 'Rscript', label: 'R' },
+};
+
+/** The language's name for the user ("Python", "R"). */
+export function languageLabel(language: KernelLanguage): string {
+  return ENV_OF[language].label;
+}
+
+export interface WorkerSetupOptions {
+  dataDir: string;
+  processEnv: NodeJS.ProcessEnv;
+  /** Read at each kernel start, so a changed setting applies to the next kernel. */
+  sandboxMode: () => SandboxMode;
+  /** Resource limits per kernel (read when the first kernel starts); default: envs/limits.json with overrides from processEnv. */
+  kernelLimits?: KernelLimits | (() => KernelLimits);
+  startTimeoutMs?: number;
+  /** Test hooks. */
+  sandboxReport?: () => Promise<SandboxReport>;
+  scripts?: Partial<Record<KernelLanguage, string>>;
+}
+
+type CacheEntry = { promise: Promise<KernelCache | null>; value?: KernelCache | null };
+
+/**
+ * Decides everything a worker needs before it is spawned: the sandbox (self-test
+ * cached), the interpreter, the read-only kernel cache, resource limits and folders.
+ */
+export class WorkerSetup {
+  /** Kernel caches by interpreter and layout: built (or found fresh) once per supervisor. */
+  private caches = new Map<string, CacheEntry>();
+  private resolvedLimits: KernelLimits | null = null;
+
+  constructor(private readonly opts: WorkerSetupOptions) {}
+
+  async sandbox(): Promise<SandboxDecision> {
+    const mode = this.opts.sandboxMode();
+    const report = await (this.opts.sandboxReport?.() ?? sandboxSelfTest(mode, this.opts.processEnv));
+    return decideSandbox(mode, report);
+  }
+
+  get workersDir(): string {
+    return path.join(appRoot(this.opts.processEnv), 'kernel-workers');
+  }
+
+  /** The worker's spec; `workspace` (created if missing) or none for a throwaway start. */
+  async prepare(language: KernelLanguage, workspace: string | null, waitForCache = false): Promise<WorkerSpec> {
+    const sandbox = await this.sandbox();
+    if (sandbox.refuse) throw new AppError('unavailable', sandbox.refuse);
+    const env = ENV_OF[language];
+    const choice = chooseInterpreter(readKernelEnv(env.id), env.overrideVar, env.command, this.opts.processEnv);
+    if (!choice.path) throw new AppError('not_configured', `No ${env.label} interpreter: ${choice.reason}`);
+    const cache = language === 'python' ? await this.kernelCache(choice.path, sandbox, waitForCache) : null;
+    if (workspace) fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });
+    const spec: WorkerSpec = {
+      language,
+      interpreter: choice.path,
+      workersDir: this.workersDir,
+      workspace: workspace ?? '',
+      cache,
+      tmpRoot: path.join(this.opts.dataDir, 'kernel-tmp'),
+      sandbox,
+      parentEnv: this.opts.processEnv,
+      startTimeoutMs: this.opts.startTimeoutMs ?? 20_000,
+    };
+    const script = this.opts.scripts?.[language];
+    if (script) spec.script = script;
+    spec.limits = this.resourceLimits();
+    return spec;
+  }
+
+  /** Resolves once no cache build is still writing into the data root. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.caches.values()].map((entry) => entry.promise));
+  }
+
+  /**
+   * The read-only kernel cache for a Python interpreter: built by a trusted step (the
+   * imports only) the first time it is needed after the app starts, unless a fresh one
+   * exists. `wait` false answers at once: a kernel started meanwhile runs without it.
+   */
+  private kernelCache(interpreter: string, sandbox: SandboxDecision, wait: boolean): Promise<KernelCache | null> | KernelCache | null {
+    const key = `${interpreter}\0${sandbox.state.state}`;
+    let entry = this.caches.get(key);
+    if (!entry) {
+      removeLegacySharedCache(this.opts.dataDir);
+      const promise = ensureKernelCache({
+        root: path.join(this.opts.dataDir, 'kernel-cache-ro'),
+        interpreter,
+        workersDir: this.workersDir,
+        sandbox,
+        parentEnv: this.opts.processEnv,
+      }).catch(() => null);
+      const created: CacheEntry = { promise };
+      void promise.then((value) => (created.value = value));
+      this.caches.set(key, (entry = created));
+    }
+    if (entry.value !== undefined) return entry.value;
+    return wait ? entry.promise : null;
+  }
+
+  private resourceLimits(): KernelLimits {
+    if (!this.resolvedLimits) {
+      try {
+        const given = this.opts.kernelLimits;
+        this.resolvedLimits = typeof given === 'function' ? given() : (given ?? kernelLimitsFromEnv(this.opts.processEnv, appRoot(this.opts.processEnv)).values);
+      } catch (error) {
+        throw new AppError('not_configured', (error as Error).message);
+      }
+    }
+    return this.resolvedLimits;
+  }
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { KernelLanguage } from '../../../src-preload/contract/kernel';
+import type { KernelLimits } from '../config/kernelLimits';
+import type { KernelCache } from './kernelCache';
+import type { SandboxDecision } from './sandbox';
+
+/** Everything one worker process needs, decided by the supervisor before the spawn. */
+export interface WorkerSpec {
+  language: KernelLanguage;
+  interpreter: string;
+  /** Host path of the folder holding python/worker.py and r/worker.R. */
+  workersDir: string;
+  /** Host path of the workspace (the only persistent writable place). */
+  workspace: string;
+  /** The read-only kernel cache (font lists), or null while it is not built. */
+  cache: KernelCache | null;
+  /** Host folder for each unsandboxed (or Seatbelt) generation's own home, temp and caches. */
+  tmpRoot: string;
+  sandbox: SandboxDecision;
+  parentEnv: NodeJS.ProcessEnv;
+  startTimeoutMs: number;
+  /** Test hook: a different worker script (relative to workersDir). */
+  script?: string;
+  /** Resource limits (applied under bwrap); absent: none. */
+  limits?: KernelLimits;
+}
+
+/** The worker script, relative to the workers folder. */
+export function scriptFor(spec: WorkerSpec): string {
+  return spec.script ?? (spec.language === 'python' ? 'python/worker.py' : 'r/worker.R');
+}
+
+/** The interpreter's command line, with the workers folder at `workersRoot`. */
+export function commandFor(spec: WorkerSpec, workersRoot: string): string[] {
+  const file = path.posix.join(workersRoot, scriptFor(spec));
+  // -I: ignore PYTHON* variables and the user site; --vanilla: no profile, no saved workspace.
+  return spec.language === 'python' ? [spec.interpreter, '-I', file] : [spec.interpreter, '--vanilla', file];
+}
