@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { appRoot } from './appPaths';
 
 export interface KernelEnvDeclaration {
@@ -90,4 +91,24 @@ export function chooseInterpreter(
     source: 'none',
     reason: `No ${commandName} found (looked at ${(decl.interpreters[platform] ?? []).join(', ') || 'nothing declared'} and PATH). Install it or set ${overrideVar}.`,
   };
+}
+
+/**
+ * Each language's kernel environment: its declaration (`envs/<id>.json`), the variable that
+ * overrides the interpreter, the command looked up on PATH, and its name for the user. The
+ * supervisor spawns what this chooses; the doctor and artifact provenance describe the same.
+ */
+export const KERNEL_ENVS: Record<KernelLanguage, { id: string; overrideVar: string; command: string; label: string }> = {
+  python: { id: 'python-default', overrideVar: 'OPENAI4S_PYTHON', command: 'python3', label: 'Python' },
+  r: { id: 'r-default', overrideVar: 'OPENAI4S_RSCRIPT', command: 'Rscript', label: 'R' },
+};
+
+/** The declaration of a language's kernel environment and the interpreter a kernel of it runs (throws when the declaration cannot be read). */
+export function kernelInterpreter(
+  language: KernelLanguage,
+  processEnv: NodeJS.ProcessEnv = process.env,
+): { decl: KernelEnvDeclaration; choice: InterpreterChoice } {
+  const env = KERNEL_ENVS[language];
+  const decl = readKernelEnv(env.id);
+  return { decl, choice: chooseInterpreter(decl, env.overrideVar, env.command, processEnv) };
 }

@@ -1,30 +1,25 @@
 import type { RReport } from '../../../src-preload/contract/doctor';
-import { chooseInterpreter, installHint, readKernelEnv } from '../config/kernelEnvs';
-import { execProbe } from '../kernel/execProbe';
-
-const PROBE =
-  'cat(paste0(R.version$major, ".", R.version$minor), "\\n", sep = ""); ' +
-  'v <- tryCatch(as.character(utils::packageVersion("jsonlite")), error = function(e) ""); cat(v, "\\n", sep = "")';
+import { probeInterpreter } from '../config/interpreterProbe';
+import { installHint, kernelInterpreter } from '../config/kernelEnvs';
 
 /** The R report, or `{r: null, reason}` when no Rscript exists. */
-export async function probeR(
-  processEnv: NodeJS.ProcessEnv = process.env,
-): Promise<{ r: RReport | null; reason?: string; installHint?: string }> {
-  let decl;
+export async function probeR(processEnv: NodeJS.ProcessEnv = process.env): Promise<{ r: RReport | null; reason?: string; installHint?: string }> {
+  let resolved;
   try {
-    decl = readKernelEnv('r-default');
+    resolved = kernelInterpreter('r', processEnv);
   } catch (error) {
     return { r: null, reason: (error as Error).message };
   }
+  const { decl, choice } = resolved;
   const hint = installHint(decl);
-  const choice = chooseInterpreter(decl, 'OPENAI4S_RSCRIPT', 'Rscript', processEnv);
   if (!choice.path) return { r: null, ...(choice.reason ? { reason: choice.reason } : {}), ...(hint ? { installHint: hint } : {}) };
-  const run = await execProbe(choice.path, ['--vanilla', '-e', PROBE], {
+  const probed = await probeInterpreter('r', choice.path, ['jsonlite'], {
     env: { PATH: processEnv.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: processEnv.HOME ?? '/tmp' },
+    timeoutMs: 15_000,
   });
-  if (!run.ok) return { r: { path: choice.path, version: null, jsonlite: null, reason: run.reason } };
-  const [version = '', jsonlite = ''] = run.stdout.split('\n').map((s) => s.trim());
-  const report: RReport = { path: choice.path, version: version || null, jsonlite: jsonlite || null };
+  if (!probed.ok) return { r: { path: choice.path, version: null, jsonlite: null, reason: probed.reason } };
+  const jsonlite = probed.packages.jsonlite ?? null;
+  const report: RReport = { path: choice.path, version: probed.version, jsonlite };
   if (!jsonlite) {
     report.reason = 'jsonlite is not installed';
     if (hint) report.installHint = hint;

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import type { ArtifactEnvironment, PackageVersion } from '../../../src-preload/contract/artifacts';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
-import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
+import { probeInterpreter } from '../config/interpreterProbe';
+import { KERNEL_ENVS, kernelInterpreter } from '../config/kernelEnvs';
 
 /** The kernel generation that produced bytes, as the host call / cell result names it. */
 export interface GenerationRef {
@@ -12,62 +12,12 @@ export interface GenerationRef {
 /** Resolves the interpreter a generation of a language runs, or says why it cannot. */
 export type InterpreterOf = (language: KernelLanguage) => { path: string | null; reason?: string; packages: string[] };
 
-// Same declarations and override variables as the kernel supervisor uses to spawn.
-const ENV_OF: Record<KernelLanguage, { id: string; overrideVar: string; command: string }> = {
-  python: { id: 'python-default', overrideVar: 'OPENAI4S_PYTHON', command: 'python3' },
-  r: { id: 'r-default', overrideVar: 'OPENAI4S_RSCRIPT', command: 'Rscript' },
-};
-
-/** The interpreter the supervisor would choose in this process (same envs/*.json and variables). */
+/** The interpreter a kernel of each language runs in this process (same envs/*.json and variables as the supervisor). */
 export function supervisorInterpreters(processEnv: NodeJS.ProcessEnv): InterpreterOf {
   return (language) => {
-    const decl = readKernelEnv(ENV_OF[language].id);
-    const choice = chooseInterpreter(decl, ENV_OF[language].overrideVar, ENV_OF[language].command, processEnv);
+    const { decl, choice } = kernelInterpreter(language, processEnv);
     return choice.path ? { path: choice.path, packages: decl.packages } : { path: null, reason: choice.reason ?? 'no interpreter found', packages: decl.packages };
   };
-}
-
-const PY_PROBE = [
-  'import sys, json',
-  'from importlib import metadata',
-  'out = {"version": "Python " + sys.version.split()[0], "packages": {}}',
-  'for n in sys.argv[1:]:',
-  '    try: out["packages"][n] = metadata.version(n)',
-  '    except Exception: out["packages"][n] = None',
-  'print(json.dumps(out))',
-].join('\n');
-
-// Base R only (no jsonlite needed to report whether jsonlite exists).
-const R_PROBE = [
-  'args <- commandArgs(TRUE)',
-  'cat("R ", R.version$major, ".", R.version$minor, "\\n", sep = "")',
-  'for (p in args) { v <- tryCatch(as.character(packageVersion(p)), error = function(e) ""); cat(p, "\\t", v, "\\n", sep = "") }',
-].join('\n');
-
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${file} ${error.killed ? 'timed out' : 'failed'}: ${String(stderr || error.message).trim().slice(0, 300)}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-/** Asks one interpreter for its version and the versions of `packages` (null when not installed). */
-export async function probeInterpreter(
-  language: KernelLanguage,
-  interpreter: string,
-  packages: string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs = 20_000,
-): Promise<{ interpreterVersion: string; packages: PackageVersion[] }> {
-  if (language === 'python') {
-    const out = JSON.parse(await run(interpreter, ['-I', '-c', PY_PROBE, ...packages], env, timeoutMs)) as { version: string; packages: Record<string, string | null> };
-    return { interpreterVersion: out.version, packages: packages.map((name) => ({ name, version: out.packages[name] ?? null })) };
-  }
-  const lines = (await run(interpreter, ['--vanilla', '-e', R_PROBE, ...packages], env, timeoutMs)).split('\n');
-  const versions = new Map(lines.slice(1).filter(Boolean).map((l) => l.split('\t') as [string, string]));
-  return { interpreterVersion: lines[0]!.trim(), packages: packages.map((name) => ({ name, version: versions.get(name) || null })) };
 }
 
 /** Generations whose environment is kept; older ones are probed again if ever described. */
@@ -113,11 +63,9 @@ export class GenerationEnvironments {
       return { status: 'missing', language, reason: `the ${language} environment declaration could not be read: ${(error as Error).message}` };
     }
     if (!interp.path) return { status: 'missing', language, reason: `no ${language} interpreter: ${interp.reason ?? 'unknown'}` };
-    try {
-      const probed = await probeInterpreter(language, interp.path, interp.packages, this.probeEnv);
-      return { status: 'recorded', language, interpreter: interp.path, ...probed };
-    } catch (error) {
-      return { status: 'missing', language, reason: `could not read the ${language} environment from ${interp.path}: ${(error as Error).message}` };
-    }
+    const probed = await probeInterpreter(language, interp.path, interp.packages, { env: this.probeEnv });
+    if (!probed.ok) return { status: 'missing', language, reason: `could not read the ${language} environment from ${interp.path}: ${probed.reason}` };
+    const packages: PackageVersion[] = interp.packages.map((name) => ({ name, version: probed.packages[name] ?? null }));
+    return { status: 'recorded', language, interpreter: interp.path, interpreterVersion: `${KERNEL_ENVS[language].label} ${probed.version}`, packages };
   }
 }
