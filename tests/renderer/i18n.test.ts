@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   chooseLanguage,
@@ -76,13 +74,15 @@ describe('UI dictionary', () => {
   });
 });
 
-/** The renderer's source outside i18n/, where messages are used. */
+/** The renderer's source outside i18n/, where messages are used (read by Vite as text). */
 function rendererSource(): string {
-  const root = path.resolve(__dirname, '../../src-renderer/src');
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.tsx?$/.test(f) && !f.startsWith(`i18n${path.sep}`))
-    .map((f) => readFileSync(path.join(root, f), 'utf8'))
-    .join('\n');
+  const files = import.meta.glob<string>(
+    ['../../src-renderer/src/**/*.{ts,tsx}', '!../../src-renderer/src/i18n/**'],
+    { query: '?raw', import: 'default', eager: true },
+  );
+  const sources = Object.values(files);
+  if (sources.length < 20) throw new Error(`read only ${sources.length} renderer files`);
+  return sources.join('\n');
 }
 
 describe('no unused messages', () => {
