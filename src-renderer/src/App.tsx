@@ -4,7 +4,7 @@ import { Header } from './components/Header';
 import { Notices } from './components/Notices';
 import { RightPanel } from './components/panel/RightPanel';
 import { Sidebar } from './components/Sidebar';
-import { SettingsPanel } from './components/SettingsPanel';
+import { SettingsPanel } from './components/settings/SettingsPanel';
 import { SystemPanel } from './components/SystemPanel';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';

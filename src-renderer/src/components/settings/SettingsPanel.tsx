@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'react';
+import { useT } from '../../i18n/useT';
+import { useAppStore } from '../../store/context';
+import { AppearanceSection } from './AppearanceSection';
+import { CellLimitSection } from './CellLimitSection';
+import { DataDirSection } from './DataDirSection';
+import { DefaultsSection } from './DefaultsSection';
+import { KeysSection } from './KeysSection';
+import { RulesSection } from './RulesSection';
+import { SandboxSection } from './SandboxSection';
+import type { SaveSettings } from './saveSettings';
+
+/** Providers and keys, defaults, sandbox, approval rules, language, theme, data directory. */
+export function SettingsPanel() {
+  const t = useT();
+  const loadError = useAppStore((s) => s.settings.error);
+  const doctor = useAppStore((s) => s.doctor);
+  const load = useAppStore((s) => s.loadSettings);
+  const loadRules = useAppStore((s) => s.loadRules);
+  const loadDoctor = useAppStore((s) => s.loadDoctor);
+  const update = useAppStore((s) => s.updateSettings);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void load();
+    void loadRules();
+    if (doctor.status === 'idle') void loadDoctor();
+    // Settings are read fresh each time the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const providers = doctor.report?.providers ?? [];
+  const save: SaveSettings = async (patch) => setSaveError(await update(patch));
+
+  return (
+    <section className="system settings" aria-labelledby="settings-title">
+      <header className="page-head">
+        <div>
+          <h1 id="settings-title">{t('settings.title')}</h1>
+          <p className="muted">{t('settings.subtitle')}</p>
+        </div>
+      </header>
+      {loadError ? (
+        <div className="alert" role="alert">
+          {loadError.message}
+        </div>
+      ) : null}
+      {saveError ? (
+        <div className="alert" role="alert">
+          {saveError}
+        </div>
+      ) : null}
+      <div className="settings-grid">
+        <KeysSection providers={providers} />
+        <DefaultsSection providers={providers} save={save} />
+        <SandboxSection save={save} />
+        <CellLimitSection save={save} />
+        <RulesSection />
+        <AppearanceSection />
+        <DataDirSection />
+      </div>
+    </section>
+  );
+}
