@@ -1,9 +1,11 @@
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Classifies an IP address from its parsed bytes (never from a string pattern), so every
+ * Classifies an IP address from its parsed value (never from a string pattern), so every
  * spelling of the same address (`127.1`, `0x7f000001`, `::ffff:7f00:1`, ...) lands in the
- * same class. Anything that is not ordinary public unicast is refused for agent egress.
+ * same class. Parsing and range matching are ipaddr.js's; the ranges and what we refuse are
+ * ours. Anything that is not ordinary public unicast is refused for agent egress.
  */
 
 export type AddressClass =
@@ -32,129 +34,109 @@ export interface Classification {
   embeddedIpv4?: string;
 }
 
-type V4Range = [base: number, bits: number, kind: AddressClass];
+/** Where an IPv6 form carries an IPv4 address (byte offset), and what it is when that address is public. */
+interface Embedding {
+  at: number;
+  via: AddressClass;
+}
+type Range = [cidr: string, kind: AddressClass, embeds?: Embedding];
 
-const v4 = (a: number, b: number, c: number, d: number): number => ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
-
-/** IANA IPv4 special-purpose registry, the parts that matter for egress. */
-const V4_RANGES: V4Range[] = [
-  [v4(0, 0, 0, 0), 8, 'unspecified'],
-  [v4(10, 0, 0, 0), 8, 'private'],
-  [v4(100, 64, 0, 0), 10, 'cgnat'],
-  [v4(127, 0, 0, 0), 8, 'loopback'],
-  [v4(169, 254, 0, 0), 16, 'link-local'],
-  [v4(172, 16, 0, 0), 12, 'private'],
-  [v4(192, 0, 0, 0), 24, 'reserved'],
-  [v4(192, 0, 2, 0), 24, 'documentation'],
-  [v4(192, 88, 99, 0), 24, 'reserved'],
-  [v4(192, 168, 0, 0), 16, 'private'],
-  [v4(198, 18, 0, 0), 15, 'benchmark'],
-  [v4(198, 51, 100, 0), 24, 'documentation'],
-  [v4(203, 0, 113, 0), 24, 'documentation'],
-  [v4(224, 0, 0, 0), 4, 'multicast'],
-  [v4(255, 255, 255, 255), 32, 'broadcast'],
-  [v4(240, 0, 0, 0), 4, 'reserved'],
+/** IANA IPv4 special-purpose registry, the parts that matter for egress; first match wins. */
+const V4_RANGES: Range[] = [
+  ['0.0.0.0/8', 'unspecified'],
+  ['10.0.0.0/8', 'private'],
+  ['100.64.0.0/10', 'cgnat'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local'],
+  ['172.16.0.0/12', 'private'],
+  ['192.0.0.0/24', 'reserved'],
+  ['192.0.2.0/24', 'documentation'],
+  ['192.88.99.0/24', 'reserved'],
+  ['192.168.0.0/16', 'private'],
+  ['198.18.0.0/15', 'benchmark'],
+  ['198.51.100.0/24', 'documentation'],
+  ['203.0.113.0/24', 'documentation'],
+  ['224.0.0.0/4', 'multicast'],
+  ['255.255.255.255/32', 'broadcast'],
+  ['240.0.0.0/4', 'reserved'],
 ];
 
-function inV4(addr: number, base: number, bits: number): boolean {
-  if (bits === 0) return true;
-  const mask = bits === 32 ? 0xffffffff : (~((1 << (32 - bits)) - 1)) >>> 0;
-  return ((addr & mask) >>> 0) === ((base & mask) >>> 0);
+/**
+ * IPv6 special ranges after `::`, `::1` and IPv4-mapped (handled first); first match wins.
+ * An embedded public IPv4 address is still an odd route (translation or tunnel) that an agent
+ * has no business taking, so it gets the range's own class.
+ */
+const V6_RANGES: Range[] = [
+  ['::/96', 'reserved', { at: 12, via: 'reserved' }], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0/96', 'ipv4-translated', { at: 12, via: 'ipv4-translated' }], // SIIT
+  ['64:ff9b::/96', 'ipv4-translated', { at: 12, via: 'ipv4-translated' }], // NAT64
+  ['64:ff9b:1::/48', 'ipv4-translated', { at: 12, via: 'ipv4-translated' }], // local-use NAT64
+  ['2002::/16', 'tunnel', { at: 2, via: 'tunnel' }], // 6to4
+  ['2001::/32', 'tunnel'], // Teredo
+  ['2001:db8::/32', 'documentation'],
+  ['100::/64', 'reserved'],
+  ['fc00::/7', 'unique-local'],
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'site-local'],
+  ['ff00::/8', 'multicast'],
+];
+
+const V6_LOOPBACK = ipaddr.IPv6.parseCIDR('::1/128');
+const V4_MAPPED = ipaddr.IPv6.parseCIDR('::ffff:0:0/96');
+// Only 2000::/3 is allocated global unicast; everything else is reserved.
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+const parsedV4 = V4_RANGES.map(([cidr, kind]) => ({ range: ipaddr.IPv4.parseCIDR(cidr), kind }));
+const parsedV6 = V6_RANGES.map(([cidr, kind, embeds]) => ({ range: ipaddr.IPv6.parseCIDR(cidr), kind, embeds }));
+
+function classifyV4(addr: ipaddr.IPv4): AddressClass {
+  return parsedV4.find((r) => addr.match(r.range))?.kind ?? 'public';
 }
 
-function classifyV4Number(n: number): AddressClass {
-  for (const [base, bits, kind] of V4_RANGES) if (inV4(n, base, bits)) return kind;
-  return 'public';
+/** Dotted quad only, as the socket takes it (the URL parser has already folded `127.1`, `0x7f000001`, ...). */
+function parseV4(text: string): ipaddr.IPv4 | null {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : null;
 }
 
-function v4String(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
-/** Dotted-quad only (the URL parser has already normalised the odd spellings). */
-function parseV4(text: string): number | null {
-  if (net.isIPv4(text) === false) return null;
-  const parts = text.split('.').map(Number);
-  return v4(parts[0]!, parts[1]!, parts[2]!, parts[3]!);
-}
-
-/** 16 bytes of an IPv6 address; handles `::` and a dotted IPv4 tail. */
-export function parseV6(text: string): Uint8Array | null {
+/**
+ * An IPv6 literal (brackets and zone allowed), validated by Node (the same rules the socket
+ * applies) and parsed by ipaddr.js. ipaddr.js reads the deprecated `::a.b.c.d` as IPv4-mapped
+ * `::ffff:a.b.c.d`; the socket does not, so that spelling is handed over as `::0:a.b.c.d`.
+ */
+function parseV6(text: string): ipaddr.IPv6 | null {
   const bare = text.replace(/^\[|\]$/g, '').split('%')[0]!;
   if (!net.isIPv6(bare)) return null;
-  let head = bare;
-  const tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(head);
-  if (dotted) {
-    const n = parseV4(dotted[1]!);
-    if (n === null) return null;
-    tail.push(n >>> 16, n & 0xffff);
-    head = head.slice(0, -dotted[1]!.length);
-    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
-  }
-  const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
-  const groups = (s: string | undefined) => (s ? s.split(':').filter((g) => g !== '').map((g) => parseInt(g, 16)) : []);
-  const l = groups(left);
-  const r = [...groups(right), ...tail];
-  const missing = 8 - l.length - r.length;
-  if (right === undefined && missing !== 0) return null;
-  const all = [...l, ...new Array<number>(Math.max(0, missing)).fill(0), ...r];
-  if (all.length !== 8) return null;
-  const bytes = new Uint8Array(16);
-  all.forEach((g, i) => {
-    bytes[i * 2] = g >> 8;
-    bytes[i * 2 + 1] = g & 255;
-  });
-  return bytes;
+  return ipaddr.IPv6.parse(/^::\d+\.\d+\.\d+\.\d+$/.test(bare) ? `::0:${bare.slice(2)}` : bare);
 }
 
-const hasPrefix = (b: Uint8Array, prefix: number[], bits: number): boolean => {
-  for (let i = 0; i < bits; i++) {
-    const byte = i >> 3;
-    const bit = 7 - (i & 7);
-    if (((b[byte]! >> bit) & 1) !== (((prefix[byte] ?? 0) >> bit) & 1)) return false;
-  }
-  return true;
-};
-
-const v4At = (b: Uint8Array, offset: number): number => ((b[offset]! << 24) | (b[offset + 1]! << 16) | (b[offset + 2]! << 8) | b[offset + 3]!) >>> 0;
-
-function classifyV6(b: Uint8Array, text: string): Classification {
-  const isZero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const wrap = (n: number, via: AddressClass | null): Classification => {
-    const inner = classifyV4Number(n);
-    // An embedded private address keeps its own class; an embedded public one is still an
-    // odd route (translation or tunnel) that an agent has no business taking.
-    return { address: text, family: 6, kind: inner !== 'public' ? inner : (via ?? 'public'), embeddedIpv4: v4String(n) };
-  };
-  if (isZero(0, 16)) return { address: '::', family: 6, kind: 'unspecified' };
-  if (isZero(0, 15) && b[15] === 1) return { address: '::1', family: 6, kind: 'loopback' };
+function classifyV6(addr: ipaddr.IPv6, text: string): Classification {
+  const bytes = addr.toByteArray();
+  const ipv4At = (at: number) => ipaddr.fromByteArray(bytes.slice(at, at + 4)) as ipaddr.IPv4;
+  if (bytes.every((b) => b === 0)) return { address: '::', family: 6, kind: 'unspecified' };
+  if (addr.match(V6_LOOPBACK)) return { address: '::1', family: 6, kind: 'loopback' };
   // ::ffff:a.b.c.d (IPv4-mapped): the socket talks IPv4 to a.b.c.d.
-  if (isZero(0, 10) && b[10] === 0xff && b[11] === 0xff) return { ...wrap(v4At(b, 12), null), address: v4String(v4At(b, 12)), family: 4 };
-  // ::a.b.c.d (IPv4-compatible, deprecated) and ::ffff:0:a.b.c.d (SIIT).
-  if (isZero(0, 12)) return wrap(v4At(b, 12), 'reserved');
-  if (hasPrefix(b, [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96)) return wrap(v4At(b, 12), 'ipv4-translated');
-  if (hasPrefix(b, [0x00, 0x64, 0xff, 0x9b], 96) || hasPrefix(b, [0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48)) return wrap(v4At(b, 12), 'ipv4-translated');
-  if (hasPrefix(b, [0x20, 0x02], 16)) return wrap(v4At(b, 2), 'tunnel');
-  if (hasPrefix(b, [0x20, 0x01, 0x00, 0x00], 32)) return { address: text, family: 6, kind: 'tunnel' };
-  if (hasPrefix(b, [0x20, 0x01, 0x0d, 0xb8], 32)) return { address: text, family: 6, kind: 'documentation' };
-  if (hasPrefix(b, [0x01, 0x00, 0, 0, 0, 0, 0, 0], 64)) return { address: text, family: 6, kind: 'reserved' };
-  if (hasPrefix(b, [0xfc], 7)) return { address: text, family: 6, kind: 'unique-local' };
-  if (hasPrefix(b, [0xfe, 0x80], 10)) return { address: text, family: 6, kind: 'link-local' };
-  if (hasPrefix(b, [0xfe, 0xc0], 10)) return { address: text, family: 6, kind: 'site-local' };
-  if (hasPrefix(b, [0xff], 8)) return { address: text, family: 6, kind: 'multicast' };
-  // Only 2000::/3 is allocated global unicast; everything else is reserved.
-  if (!hasPrefix(b, [0x20], 3)) return { address: text, family: 6, kind: 'reserved' };
-  return { address: text, family: 6, kind: 'public' };
+  if (addr.match(V4_MAPPED)) {
+    const inner = addr.toIPv4Address();
+    return { address: inner.toString(), family: 4, kind: classifyV4(inner), embeddedIpv4: inner.toString() };
+  }
+  const special = parsedV6.find((r) => addr.match(r.range));
+  if (special?.embeds) {
+    const inner = ipv4At(special.embeds.at);
+    const kind = classifyV4(inner);
+    // An embedded private address keeps its own class.
+    return { address: text, family: 6, kind: kind !== 'public' ? kind : special.embeds.via, embeddedIpv4: inner.toString() };
+  }
+  if (special) return { address: text, family: 6, kind: special.kind };
+  return { address: text, family: 6, kind: addr.match(GLOBAL_UNICAST) ? 'public' : 'reserved' };
 }
 
 /** Classifies an IP literal (IPv4 dotted quad or IPv6, brackets allowed); null if it is not one. */
 export function classifyAddress(address: string): Classification | null {
-  const n = parseV4(address);
-  if (n !== null) return { address: v4String(n), family: 4, kind: classifyV4Number(n) };
-  const bytes = parseV6(address);
-  if (!bytes) return null;
-  return classifyV6(bytes, address.replace(/^\[|\]$/g, '').toLowerCase());
+  const v4addr = parseV4(address);
+  if (v4addr) return { address: v4addr.toString(), family: 4, kind: classifyV4(v4addr) };
+  const v6addr = parseV6(address);
+  if (!v6addr) return null;
+  return classifyV6(v6addr, address.replace(/^\[|\]$/g, '').toLowerCase());
 }
 
 const WHY: Record<Exclude<AddressClass, 'public'>, string> = {
