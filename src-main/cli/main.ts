@@ -9,14 +9,14 @@ import { kernelCommand } from './commands/kernel';
 import { llmCommand } from './commands/llm';
 import { runCommand } from './commands/run';
 import { exportCommand, verifyCommand } from './commands/export';
-import { demoCommand } from './commands/demo';
+import { createDemoCommand } from './commands/demo';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { scienceCommand } from './commands/science';
 import { artifactsCommand } from './commands/artifacts';
 
-/** Every command of `openai4s`, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [runCommand, demoCommand, sessionsCommand, showCommand, exportCommand, verifyCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
+/** Every command of `openai4s`, in the order `--help` lists them (the demo replays `run` through runCli). */
+export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { KernelCache } from './cacheLayout';
 import { SANDBOX_WORKSPACE, bwrapArgs, kernelEnv, type SandboxDecision } from './sandbox';
 
 /**
@@ -17,14 +18,7 @@ import { SANDBOX_WORKSPACE, bwrapArgs, kernelEnv, type SandboxDecision } from '.
  * writable tmp, seeded with a copy of the cached font list (matplotlib must be able to
  * rewrite it should the fonts change).
  */
-export interface KernelCache {
-  /** Host folder of the cache. */
-  dir: string;
-  /** Files of `<dir>/matplotlib` (its font list), copied into each generation's MPLCONFIGDIR. */
-  mplFiles: string[];
-  /** Other folders of `<dir>` (fontconfig) placed read-only under XDG_CACHE_HOME. */
-  xdgDirs: string[];
-}
+export type { KernelCache } from './cacheLayout';
 
 /** Bumped when what the build step writes (or where) changes. */
 const FORMAT = 1;

@@ -4,7 +4,7 @@ import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/d
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { probeSandbox } from './sandboxProbe';
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
-import type { KernelCache } from './kernelCache';
+import type { KernelCache } from './cacheLayout';
 
 /** Where things appear inside the Linux sandbox (host paths never leak into a cell). */
 export const SANDBOX_WORKSPACE = '/workspace';

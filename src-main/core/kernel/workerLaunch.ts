@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { planBwrap } from './bwrapLaunch';
-import type { KernelCache } from './kernelCache';
+import type { KernelCache } from './cacheLayout';
 import type { KernelCgroup } from './cgroup';
 import type { ProtectedHandle } from './protectedMounts';
 import { SANDBOX_CACHE, SANDBOX_HOME, SANDBOX_MPLCONFIG, SANDBOX_XDG_CACHE, kernelEnv, seatbeltProfile } from './sandbox';

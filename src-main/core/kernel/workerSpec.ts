@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { KernelLimits } from '../config/kernelLimits';
-import type { KernelCache } from './kernelCache';
+import type { KernelCache } from './cacheLayout';
 import type { SandboxDecision } from './sandbox';
 
 /** Everything one worker process needs, decided by the supervisor before the spawn. */

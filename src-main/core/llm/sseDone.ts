@@ -5,7 +5,7 @@
  * model's. Wrapping the fetch given to the provider makes the body end right after the
  * marker line and closes the connection; nothing after it is ever parsed.
  */
-import type { FetchFunction } from './wires';
+import type { FetchFunction } from './types';
 
 const DONE_LINE = /^data: ?\[DONE\]\s*$/;
 /** One complete line and its terminator (SSE allows CRLF, LF or CR). */

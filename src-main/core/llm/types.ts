@@ -4,6 +4,9 @@
  * into these parts, so the engine never sees a provider's shape.
  */
 
+/** The fetch a provider wire uses (wrapped for timeouts and the [DONE] cut). */
+export type FetchFunction = typeof globalThis.fetch;
+
 /** A JSON Schema object describing a tool's input (passed to the provider as is). */
 export type JsonSchema = Record<string, unknown>;
 

@@ -11,9 +11,9 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { WireProtocol } from '../config/providerCatalog';
 import { fetchEndingAtDone } from './sseDone';
-import type { LlmRequest } from './types';
+import type { FetchFunction, LlmRequest } from './types';
 
-export type FetchFunction = typeof globalThis.fetch;
+export type { FetchFunction } from './types';
 
 export interface WireSettings {
   providerId: string;
