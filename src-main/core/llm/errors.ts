@@ -5,6 +5,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { scrubSecrets } from '../security/secrets';
 import type { LlmErrorInfo, LlmErrorType } from './types';
+import { retryAfterFromHeaders } from '../shared/retryAfter';
 
 /** An LLM failure raised before any request was made (missing key, unknown provider). */
 export class LlmError extends Error {
@@ -214,15 +215,9 @@ function messageOf(error: unknown): string {
   }
 }
 
-/** `Retry-After` (seconds or HTTP date) and OpenAI's `retry-after-ms`, in milliseconds; null when absent. */
-export function retryAfterMs(error: unknown, now = Date.now()): number | null {
+/** The wait a provider's error response asks for (see shared/retryAfter.ts); null when it asks none. */
+export function retryAfterOf(error: unknown, now = Date.now()): number | null {
   if (!APICallError.isInstance(error) || !error.responseHeaders) return null;
-  const headers = Object.fromEntries(Object.entries(error.responseHeaders).map(([k, v]) => [k.toLowerCase(), v]));
-  const ms = headers['retry-after-ms'];
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
-  const ra = headers['retry-after'];
-  if (ra === undefined) return null;
-  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.ceil(Number(ra) * 1000);
-  const date = Date.parse(ra);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
+  const headers = new Map(Object.entries(error.responseHeaders).map(([k, v]) => [k.toLowerCase(), v]));
+  return retryAfterFromHeaders((name) => headers.get(name), now);
 }

@@ -8,7 +8,7 @@ import type { ConfigEnv } from '../config/env';
 import { PROVIDERS, findProvider } from '../config/providerCatalog';
 import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsKeyLookup } from '../config/providers';
 import { registerSecrets, scrubSecrets } from '../security/secrets';
-import { LlmError, classifyError, isAbortError, retryAfterMs } from './errors';
+import { LlmError, classifyError, isAbortError, retryAfterOf } from './errors';
 import { StreamNormalizer } from './normalize';
 import { toCallOptions } from './prompt';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
@@ -225,7 +225,7 @@ async function* streamParts(
         yield* norm.end();
         return;
       }
-      const delay = retryDelay(policy, attempt, retryAfterMs(failure.cause), random);
+      const delay = retryDelay(policy, attempt, retryAfterOf(failure.cause), random);
       if (delay === null) {
         yield* norm.fail(failure.info);
         return;

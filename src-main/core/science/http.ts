@@ -2,6 +2,7 @@ import type { ScienceDatabase } from '../../../src-preload/contract/evidence';
 import { APP_VERSION } from '../config/version';
 import { ConnectorError } from './errors';
 import { HostRateLimiter, defaultInterval } from './rateLimit';
+import { retryAfterFromHeaders } from '../shared/retryAfter';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -41,15 +42,6 @@ export interface HttpClientOptions {
 export const USER_AGENT = `OpenAI4S-Desktop/${APP_VERSION} (research-agent workbench; +https://github.com/PKU-YuanGroup/OpenAI4S)`;
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
-
-/** Seconds or an HTTP date, as RFC 9110 allows; null when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (!header) return null;
-  const secs = Number(header);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const at = Date.parse(header);
-  return Number.isFinite(at) ? Math.max(0, at - now) : null;
-}
 
 /** Reads the body up to `max` bytes; a larger body is an error, not a silent truncation. */
 async function readCapped(res: Response, max: number, req: HttpRequest): Promise<Buffer> {
@@ -118,7 +110,7 @@ export class HttpClient {
         throw new ConnectorError(req.database, 'network', `${req.method} ${req.url.href} ${lastProblem} after ${attempts} attempts; check the network or the configured base URL.`);
       }
       if (RETRY_STATUS.has(res.status) && attempt < attempts) {
-        const wait = retryAfterMs(res.headers.get('retry-after')) ?? backoff;
+        const wait = retryAfterFromHeaders((name) => res.headers.get(name)) ?? backoff;
         await res.body?.cancel();
         await this.sleep(Math.min(wait, maxBackoff));
         backoff *= 2;

@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { classifyError, costOf, findPrice } from '../../../src-main/core/llm';
-import { retryAfterMs } from '../../../src-main/core/llm/errors';
+import { retryAfterOf } from '../../../src-main/core/llm/errors';
 import { retryDelay, DEFAULT_RETRY } from '../../../src-main/core/llm/retry';
 
 const usage = (promptTokens: number, completionTokens: number, cachedTokens = 0) => ({ promptTokens, completionTokens, cachedTokens, reasoningTokens: null });
@@ -66,11 +66,11 @@ describe('error classes', () => {
   });
 
   it('reads Retry-After as seconds, HTTP date or retry-after-ms', () => {
-    expect(retryAfterMs(apiError(429, {}, { 'retry-after': '7' }))).toBe(7000);
-    expect(retryAfterMs(apiError(429, {}, { 'retry-after-ms': '250' }))).toBe(250);
+    expect(retryAfterOf(apiError(429, {}, { 'retry-after': '7' }))).toBe(7000);
+    expect(retryAfterOf(apiError(429, {}, { 'retry-after-ms': '250' }))).toBe(250);
     const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(retryAfterMs(apiError(429, {}, { 'retry-after': 'Wed, 01 Jan 2025 00:00:05 GMT' }), now)).toBe(5000);
-    expect(retryAfterMs(apiError(429, {}))).toBeNull();
+    expect(retryAfterOf(apiError(429, {}, { 'retry-after': 'Wed, 01 Jan 2025 00:00:05 GMT' }), now)).toBe(5000);
+    expect(retryAfterOf(apiError(429, {}))).toBeNull();
   });
 
   it('backoff doubles with equal jitter and stops at the bound', () => {

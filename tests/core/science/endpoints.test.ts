@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_VARIABLES, joinUrl, parseBaseUrl, resolveHosts } from '../../../src-main/core/science/endpoints';
 import { HostRateLimiter, defaultInterval } from '../../../src-main/core/science/rateLimit';
-import { retryAfterMs } from '../../../src-main/core/science/http';
+import { retryAfterMs } from '../../../src-main/core/shared/retryAfter';
 import { parseXml, textOf } from '../../../src-main/core/science/xml';
 
 describe('endpoints: fixed HTTPS hosts, overridable only by configuration', () => {
