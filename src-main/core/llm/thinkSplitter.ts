@@ -5,6 +5,13 @@
  * back until the next delta decides it. Nothing is lost: every character ends up
  * in exactly one of text or reasoning, except the tags themselves and the
  * whitespace that separates `</think>` from the answer.
+ *
+ * Why not the AI SDK's `extractReasoningMiddleware` (ai 6.0): measured against
+ * tests/core/llm/thinkSplitter.test.ts it keeps the layout whitespace after `</think>`
+ * ("\n\nThe answer is 42."), joins the text around a block with a "\n" separator
+ * ("Intro \n done"), and drops a possible tag prefix still held when the text ends
+ * ("answer <" loses its "<"). It is also an async stream transform, where this is a
+ * synchronous step inside StreamNormalizer.
  */
 
 const OPEN = '<think>';

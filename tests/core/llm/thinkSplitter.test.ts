@@ -31,6 +31,12 @@ describe('ThinkSplitter', () => {
     expect(run(['<think>never closed'])).toEqual({ text: '', reasoning: 'never closed' });
   });
 
+  it('gives back a possible tag prefix held at the end of the stream, as text or as reasoning', () => {
+    expect(run(['the answer is a <'])).toEqual({ text: 'the answer is a <', reasoning: '' });
+    expect(run(['x <thi'])).toEqual({ text: 'x <thi', reasoning: '' });
+    expect(run(['<think>r</thi'])).toEqual({ text: '', reasoning: 'r</thi' });
+  });
+
   it('gives the same result however the stream is split (property)', () => {
     const token = fc.constantFrom('<think>', '</think>', '<', '>', 'think', 'a', ' ', '\n', '思', '😀');
     fc.assert(
