@@ -5,13 +5,12 @@ import type {
   ArtifactVersion,
 } from '../../../src-preload/contract/artifacts';
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
-import { BridgeError, toErrorBody } from '../api/bridge';
-import { invokeExtra } from '../api/extraRoutes';
+import { toErrorBody } from '../api/bridge';
 import type { AppState, StoreDeps } from './slices';
 
-/** A list the right panel shows; `unavailable` when this build does not register its routes. */
+/** A list the right panel shows, for one session. */
 export interface PanelList<T> {
-  status: 'idle' | 'loading' | 'ready' | 'unavailable' | 'error';
+  status: 'idle' | 'loading' | 'ready' | 'error';
   sessionId: string | null;
   items: T[];
   error: string | null;
@@ -32,10 +31,7 @@ type Slice<T> = StateCreator<AppState, [], [], T>;
 const empty = <T>(): PanelList<T> => ({ status: 'idle', sessionId: null, items: [], error: null });
 
 function failed<T>(sessionId: string, error: unknown): PanelList<T> {
-  const body = toErrorBody(error);
-  const status =
-    error instanceof BridgeError && error.code === 'unknown_route' ? 'unavailable' : 'error';
-  return { status, sessionId, items: [], error: body.message };
+  return { status: 'error', sessionId, items: [], error: toErrorBody(error).message };
 }
 
 export const createPanelsSlice =
@@ -56,7 +52,7 @@ export const createPanelsSlice =
       async loadArtifacts(sessionId) {
         set((s) => ({ artifacts: loading(s.artifacts, sessionId) as PanelList<ArtifactSummary> }));
         try {
-          const items = await invokeExtra(deps.bridge, 'artifact.list', { sessionId });
+          const items = await deps.bridge.invoke('artifact.list', { sessionId });
           if (get().artifacts.sessionId === sessionId)
             set({ artifacts: { status: 'ready', sessionId, items, error: null } });
         } catch (error) {
@@ -66,7 +62,7 @@ export const createPanelsSlice =
       async loadEvidence(sessionId) {
         set((s) => ({ evidence: loading(s.evidence, sessionId) as PanelList<EvidenceRecord> }));
         try {
-          const items = await invokeExtra(deps.bridge, 'evidence.list', { sessionId, limit: 1000 });
+          const items = await deps.bridge.invoke('evidence.list', { sessionId, limit: 1000 });
           if (get().evidence.sessionId === sessionId)
             set({ evidence: { status: 'ready', sessionId, items, error: null } });
         } catch (error) {
@@ -74,17 +70,13 @@ export const createPanelsSlice =
         }
       },
       artifactVersions(artifactId) {
-        return invokeExtra(deps.bridge, 'artifact.versions', { artifactId });
+        return deps.bridge.invoke('artifact.versions', { artifactId });
       },
       readArtifact(versionId, maxBytes) {
         const key = `${versionId}:${maxBytes ?? ''}`;
         let found = bytes.get(key);
         if (!found) {
-          found = invokeExtra(
-            deps.bridge,
-            'artifact.read',
-            maxBytes ? { versionId, maxBytes } : { versionId },
-          );
+          found = deps.bridge.invoke('artifact.read', maxBytes ? { versionId, maxBytes } : { versionId });
           found.catch(() => bytes.delete(key));
           bytes.set(key, found);
         }

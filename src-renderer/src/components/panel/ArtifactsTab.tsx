@@ -64,8 +64,6 @@ export function ArtifactsTab() {
     if (sessionId && artifacts.sessionId !== sessionId) void load(sessionId);
   }, [sessionId, artifacts.sessionId, load]);
   if (!sessionId) return null;
-  if (artifacts.status === 'unavailable')
-    return <p className="panel-empty muted">{t('panel.artifacts.unavailable')}</p>;
   if (artifacts.status === 'error')
     return <p className="panel-empty error-text">{artifacts.error}</p>;
   if (artifacts.items.length === 0)

@@ -192,13 +192,10 @@ export function EvidenceTab() {
           {t('panel.evidence.all')} · {evidence.items.length}
         </button>
       </div>
-      {evidence.status === 'unavailable' ? (
-        <p className="panel-empty muted">{t('panel.evidence.unavailable')}</p>
-      ) : null}
       {evidence.status === 'error' ? (
         <p className="panel-empty error-text">{evidence.error}</p>
       ) : null}
-      {ids.length === 0 && evidence.status !== 'unavailable' ? (
+      {ids.length === 0 ? (
         <p className="panel-empty muted">{t('panel.evidence.empty')}</p>
       ) : null}
       <ul className="evidence-list">

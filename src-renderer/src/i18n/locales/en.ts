@@ -275,7 +275,6 @@ export const en = {
   'panel.evidence.used': 'References',
   'panel.evidence.all': 'All results',
   'panel.evidence.empty': 'No evidence recorded yet.',
-  'panel.evidence.unavailable': 'The evidence store is not available in this build.',
   'panel.evidence.retrieved': 'retrieved {time}',
   'panel.evidence.source': 'Source',
   'panel.evidence.hash': 'SHA-256',
@@ -292,7 +291,6 @@ export const en = {
   'panel.evidence.kind.artifact_version': 'artifact version',
   'panel.artifacts.empty':
     'No artifacts yet. Files the agent saves appear here with their versions.',
-  'panel.artifacts.unavailable': 'The artifact store is not available in this build.',
   'panel.artifacts.versions': { one: '{count} version', other: '{count} versions' },
   'artifact.failedCell': 'from a failed cell',
   'panel.artifacts.version': 'v{number}',
