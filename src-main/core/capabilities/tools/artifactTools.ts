@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../src-preload/contract/errors';
 import type { ArtifactProducer } from '../../../../src-preload/contract/artifacts';
-import type { CapabilityContext, CapabilityOutput } from './scienceTools';
+import type { ToolContext, ToolOutput } from '../define';
 import { WorkspaceNotFoundError, readWorkspaceFile } from '../../workspace/safeFs';
 import type { ArtifactService } from '../../provenance/artifactService';
 
@@ -36,8 +36,10 @@ export function readArtifactSource(workspace: string, rel: string): Buffer {
   }
 }
 
-/** Tool specs in the shape of the registry's Tool.define (capabilities/define.ts). */
-/** `artifactsOf` is called per call, so the store behind it can open lazily. */
+/**
+ * Tool specs for defineTool (capabilities/define.ts), run with the same ToolContext as every
+ * tool. `artifactsOf` is called per call, so the store behind it can open lazily.
+ */
 export function artifactCapabilities(artifactsOf: () => ArtifactService) {
   return {
     save_artifact: {
@@ -50,7 +52,7 @@ export function artifactCapabilities(artifactsOf: () => ArtifactService) {
       hostMethods: ['save_artifact'],
       resourceKeys: (a: z.output<typeof saveArtifactInput>) => [`file:${a.path}`, `artifact:${a.name ?? a.path}`],
       target: (a: z.output<typeof saveArtifactInput>) => a.name ?? a.path,
-      execute: async (a: z.output<typeof saveArtifactInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
+      execute: async (a: z.output<typeof saveArtifactInput>, ctx: ToolContext): Promise<ToolOutput> => {
         const bytes = readArtifactSource(ctx.workspace, a.path);
         // From a cell without the calling cell named, the producer is the host call, and the
         // environment is recorded as unknown with that reason (never guessed).
@@ -78,7 +80,7 @@ export function artifactCapabilities(artifactsOf: () => ArtifactService) {
       hostMethods: ['list_artifacts'],
       resourceKeys: () => [],
       target: () => 'artifacts',
-      execute: async (_a: unknown, ctx: CapabilityContext): Promise<CapabilityOutput> => {
+      execute: async (_a: unknown, ctx: ToolContext): Promise<ToolOutput> => {
         const list = artifactsOf().list(ctx.sessionId);
         const text = JSON.stringify(
           list.map((s) => ({ artifact_id: s.id, path: s.path, versions: s.versions, latest_version_id: s.latest.id, sha256: s.latest.sha256, size: s.latest.size, evidence_id: s.latest.evidenceId })),

@@ -1,7 +1,7 @@
 import { artifactCapabilities } from './artifactTools';
 import type { ProvenanceServices } from '../../provenance/services';
-import { defineTool, type Tool, type ToolContext } from '../define';
-import { scienceCapabilities, type CapabilityContext } from './scienceTools';
+import { defineTool, type Tool } from '../define';
+import { scienceCapabilities } from './scienceTools';
 
 /**
  * science_list_dbs, science_search, save_artifact and list_artifacts as registry tools
@@ -14,11 +14,5 @@ import { scienceCapabilities, type CapabilityContext } from './scienceTools';
 export function provenanceTools(services: () => ProvenanceServices): Tool[] {
   const s = scienceCapabilities(() => services().science);
   const a = artifactCapabilities(() => services().artifacts);
-  const ctxOf = (ctx: ToolContext): CapabilityContext => ctx;
-  return [
-    defineTool({ ...s.science_list_dbs, execute: () => s.science_list_dbs.execute() }),
-    defineTool({ ...s.science_search, execute: (args, ctx) => s.science_search.execute(args, ctxOf(ctx)) }),
-    defineTool({ ...a.save_artifact, execute: (args, ctx) => a.save_artifact.execute(args, ctxOf(ctx)) }),
-    defineTool({ ...a.list_artifacts, execute: (args, ctx) => a.list_artifacts.execute(args, ctxOf(ctx)) }),
-  ];
+  return [defineTool(s.science_list_dbs), defineTool(s.science_search), defineTool(a.save_artifact), defineTool(a.list_artifacts)];
 }

@@ -1,26 +1,7 @@
 import { z } from 'zod';
 import type { ScienceDatabase, ScienceSearchResult } from '../../../../src-preload/contract/evidence';
 import type { ScienceClient } from '../../science/client';
-
-/**
- * The context a capability runs in. It matches the tool registry's ToolContext (issue 7),
- * plus the calling cell when the call came from `host.*` inside a kernel, so artifacts can
- * name their producing generation.
- */
-export interface CapabilityContext {
-  sessionId: string;
-  runId: string | null;
-  workspace: string;
-  signal: AbortSignal;
-  origin: 'tool' | 'cell';
-  cell?: { generation: string; cellId: string; language: 'python' | 'r' };
-}
-
-export interface CapabilityOutput {
-  text: string;
-  output?: unknown;
-  untrustedSource?: string;
-}
+import type { ToolContext, ToolOutput } from '../define';
 
 const DATABASES = ['uniprot', 'pdb', 'pubchem', 'chembl', 'arxiv', 'openalex', 'pubmed', 'europepmc'] as const satisfies readonly ScienceDatabase[];
 
@@ -67,8 +48,10 @@ export function formatSearchForModel(r: ScienceSearchResult): string {
   });
 }
 
-/** Tool specs in the shape of the registry's Tool.define (capabilities/define.ts). */
-/** `clientOf` is called per call, so the store behind it can open lazily. */
+/**
+ * Tool specs for defineTool (capabilities/define.ts), run with the same ToolContext as every
+ * tool. `clientOf` is called per call, so the store behind it can open lazily.
+ */
 export function scienceCapabilities(clientOf: () => ScienceClient) {
   return {
     science_list_dbs: {
@@ -80,7 +63,7 @@ export function scienceCapabilities(clientOf: () => ScienceClient) {
       hostMethods: ['science.list_dbs'],
       resourceKeys: () => [],
       target: () => 'science',
-      execute: async (): Promise<CapabilityOutput> => {
+      execute: async (): Promise<ToolOutput> => {
         const dbs = describeDatabases(clientOf());
         return { text: JSON.stringify(dbs), output: dbs };
       },
@@ -96,7 +79,7 @@ export function scienceCapabilities(clientOf: () => ScienceClient) {
       resourceKeys: (a: z.output<typeof scienceSearchInput>) =>
         a.database === 'pdb' && a.operation === 'download' ? [`science:pdb`, `file:structures/${a.query.trim().toUpperCase()}.${a.filters?.format ?? 'cif'}`] : [`science:${a.database}`],
       target: (a: z.output<typeof scienceSearchInput>) => a.database,
-      execute: async (a: z.output<typeof scienceSearchInput>, ctx: CapabilityContext): Promise<CapabilityOutput> => {
+      execute: async (a: z.output<typeof scienceSearchInput>, ctx: ToolContext): Promise<ToolOutput> => {
         const result = await clientOf().search(a.database, a, { sessionId: ctx.sessionId, workspace: ctx.workspace, signal: ctx.signal });
         return { text: formatSearchForModel(result), output: result, untrustedSource: `science:${a.database}` };
       },
