@@ -20,7 +20,7 @@ const suite: BenchSuite = {
     const sup = new KernelSupervisor({
       dataDir,
       processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      sandboxMode: 'auto',
+      sandboxMode: () => 'auto',
       idleShutdownMs: 0,
       prewarm: ['python'],
       host: { call: (_m, args) => args },

@@ -26,7 +26,8 @@ export class CellNotStartedError extends Error {
 export interface KernelSupervisorOptions {
   dataDir: string;
   processEnv: NodeJS.ProcessEnv;
-  sandboxMode: SandboxMode;
+  /** The sandbox mode, asked at each kernel start (a changed setting applies to the next kernel). */
+  sandboxMode: () => SandboxMode;
   host?: HostCallHandler;
   /** Host path of a session's workspace; default `<dataDir>/workspaces/<sessionId>`. */
   workspaceFor?: (sessionId: string) => string;
@@ -82,8 +83,7 @@ export class KernelSupervisor {
     this.setup = new WorkerSetup({
       dataDir: opts.dataDir,
       processEnv: opts.processEnv,
-      // Read at each kernel start: the option may be a getter over the settings.
-      sandboxMode: () => opts.sandboxMode,
+      sandboxMode: opts.sandboxMode,
       ...(opts.kernelLimits ? { kernelLimits: opts.kernelLimits } : {}),
       ...(opts.startTimeoutMs !== undefined ? { startTimeoutMs: opts.startTimeoutMs } : {}),
       ...(opts.sandboxReport ? { sandboxReport: opts.sandboxReport } : {}),

@@ -88,5 +88,5 @@ describe('kernel cache (built by a trusted step, read-only in sandboxes)', () =>
 });
 
 function optionsOf(dir: string): KernelSupervisorOptions {
-  return { dataDir: dir, processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, sandboxMode: 'enforce', idleShutdownMs: 0 };
+  return { dataDir: dir, processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, sandboxMode: () => 'enforce', idleShutdownMs: 0 };
 }

@@ -9,7 +9,7 @@ export function makeSupervisor(opts: Partial<KernelSupervisorOptions> = {}): { s
   const sup = new KernelSupervisor({
     dataDir,
     processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...opts.processEnv },
-    sandboxMode: 'enforce',
+    sandboxMode: () => 'enforce',
     idleShutdownMs: 0,
     interruptGraceMs: 1_000,
     ...opts,

@@ -10,7 +10,7 @@ let dir: string;
 let supervisor: KernelSupervisor;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-cells-'));
-  supervisor = new KernelSupervisor({ dataDir: dir, processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, sandboxMode: 'auto', idleShutdownMs: 0 });
+  supervisor = new KernelSupervisor({ dataDir: dir, processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, sandboxMode: () => 'auto', idleShutdownMs: 0 });
 });
 afterAll(async () => {
   await supervisor.close();
