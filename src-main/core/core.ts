@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DoctorReport, SandboxMode } from '../../src-preload/contract/doctor';
+import type { DoctorReport } from '../../src-preload/contract/doctor';
 import { AppError } from '../../src-preload/contract/errors';
 import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
 import { appRoot } from './config/appPaths';
@@ -26,12 +26,16 @@ import { createProvenanceServices, type ProvenanceServices } from './provenance/
 import { provenanceTools } from './capabilities/tools/provenanceTools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
 import { SettingsService } from './settings/settingsService';
+import type { ApiServices } from './api/handlers';
+import type { ApprovalPort } from './capabilities/permissions/approvals';
+import { LiveRuns } from './engine/liveRuns';
+import { sessionWorkspace } from './workspace/sessionWorkspace';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
  * end-to-end harness each create one and bind it to their transport.
  */
-export interface Core {
+export interface Core extends ApiServices {
   readonly config: CoreConfig;
   doctor(refresh?: boolean): Promise<DoctorReport>;
   /** Python and R kernels per session (src-main/core/kernel); closed with the core. */
@@ -70,70 +74,19 @@ export interface CoreOptions {
   revealPath?: (file: string) => Promise<void>;
   /** Where Settings keeps provider keys (Electron safeStorage in the app); none under plain Node. */
   secrets?: SecretStore;
+  /** Who answers approval questions (the app's native dialog); absent: headless (OPENAI4S_UNATTENDED_APPROVAL, else deny). */
+  approvals?: ApprovalPort;
 }
 
 export function createCore(options: CoreOptions = {}): Core {
+  // 1. Configuration, read once; configured keys are registered before anything can echo them.
   const secrets = options.secrets ?? unavailableSecretStore(NO_SECRET_STORE_REASON);
   // A key entered in Settings is read when a run creates its model, so it applies at once.
   const settingsKey = options.settingsKey ?? (options.secrets ? (id: string) => secrets.get(id) : undefined);
   const config = loadCoreConfig(options.env ?? process.env, settingsKey);
-  // Configured keys are never stored or printed, whatever echoes them (see security/secrets.ts).
   registerSecrets(configuredSecrets(config.env, settingsKey, config.processEnv));
   scrubConsole();
-  // The sandbox mode is OPENAI4S_SANDBOX when set, else the one chosen in Settings (read
-  // at each kernel start, so a change applies to the next kernel without a restart).
-  const envSandboxMode = config.sandboxMode;
-  Object.defineProperty(config, 'sandboxMode', {
-    enumerable: true,
-    get: (): SandboxMode => {
-      if (config.env.get('OPENAI4S_SANDBOX')) return envSandboxMode;
-      try {
-        const stored = core.ledger.settings.get<string>('app.sandboxMode');
-        if (stored === 'auto' || stored === 'enforce' || stored === 'off') return stored;
-      } catch {
-        // an unreadable ledger leaves the configured mode in force
-      }
-      return envSandboxMode;
-    },
-  });
-  let doctorCache: Promise<DoctorReport> | null = null;
   const events = new EventBus();
-  const host: Host = new Host({
-    dataDir: config.dataDir,
-    // Only the settings the host reads, from the layered env (real environment over .env).
-    env: Object.fromEntries([UNATTENDED_APPROVAL_VAR, SEARCH_URL_VAR].map((k) => [k, config.env.value(k)]).filter(([, v]) => v !== undefined)),
-    ledger: () => core.ledger,
-    workspaceFor: (sessionId): string => kernels.workspaceFor(sessionId),
-    // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
-    extraTools: provenanceTools(() => core.provenance),
-    // Every page the agent reads is evidence it can cite.
-    onPage: (page) => recordPageEvidence(core.provenance.evidence, page).id,
-  });
-  const cells = createCellProtocol({
-    live: (sessionId) => (runner ? runner.live(sessionId) : null),
-    evidenceFor: (sessionId) => sessionLookup(() => core.provenance, sessionId),
-  });
-  const kernels: KernelSupervisor = new KernelSupervisor({
-    // Capabilities go through the dispatcher; submit_output and llm are engine protocol.
-    host: host.kernelHandler(cells.handlers),
-    // Kernel topics are a subset of the app topics: forward them as they are.
-    onEvent: (topic, payload) => events.emit(topic, payload as never),
-    dataDir: config.dataDir,
-    processEnv: config.processEnv,
-    get sandboxMode() {
-      return config.sandboxMode;
-    },
-    prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
-    // envs/limits.json, overridden from the environment or the data root's .env.
-    kernelLimits: () => resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv)).values,
-  });
-  let ledger: Ledger | null = null;
-  let runner: SessionRunner | null = null;
-  // Per-session configuration overlays (the in-app demo) and what closes them.
-  const overlays = new Map<string, Record<string, string>>();
-  const demos = new Set<Promise<void>>();
-  const generations = recordKernelGenerations(events, () => core.ledger);
-  let provenance: ProvenanceServices | null = null;
   // Once close() begins no new runner may start; once it ends nothing may reopen the
   // ledger (a late IPC call would otherwise open a fresh runner and database behind it).
   let closing = false;
@@ -141,43 +94,102 @@ export function createCore(options: CoreOptions = {}): Core {
   const refuseAfter = (done: boolean, what: string) => {
     if (done) throw new AppError('unavailable', `The app is shutting down; ${what} is closed. Start the app again to continue.`);
   };
+
+  // 2. The ledger, opened (and crash-repaired) on first use, and what reads it.
+  let ledger: Ledger | null = null;
+  const ledgerOf = (): Ledger => {
+    refuseAfter(closed, 'the ledger');
+    return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
+  };
+  const settings = new SettingsService(() => ledgerOf().settings, secrets, config);
+  // Per-session configuration overlays (the in-app demo) and what closes them.
+  const overlays = new Map<string, Record<string, string>>();
+  const demos = new Set<Promise<void>>();
+  const envFor = (sessionId: string): ConfigEnv => {
+    const overlay = overlays.get(sessionId);
+    return overlay ? overlayEnv(config.env, overlay) : config.env;
+  };
+  let provenance: ProvenanceServices | null = null;
+  const provenanceOf = (): ProvenanceServices => {
+    refuseAfter(closed, 'the evidence and artifact store');
+    return (provenance ??= createProvenanceServices({
+      dataDir: config.dataDir,
+      env: (name) => config.env.value(name),
+      envFor: (sessionId) => (overlays.has(sessionId) ? (name) => envFor(sessionId).value(name) : null),
+      processEnv: config.processEnv,
+      stores: ledgerOf().provenance,
+    }));
+  };
+
+  // 3. The runs streaming now: the host and the runner both use it, neither owns it.
+  const liveRuns = new LiveRuns();
+  const workspaceFor = (sessionId: string) => sessionWorkspace(config.dataDir, sessionId);
+
+  // 4. What the agent can do: tools, permissions, approvals, the dispatcher and its audit.
+  const host = new Host({
+    dataDir: config.dataDir,
+    // Only the settings the host reads, from the layered env (real environment over .env).
+    env: Object.fromEntries([UNATTENDED_APPROVAL_VAR, SEARCH_URL_VAR].map((k) => [k, config.env.value(k)]).filter(([, v]) => v !== undefined)),
+    ledger: ledgerOf,
+    workspaceFor,
+    liveRuns,
+    ...(options.approvals ? { approvals: options.approvals } : {}),
+    // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
+    extraTools: provenanceTools(provenanceOf),
+    // Every page the agent reads is evidence it can cite.
+    onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
+  });
+  const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
+
+  // 5. Kernels: their host calls go through the host's dispatcher; cell protocol methods are the runner's.
+  const kernels = new KernelSupervisor({
+    host: host.kernelHandler(cells.handlers),
+    // Kernel topics are a subset of the app topics: forward them as they are.
+    onEvent: (topic, payload) => events.emit(topic, payload as never),
+    dataDir: config.dataDir,
+    workspaceFor,
+    processEnv: config.processEnv,
+    // Read at each kernel start, so a mode chosen in Settings applies to the next kernel.
+    sandboxMode: () => settings.sandboxMode(),
+    prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
+    // envs/limits.json, overridden from the environment or the data root's .env.
+    kernelLimits: () => resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv)).values,
+  });
+  const generations = recordKernelGenerations(events, ledgerOf);
+
+  // 6. The session runner, built on first use (it needs the ledger open).
+  let runner: SessionRunner | null = null;
+  const runnerOf = (): SessionRunner => {
+    refuseAfter(closing && !runner, 'the session runner');
+    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, envFor }));
+  };
+  let doctorCache: Promise<DoctorReport> | null = null;
+
   const core: Core = {
     config,
     kernels,
     events,
     host,
     get ledger() {
-      refuseAfter(closed, 'the ledger');
-      return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
+      return ledgerOf();
     },
     revealPath: options.revealPath ?? null,
-    settings: new SettingsService(() => core.ledger.settings, secrets, config),
+    settings,
     get provenance() {
-      refuseAfter(closed, 'the evidence and artifact store');
-      return (provenance ??= createProvenanceServices({
-        dataDir: config.dataDir,
-        env: (name) => config.env.value(name),
-        envFor: (sessionId) => (overlays.has(sessionId) ? (name) => core.envFor(sessionId).value(name) : null),
-        processEnv: config.processEnv,
-        stores: core.ledger.provenance,
-      }));
+      return provenanceOf();
     },
     get runner() {
-      refuseAfter(closing && !runner, 'the session runner');
-      return (runner ??= buildSessionRunner(core, cells));
+      return runnerOf();
     },
-    envFor(sessionId) {
-      const overlay = overlays.get(sessionId);
-      return overlay ? overlayEnv(config.env, overlay) : config.env;
-    },
+    envFor,
     async startDemo() {
       const demo = await startInsulinDemo();
-      const session = core.ledger.createSession(demo.title);
+      const session = ledgerOf().createSession(demo.title);
       overlays.set(session.id, demo.env);
       try {
-        const run = core.runner.submit({ sessionId: session.id, mutationId: `demo-${session.id}`, message: demo.question, provider: 'openai' });
+        const run = runnerOf().submit({ sessionId: session.id, mutationId: `demo-${session.id}`, message: demo.question, provider: 'openai' });
         // The replay servers live as long as the run; the session stays, as any other.
-        const done = core.runner
+        const done = runnerOf()
           .result(run.id)
           .catch(() => undefined)
           .then(() => demo.close())
@@ -194,12 +206,12 @@ export function createCore(options: CoreOptions = {}): Core {
       }
     },
     async deleteSession(sessionId) {
-      core.ledger.sessions.require(sessionId);
+      ledgerOf().sessions.require(sessionId);
       // Its runs end first (a run must not go on spending tokens in a deleted session).
-      await core.runner.cancelSession(sessionId, 'The session was deleted.');
+      await runnerOf().cancelSession(sessionId, 'The session was deleted.');
       // Then its kernels, while the session is still visible, so their generations are closed in the ledger.
       await kernels.closeSession(sessionId);
-      core.ledger.deleteSession(sessionId);
+      ledgerOf().deleteSession(sessionId);
       host.endSession(sessionId);
       cells.endSession(sessionId);
     },
@@ -212,13 +224,14 @@ export function createCore(options: CoreOptions = {}): Core {
         ...(ledger ? prefixed('ledger.events', ledger.events.sizes()) : {}),
         'cells.submitted': cells.size(),
         'generations.open': generations.size(),
+        'live.runs': liveRuns.size(),
         'core.overlays': overlays.size,
         'core.demos': demos.size,
       };
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
-        doctorCache = buildDoctorReport(config);
+        doctorCache = buildDoctorReport(config, settings.sandboxMode());
         // A failed probe run must not be cached forever.
         doctorCache.catch(() => (doctorCache = null));
       }

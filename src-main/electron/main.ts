@@ -82,9 +82,9 @@ if (!app.requestSingleInstanceLock()) {
       revealPath: async (file) => shell.showItemInFolder(file),
       // Keys entered in Settings, encrypted by the OS (never written in clear).
       secrets: createSafeStorageSecrets(safeStorage, ensureDataDir(resolveDataDir(process.env))),
+      // Risky actions become a native question on the app window (never a silent allow).
+      approvals: createDialogApprovals({ dialog, window: () => mainWindow }),
     });
-    // Risky actions become a native question on the app window (never a silent allow).
-    core.host.setApprovalPort(createDialogApprovals({ dialog, window: () => mainWindow }));
     const router = createRouter(routes, createHandlers(core), {
       checkSender: isTrustedCaller,
       onInternalError: (route, error) => console.error(`[ipc] ${route}`, error),

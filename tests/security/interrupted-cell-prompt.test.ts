@@ -9,6 +9,7 @@ import { priorHistory } from '../../src-main/core/runner/priorHistory';
 import { SessionRunner } from '../../src-main/core/runner/sessionRunner';
 import { makeSupervisor } from '../core/kernel/helpers';
 import { RecordingMockModel, finish, text } from '../support/mockModel';
+import { LiveRuns } from '../../src-main/core/engine/liveRuns';
 
 // A run stopped while its cell ran: the next run's prompt carried the cell's code (the
 // fence the model wrote) but not that it never finished, so the model went on as if the
@@ -47,6 +48,7 @@ describe('the prompt after an interrupted cell', () => {
       evidenceFor: () => ({ missing: (ids) => [...ids] }),
       tools: () => [],
       systemPrompt: () => 'system',
+      liveRuns: new LiveRuns(),
       publish: (e) => published.push(e),
     });
     const session = ledger.createSession('interrupted');
@@ -76,6 +78,7 @@ describe('the prompt after an interrupted cell', () => {
       tools: () => [],
       systemPrompt: () => 'system',
       // Stop the moment the cell is announced: its kernel (new for this session) is not ready yet.
+      liveRuns: new LiveRuns(),
       publish: (e) => {
         if (e.chunk.type === 'data-cell' && JSON.stringify(e.chunk).includes('"status":"running"')) runner?.stop(session.id);
       },

@@ -19,6 +19,7 @@ import type { Part } from '../../src-main/core/llm/types';
 import { SessionRunner } from '../../src-main/core/runner/sessionRunner';
 import { COALESCE_MAX_CHARS, ToolInputCoalescer } from '../../src-main/core/runner/toolInputCoalescer';
 import { RecordingMockModel, finish, toolCall, validAnswer } from '../support/mockModel';
+import { LiveRuns } from '../../src-main/core/engine/liveRuns';
 
 const PIECE = 13;
 const REFUSAL = `tool arguments over ${MAX_TOOL_ARGUMENT_BYTES} bytes were refused; write large content to a file in a cell instead`;
@@ -188,6 +189,7 @@ function runnerWith(model: RecordingMockModel, executed: string[] = []): Session
     evidenceFor: () => ({ missing: (ids) => [...ids] }),
     tools: () => [],
     systemPrompt: () => 'system',
+    liveRuns: new LiveRuns(),
     publish: () => {},
   });
 }

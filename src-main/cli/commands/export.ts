@@ -20,7 +20,7 @@ export const exportCommand: CliCommand = {
       io.err('Usage: openai4s export <sessionId> -o <file.zip> (list sessions with `openai4s sessions`)');
       return 2;
     }
-    const manifest = exportSession(core!, sessionId, out, exportContributors(core!), { sign: !values.unsigned });
+    const manifest = exportSession(core!, sessionId, out, exportContributors(() => core!.provenance), { sign: !values.unsigned });
     io.out(`wrote ${path.resolve(out)}: ${manifest.files.length} files, digest ${manifest.digest}${manifest.signer ? ', signed' : ', unsigned'}`);
     return 0;
   },

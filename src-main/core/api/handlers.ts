@@ -1,19 +1,51 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
+import type { DoctorReport } from '../../../src-preload/contract/doctor';
+import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
+import type { RuleStore } from '../capabilities/permissions/permissions';
+import { exportContributors } from '../export/contributors';
+import { exportToDataDir } from '../export/exportToDataDir';
+import type { KernelSupervisor } from '../kernel/supervisor';
+import type { Ledger } from '../ledger/ledger';
+import type { ProvenanceServices } from '../provenance/services';
+import type { SessionRunner } from '../runner/sessionRunner';
+import type { SettingsService } from '../settings/settingsService';
+import { attachFile } from '../workspace/attach';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
-import { attachFile, exportToDataDir } from '../workspace/files';
-import type { Core } from '../core';
+
+/** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
+export interface ApiServices {
+  readonly config: { readonly dataDir: string };
+  readonly ledger: Ledger;
+  readonly kernels: Pick<KernelSupervisor, 'execute' | 'interrupt' | 'extendCellLimit' | 'restart' | 'status' | 'openSession' | 'workspaceFor'>;
+  readonly runner: Pick<SessionRunner, 'submit' | 'stop' | 'state'>;
+  readonly host: { readonly rules: RuleStore };
+  readonly settings: SettingsService;
+  readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
+  readonly revealPath: ((file: string) => Promise<void>) | null;
+  doctor(refresh?: boolean): Promise<DoctorReport>;
+  startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
+  deleteSession(sessionId: string): Promise<void>;
+}
 
 /**
  * The one exhaustive handler map of the app: a missing or extra route is a compile
  * error. This object is the audited surface between the renderer and the core.
  */
-export function createHandlers(core: Core): HandlersFor<Routes> {
+export function createHandlers(core: ApiServices): HandlersFor<Routes> {
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),
-    'session.export': (input) => exportToDataDir(core, input.sessionId, input.reveal),
-    'workspace.attach': (input) => attachFile(core, input.sessionId, input.name, input.base64),
+    'session.export': (input) =>
+      exportToDataDir(
+        { ledger: core.ledger, kernels: core.kernels, config: core.config, revealPath: core.revealPath, contributors: exportContributors(() => core.provenance) },
+        input.sessionId,
+        input.reveal,
+      ),
+    'workspace.attach': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return attachFile(core.kernels.workspaceFor(input.sessionId), input.name, input.base64);
+    },
     'kernel.execute': (input) =>
       core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),

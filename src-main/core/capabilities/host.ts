@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { LiveRuns } from '../engine/liveRuns';
 import type { Ledger } from '../ledger/ledger';
 import { headlessApprovals, NO_UI_DENIAL, type ApprovalPort, type ApprovalService } from './permissions/approvals';
 import type { EgressOptions } from '../security/egress';
@@ -21,11 +22,16 @@ export interface HostOptions {
   extraTools?: Tool[];
   /** Each page web_fetch reads becomes evidence (returns its id). */
   onPage?: BuiltinToolOptions['onPage'];
+  /** The runs streaming now: a cell's host calls are audited under its run and shown in its stream. */
+  liveRuns: LiveRuns;
+  /** Who answers approval questions (the app's native dialog); absent: headless (env-configured, else deny). */
+  approvals?: ApprovalPort;
 }
 
 /**
- * The host: tools, permission policy, approvals and the dispatcher, over the ledger. Starts
- * with the headless approval port; the Electron glue swaps in the native dialog.
+ * The host: tools, permission policy, approvals and the dispatcher, over the ledger. Its
+ * approval port is given at construction: the native dialog in the app, the headless
+ * port (OPENAI4S_UNATTENDED_APPROVAL, else deny) under the CLI and tests.
  */
 export class Host {
   readonly registry: ToolRegistry;
@@ -36,7 +42,6 @@ export class Host {
   readonly dispatcher: HostDispatcher;
   readonly executor: ToolExecutor;
   private readonly audit: LedgerAudit;
-  private port: ApprovalPort;
 
   constructor(private readonly options: HostOptions) {
     this.registry = createToolRegistry({
@@ -47,40 +52,21 @@ export class Host {
     });
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
-    this.port = headlessApprovals(options.env);
-    let headless = true;
-    const delegate: ApprovalPort = { ask: (q, signal) => this.port.ask(q, signal) };
-    ({ policy: this.policy, approvals: this.approvals } = createPermissionLayer({ rules: this.rules, requests: this.requests, port: delegate }));
+    const headless = !options.approvals;
+    const port = options.approvals ?? headlessApprovals(options.env);
+    ({ policy: this.policy, approvals: this.approvals } = createPermissionLayer({ rules: this.rules, requests: this.requests, port }));
     const audit = (this.audit = new LedgerAudit(options.ledger, path.join(options.dataDir, 'logs', 'host-audit.jsonl')));
     const dispatcherDeps = { registry: this.registry, policy: this.policy, approvals: this.approvals, audit };
-    this.dispatcher = new HostDispatcher({
-      ...dispatcherDeps,
-      get denialNote() {
-        return headless ? NO_UI_DENIAL : undefined;
-      },
-    });
+    this.dispatcher = new HostDispatcher({ ...dispatcherDeps, ...(headless ? { denialNote: NO_UI_DENIAL } : {}) });
     this.executor = new ToolExecutor(this.dispatcher, { workspaceFor: options.workspaceFor });
-    this.setApprovalPort = (port: ApprovalPort) => {
-      this.port = port;
-      headless = false;
-    };
   }
 
-  /** Replaces the headless port (the app's native dialog). */
-  readonly setApprovalPort: (port: ApprovalPort) => void;
-
-  private runs: Pick<KernelHostOptions, 'runOf' | 'emitOf'> = {};
-
-  /** The session runner says which run a session's cells belong to and where its chunks go. */
-  bindRuns(binding: Pick<KernelHostOptions, 'runOf' | 'emitOf'>): void {
-    this.runs = binding;
-  }
-
-  /** The kernel supervisor's host-call port; reads the run binding at call time. */
+  /** The kernel supervisor's host-call port: a cell's calls run under its session's live run, if any. */
   kernelHandler(local: KernelHostOptions['local'] = {}) {
+    const { liveRuns } = this.options;
     return createKernelHostHandler(this.dispatcher, {
-      runOf: (sessionId) => this.runs.runOf?.(sessionId) ?? null,
-      emitOf: (sessionId) => this.runs.emitOf?.(sessionId),
+      runOf: (sessionId) => liveRuns.of(sessionId)?.runId ?? null,
+      emitOf: (sessionId) => liveRuns.of(sessionId)?.emit,
       local,
     });
   }

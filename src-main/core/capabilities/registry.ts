@@ -60,7 +60,7 @@ export class ToolRegistry {
         : 'submit_output is called from inside a cell (host.submit_output); from a reply, call finalize_response.';
     }
     if ((HOOK_TOOL_NAMES as readonly string[]).includes(name)) return `The tool ${name} is not installed in this build.`;
-    const model = this.forModel().map((t) => t.name);
+    const model = [...this.forModel().map((t) => t.name), FINALIZE_TOOL];
     return `Unknown tool "${name}". The tools are: ${model.join(', ')}.`;
   }
 

@@ -10,6 +10,7 @@ export interface CoreConfig {
   dataDirSource: 'env' | 'default';
   env: ConfigEnv;
   processEnv: NodeJS.ProcessEnv;
+  /** OPENAI4S_SANDBOX, else `auto`; the mode in force (env over Settings) is SettingsService.sandboxMode(). */
   sandboxMode: SandboxMode;
   defaultProvider: string;
   settingsKey?: SettingsKeyLookup;

@@ -1,4 +1,4 @@
-import type { DoctorReport, ProviderReport } from '../../../src-preload/contract/doctor';
+import type { DoctorReport, ProviderReport, SandboxMode } from '../../../src-preload/contract/doctor';
 import type { CoreConfig } from '../config/coreConfig';
 import { PROVIDERS } from '../config/providerCatalog';
 import { resolveProvider } from '../config/providers';
@@ -10,16 +10,17 @@ import { appRoot } from '../config/appPaths';
 import { currentLimitEnvironment, describeLimits } from '../kernel/limits';
 import { decideSandbox, describeSandbox } from '../kernel/sandbox';
 import { probeSandbox } from '../kernel/sandboxProbe';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the system looks like to the app: interpreters, sandbox, providers. Never a key. */
-export async function buildDoctorReport(config: CoreConfig): Promise<DoctorReport> {
+export async function buildDoctorReport(config: CoreConfig, sandboxMode: SandboxMode = config.sandboxMode): Promise<DoctorReport> {
   const [python, r, probed] = await Promise.all([
     probePython(config.processEnv),
     probeR(config.processEnv),
-    probeSandbox(config.sandboxMode, config.processEnv),
+    probeSandbox(sandboxMode, config.processEnv),
   ]);
   // The same decision the kernel supervisor takes, so doctor and kernels agree.
-  const decision = decideSandbox(config.sandboxMode, probed).state;
+  const decision = decideSandbox(sandboxMode, probed).state;
   const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision) };
   const providers: ProviderReport[] = PROVIDERS.map((spec) => {
     const resolved = resolveProvider(spec, config.env, config.settingsKey);
@@ -54,7 +55,7 @@ export async function buildDoctorReport(config: CoreConfig): Promise<DoctorRepor
     const bwrap = decision.state === 'sandboxed' && probed.backend === 'bwrap';
     report.kernelLimits = describeLimits(limits, currentLimitEnvironment(bwrap, probed.features?.includes('size') ?? false));
   } catch (error) {
-    report.kernelLimitsError = (error as Error).message;
+    report.kernelLimitsError = errorMessage(error);
   }
   if (r.reason) report.rReason = r.reason;
   if (!r.r && r.installHint) report.rInstallHint = r.installHint;

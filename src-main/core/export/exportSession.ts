@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import type { Core } from '../core';
+import type { Ledger } from '../ledger/ledger';
 import { APP_VERSION } from '../config/version';
 import { readArtifactIndex } from './artifactFiles';
 import { collisionKey, unsafeNameReason } from './entryNames';
@@ -11,6 +11,13 @@ import { sessionReport } from './report';
 import { scrubExportFiles } from './scrubFiles';
 import { readWorkspaceFile } from '../workspace/safeFs';
 import { installationSigningKey } from './signing';
+
+/** What an export reads: the session's ledger rows, its workspace (figures) and the data root (signing key). */
+export interface ExportSources {
+  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels'>;
+  readonly kernels: { workspaceFor(sessionId: string): string };
+  readonly config: { readonly dataDir: string };
+}
 
 /** More files for an export (artifacts, evidence): path inside the zip -> bytes. */
 export type ExportContributor = (sessionId: string) => Map<string, Uint8Array>;
@@ -37,13 +44,13 @@ function workspaceReader(root: string) {
  * (created in the data root on first export) unless `sign` is false.
  */
 export function exportSession(
-  core: Core,
+  sources: ExportSources,
   sessionId: string,
   outFile: string,
   contributors: readonly ExportContributor[] = [],
   options: { sign?: boolean } = {},
 ): Manifest {
-  const { ledger } = core;
+  const { ledger } = sources;
   const detail = ledger.detail(sessionId);
   const history = ledger.history(sessionId);
   const files = new Map<string, Uint8Array>();
@@ -57,7 +64,7 @@ export function exportSession(
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);
   // The notebook and the report link each artifact version to its file in this zip.
   const exported = readArtifactIndex(contributed);
-  const readWorkspace = workspaceReader(core.kernels.workspaceFor(sessionId));
+  const readWorkspace = workspaceReader(sources.kernels.workspaceFor(sessionId));
   files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace, { artifacts: exported, read: (file) => contributed.get(file) ?? null })));
   for (const [p, bytes] of contributed) files.set(p, bytes);
   files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort(), exported)));
@@ -78,7 +85,7 @@ export function exportSession(
       app: { name: 'OpenAI4S', version: APP_VERSION },
       session: { id: detail.session.id, title: detail.session.title, createdAt: detail.session.createdAt },
     },
-    options.sign === false ? null : installationSigningKey(core.config.dataDir),
+    options.sign === false ? null : installationSigningKey(sources.config.dataDir),
   );
   const zip = zipSync({ ...Object.fromEntries(files), [MANIFEST_FILE]: json(manifest) }, { level: 6, mtime: new Date('1980-01-02T00:00:00Z') });
   fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });

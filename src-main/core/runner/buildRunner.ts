@@ -1,65 +1,84 @@
-import type { Core } from '../core';
-import { sessionLookup } from './sessionLookup';
-import { buildSystemPrompt } from '../engine/systemPrompt';
-import { createModel } from '../llm/model';
+import type { CoreConfig } from '../config/coreConfig';
+import type { ConfigEnv } from '../config/env';
 import { defaultProviderId } from '../config/providers';
 import { CELL_LIMIT_HINT, resolveCellTimeoutMs } from '../config/cellLimit';
-import { kernelPort } from './kernelCells';
+import type { Host } from '../capabilities/host';
+import { buildSystemPrompt } from '../engine/systemPrompt';
+import type { LiveRuns } from '../engine/liveRuns';
+import type { EventBus } from '../events/bus';
+import type { KernelSupervisor } from '../kernel/supervisor';
+import type { Ledger } from '../ledger/ledger';
+import { createModel } from '../llm/model';
+import type { ProvenanceServices } from '../provenance/services';
+import type { SettingsService } from '../settings/settingsService';
 import type { CellProtocol } from './cellProtocol';
+import { kernelPort } from './kernelCells';
 import { recordingKernel } from './recording';
+import { sessionLookup } from './sessionLookup';
 import { SessionRunner } from './sessionRunner';
 
+/** What the session runner is built from: the modules below it, each as far as the runner uses it. */
+export interface RunnerWiring {
+  readonly config: Pick<CoreConfig, 'settingsKey'>;
+  readonly ledger: Ledger;
+  readonly host: Pick<Host, 'executor' | 'llmTools' | 'endRun'>;
+  readonly kernels: KernelSupervisor;
+  readonly provenance: () => ProvenanceServices;
+  readonly events: EventBus;
+  readonly cells: CellProtocol;
+  readonly liveRuns: LiveRuns;
+  readonly settings: Pick<SettingsService, 'read'>;
+  /** The configuration a session sees (the app's, or under the demo's overlay). */
+  envFor(sessionId: string): ConfigEnv;
+}
+
 /** The limit chosen in Settings, if any (an unreadable settings table leaves the default). */
-function storedCellTimeout(core: Core): number | null {
+function storedCellTimeout(settings: RunnerWiring['settings']): number | null {
   try {
-    return core.settings.read().cellTimeoutS ?? null;
+    return settings.read().cellTimeoutS ?? null;
   } catch {
+    // The ledger may be closing; the configured default applies.
     return null;
   }
 }
 
 /**
- * Wires the session runner to the core's ledger, providers, kernels, host (tools,
- * permissions, approvals), evidence and event bus.
+ * Wires the session runner to the ledger, providers, kernels, host (tools, permissions,
+ * approvals), evidence and event bus.
  */
-export function buildSessionRunner(core: Core, cells: CellProtocol): SessionRunner {
-  const { config } = core;
-  const runner = new SessionRunner({
-    ledger: core.ledger,
+export function buildSessionRunner(w: RunnerWiring): SessionRunner {
+  return new SessionRunner({
+    ledger: w.ledger,
     createModel: (provider, model, sessionId) => {
-      const env = core.envFor(sessionId);
+      const env = w.envFor(sessionId);
       return createModel(provider ?? defaultProviderId(env), {
         env,
         ...(model ? { model } : {}),
-        ...(config.settingsKey ? { settingsKey: config.settingsKey } : {}),
+        ...(w.config.settingsKey ? { settingsKey: w.config.settingsKey } : {}),
       });
     },
     // The host's executor records each batch as an action group, with targets and decisions.
-    executor: core.host.executor,
+    executor: w.host.executor,
     kernel: recordingKernel(
-      core.ledger,
-      kernelPort(core.kernels, {
-        provenance: () => core.provenance,
-        takeSubmitted: (sessionId, cellId) => cells.takeSubmitted(sessionId, cellId),
-        cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(core.envFor(sessionId), storedCellTimeout(core)),
+      w.ledger,
+      kernelPort(w.kernels, {
+        provenance: w.provenance,
+        takeSubmitted: (sessionId, cellId) => w.cells.takeSubmitted(sessionId, cellId),
+        cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(w.envFor(sessionId), storedCellTimeout(w.settings)),
         timeLimitHint: CELL_LIMIT_HINT,
       }),
     ),
-    evidenceFor: (sessionId) => sessionLookup(() => core.provenance, sessionId),
-    tools: () => core.host.llmTools(),
+    evidenceFor: (sessionId) => sessionLookup(w.provenance, sessionId),
+    tools: () => w.host.llmTools(),
     systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'] }),
-    publish: (event) => core.events.emit('session.stream', event),
+    // Host calls from a running cell find its run here (audit, activity, host.llm).
+    liveRuns: w.liveRuns,
+    publish: (event) => w.events.emit('session.stream', event),
     // Per-run state elsewhere (audit turns, the ledger's run cache, an untaken submission) ends with the run.
     onRunEnd: (sessionId, runId) => {
-      core.host.endRun(runId);
-      core.ledger.events.forgetRun(runId);
-      cells.endSession(sessionId);
+      w.host.endRun(runId);
+      w.ledger.events.forgetRun(runId);
+      w.cells.endSession(sessionId);
     },
   });
-  // Host calls from a running cell are audited under its run and shown in its stream.
-  core.host.bindRuns({
-    runOf: (sessionId) => runner.live(sessionId)?.runId ?? null,
-    emitOf: (sessionId) => runner.live(sessionId)?.emit,
-  });
-  return runner;
 }

@@ -1,7 +1,7 @@
 import { checkCitedAnswer } from '../engine/finalize';
 import type { EvidenceLookupPort } from '../engine/ports';
 import type { HostCallContext, HostCallHandler } from '../kernel/hostCalls';
-import type { LiveRun } from './sessionRunner';
+import type { LiveRuns } from '../engine/liveRuns';
 
 /**
  * The engine-protocol methods a cell may call, as opposed to capabilities (which go
@@ -19,7 +19,7 @@ export interface CellProtocol {
 }
 
 export function createCellProtocol(deps: {
-  live(sessionId: string): LiveRun | null;
+  liveRuns: LiveRuns;
   evidenceFor(sessionId: string): EvidenceLookupPort;
 }): CellProtocol {
   const submitted = new Map<string, { cellId: string; answer: unknown }>();
@@ -29,12 +29,12 @@ export function createCellProtocol(deps: {
         const answer = (args.answer && typeof args.answer === 'object' ? args.answer : args) as unknown;
         const check = await checkCitedAnswer(answer, deps.evidenceFor(ctx.sessionId));
         if (!check.ok) throw new Error(`submit_output was not accepted: ${check.errors.join('; ')}`);
-        if (!deps.live(ctx.sessionId)) throw new Error('submit_output works only while the agent is running (not in a REPL cell)');
+        if (!deps.liveRuns.of(ctx.sessionId)) throw new Error('submit_output works only while the agent is running (not in a REPL cell)');
         submitted.set(ctx.sessionId, { cellId: ctx.cellId, answer });
         return { accepted: true };
       },
       async llm(_method, args, ctx: HostCallContext) {
-        const run = deps.live(ctx.sessionId);
+        const run = deps.liveRuns.of(ctx.sessionId);
         if (!run?.model) throw new Error('host.llm works only while the agent is running with a model');
         const prompt = typeof args.prompt === 'string' ? args.prompt : '';
         if (!prompt.trim()) throw new Error('host.llm needs a prompt string');

@@ -7,6 +7,7 @@ import { runEngine } from '../engine/loop';
 import { emptyUsage } from '../engine/usage';
 import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
+import type { LiveRuns } from '../engine/liveRuns';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
@@ -32,6 +33,8 @@ export interface RunnerDeps {
   evidenceFor(sessionId: string): EvidenceLookupPort;
   tools(): LlmTool[];
   systemPrompt(): string;
+  /** Where a run is registered once its model and stream exist, for host calls from its cells. */
+  liveRuns: LiveRuns;
   /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
   publish(event: SessionStreamEvent): void;
   /** Called once a run has ended (any status): owners of per-run state release it. */
@@ -43,17 +46,6 @@ interface ActiveRun {
   runId: string;
   controller: AbortController;
   done: Promise<void>;
-  /** Set once the run has started: its model and where its chunks go. */
-  model?: LanguageModelPort;
-  emit?: (chunk: StreamChunk) => void;
-}
-
-/** What a session's live run offers to host calls from its cells (audit, activity, host.llm). */
-export interface LiveRun {
-  runId: string;
-  model: LanguageModelPort | null;
-  emit: (chunk: StreamChunk) => void;
-  signal: AbortSignal;
 }
 
 interface SessionQueue {
@@ -133,13 +125,6 @@ export class SessionRunner {
     const run = this.deps.ledger.runs.require(runId);
     if (run.status !== 'queued' && run.status !== 'processing') return Promise.resolve(run);
     return this.waiter(runId).promise;
-  }
-
-  /** The session's running run, if any. */
-  live(sessionId: string): LiveRun | null {
-    const active = this.sessions.get(sessionId)?.active;
-    if (!active?.emit) return null;
-    return { runId: active.runId, model: active.model ?? null, emit: active.emit, signal: active.controller.signal };
   }
 
   /** Which run is active and which are queued, per session. */
@@ -264,7 +249,7 @@ export class SessionRunner {
     const controller = new AbortController();
     const active: ActiveRun = { runId, controller, done: Promise.resolve() };
     q.active = active;
-    active.done = this.execute(sessionId, runId, controller, active)
+    active.done = this.execute(sessionId, runId, controller)
       .catch(async (error) => {
         // A bug or a storage failure must not leave the run (and its waiters) hanging.
         const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
@@ -283,7 +268,7 @@ export class SessionRunner {
       });
   }
 
-  private async execute(sessionId: string, runId: string, controller: AbortController, active: ActiveRun): Promise<void> {
+  private async execute(sessionId: string, runId: string, controller: AbortController): Promise<void> {
     const input = this.options.get(runId)!;
     const { ledger } = this.deps;
     let model: LanguageModelPort;
@@ -309,10 +294,12 @@ export class SessionRunner {
     const before = priorHistory(ledger.history(sessionId).messages);
     this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
     const generation = { live: true };
-    active.model = model;
-    active.emit = (chunk) => {
-      if (generation.live) this.deltas.push(sessionId, runId, chunk);
-    };
+    this.deps.liveRuns.start(sessionId, {
+      runId,
+      model,
+      emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk),
+      signal: controller.signal,
+    });
     let result: EngineResult;
     try {
       result = await runEngine(
@@ -390,6 +377,7 @@ export class SessionRunner {
    * per-run state release theirs.
    */
   private release(sessionId: string, runId: string): void {
+    this.deps.liveRuns.end(sessionId, runId);
     this.options.delete(runId);
     this.finished.delete(runId);
     this.storeFailures.delete(runId);

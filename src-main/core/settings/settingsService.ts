@@ -1,4 +1,5 @@
 import { AppError } from '../../../src-preload/contract/errors';
+import type { SandboxMode } from '../../../src-preload/contract/doctor';
 import type { AppSettings, SettingsView } from '../../../src-preload/contract/settings';
 import type { CoreConfig } from '../config/coreConfig';
 import { findProvider, PROVIDERS } from '../config/providerCatalog';
@@ -41,8 +42,24 @@ export class SettingsService {
       keyStorage: this.secrets.status(),
       dataDir: this.config.dataDir,
       dataDirSource: this.config.dataDirSource,
-      activeSandboxMode: this.config.sandboxMode,
+      activeSandboxMode: this.sandboxMode(),
     };
+  }
+
+  /**
+   * The sandbox mode in force: OPENAI4S_SANDBOX when set, else the one chosen in Settings,
+   * else the default. The supervisor reads it at each kernel start, so a change applies to
+   * the next kernel without a restart.
+   */
+  sandboxMode(): SandboxMode {
+    if (this.config.env.get('OPENAI4S_SANDBOX')) return this.config.sandboxMode;
+    try {
+      const stored = this.repo().get<string>(KEYS.sandboxMode);
+      if (stored === 'auto' || stored === 'enforce' || stored === 'off') return stored;
+    } catch {
+      // An unreadable ledger (closed, or locked by a broken migration) leaves the configured mode in force.
+    }
+    return this.config.sandboxMode;
   }
 
   update(patch: SettingsPatch): SettingsView {

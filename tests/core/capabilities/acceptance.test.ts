@@ -11,6 +11,7 @@ import type { LlmMessage } from '../../../src-main/core/llm/types';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { validAnswer } from '../../support/mockModel';
 import { startScriptedModel, type ScriptedModel } from '../../support/scriptedModel';
+import { LiveRuns } from '../../../src-main/core/engine/liveRuns';
 
 // The acceptance of issue 7, end to end: a real provider wire (OpenAI-compatible SSE from the
 // scripted model server), the real engine loop, the host's executor over a real ledger.
@@ -29,7 +30,7 @@ async function agentRun(script: Parameters<typeof startScriptedModel>[0], hostEn
   const session = ledger.createSession('acceptance');
   const { run } = ledger.runs.submit(session.id, 'm1', 'Fetch the page');
   ledger.runs.start(run.id, 'openai', 'scripted');
-  const host = new Host({ dataDir: dir, env: hostEnv, ledger: () => ledger, workspaceFor: (id) => path.join(dir, 'workspaces', id) });
+  const host = new Host({ dataDir: dir, env: hostEnv, ledger: () => ledger, workspaceFor: (id) => path.join(dir, 'workspaces', id), liveRuns: new LiveRuns() });
   const model = createModel('openai', {
     env: loadConfigEnv(dir, { OPENAI4S_OPENAI_BASE_URL: server.baseUrl, OPENAI4S_OPENAI_API_KEY: 'sk-test-acceptance' }),
     retry: { maxRetries: 0 },

@@ -6,8 +6,15 @@ import { sessionEvidenceLookup } from '../../../src-main/core/runner/evidenceLoo
 import { MemoryEvidenceStore } from '../../../src-main/core/records/evidenceStore';
 import type { HostCallContext } from '../../../src-main/core/kernel/hostCalls';
 import { createCellProtocol } from '../../../src-main/core/runner/cellProtocol';
-import type { LiveRun } from '../../../src-main/core/runner/sessionRunner';
 import { RecordingMockModel, finish, toolCall } from '../../support/mockModel';
+import { LiveRuns } from '../../../src-main/core/engine/liveRuns';
+
+/** A run is live in the session (a cell of it may submit an answer). */
+function runningIn(sessionId: string): LiveRuns {
+  const live = new LiveRuns();
+  live.start(sessionId, { runId: 'r1', model: null, emit: () => undefined, signal: new AbortController().signal });
+  return live;
+}
 
 /** Evidence recorded in session A; answers are given in session B. */
 function twoSessions() {
@@ -49,7 +56,7 @@ describe('every cited id resolves in its own session, whatever the basis', () =>
   it('host.submit_output refuses a foreign id on an inferred claim', async () => {
     const { store, foreign } = twoSessions();
     const protocol = createCellProtocol({
-      live: () => ({}) as LiveRun,
+      liveRuns: runningIn('sB'),
       evidenceFor: (sessionId) => sessionEvidenceLookup(store, sessionId),
     });
     const ctx = { sessionId: 'sB', cellId: 'c1' } as HostCallContext;

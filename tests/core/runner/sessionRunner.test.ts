@@ -9,6 +9,7 @@ import { SessionRunner } from '../../../src-main/core/runner/sessionRunner';
 import { activeRun, conversationReducer, openConversation } from '../../../src-renderer/src/store/conversationReducer';
 import type { LanguageModelPort, LlmRequest, Part } from '../../../src-main/core/llm/types';
 import { RecordingMockModel, finish, text, toolCall, validAnswer } from '../../support/mockModel';
+import { LiveRuns } from '../../../src-main/core/engine/liveRuns';
 
 let dir: string;
 let ledger: Ledger;
@@ -66,6 +67,7 @@ function runner(model: LanguageModelPort | ((provider?: string) => LanguageModel
     evidenceFor: () => ({ missing: (ids) => [...ids] }),
     tools: () => [],
     systemPrompt: () => 'system',
+    liveRuns: new LiveRuns(),
     publish: (e) => published.push(e),
   });
 }

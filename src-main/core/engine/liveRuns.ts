@@ -1,0 +1,38 @@
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { LanguageModelPort } from '../llm/types';
+
+/** What a session's live run offers to host calls from its cells (audit, activity, host.llm). */
+export interface LiveRun {
+  runId: string;
+  model: LanguageModelPort | null;
+  emit: (chunk: StreamChunk) => void;
+  signal: AbortSignal;
+}
+
+/**
+ * The runs streaming right now, one per session at most. It is built before the host
+ * (which audits a cell's host calls under the live run and shows them in its stream)
+ * and before the session runner (which registers a run once its model and stream exist
+ * and removes it when the run ends), so neither needs a setter on the other.
+ */
+export class LiveRuns {
+  private readonly bySession = new Map<string, LiveRun>();
+
+  /** Registers a session's running run (its model and stream exist). */
+  start(sessionId: string, run: LiveRun): void {
+    this.bySession.set(sessionId, run);
+  }
+
+  /** The run ended: its entry goes (and only its entry, should a newer run have started). */
+  end(sessionId: string, runId: string): void {
+    if (this.bySession.get(sessionId)?.runId === runId) this.bySession.delete(sessionId);
+  }
+
+  of(sessionId: string): LiveRun | null {
+    return this.bySession.get(sessionId) ?? null;
+  }
+
+  size(): number {
+    return this.bySession.size;
+  }
+}
