@@ -1,4 +1,4 @@
-import type { ThemeChoice } from './store/settingsSlice';
+import type { ThemeChoice } from './store/types';
 
 const darkQuery = () => (typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null);
 

@@ -6,11 +6,11 @@ import {
   isReplayTitle,
 } from '../../src-renderer/src/store/replay';
 import { createAppStore } from '../../src-renderer/src/store/store';
+import type { AttachSource } from '../../src-renderer/src/store/types';
 import {
   ATTACH_LIMIT_BYTES,
   toBase64,
   withAttachments,
-  type AttachSource,
 } from '../../src-renderer/src/store/workspaceSlice';
 import { MAX_ATTACH_BYTES } from '../../src-preload/contract/workspace';
 import type {

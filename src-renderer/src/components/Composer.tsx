@@ -28,7 +28,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const doctor = useAppStore((s) => s.doctor);
   const loadDoctor = useAppStore((s) => s.loadDoctor);
   const choice = useAppStore(useShallow(modelChoice));
-  const defaults = useAppStore((s) => s.settings.view?.settings);
+  const defaults = useAppStore((s) => s.settings.data?.settings);
   const ref = useRef<HTMLTextAreaElement>(null);
   const attach = useAppStore((s) => s.attachFiles);
   const takeAttachments = useAppStore((s) => s.takeAttachments);

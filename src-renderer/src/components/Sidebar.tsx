@@ -5,7 +5,7 @@ import { useAppStore } from '../store/context';
 import { isReplayTitle } from '../store/replay';
 import { visibleSessions } from '../store/sessionsReducer';
 import { DemoButton } from './DemoButton';
-import type { View } from '../store/slices';
+import type { View } from '../store/types';
 
 function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
   const t = useT();

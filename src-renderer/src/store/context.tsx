@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { AppState } from './slices';
+import type { AppState } from './types';
 import type { AppStore } from './store';
 
 const StoreContext = createContext<AppStore | null>(null);

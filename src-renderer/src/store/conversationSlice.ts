@@ -1,35 +1,13 @@
-import type { StateCreator } from 'zustand';
-import type { KernelLanguage, KernelLimitExtension, SessionStreamEvent } from '../../../src-preload/contract';
+import type { SessionStreamEvent } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import {
   conversationReducer,
   openConversation,
   type ConversationAction,
-  type ConversationState,
 } from './conversationReducer';
-import { sessionsDispatch } from './sessionsSlice';
-import type { AppState, StoreDeps } from './slices';
 import { REPLAY_PAGE } from './replayPage';
-
-export interface SendOptions {
-  provider?: string;
-  model?: string;
-}
-
-export interface ConversationSlice {
-  conversation: ConversationState | null;
-  openSession(sessionId: string): Promise<void>;
-  closeSession(): void;
-  /** Folds the session-stream events of one animation frame. */
-  receiveStream(events: SessionStreamEvent[]): void;
-  /** Sends a message (creating a session when none is open); false when it was not sent. */
-  sendMessage(text: string, options?: SendOptions): Promise<boolean>;
-  stopRun(): Promise<void>;
-  /** Gives the open session's running cell more time (`kernel.extendCellLimit`); null when the call failed. */
-  extendCellLimit(language: KernelLanguage, extendMs: number): Promise<KernelLimitExtension | null>;
-}
-
-type Slice<T> = StateCreator<AppState, [], [], T>;
+import { sessionsDispatch } from './sessionsDispatch';
+import type { ConversationSlice, Slice, StoreDeps } from './types';
 
 const PANEL_REFRESH_MS = 250;
 /** The title a session gets from its first message. */

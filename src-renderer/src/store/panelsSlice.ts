@@ -1,74 +1,35 @@
-import type { StateCreator } from 'zustand';
-import type {
-  ArtifactBytes,
-  ArtifactSummary,
-  ArtifactVersion,
-} from '../../../src-preload/contract/artifacts';
-import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
-import { toErrorBody } from '../api/bridge';
-import type { AppState, StoreDeps } from './slices';
+import type { ArtifactBytes, ArtifactSummary, EvidenceRecord } from '../../../src-preload/contract';
+import { createLoader, idle } from './loadable';
+import type { PanelList, PanelsSlice, Slice, StoreDeps } from './types';
 
-/** A list the right panel shows, for one session. */
-export interface PanelList<T> {
-  status: 'idle' | 'loading' | 'ready' | 'error';
-  sessionId: string | null;
-  items: T[];
-  error: string | null;
-}
+const emptyPanel = <T>(): PanelList<T> => ({ ...idle<T[]>([]), sessionId: null });
 
-export interface PanelsSlice {
-  artifacts: PanelList<ArtifactSummary>;
-  evidence: PanelList<EvidenceRecord>;
-  loadArtifacts(sessionId: string): Promise<void>;
-  loadEvidence(sessionId: string): Promise<void>;
-  artifactVersions(artifactId: string): Promise<ArtifactVersion[]>;
-  /** Bytes of a version, cached per window (versions are immutable). */
-  readArtifact(versionId: string, maxBytes?: number): Promise<ArtifactBytes>;
-}
-
-type Slice<T> = StateCreator<AppState, [], [], T>;
-
-const empty = <T>(): PanelList<T> => ({ status: 'idle', sessionId: null, items: [], error: null });
-
-function failed<T>(sessionId: string, error: unknown): PanelList<T> {
-  return { status: 'error', sessionId, items: [], error: toErrorBody(error).message };
-}
+/** A load for `sessionId` keeps the list on screen when it is that session's, else starts empty. */
+const forSession =
+  (sessionId: string) =>
+  <T>(list: PanelList<T>): PanelList<T> =>
+    list.sessionId === sessionId ? list : { ...list, sessionId, data: [] };
 
 export const createPanelsSlice =
   (deps: StoreDeps): Slice<PanelsSlice> =>
-  (set, get) => {
+  (set) => {
     const bytes = new Map<string, Promise<ArtifactBytes>>();
-    const loading = (list: PanelList<unknown>, sessionId: string) =>
-      // Keep the items of the same session on screen while refreshing.
-      ({
-        ...list,
-        status: 'loading' as const,
-        sessionId,
-        items: list.sessionId === sessionId ? list.items : [],
-      });
+    const artifacts = createLoader<PanelList<ArtifactSummary>>((change) =>
+      set((s) => ({ artifacts: change(s.artifacts) })),
+    );
+    const evidence = createLoader<PanelList<EvidenceRecord>>((change) =>
+      set((s) => ({ evidence: change(s.evidence) })),
+    );
     return {
-      artifacts: empty(),
-      evidence: empty(),
-      async loadArtifacts(sessionId) {
-        set((s) => ({ artifacts: loading(s.artifacts, sessionId) as PanelList<ArtifactSummary> }));
-        try {
-          const items = await deps.bridge.invoke('artifact.list', { sessionId });
-          if (get().artifacts.sessionId === sessionId)
-            set({ artifacts: { status: 'ready', sessionId, items, error: null } });
-        } catch (error) {
-          if (get().artifacts.sessionId === sessionId) set({ artifacts: failed(sessionId, error) });
-        }
-      },
-      async loadEvidence(sessionId) {
-        set((s) => ({ evidence: loading(s.evidence, sessionId) as PanelList<EvidenceRecord> }));
-        try {
-          const items = await deps.bridge.invoke('evidence.list', { sessionId, limit: 1000 });
-          if (get().evidence.sessionId === sessionId)
-            set({ evidence: { status: 'ready', sessionId, items, error: null } });
-        } catch (error) {
-          if (get().evidence.sessionId === sessionId) set({ evidence: failed(sessionId, error) });
-        }
-      },
+      artifacts: emptyPanel(),
+      evidence: emptyPanel(),
+      loadArtifacts: (sessionId) =>
+        artifacts(() => deps.bridge.invoke('artifact.list', { sessionId }), forSession(sessionId)),
+      loadEvidence: (sessionId) =>
+        evidence(
+          () => deps.bridge.invoke('evidence.list', { sessionId, limit: 1000 }),
+          forSession(sessionId),
+        ),
       artifactVersions(artifactId) {
         return deps.bridge.invoke('artifact.versions', { artifactId });
       },

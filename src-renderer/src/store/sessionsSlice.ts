@@ -1,33 +1,12 @@
-import type { StateCreator } from 'zustand';
 import { toErrorBody } from '../api/bridge';
-import type { AppState, StoreDeps } from './slices';
-import {
-  initialSessionsState,
-  sessionsReducer,
-  type SessionsAction,
-  type SessionsState,
-} from './sessionsReducer';
-
-export interface SessionsSlice {
-  sessions: SessionsState;
-  loadSessions(): Promise<void>;
-  createSession(title?: string): Promise<string | null>;
-  renameSession(sessionId: string, title: string): Promise<void>;
-  deleteSession(sessionId: string): Promise<void>;
-  setSessionQuery(query: string): void;
-  /** Asks main which run of the session is active and which are queued (the badge). */
-  refreshActivity(sessionId: string): Promise<void>;
-  /** Re-reads one session's summary (its title changes with its first message). */
-  refreshSession(sessionId: string): Promise<void>;
-}
-
-type Slice<T> = StateCreator<AppState, [], [], T>;
+import { initialSessionsState } from './sessionsReducer';
+import { sessionsDispatch } from './sessionsDispatch';
+import type { SessionsSlice, Slice, StoreDeps } from './types';
 
 export const createSessionsSlice =
   (deps: StoreDeps): Slice<SessionsSlice> =>
   (set, get) => {
-    const dispatch = (action: SessionsAction) =>
-      set((s) => ({ sessions: sessionsReducer(s.sessions, action) }));
+    const dispatch = sessionsDispatch(set);
     const report = (error: unknown) =>
       get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
     return {
@@ -92,9 +71,3 @@ export const createSessionsSlice =
       },
     };
   };
-
-/** The dispatcher, for the conversation slice (selecting a session is a sessions action). */
-export function sessionsDispatch(set: Parameters<Slice<unknown>>[0]) {
-  return (action: SessionsAction) =>
-    set((s) => ({ sessions: sessionsReducer(s.sessions, action) }));
-}

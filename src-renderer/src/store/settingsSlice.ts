@@ -1,39 +1,9 @@
-import type { StateCreator } from 'zustand';
-import type { ApprovalRule, ErrorBody, SettingsView } from '../../../src-preload/contract';
+import type { SettingsView } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
-import type { AppState, StoreDeps } from './slices';
+import { createLoader, idle } from './loadable';
+import type { AppState, SettingsSlice, Slice, StoreDeps, ThemeChoice } from './types';
 
-export type ThemeChoice = 'system' | 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'openai4s.theme';
-
-export interface SettingsSlice {
-  settings: {
-    status: 'idle' | 'loading' | 'ready' | 'error';
-    view: SettingsView | null;
-    error: ErrorBody | null;
-  };
-  rules: {
-    status: 'idle' | 'loading' | 'ready' | 'error';
-    items: ApprovalRule[];
-    error: ErrorBody | null;
-  };
-  theme: ThemeChoice;
-  loadSettings(): Promise<void>;
-  /** Applies a change; answers the error message, or null when it was saved. */
-  updateSettings(patch: {
-    defaultProvider?: string | null;
-    defaultModel?: string | null;
-    sandboxMode?: 'auto' | 'enforce' | 'off' | null;
-    cellTimeoutS?: number | null;
-  }): Promise<string | null>;
-  setProviderKey(providerId: string, key: string): Promise<string | null>;
-  clearProviderKey(providerId: string): Promise<string | null>;
-  loadRules(): Promise<void>;
-  revokeRule(id: string): Promise<void>;
-  setTheme(theme: ThemeChoice): void;
-}
-
-type Slice<T> = StateCreator<AppState, [], [], T>;
 
 export function savedTheme(storage: StoreDeps['storage']): ThemeChoice {
   try {
@@ -46,21 +16,27 @@ export function savedTheme(storage: StoreDeps['storage']): ThemeChoice {
 
 /** The provider and model a new message uses: the composer's pick, else the Settings default. */
 export function modelChoice(s: AppState): { provider?: string; model?: string } {
-  const provider = s.provider ?? s.settings.view?.settings.defaultProvider ?? null;
-  const model = s.model ?? (s.provider ? null : (s.settings.view?.settings.defaultModel ?? null));
+  const provider = s.provider ?? s.settings.data?.settings.defaultProvider ?? null;
+  const model = s.model ?? (s.provider ? null : (s.settings.data?.settings.defaultModel ?? null));
   return { ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
 }
 
 export const createSettingsSlice =
   (deps: StoreDeps): Slice<SettingsSlice> =>
   (set, get) => {
+    const settings = createLoader<SettingsSlice['settings']>((change) =>
+      set((s) => ({ settings: change(s.settings) })),
+    );
+    const rules = createLoader<SettingsSlice['rules']>((change) =>
+      set((s) => ({ rules: change(s.rules) })),
+    );
     const apply = async (
       call: () => Promise<SettingsView>,
       refreshDoctor: boolean,
     ): Promise<string | null> => {
       try {
         const view = await call();
-        set({ settings: { status: 'ready', view, error: null } });
+        set({ settings: { status: 'ready', data: view, error: null } });
         if (refreshDoctor) void get().loadDoctor();
         return null;
       } catch (error) {
@@ -68,32 +44,16 @@ export const createSettingsSlice =
       }
     };
     return {
-      settings: { status: 'idle', view: null, error: null },
-      rules: { status: 'idle', items: [], error: null },
+      settings: idle<SettingsView | null>(null),
+      rules: idle([]),
       theme: savedTheme(deps.storage),
-      async loadSettings() {
-        set((s) => ({ settings: { ...s.settings, status: 'loading' } }));
-        try {
-          const view = await deps.bridge.invoke('settings.get', {});
-          set({ settings: { status: 'ready', view, error: null } });
-        } catch (error) {
-          set((s) => ({ settings: { ...s.settings, status: 'error', error: toErrorBody(error) } }));
-        }
-      },
+      loadSettings: () => settings(() => deps.bridge.invoke('settings.get', {})),
       updateSettings: (patch) => apply(() => deps.bridge.invoke('settings.update', patch), false),
       setProviderKey: (providerId, key) =>
         apply(() => deps.bridge.invoke('settings.key.set', { providerId, key }), true),
       clearProviderKey: (providerId) =>
         apply(() => deps.bridge.invoke('settings.key.clear', { providerId }), true),
-      async loadRules() {
-        set((s) => ({ rules: { ...s.rules, status: 'loading' } }));
-        try {
-          const items = await deps.bridge.invoke('approval.rule.list', {});
-          set({ rules: { status: 'ready', items, error: null } });
-        } catch (error) {
-          set((s) => ({ rules: { ...s.rules, status: 'error', error: toErrorBody(error) } }));
-        }
-      },
+      loadRules: () => rules(() => deps.bridge.invoke('approval.rule.list', {})),
       async revokeRule(id) {
         try {
           await deps.bridge.invoke('approval.rule.revoke', { id });

@@ -1,70 +1,9 @@
-import type { StateCreator } from 'zustand';
-import type { AppNoticeEvent } from '../../../src-preload/contract';
-import { toErrorBody, type Bridge } from '../api/bridge';
+/** The three small slices: the window's UI state, the system check and the notices. */
+import { toErrorBody } from '../api/bridge';
 import { LANGUAGE_STORAGE_KEY, type Language } from '../i18n/language';
-import { doctorReducer, initialDoctorState, type DoctorState } from './doctorReducer';
-import type { ConversationSlice } from './conversationSlice';
-import type { ScheduleFrame } from './frameBatcher';
-import type { PanelsSlice } from './panelsSlice';
-import { initialNoticesState, noticesReducer, type NoticesState } from './noticesReducer';
-import type { SessionsSlice } from './sessionsSlice';
-import type { SettingsSlice } from './settingsSlice';
-import type { WorkspaceSlice } from './workspaceSlice';
-
-/** What the store needs from the outside world; tests pass fakes. */
-export interface StoreDeps {
-  bridge: Bridge;
-  /** Where the language choice is saved; null when storage is unavailable. */
-  storage: Pick<Storage, 'getItem' | 'setItem'> | null;
-  /** Defers stream folding to the next animation frame (tests pass a manual scheduler). */
-  scheduleFrame?: ScheduleFrame;
-}
-
-export type View = 'home' | 'system' | 'session' | 'settings';
-export type RightTab = 'notebook' | 'evidence' | 'artifacts';
-
-export interface UiSlice {
-  language: Language;
-  view: View;
-  rightTab: RightTab;
-  rightOpen: boolean;
-  /** The composer's provider/model choice; null means the app's default. */
-  provider: string | null;
-  model: string | null;
-  setLanguage(language: Language): void;
-  setView(view: View): void;
-  setRightTab(tab: RightTab): void;
-  toggleRight(open?: boolean): void;
-  setModelChoice(provider: string | null, model: string | null): void;
-  /** The evidence record shown in the Evidence tab (a clicked citation). */
-  focusedEvidence: string | null;
-  focusEvidence(id: string | null): void;
-  /** The composer's text (kept across views, so a prefilled example survives navigation). */
-  draft: string;
-  setDraft(text: string): void;
-}
-
-export interface SystemSlice {
-  doctor: DoctorState;
-  /** Fetches `doctor.get`; `refresh` asks main to probe again instead of using its cache. */
-  loadDoctor(refresh?: boolean): Promise<void>;
-}
-
-export interface NoticesSlice {
-  notices: NoticesState;
-  receiveNotice(notice: AppNoticeEvent): void;
-  dismissNotice(id: number): void;
-}
-
-export type AppState = UiSlice &
-  SystemSlice &
-  NoticesSlice &
-  SessionsSlice &
-  ConversationSlice &
-  PanelsSlice &
-  SettingsSlice &
-  WorkspaceSlice;
-type Slice<T> = StateCreator<AppState, [], [], T>;
+import { doctorReducer, initialDoctorState } from './doctorReducer';
+import { initialNoticesState, noticesReducer } from './noticesReducer';
+import type { NoticesSlice, Slice, StoreDeps, SystemSlice, UiSlice } from './types';
 
 export const createUiSlice =
   (deps: StoreDeps, language: Language): Slice<UiSlice> =>

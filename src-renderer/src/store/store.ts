@@ -7,13 +7,8 @@ import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
-import {
-  createNoticesSlice,
-  createSystemSlice,
-  createUiSlice,
-  type AppState,
-  type StoreDeps,
-} from './slices';
+import { createNoticesSlice, createSystemSlice, createUiSlice } from './slices';
+import type { AppState, StoreDeps } from './types';
 
 export type AppStore = StoreApi<AppState>;
 

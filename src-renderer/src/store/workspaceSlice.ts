@@ -1,59 +1,13 @@
-import type { StateCreator } from 'zustand';
-import type { ExportResult } from '../../../src-preload/contract/workspace';
 import { toErrorBody } from '../api/bridge';
 import { conversationReducer } from './conversationReducer';
-import { sessionsDispatch } from './sessionsSlice';
-import type { AppState, StoreDeps } from './slices';
+import { sessionsDispatch } from './sessionsDispatch';
+import type { Attachment, Slice, StoreDeps, WorkspaceSlice } from './types';
 
 /**
  * The contract's MAX_ATTACH_BYTES (25 MB). The renderer may import only types from the
  * contract, so the number is repeated here; a renderer test pins the two together.
  */
 export const ATTACH_LIMIT_BYTES = 25 * 1024 * 1024;
-
-/** What the composer needs of a dropped or picked file (a DOM File has all of it). */
-export interface AttachSource {
-  name: string;
-  size: number;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
-
-export interface Attachment {
-  id: number;
-  name: string;
-  size: number;
-  status: 'uploading' | 'ready' | 'error';
-  /** Workspace-relative path once written (`uploads/<name>`). */
-  path: string | null;
-  sha256: string | null;
-  error: string | null;
-}
-
-export interface ExportState {
-  sessionId: string;
-  status: 'running' | 'done' | 'error';
-  result: ExportResult | null;
-  error: string | null;
-}
-
-export interface WorkspaceSlice {
-  /** `starting` while `demo.start` is in flight (the button shows it and cannot be pressed twice). */
-  demoStatus: 'idle' | 'starting';
-  /** Starts the recorded insulin replay in a new session and opens it; false when it failed. */
-  startDemo(): Promise<boolean>;
-  /** The last export of the open session (where the zip went and its digest). */
-  exported: ExportState | null;
-  exportSession(): Promise<void>;
-  dismissExport(): void;
-  /** Files attached to the open session's next message. */
-  attachments: { sessionId: string | null; items: Attachment[]; nextId: number };
-  attachFiles(files: readonly AttachSource[]): Promise<void>;
-  removeAttachment(id: number): void;
-  /** The paths of the attached files, clearing the list (called when the message is sent). */
-  takeAttachments(): string[];
-}
-
-type Slice<T> = StateCreator<AppState, [], [], T>;
 
 /** Bytes as base64 in slices, so a 25 MB file never builds one giant argument list. */
 export function toBase64(bytes: Uint8Array): string {

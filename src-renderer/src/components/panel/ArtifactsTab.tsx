@@ -65,8 +65,8 @@ export function ArtifactsTab() {
   }, [sessionId, artifacts.sessionId, load]);
   if (!sessionId) return null;
   if (artifacts.status === 'error')
-    return <p className="panel-empty error-text">{artifacts.error}</p>;
-  if (artifacts.items.length === 0)
+    return <p className="panel-empty error-text">{artifacts.error?.message}</p>;
+  if (artifacts.data.length === 0)
     return (
       <p className="panel-empty muted">
         {artifacts.status === 'loading' ? '…' : t('panel.artifacts.empty')}
@@ -74,7 +74,7 @@ export function ArtifactsTab() {
     );
   return (
     <ul className="artifact-list" data-testid="artifact-list">
-      {artifacts.items.map((a) => (
+      {artifacts.data.map((a) => (
         <li key={a.id} className={open === a.id ? 'open' : undefined}>
           <button
             type="button"

@@ -167,9 +167,9 @@ export function EvidenceTab() {
     if (focused) setTab('used');
   }, [focused]);
   if (!conv) return null;
-  const byId = new Map(evidence.items.map((r) => [r.id, r]));
+  const byId = new Map(evidence.data.map((r) => [r.id, r]));
   const cited = citedIds(conv.fold.messages);
-  const ids = tab === 'used' ? cited : evidence.items.map((r) => r.id);
+  const ids = tab === 'used' ? cited : evidence.data.map((r) => r.id);
   return (
     <div className="evidence-tab">
       <div className="segmented small" role="tablist">
@@ -189,11 +189,11 @@ export function EvidenceTab() {
           className={tab === 'all' ? 'active' : undefined}
           onClick={() => setTab('all')}
         >
-          {t('panel.evidence.all')} · {evidence.items.length}
+          {t('panel.evidence.all')} · {evidence.data.length}
         </button>
       </div>
       {evidence.status === 'error' ? (
-        <p className="panel-empty error-text">{evidence.error}</p>
+        <p className="panel-empty error-text">{evidence.error?.message}</p>
       ) : null}
       {ids.length === 0 ? (
         <p className="panel-empty muted">{t('panel.evidence.empty')}</p>

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
-import type { RightTab } from '../../store/slices';
+import type { RightTab } from '../../store/types';
 import { ArtifactsTab } from './ArtifactsTab';
 import { EvidenceTab } from './EvidenceTab';
 import { NotebookTab } from './NotebookTab';

@@ -11,7 +11,7 @@ import { useAppStore } from '../../store/context';
 export function Figure({ path, sessionId }: { path: string; sessionId: string }) {
   const t = useT();
   const artifacts = useAppStore((s) =>
-    s.artifacts.sessionId === sessionId ? s.artifacts.items : null,
+    s.artifacts.sessionId === sessionId ? s.artifacts.data : null,
   );
   const readArtifact = useAppStore((s) => s.readArtifact);
   const version =

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
-import type { ThemeChoice } from '../../store/settingsSlice';
+import type { ThemeChoice } from '../../store/types';
 import { LanguageSwitch } from '../LanguageSwitch';
 import { Section } from './Section';
 

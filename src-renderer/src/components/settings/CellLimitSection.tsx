@@ -13,7 +13,7 @@ const DEFAULT_MINUTES = 30;
  */
 export function CellLimitSection({ save }: { save: SaveSettings }) {
   const t = useT();
-  const seconds = useAppStore((s) => s.settings.view?.settings.cellTimeoutS ?? null);
+  const seconds = useAppStore((s) => s.settings.data?.settings.cellTimeoutS ?? null);
   const [draft, setDraft] = useState<string | null>(null);
   const shown = draft ?? (seconds ? String(Math.round(seconds / 60)) : '');
   const commit = () => {

@@ -5,7 +5,7 @@ import { Section } from './Section';
 /** Where the ledger, artifacts and workspaces live, and what decided it. */
 export function DataDirSection() {
   const t = useT();
-  const view = useAppStore((s) => s.settings.view);
+  const view = useAppStore((s) => s.settings.data);
   return (
     <Section title={t('system.dataDir')} note={t('settings.dataDir.note')}>
       <p className="mono" data-testid="settings-data-dir">

@@ -14,7 +14,7 @@ export function DefaultsSection({
   save: SaveSettings;
 }) {
   const t = useT();
-  const settings = useAppStore((s) => s.settings.view?.settings);
+  const settings = useAppStore((s) => s.settings.data?.settings);
   const [modelDraft, setModelDraft] = useState<string | null>(null);
   return (
     <Section title={t('settings.defaults.title')} note={t('settings.defaults.note')}>

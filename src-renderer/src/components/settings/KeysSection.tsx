@@ -7,7 +7,7 @@ import { Section } from './Section';
 /** Provider keys: one row per provider the doctor report knows. */
 export function KeysSection({ providers }: { providers: readonly ProviderReport[] }) {
   const t = useT();
-  const view = useAppStore((s) => s.settings.view);
+  const view = useAppStore((s) => s.settings.data);
   return (
     <Section
       title={t('settings.keys.title')}

@@ -10,11 +10,11 @@ export function RulesSection() {
   return (
     <Section title={t('settings.rules.title')} note={t('settings.rules.note')} testId="settings-rules">
       {rules.status === 'error' ? <p className="error-text small">{rules.error?.message}</p> : null}
-      {rules.items.length === 0 && rules.status === 'ready' ? (
+      {rules.data.length === 0 && rules.status === 'ready' ? (
         <p className="muted small">{t('settings.rules.empty')}</p>
       ) : null}
       <ul className="rule-list">
-        {rules.items.map((r) => (
+        {rules.data.map((r) => (
           <li key={r.id}>
             <span
               className={`pill pill-${r.action === 'allow' ? 'ok' : r.action === 'deny' ? 'bad' : 'warn'}`}

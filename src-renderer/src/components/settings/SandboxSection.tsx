@@ -9,7 +9,7 @@ const MODES = ['auto', 'enforce', 'off'] as const;
 /** The sandbox mode: the stored choice, else the mode the running kernels use. */
 export function SandboxSection({ save }: { save: SaveSettings }) {
   const t = useT();
-  const view = useAppStore((s) => s.settings.view);
+  const view = useAppStore((s) => s.settings.data);
   return (
     <Section
       title={t('system.sandbox.title')}

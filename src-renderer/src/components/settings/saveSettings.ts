@@ -1,5 +1,4 @@
-import type { SettingsSlice } from '../../store/settingsSlice';
+import type { SettingsPatch } from '../../store/types';
 
-/** A settings change as the sections send it; the page shows the error of a failed save. */
-export type SettingsPatch = Parameters<SettingsSlice['updateSettings']>[0];
+/** How a section saves a change; the page shows the error of a failed save. */
 export type SaveSettings = (patch: SettingsPatch) => Promise<void>;

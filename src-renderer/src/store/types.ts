@@ -1,0 +1,196 @@
+/**
+ * The shape of the store: every slice's interface, the whole AppState and what the
+ * store needs from outside. Types only, and no slice module is imported here, so each
+ * slice can import AppState without an import cycle (type-only ones included).
+ */
+import type { StateCreator } from 'zustand';
+import type {
+  AppNoticeEvent,
+  ApprovalRule,
+  ArtifactBytes,
+  ArtifactSummary,
+  ArtifactVersion,
+  EvidenceRecord,
+  ExportResult,
+  KernelLanguage,
+  KernelLimitExtension,
+  SessionStreamEvent,
+  SettingsView,
+} from '../../../src-preload/contract';
+import type { Bridge } from '../api/bridge';
+import type { Language } from '../i18n/language';
+import type { ConversationState } from './conversationReducer';
+import type { DoctorState } from './doctorReducer';
+import type { ScheduleFrame } from './frameBatcher';
+import type { Loadable } from './loadable';
+import type { NoticesState } from './noticesReducer';
+import type { SessionsState } from './sessionsReducer';
+
+/** What the store needs from the outside world; tests pass fakes. */
+export interface StoreDeps {
+  bridge: Bridge;
+  /** Where the language choice is saved; null when storage is unavailable. */
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+  /** Defers stream folding to the next animation frame (tests pass a manual scheduler). */
+  scheduleFrame?: ScheduleFrame;
+}
+
+export type View = 'home' | 'system' | 'session' | 'settings';
+export type RightTab = 'notebook' | 'evidence' | 'artifacts';
+
+export interface UiSlice {
+  language: Language;
+  view: View;
+  rightTab: RightTab;
+  rightOpen: boolean;
+  /** The composer's provider/model choice; null means the app's default. */
+  provider: string | null;
+  model: string | null;
+  setLanguage(language: Language): void;
+  setView(view: View): void;
+  setRightTab(tab: RightTab): void;
+  toggleRight(open?: boolean): void;
+  setModelChoice(provider: string | null, model: string | null): void;
+  /** The evidence record shown in the Evidence tab (a clicked citation). */
+  focusedEvidence: string | null;
+  focusEvidence(id: string | null): void;
+  /** The composer's text (kept across views, so a prefilled example survives navigation). */
+  draft: string;
+  setDraft(text: string): void;
+}
+
+export interface SystemSlice {
+  doctor: DoctorState;
+  /** Fetches `doctor.get`; `refresh` asks main to probe again instead of using its cache. */
+  loadDoctor(refresh?: boolean): Promise<void>;
+}
+
+export interface NoticesSlice {
+  notices: NoticesState;
+  receiveNotice(notice: AppNoticeEvent): void;
+  dismissNotice(id: number): void;
+}
+
+export interface SessionsSlice {
+  sessions: SessionsState;
+  loadSessions(): Promise<void>;
+  createSession(title?: string): Promise<string | null>;
+  renameSession(sessionId: string, title: string): Promise<void>;
+  deleteSession(sessionId: string): Promise<void>;
+  setSessionQuery(query: string): void;
+  /** Asks main which run of the session is active and which are queued (the badge). */
+  refreshActivity(sessionId: string): Promise<void>;
+  /** Re-reads one session's summary (its title changes with its first message). */
+  refreshSession(sessionId: string): Promise<void>;
+}
+
+export interface SendOptions {
+  provider?: string;
+  model?: string;
+}
+
+export interface ConversationSlice {
+  conversation: ConversationState | null;
+  openSession(sessionId: string): Promise<void>;
+  closeSession(): void;
+  /** Folds the session-stream events of one animation frame. */
+  receiveStream(events: SessionStreamEvent[]): void;
+  /** Sends a message (creating a session when none is open); false when it was not sent. */
+  sendMessage(text: string, options?: SendOptions): Promise<boolean>;
+  stopRun(): Promise<void>;
+  /** Gives the open session's running cell more time (`kernel.extendCellLimit`); null when the call failed. */
+  extendCellLimit(language: KernelLanguage, extendMs: number): Promise<KernelLimitExtension | null>;
+}
+
+/** A list the right panel shows, for one session. */
+export type PanelList<T> = Loadable<T[]> & { sessionId: string | null };
+
+export interface PanelsSlice {
+  artifacts: PanelList<ArtifactSummary>;
+  evidence: PanelList<EvidenceRecord>;
+  loadArtifacts(sessionId: string): Promise<void>;
+  loadEvidence(sessionId: string): Promise<void>;
+  artifactVersions(artifactId: string): Promise<ArtifactVersion[]>;
+  /** Bytes of a version, cached per window (versions are immutable). */
+  readArtifact(versionId: string, maxBytes?: number): Promise<ArtifactBytes>;
+}
+
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+/** A change to the app's settings; null clears a value back to its default. */
+export interface SettingsPatch {
+  defaultProvider?: string | null;
+  defaultModel?: string | null;
+  sandboxMode?: 'auto' | 'enforce' | 'off' | null;
+  cellTimeoutS?: number | null;
+}
+
+export interface SettingsSlice {
+  settings: Loadable<SettingsView | null>;
+  rules: Loadable<ApprovalRule[]>;
+  theme: ThemeChoice;
+  loadSettings(): Promise<void>;
+  /** Applies a change; answers the error message, or null when it was saved. */
+  updateSettings(patch: SettingsPatch): Promise<string | null>;
+  setProviderKey(providerId: string, key: string): Promise<string | null>;
+  clearProviderKey(providerId: string): Promise<string | null>;
+  loadRules(): Promise<void>;
+  revokeRule(id: string): Promise<void>;
+  setTheme(theme: ThemeChoice): void;
+}
+
+/** What the composer needs of a dropped or picked file (a DOM File has all of it). */
+export interface AttachSource {
+  name: string;
+  size: number;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export interface Attachment {
+  id: number;
+  name: string;
+  size: number;
+  status: 'uploading' | 'ready' | 'error';
+  /** Workspace-relative path once written (`uploads/<name>`). */
+  path: string | null;
+  sha256: string | null;
+  error: string | null;
+}
+
+export interface ExportState {
+  sessionId: string;
+  status: 'running' | 'done' | 'error';
+  result: ExportResult | null;
+  error: string | null;
+}
+
+export interface WorkspaceSlice {
+  /** `starting` while `demo.start` is in flight (the button shows it and cannot be pressed twice). */
+  demoStatus: 'idle' | 'starting';
+  /** Starts the recorded insulin replay in a new session and opens it; false when it failed. */
+  startDemo(): Promise<boolean>;
+  /** The last export of the open session (where the zip went and its digest). */
+  exported: ExportState | null;
+  exportSession(): Promise<void>;
+  dismissExport(): void;
+  /** Files attached to the open session's next message. */
+  attachments: { sessionId: string | null; items: Attachment[]; nextId: number };
+  attachFiles(files: readonly AttachSource[]): Promise<void>;
+  removeAttachment(id: number): void;
+  /** The paths of the attached files, clearing the list (called when the message is sent). */
+  takeAttachments(): string[];
+}
+
+export type AppState = UiSlice &
+  SystemSlice &
+  NoticesSlice &
+  SessionsSlice &
+  ConversationSlice &
+  PanelsSlice &
+  SettingsSlice &
+  WorkspaceSlice;
+
+/** One slice's creator over the whole state (zustand's slice pattern). */
+export type Slice<T> = StateCreator<AppState, [], [], T>;
+/** The store's `set`, as each slice creator receives it. */
+export type SetState = Parameters<Slice<unknown>>[0];
