@@ -1,5 +1,6 @@
 import { runCli } from './main';
 import { guardStdio } from './stdioGuard';
+import { errorMessage } from '../core/shared/errorMessage';
 
 // `openai4s sessions | head -1`: a reader that goes away ends output quietly.
 guardStdio();
@@ -10,7 +11,7 @@ runCli(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`openai4s: ${String(error)}\n`);
+    process.stderr.write(`openai4s: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -14,6 +14,7 @@ import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { scienceCommand } from './commands/science';
 import { artifactsCommand } from './commands/artifacts';
+import { errorMessage } from '../core/shared/errorMessage';
 
 /** Every command of `openai4s`, in the order `--help` lists them (the demo replays `run` through runCli). */
 export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, kernelCommand, scienceCommand, artifactsCommand, llmCommand, doctorCommand];
@@ -72,7 +73,7 @@ export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process
       strict: true,
     });
   } catch (error) {
-    io.err(`${(error as Error).message}\nUsage: ${command.usage}`);
+    io.err(`${errorMessage(error)}\nUsage: ${command.usage}`);
     return 2;
   }
   if (parsed.values.help) {
@@ -84,7 +85,7 @@ export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process
     if (command.needsCore) core = createCore({ env });
     return await command.run({ core, values: parsed.values, positionals: parsed.positionals, io, env });
   } catch (error) {
-    io.err(`openai4s ${name}: ${(error as Error).message}`);
+    io.err(`openai4s ${name}: ${errorMessage(error)}`);
     return 1;
   } finally {
     await core?.close();

@@ -6,6 +6,7 @@ import type { ApprovalAnswer } from './permissions/approvals';
 import type { DecidedBy } from './permissions/permissions';
 import type { CallOrigin, PolicyAction, SideEffectClass } from './define';
 import { scrubSecrets } from '../security/secrets';
+import { errorMessage } from '../shared/errorMessage';
 
 /** One capability call, as recorded before it runs. The same fields for a tool call and a cell's host call. */
 export interface AuditCall {
@@ -151,7 +152,7 @@ export class LedgerAudit implements AuditPort {
         this.open.set(groupId, calls.length);
         return calls.map((call, idx) => ({ call, groupId, idx }));
       } catch (error) {
-        this.appendFallback({ note: `could not record in the ledger: ${(error as Error).message}` });
+        this.appendFallback({ note: `could not record in the ledger: ${errorMessage(error)}` });
       }
     }
     return calls.map((call, idx) => ({ call, groupId: null, idx }));
@@ -178,7 +179,7 @@ export class LedgerAudit implements AuditPort {
     return this.ledger.events.defer(write).catch((error: unknown) => {
       // The run's rows could not be written (e.g. its session was deleted meanwhile): the
       // record goes to the fallback file, so the answered call still leaves a durable trace.
-      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${(error as Error).message}`, ...result });
+      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
     });
   }
 

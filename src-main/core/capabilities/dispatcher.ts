@@ -10,6 +10,7 @@ import type { ToolRegistry } from './registry';
 import { truncateForModel } from './truncate';
 import { ProtectedPathError, WorkspaceEscapeError } from '../workspace/safeFs';
 import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * The one envelope every capability call goes through, whether the model called a tool or
@@ -205,7 +206,7 @@ export class HostDispatcher {
       if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
         return { ...base, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
       }
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return { ...base, status: 'error', decision, text: `${tool.name} failed: ${message}` };
     }
   }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { appRoot } from './appPaths';
+import { errorMessage } from '../shared/errorMessage';
 
 export interface KernelEnvDeclaration {
   id: string;
@@ -26,7 +27,7 @@ export function readKernelEnv(id: string, root = appRoot()): KernelEnvDeclaratio
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`Cannot read the kernel environment ${file}: ${(error as Error).message}`);
+    throw new Error(`Cannot read the kernel environment ${file}: ${errorMessage(error)}`);
   }
   const decl = parsed as KernelEnvDeclaration;
   if (!decl || typeof decl !== 'object' || typeof decl.interpreters !== 'object') {
@@ -46,6 +47,7 @@ function isExecutable(file: string): boolean {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
   } catch {
+    // Missing or not executable: not a candidate (the caller says what it looked at).
     return false;
   }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appRoot } from './appPaths';
 import type { SourcedValue } from './env';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Resource limits for one kernel; 0 means no limit. */
 export interface KernelLimits {
@@ -41,7 +42,7 @@ export function readLimitDefaults(root = appRoot()): { values: KernelLimits; var
   try {
     parsed = JSON.parse(fs.readFileSync(file(root), 'utf8')) as Record<string, unknown>;
   } catch (error) {
-    throw new Error(`Cannot read the kernel limits ${file(root)}: ${(error as Error).message}`);
+    throw new Error(`Cannot read the kernel limits ${file(root)}: ${errorMessage(error)}`);
   }
   const values = {} as KernelLimits;
   const variables = (parsed.variables ?? {}) as Record<keyof KernelLimits, string>;

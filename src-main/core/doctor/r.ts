@@ -1,6 +1,7 @@
 import type { RReport } from '../../../src-preload/contract/doctor';
 import { probeInterpreter } from '../config/interpreterProbe';
 import { installHint, kernelInterpreter } from '../config/kernelEnvs';
+import { errorMessage } from '../shared/errorMessage';
 
 /** The R report, or `{r: null, reason}` when no Rscript exists. */
 export async function probeR(processEnv: NodeJS.ProcessEnv = process.env): Promise<{ r: RReport | null; reason?: string; installHint?: string }> {
@@ -8,7 +9,7 @@ export async function probeR(processEnv: NodeJS.ProcessEnv = process.env): Promi
   try {
     resolved = kernelInterpreter('r', processEnv);
   } catch (error) {
-    return { r: null, reason: (error as Error).message };
+    return { r: null, reason: errorMessage(error) };
   }
   const { decl, choice } = resolved;
   const hint = installHint(decl);

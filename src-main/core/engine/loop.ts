@@ -8,6 +8,7 @@ import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
 import { streamReply, type ModelReply } from './streamReply';
 import { isArgumentRefusal } from './toolArgumentCap';
 import { addCost, addUsage, emptyUsage } from './usage';
+import { errorMessage } from '../shared/errorMessage';
 
 /** How a provider error ends the run: no key or a bad one, a request too large, or the provider failing. */
 export function failureCodeOf(error: { errorType: string; code: string | null; message: string }): EngineFailureCode {
@@ -172,7 +173,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     return end('failed', 'budget_exhausted', `Stopped after ${maxTurns} turns without a final answer (max turns).`);
   } catch (error) {
     if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
-    return end('failed', 'internal', `Engine error: ${(error as Error)?.message ?? String(error)}`);
+    return end('failed', 'internal', `Engine error: ${errorMessage(error)}`);
   }
 
   async function finalize(call: ToolCallRecord): Promise<{ done: true; answer: NonNullable<EngineResult['answer']> } | { done: false; errors: string[] }> {

@@ -1,5 +1,6 @@
 import { applyJsonPatch } from '../../../src-preload/contract/jsonPatch';
 import type { DataChunk, UIMessageChunk } from '../../../src-preload/contract/stream';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * Our stream as the AI SDK UI message stream protocol has it, for everything that leaves
@@ -98,7 +99,7 @@ export function protocolConverter(): ProtocolConverter {
       } catch (error) {
         // As the fold does: the part keeps its data and the failure is a visible error part.
         const what = `${chunk.type}${chunk.id === undefined ? '' : ` "${chunk.id}"`}`;
-        const errorText = `patch of ${what} failed (${(error as Error).message}); the part keeps its previous data`;
+        const errorText = `patch of ${what} failed (${errorMessage(error)}); the part keeps its previous data`;
         return [...flush(), snapshot('data-error', undefined, { errorText })];
       }
       if (key !== undefined) {

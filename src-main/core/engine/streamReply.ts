@@ -3,6 +3,7 @@ import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { LanguageModelPort, LlmErrorInfo, LlmRequest, Usage, Cost } from '../llm/types';
 import type { ToolCallRecord } from './routeAction';
 import { argumentRefusal, MAX_TOOL_ARGUMENT_BYTES, REFUSED_ARGUMENT_PREVIEW_CHARS, refusedPreview } from './toolArgumentCap';
+import { errorMessage } from '../shared/errorMessage';
 
 /** One model reply, gathered while its parts were streamed out as UI chunks. */
 export interface ModelReply {
@@ -150,7 +151,7 @@ export async function streamReply(
       reply.error = {
         errorType: 'internal',
         code: 'stream_threw',
-        message: (error as Error)?.message ?? String(error),
+        message: errorMessage(error),
         status: null,
         provider: model.providerId,
         retryable: false,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../config/sqlite';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * Which processes have the ledger open, decided by the operating system instead of a pid
@@ -78,7 +79,7 @@ export function lockLedger(ledgerFile: string, waitMs = LOCK_WAIT_MS): LedgerLoc
         db.close();
         state = 'released';
         throw new Error(
-          `Could not lock the ledger ${ledgerFile} within ${waitMs} ms (${(error as Error).message}): another OpenAI4S process is still repairing it. ` +
+          `Could not lock the ledger ${ledgerFile} within ${waitMs} ms (${errorMessage(error)}): another OpenAI4S process is still repairing it. ` +
             'Wait for it to finish, or stop the other openai4s process, and try again.',
         );
       }

@@ -9,3 +9,8 @@ export function notFound(what: string, id: string, hint: string): AppError {
 export function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
+
+/** A write refused because a row it names (a run, a kernel generation, ...) is not in the ledger: better-sqlite3's extended result code. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

@@ -99,6 +99,7 @@ export function readProviderError(value: unknown): ProviderBody {
     try {
       v = JSON.parse(value);
     } catch {
+      // A plain-text error body: its text is the message.
       return { code: null, message: value.trim() ? value.trim().slice(0, 2000) : null };
     }
   }

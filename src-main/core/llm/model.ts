@@ -219,6 +219,7 @@ async function* streamParts(
         }
         failure = { info, cause: error };
       } finally {
+        // Releasing the stream: it may already be closed or errored, and the outcome was decided above.
         reader?.cancel().catch(() => undefined);
       }
       if (!failure) {
@@ -234,6 +235,7 @@ async function* streamParts(
       try {
         await sleep(delay, controller.signal);
       } catch {
+        // The sleep rejects only when the caller aborted during the wait.
         yield* norm.abort();
         return;
       }

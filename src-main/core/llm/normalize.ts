@@ -9,11 +9,12 @@
  * - the stream ends with exactly one terminal part: `finish` or `error`.
  * Synchronous and stateful: `push` each SDK part, then `end`, `abort` or `fail`.
  */
-import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import { InvalidResponseDataError, type LanguageModelV3StreamPart, type LanguageModelV3Usage } from '@ai-sdk/provider';
 import { classifyError } from './errors';
 import { costOf } from './pricing';
 import { ThinkSplitter } from './thinkSplitter';
 import type { FinishReason, LlmErrorInfo, Part, Usage } from './types';
+import { errorMessage } from '../shared/errorMessage';
 
 interface OpenCall {
   id: string;
@@ -50,16 +51,20 @@ export function parseToolArguments(raw: string): { value: unknown; error: string
     }
     return { value, error: null };
   } catch (error) {
-    return { value: undefined, error: `Tool arguments are not valid JSON: ${(error as Error).message}` };
+    return { value: undefined, error: `Tool arguments are not valid JSON: ${errorMessage(error)}` };
   }
 }
 
 /** Parts that neither carry output nor end text, so a held `<think>` prefix may continue after them. */
 const QUIET = new Set(['text-delta', 'text-start', 'stream-start', 'response-metadata', 'raw']);
 
-/** The openai-compatible package's error when the body ended with no `finish_reason`. */
+/**
+ * The openai-compatible package's error when the body ended with no `finish_reason`. The
+ * SDK gives it no code (an InvalidResponseDataError with no data), so after the class its
+ * message is the only thing that tells it from other invalid data.
+ */
 function isTruncation(error: unknown): boolean {
-  return error instanceof Error && /ended without a finish reason/i.test(error.message);
+  return InvalidResponseDataError.isInstance(error) && /ended without a finish reason/i.test(error.message);
 }
 
 export class StreamNormalizer {

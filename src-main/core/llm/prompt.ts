@@ -18,6 +18,7 @@ function toolInput(rawArguments: string): unknown {
   try {
     return JSON.parse(rawArguments) as unknown;
   } catch {
+    // Arguments the model sent as broken JSON are replayed as the text it sent.
     return rawArguments;
   }
 }

@@ -2,6 +2,7 @@ import type { ArtifactEnvironment, PackageVersion } from '../../../src-preload/c
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { probeInterpreter } from '../config/interpreterProbe';
 import { KERNEL_ENVS, kernelInterpreter } from '../config/kernelEnvs';
+import { errorMessage } from '../shared/errorMessage';
 
 /** The kernel generation that produced bytes, as the host call / cell result names it. */
 export interface GenerationRef {
@@ -60,7 +61,7 @@ export class GenerationEnvironments {
     try {
       interp = this.interpreterOf(language);
     } catch (error) {
-      return { status: 'missing', language, reason: `the ${language} environment declaration could not be read: ${(error as Error).message}` };
+      return { status: 'missing', language, reason: `the ${language} environment declaration could not be read: ${errorMessage(error)}` };
     }
     if (!interp.path) return { status: 'missing', language, reason: `no ${language} interpreter: ${interp.reason ?? 'unknown'}` };
     const probed = await probeInterpreter(language, interp.path, interp.packages, { env: this.probeEnv });

@@ -2,6 +2,7 @@ import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
 import { readWorkspaceFile } from '../workspace/safeFs';
 import type { ArtifactService } from './artifactService';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * Figures a cell left (displays the host saved into the workspace, e.g. matplotlib PNGs)
@@ -23,7 +24,7 @@ export async function captureFigures(
     try {
       file = readWorkspaceFile(workspace, d.path);
     } catch (error) {
-      skipped.push(`${d.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      skipped.push(`${d.path}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
       continue;
     }
     saved.push(

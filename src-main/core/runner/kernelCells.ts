@@ -6,6 +6,7 @@ import type { ActionContext, CellOutcome, KernelPort } from '../engine/ports';
 import { recordCellEvidence } from '../provenance/evidenceRecords';
 import type { ProvenanceServices } from '../provenance/services';
 import { CellNotStartedError, type KernelSupervisor } from '../kernel/supervisor';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the model reads of a cell: bounded, the end of long output kept (errors are at the end). */
 const SUMMARY_CHARS = 8_000;
@@ -64,7 +65,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
         timeoutMs = options.cellTimeoutMs?.(ctx.sessionId);
       } catch (error) {
         // A malformed limit setting is the user's to fix: say so instead of running without one.
-        const message = (error as Error).message;
+        const message = errorMessage(error);
         ctx.emit(dataChunk('cell', id, { language, code, status: 'error', error: { ename: 'InvalidSetting', evalue: message, traceback: '', line: null } }));
         return { ok: false, summary: `The cell was not run: ${message}` };
       }
@@ -129,7 +130,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
               notes.push(failedCellNote(result, produced));
             }
           } catch (error) {
-            notes.push(`Provenance was not recorded for this cell: ${(error as Error).message}`);
+            notes.push(`Provenance was not recorded for this cell: ${errorMessage(error)}`);
           }
         }
         const submitted = options.takeSubmitted?.(ctx.sessionId, result.cellId);
@@ -141,7 +142,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
           ...(submitted !== undefined ? { submitted } : {}),
         };
       } catch (error) {
-        const message = (error as Error)?.message ?? String(error);
+        const message = errorMessage(error);
         if (error instanceof CellNotStartedError) {
           ctx.emit(dataChunk('cell', id, { language, code, status: 'interrupted', error: { ename: 'Stopped', evalue: message, traceback: '', line: null } }));
           return { ok: false, summary: message };

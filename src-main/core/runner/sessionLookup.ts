@@ -1,3 +1,4 @@
+import { AppError } from '../../../src-preload/contract/errors';
 import type { EvidenceLookupPort } from '../engine/ports';
 import { sessionEvidenceLookup } from './evidenceLookup';
 import type { ProvenanceServices } from '../provenance/services';
@@ -10,8 +11,10 @@ export function sessionLookup(provenance: () => ProvenanceServices, sessionId: s
       ids.filter((id) => {
         try {
           return provenance().artifacts.version(id).sessionId !== sessionId;
-        } catch {
-          return true;
+        } catch (error) {
+          // No such version: the citation names something that does not exist.
+          if (error instanceof AppError && error.code === 'not_found') return true;
+          throw error;
         }
       }),
   };

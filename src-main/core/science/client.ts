@@ -5,8 +5,9 @@ import { requireId, type Connector, type ConnectorContext, type ConnectorParams,
 import { joinUrl, resolveHosts, type EnvLookup } from './endpoints';
 import { ConnectorError } from './errors';
 import { HttpClient } from './http';
-import { parseXml, XmlError } from './xml';
+import { parseXml } from './xml';
 import { writeWorkspaceFile } from '../workspace/safeFs';
+import { errorMessage } from '../shared/errorMessage';
 
 export interface ScienceCallContext {
   /** When set (and an evidence store is configured), each record becomes evidence of this session. */
@@ -78,7 +79,7 @@ export class ScienceClient {
     } catch (error) {
       if (error instanceof ConnectorError) throw error;
       // An answer of an unexpected shape must be a named connector error, not a crash.
-      throw new ConnectorError(connector.database, 'malformed_response', `the answer to ${provenance.at(-1)?.request_url ?? 'the request'} has an unexpected shape (${(error as Error).message}).`);
+      throw new ConnectorError(connector.database, 'malformed_response', `the answer to ${provenance.at(-1)?.request_url ?? 'the request'} has an unexpected shape (${errorMessage(error)}).`);
     }
     for (const write of cacheWrites) write();
     const records = out.records.slice(0, params.limit);
@@ -205,15 +206,14 @@ export class ScienceClient {
           try {
             return JSON.parse(bytes.toString('utf8')) as unknown;
           } catch (error) {
-            throw new ConnectorError(db, 'malformed_response', `${url.href} answered invalid JSON (${(error as Error).message}); sha256 ${sha256}.`);
+            throw new ConnectorError(db, 'malformed_response', `${url.href} answered invalid JSON (${errorMessage(error)}); sha256 ${sha256}.`);
           }
         },
         xml: () => {
           try {
             return parseXml(bytes.toString('utf8'));
           } catch (error) {
-            const why = error instanceof XmlError ? error.message : String(error);
-            throw new ConnectorError(db, 'malformed_response', `${url.href} answered malformed XML (${why}); sha256 ${sha256}.`);
+            throw new ConnectorError(db, 'malformed_response', `${url.href} answered malformed XML (${errorMessage(error)}); sha256 ${sha256}.`);
           }
         },
       };
@@ -234,7 +234,7 @@ export class ScienceClient {
         try {
           writeWorkspaceFile(call.workspace, relativePath, bytes, { atomic: true });
         } catch (error) {
-          throw new ConnectorError(db, 'invalid_request', `could not save the download: ${(error as Error).message}`);
+          throw new ConnectorError(db, 'invalid_request', `could not save the download: ${errorMessage(error)}`);
         }
         return relativePath;
       },

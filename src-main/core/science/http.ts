@@ -3,6 +3,7 @@ import { APP_VERSION } from '../config/version';
 import { ConnectorError } from './errors';
 import { HostRateLimiter, defaultInterval } from './rateLimit';
 import { retryAfterFromHeaders } from '../shared/retryAfter';
+import { errorMessage } from '../shared/errorMessage';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -101,7 +102,7 @@ export class HttpClient {
         });
       } catch (error) {
         if (signal?.aborted) throw new ConnectorError(req.database, 'cancelled', `request to ${req.url.href} was cancelled.`);
-        lastProblem = timeout.aborted ? 'timed out' : `failed (${(error as Error).message})`;
+        lastProblem = timeout.aborted ? 'timed out' : `failed (${errorMessage(error)})`;
         if (attempt < attempts) {
           await this.sleep(Math.min(backoff, maxBackoff));
           backoff *= 2;

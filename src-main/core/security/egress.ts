@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import { classifyAddress, refusalReason } from './ipClassify';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * The egress guard: the one way an agent-steered request leaves the computer. The URL is
@@ -128,7 +129,7 @@ export async function checkDestination(url: URL, opts: Pick<EgressOptions, 'reso
     try {
       candidates = await (opts.resolve ?? defaultResolve)(host);
     } catch (error) {
-      throw new EgressFailedError(redact(url), `the host name ${host} did not resolve (${(error as Error).message})`);
+      throw new EgressFailedError(redact(url), `the host name ${host} did not resolve (${errorMessage(error)})`);
     }
     if (!candidates.length) throw new EgressFailedError(redact(url), `the host name ${host} has no address`);
   }
@@ -250,7 +251,7 @@ export async function guardedFetch(rawUrl: string, options: EgressOptions = {}):
     } catch (error) {
       if (timeout.aborted) throw new EgressFailedError(redact(url), `no complete answer within ${timeoutMs} ms`);
       if (options.signal?.aborted) throw new EgressFailedError(redact(url), 'cancelled');
-      throw new EgressFailedError(redact(url), (error as Error).message);
+      throw new EgressFailedError(redact(url), errorMessage(error));
     }
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {

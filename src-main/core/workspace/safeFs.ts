@@ -276,6 +276,7 @@ function isEmptyPlaceholder(dir: DirHandle, name: string, kind: EntryKind, size:
   try {
     return fs.readdirSync(childPath(dir, name)).length === 0;
   } catch {
+    // Unreadable: not known to be an empty placeholder, so it is listed.
     return false;
   }
 }
@@ -329,6 +330,7 @@ export function walkWorkspaceFiles(workspace: string, requested: string, limit: 
     try {
       entries = listWorkspaceDir(workspace, current).entries;
     } catch {
+      // Gone or replaced (e.g. by a symlink) since its parent was listed: nothing to walk.
       continue;
     }
     for (const e of entries.reverse()) {

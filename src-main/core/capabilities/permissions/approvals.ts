@@ -1,5 +1,6 @@
 import type { CallOrigin, SideEffectClass } from '../define';
 import type { PermissionPolicy, RuleStore } from './permissions';
+import { errorMessage } from '../../shared/errorMessage';
 
 /**
  * Approvals: a call the policy marks `ask` becomes a persisted request, then a question to
@@ -88,7 +89,7 @@ export class ApprovalService {
     try {
       requestId = this.store.create({ sessionId: input.sessionId, runId: input.runId, generationId: input.generationId, method: input.tool, target: input.target, reason: input.reason });
     } catch (error) {
-      return { requestId: null, answer: 'deny', recorded: false, note: `denied: the approval request could not be recorded (${(error as Error).message})` };
+      return { requestId: null, answer: 'deny', recorded: false, note: `denied: the approval request could not be recorded (${errorMessage(error)})` };
     }
     const { generationId: _g, callKey, ...rest } = input;
     const question: ApprovalQuestion = { ...rest, requestId };
@@ -107,6 +108,7 @@ export class ApprovalService {
         this.waiting.delete(requestId);
       }
     });
+    // The next question waits for this one to settle, whatever its outcome (the catch below handles it).
     this.queue = turn.catch(() => undefined);
     let answer: ApprovalAnswer;
     try {

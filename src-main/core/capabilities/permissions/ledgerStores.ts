@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { AppError } from '../../../../src-preload/contract/errors';
 import type { Ledger } from '../../ledger/ledger';
+import { isForeignKeyViolation } from '../../ledger/util';
 import type { ApprovalAnswer, RequestStatus, RequestStore } from './approvals';
 import type { PermissionRule, RuleStore } from './permissions';
 
@@ -77,7 +79,7 @@ export class LedgerRequestStore implements RequestStore {
     } catch (error) {
       // A run or kernel generation the ledger does not know (a direct kernel exec, a test
       // engine run) must not block the record: keep the request against its session.
-      if (!/FOREIGN KEY/i.test((error as Error).message) || (!input.runId && !input.generationId)) throw error;
+      if (!isForeignKeyViolation(error) || (!input.runId && !input.generationId)) throw error;
       return this.ledger.permissions.request(base).id;
     }
   }
@@ -91,8 +93,11 @@ export class LedgerRequestStore implements RequestStore {
     try {
       this.ledger.permissions.decide(id, status);
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      // Already decided or expired: the ledger refuses a second decision, and the caller
+      // hears "not recorded". Anything else (a failing disk) is not that answer.
+      if (error instanceof AppError && error.code === 'not_found') return false;
+      throw error;
     }
   }
 
@@ -118,8 +123,9 @@ export class LedgerRequestStore implements RequestStore {
     if (kept) return kept;
     try {
       return this.ledger.permissions.require(id).status;
-    } catch {
-      return null;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
     }
   }
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readFromStart, walkWorkspaceFiles, withWorkspaceFile, workspaceRelative } from '../../workspace/safeFs';
 import { defineTool, type Tool } from '../define';
+import { errorMessage } from '../../shared/errorMessage';
 
 const MAX_FILES_WALKED = 20_000;
 const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
@@ -73,7 +74,7 @@ export const contentSearchTool = defineTool({
     try {
       re = new RegExp(a.pattern, a.ignore_case ? 'i' : '');
     } catch (error) {
-      throw new Error(`The pattern is not a valid regular expression: ${(error as Error).message}`);
+      throw new Error(`The pattern is not a valid regular expression: ${errorMessage(error)}`);
     }
     const only = a.glob ? globToRegExp(a.glob) : null;
     const hits: { path: string; line: number; text: string }[] = [];

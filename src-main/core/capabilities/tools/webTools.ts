@@ -6,6 +6,7 @@ import { guardedFetch, type EgressOptions, type EgressResponse } from '../../sec
 import { htmlToText } from '../../security/htmlText';
 import { annotateUntrusted } from '../../security/untrusted';
 import { defineTool, reasonField, type Tool } from '../define';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** The origin a permission names for a URL (a grant covers a site, not one page). */
 export function urlTarget(raw: string): string {
@@ -13,6 +14,7 @@ export function urlTarget(raw: string): string {
     const u = new URL(raw);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : raw.slice(0, 200);
   } catch {
+    // Not a URL: the permission names the text itself (the fetch refuses it later).
     return raw.slice(0, 200);
   }
 }
@@ -26,6 +28,7 @@ function decodeBody(res: EgressResponse): string {
   try {
     return new TextDecoder(charsetOf(res.contentType), { fatal: false }).decode(res.body);
   } catch {
+    // A charset the decoder does not know: UTF-8 is the web's default.
     return new TextDecoder('utf-8').decode(res.body);
   }
 }
@@ -160,7 +163,7 @@ export function webSearchTool(options: WebToolsOptions = {}): Tool {
         try {
           for (const r of await resolve(host)) allowed.add(r.address);
         } catch (error) {
-          throw new Error(`The search instance host "${host}" of ${SEARCH_URL_VAR} does not resolve (${(error as Error).message}).`);
+          throw new Error(`The search instance host "${host}" of ${SEARCH_URL_VAR} does not resolve (${errorMessage(error)}).`);
         }
       }
       const res = await guardedFetch(url.href, {

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { defaultErrorBody, renderReply, type Frame, type ScriptStep, type StaticStep } from './script';
+import { errorMessage } from '../../shared/errorMessage';
 
 export interface RecordedRequest {
   method: string;
@@ -160,7 +161,7 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
       await play(step, body, res, record);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500);
-      res.end(String(error));
+      res.end(errorMessage(error));
     });
   });
   server.on('connection', (s) => {

@@ -92,6 +92,7 @@ function nextCursor(link: string | undefined): string | null {
   try {
     return new URL(m[1]!).searchParams.get('cursor');
   } catch {
+    // An unreadable Link header: no next page rather than a failed search.
     return null;
   }
 }
