@@ -11,6 +11,7 @@ const CORE_LAYERS = [
   'ledger',
   'settings',
   'workspace',
+  'skills',
   'llm',
   'engine',
   'kernel',

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseSkillDocument } from './frontmatter';
+import { skillFromDocument, type BrokenSkill, type Skill, type SkillSource } from './skill';
+
+export interface SkillFolder {
+  source: SkillSource;
+  dir: string;
+}
+
+/** A skill that lost a name clash: which one was kept and where the other lives. */
+export interface ShadowedSkill {
+  name: string;
+  kept: { source: SkillSource; dir: string };
+  dropped: { source: SkillSource; dir: string };
+}
+
+export interface SkillScan {
+  skills: Skill[];
+  broken: BrokenSkill[];
+  shadowed: ShadowedSkill[];
+}
+
+export const SKILL_FILE = 'SKILL.md';
+const MAX_SKILL_BYTES = 256 * 1024;
+const SIDECARS = ['kernel.py', 'kernel.R'];
+
+/** Real sub-directories (no symlinks: a linked folder could expose anything once mounted in the sandbox). */
+function subdirs(dir: string): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // A missing or unreadable source folder simply contributes no skills.
+    return [];
+  }
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => path.join(dir, e.name))
+    .sort();
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isFile();
+  } catch {
+    // Absent (or vanished while scanning): not a file here.
+    return false;
+  }
+}
+
+function readSkill(dir: string, source: SkillSource): Skill | BrokenSkill {
+  const file = path.join(dir, SKILL_FILE);
+  try {
+    const stat = fs.lstatSync(file);
+    if (!stat.isFile()) return { dir, source, reason: `${SKILL_FILE} is not a regular file (symlinks are not followed)` };
+    if (stat.size > MAX_SKILL_BYTES) return { dir, source, reason: `${SKILL_FILE} is ${stat.size} bytes; the limit is ${MAX_SKILL_BYTES} (move long material to references/)` };
+    const bytes = fs.readFileSync(file);
+    const sidecar = SIDECARS.find((name) => isRegularFile(path.join(dir, name))) ?? null;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    return skillFromDocument(parseSkillDocument(bytes.toString('utf8')), { dir, source, sha256, sidecar });
+  } catch (error) {
+    return { dir, source, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Reads every skill folder of the sources, in order (bundled, user, extra folders): a
+ * skill is a folder with SKILL.md; a folder without one is looked into once more, so a
+ * published collection (`collection/<skill>/SKILL.md`) dropped in works unchanged. The
+ * first skill of a name wins; later ones are reported as shadowed. A malformed skill is
+ * listed with its reason and never stops the scan.
+ */
+export function scanSkillFolders(folders: readonly SkillFolder[]): SkillScan {
+  const byName = new Map<string, Skill>();
+  const broken: BrokenSkill[] = [];
+  const shadowed: ShadowedSkill[] = [];
+  const take = (dir: string, source: SkillSource) => {
+    const read = readSkill(dir, source);
+    if ('reason' in read) return broken.push(read);
+    const kept = byName.get(read.name);
+    if (kept) return shadowed.push({ name: read.name, kept: { source: kept.source, dir: kept.dir }, dropped: { source, dir } });
+    byName.set(read.name, read);
+  };
+  for (const { source, dir } of folders) {
+    for (const child of subdirs(dir)) {
+      if (fs.existsSync(path.join(child, SKILL_FILE))) take(child, source);
+      else for (const nested of subdirs(child)) if (fs.existsSync(path.join(nested, SKILL_FILE))) take(nested, source);
+    }
+  }
+  return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), broken, shadowed };
+}
