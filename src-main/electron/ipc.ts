@@ -1,8 +1,9 @@
-import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, SUBSCRIPTIONS_CHANNEL } from '../../src-preload/contract/events';
 import type { CallerInfo } from '../core/api/defineHandlers';
 import type { Router } from '../core/api/router';
 import { APP_ORIGIN } from './origin';
+import { MALFORMED_SUBSCRIPTIONS, type WindowSubscriptions } from './topicFilter';
 
 /** The origin of a frame URL; custom non-"special" schemes report "null", so rebuild it. */
 function originOf(frameUrl: string): string {
@@ -20,7 +21,7 @@ function originOf(frameUrl: string): string {
  * access; either way the caller is treated as nobody (no origin, not the main frame),
  * and this never throws, so the router still answers with an envelope.
  */
-export function callerOf(event: IpcMainInvokeEvent): CallerInfo {
+export function callerOf(event: IpcMainInvokeEvent | IpcMainEvent): CallerInfo {
   try {
     const frame = event.senderFrame;
     return {
@@ -43,6 +44,21 @@ export function bindRouterToIpc(ipcMain: IpcMain, router: Router): () => void {
     router.handle(route, input, callerOf(event)),
   );
   return () => ipcMain.removeHandler(INVOKE_CHANNEL);
+}
+
+/**
+ * Records which topics each window hears, from its preload's subscriptions messages.
+ * Only our own main frame may subscribe (the same rule as invoke); anything else is
+ * ignored, as a malformed list from our own frame is (with a log line saying why).
+ */
+export function bindSubscriptionsToIpc(ipcMain: IpcMain, subscriptions: WindowSubscriptions): () => void {
+  const listener = (event: IpcMainEvent, topics: unknown) => {
+    const caller = callerOf(event);
+    if (!isTrustedCaller(caller) || caller.windowId === undefined) return;
+    if (!subscriptions.set(caller.windowId, topics)) console.error(`[ipc] ${MALFORMED_SUBSCRIPTIONS}`);
+  };
+  ipcMain.on(SUBSCRIPTIONS_CHANNEL, listener);
+  return () => ipcMain.removeListener(SUBSCRIPTIONS_CHANNEL, listener);
 }
 
 /** Sends an event to one renderer; never to a destroyed one. */

@@ -8,9 +8,10 @@ import { createRouter } from '../core/api/router';
 import { ensureDataDir, resolveDataDir } from '../core/config/dataDir';
 import { createDialogApprovals } from './approvals';
 import { createSafeStorageSecrets } from './secrets';
-import { bindRouterToIpc, isTrustedCaller, sendEvent } from './ipc';
+import { bindRouterToIpc, bindSubscriptionsToIpc, isTrustedCaller, sendEvent } from './ipc';
 import { APP_ORIGIN, APP_SCHEME } from './origin';
 import { serveRendererFile } from './protocol';
+import { createEventForwarder, WindowSubscriptions } from './topicFilter';
 import { lockNavigation, secureWebPreferences } from './window';
 
 // Must run before `ready`: our scheme is standard (real origins) and secure.
@@ -33,6 +34,8 @@ function useElectronSqliteBuild(): void {
   if (match) process.env.OPENAI4S_SQLITE_BINDING = path.join(dir, match, 'better_sqlite3.node');
 }
 let core: Core | null = null;
+/** The topics each window's renderer listens to; only those are sent to it. */
+const subscriptions = new WindowSubscriptions();
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
@@ -47,9 +50,14 @@ function createWindow(): BrowserWindow {
   });
   lockNavigation(win, shell);
   win.once('ready-to-show', () => win.show());
+  // Read now: a closed window's webContents throws on access.
+  const contentsId = win.webContents.id;
+  // A crashed renderer hears nothing until its reloaded preload subscribes again.
+  win.webContents.on('render-process-gone', () => subscriptions.forget(contentsId));
   // Every window, also one reopened on `activate`, is forgotten when it closes, so
   // `second-instance` never touches a destroyed window (Electron throws on that).
   win.on('closed', () => {
+    subscriptions.forget(contentsId);
     if (mainWindow === win) mainWindow = null;
   });
   void win.loadURL(`${APP_ORIGIN}/index.html`);
@@ -90,10 +98,15 @@ if (!app.requestSingleInstanceLock()) {
       onInternalError: (route, error) => console.error(`[ipc] ${route}`, error),
     });
     bindRouterToIpc(ipcMain, router);
-    // Every core event goes to the app window (the renderer filters by topic).
-    core.events.onAny((topic, payload) => {
-      if (mainWindow) sendEvent(mainWindow.webContents, topic, payload);
+    bindSubscriptionsToIpc(ipcMain, subscriptions);
+    // A core event goes to the app window only if its renderer listens to the topic
+    // (kernel.output, say, is not: cell output reaches it inside session.stream).
+    const forwarder = createEventForwarder({
+      subscriptions,
+      target: () => (mainWindow ? { window: mainWindow.webContents, id: mainWindow.webContents.id } : null),
+      send: sendEvent,
     });
+    core.events.onAny(forwarder.forward);
     mainWindow = createWindow();
 
     app.on('activate', () => {

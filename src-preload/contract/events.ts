@@ -28,3 +28,9 @@ export interface BridgeApi {
 /** The single IPC channel names of the funnel. */
 export const INVOKE_CHANNEL = 'openai4s:invoke';
 export const EVENT_CHANNEL = 'openai4s:event';
+/**
+ * Renderer -> main, fire and forget: the whole list of topics the window has listeners
+ * for, sent by the preload when the list changes (and `[]` when a document loads, so a
+ * reload starts from nothing). Main forwards only these topics to that window.
+ */
+export const SUBSCRIPTIONS_CHANNEL = 'openai4s:subscriptions';

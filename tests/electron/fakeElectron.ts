@@ -91,7 +91,18 @@ export function createFakeElectron(
   });
 
   const invokeHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+  const messages = new EventEmitter();
   const ipcMain = {
+    on: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
+      messages.on(channel, listener);
+    }),
+    removeListener: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
+      messages.removeListener(channel, listener);
+    }),
+    /** What `ipcRenderer.send(channel, ...args)` reaches in main (nothing when no one listens). */
+    send(channel: string, event: unknown, ...args: unknown[]): void {
+      messages.emit(channel, event, ...args);
+    },
     handle: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => unknown) => {
       if (invokeHandlers.has(channel))
         throw new Error(`Attempted to register a second handler for '${channel}'`);

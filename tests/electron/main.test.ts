@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, SUBSCRIPTIONS_CHANNEL } from '../../src-preload/contract/events';
 import {
   createFakeElectron,
   invokeEvent,
@@ -195,6 +195,8 @@ describe('main (Electron entry) against a fake electron', () => {
     const invoke = (route: string, input: unknown) =>
       fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), route, input) as Promise<{ ok: boolean; data: { id: string } }>;
     const session = await invoke('session.create', { title: 'events' });
+    // The renderer's preload says which topics it listens to.
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents), ['session.stream']);
     // No key for the default provider: the run fails at once, and its chunks are still published.
     await invoke('run.submit', { sessionId: session.data.id, mutationId: 'm', message: 'hi' });
     // Chunks are published once durable (group commit), so they may arrive over a few turns.
@@ -205,6 +207,66 @@ describe('main (Electron entry) against a fake electron', () => {
     await vi.waitFor(() => expect(chunks()).toContain('finish'));
     expect(chunks()).toEqual(['user-message', 'start', 'message-metadata', 'error', 'finish']);
   });
+
+  it('sends a window only the topics its renderer subscribed to, until it reloads or closes', async () => {
+    vi.stubEnv('OPENAI4S_ARK_API_KEY', '');
+    vi.stubEnv('OPENAI4S_LLM_API_KEY', '');
+    vi.stubEnv('OPENAI4S_PROVIDER', '');
+    const fake = await started();
+    const win = fake.windows[0]!;
+    const contents = win.webContents;
+    const invoke = (route: string, input: unknown) =>
+      fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), route, input) as Promise<{ ok: boolean; data: { id: string } }>;
+    const { data: session } = await invoke('session.create', { title: 'subscriptions' });
+    const submit = async (mutationId: string) => {
+      const { data: run } = await invoke('run.submit', { sessionId: session.id, mutationId, message: 'hi' });
+      // A run ends only after its last chunk is published (or dropped by the filter).
+      await vi.waitFor(async () => {
+        const state = (await invoke('run.state', { sessionId: session.id })) as unknown as { data: { active: string | null; queued: string[] } };
+        expect(state.data).toEqual({ active: null, queued: [] });
+      });
+      expect(run.id).toBeTruthy();
+    };
+    const streamed = () => contents.sent.filter((a) => a[0] === EVENT_CHANNEL && a[1] === 'session.stream').length;
+
+    await submit('not-subscribed');
+    expect(streamed()).toBe(0);
+
+    // A subframe or a foreign origin cannot subscribe the window.
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents, { url: 'app://openai4s/index.html' }), ['session.stream']);
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents, { url: 'https://evil.example/' }), ['session.stream']);
+    await submit('untrusted');
+    expect(streamed()).toBe(0);
+
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents), ['session.stream']);
+    await submit('subscribed');
+    await vi.waitFor(() => expect(streamed()).toBeGreaterThan(0));
+    const whileSubscribed = streamed();
+
+    // A reloaded document's preload starts from [].
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents), []);
+    await submit('reloaded');
+    expect(streamed()).toBe(whileSubscribed);
+
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents), ['session.stream']);
+    win.close();
+    const afterClose = contents.sent.length;
+    await submit('closed');
+    expect(contents.sent.length).toBe(afterClose);
+  });
+
+  it('does not send kernel output as its own topic to a renderer that does not listen to it', async () => {
+    const fake = await started();
+    const contents = fake.windows[0]!.webContents;
+    const invoke = (route: string, input: unknown) =>
+      fake.ipcMain.invoke(INVOKE_CHANNEL, invokeEvent(contents), route, input) as Promise<{ ok: boolean; data: { id: string; stdout: string } }>;
+    // What the renderer's store listens to.
+    fake.ipcMain.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(contents), ['app.notice', 'session.stream']);
+    const { data: session } = await invoke('session.create', { title: 'kernel output' });
+    const cell = await invoke('kernel.execute', { sessionId: session.id, language: 'python', code: 'print("once")' });
+    expect(cell.data.stdout).toBe('once\n');
+    expect(contents.sent.filter((a) => a[0] === EVENT_CHANNEL).map((a) => a[1])).toEqual([]);
+  }, 30_000);
 
   it('asks a risky host call with a native dialog on the app window; Deny reaches the cell', async () => {
     const fake = await started();

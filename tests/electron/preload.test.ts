@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeApi } from '../../src-preload/contract/events';
+import {
+  EVENT_CHANNEL,
+  INVOKE_CHANNEL,
+  SUBSCRIPTIONS_CHANNEL,
+  type BridgeApi,
+} from '../../src-preload/contract/events';
 
 // The preload against a fake `electron`: contextBridge and ipcRenderer only. Hoisted,
 // because vi.mock is hoisted above the imports.
@@ -10,6 +15,7 @@ const { contextBridge, exposed, ipcRenderer } = await vi.hoisted(async () => {
     exposed,
     ipcRenderer: Object.assign(new EventEmitter(), {
       invoke: vi.fn(async (..._args: unknown[]) => ({ ok: true, data: 'answer' })),
+      send: vi.fn((..._args: unknown[]) => undefined),
     }),
     contextBridge: {
       exposeInMainWorld: vi.fn((key: string, api: unknown) => {
@@ -22,6 +28,9 @@ vi.mock('electron', () => ({ contextBridge, ipcRenderer }));
 
 await import('../../src-preload/index');
 const api = exposed.get('openai4s') as BridgeApi;
+
+// What the preload sent when it loaded, before any test subscribes.
+const sentAtLoad = [...ipcRenderer.send.mock.calls];
 
 describe('preload bridge', () => {
   it('exposes exactly window.openai4s = {invoke, on}, frozen', () => {
@@ -49,6 +58,28 @@ describe('preload bridge', () => {
     off();
     ipcRenderer.emit(EVENT_CHANNEL, {}, 'app.notice', { message: 'after unsubscribe' });
     expect(seen).toEqual([{ message: 'one' }]);
+    expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(0);
+  });
+
+  it('resets main\'s topics for this window when the document loads', () => {
+    expect(sentAtLoad).toEqual([[SUBSCRIPTIONS_CHANNEL, []]]);
+  });
+
+  it('tells main the heard topics when they change, and listens to events only meanwhile', () => {
+    ipcRenderer.send.mockClear();
+    const offStream1 = api.on('session.stream', () => {});
+    const offStream2 = api.on('session.stream', () => {});
+    const offNotice = api.on('app.notice', () => {});
+    expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(1);
+    offStream1();
+    offStream2();
+    offNotice();
+    expect(ipcRenderer.send.mock.calls).toEqual([
+      [SUBSCRIPTIONS_CHANNEL, ['session.stream']],
+      [SUBSCRIPTIONS_CHANNEL, ['session.stream', 'app.notice']],
+      [SUBSCRIPTIONS_CHANNEL, ['app.notice']],
+      [SUBSCRIPTIONS_CHANNEL, []],
+    ]);
     expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(0);
   });
 });

@@ -3,8 +3,8 @@ import type { EventTopics } from '../../../src-preload/contract/events';
 export type Listener<T> = (payload: T) => void;
 
 /**
- * Main -> renderer events inside the core. The Electron glue forwards every topic to
- * the app window; the CLI and the tests subscribe directly. A throwing listener never
+ * Main -> renderer events inside the core. The Electron glue forwards to the app window
+ * the topics its renderer listens to; the CLI and the tests subscribe directly. A throwing listener never
  * stops the others (one broken window must not silence the rest).
  */
 export class EventBus {
