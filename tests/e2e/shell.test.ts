@@ -154,6 +154,34 @@ describe('renderer shell against the real core', () => {
     }
   });
 
+  it('receives only the topics the renderer listens to: kernel output does not cross to the page', async () => {
+    const shell = await openShell(browser, { locale: 'en-US' });
+    const { page, subscriptions } = shell;
+    const heard = () => ['app.notice', 'session.stream', 'kernel.output', 'kernel.lifecycle'].filter((t) => subscriptions.hears(1, t));
+    try {
+      await shell.open();
+      await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
+      // The store's listeners, reported by the production preload.
+      await expect.poll(heard).toEqual(['app.notice', 'session.stream']);
+
+      const caller = { origin: new URL(page.url()).origin, isMainFrame: true };
+      const created = (await shell.router.handle('session.create', { title: 'topics' }, caller)) as { ok: true; data: { id: string } };
+      const before = { ...shell.forwarded };
+      const cell = (await shell.router.handle('kernel.execute', { sessionId: created.data.id, language: 'python', code: 'print("once")' }, caller)) as { ok: boolean; data: { stdout: string } };
+      expect(cell).toMatchObject({ ok: true, data: { stdout: 'once\n' } });
+      // The cell emitted kernel.lifecycle and kernel.output; the page heard neither.
+      expect(shell.forwarded.emitted).toBeGreaterThan(before.emitted);
+      expect(shell.forwarded.forwarded).toBe(before.forwarded);
+
+      // A reload starts from nothing and the new document subscribes again.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
+      await expect.poll(heard).toEqual(['app.notice', 'session.stream']);
+    } finally {
+      await shell.close();
+    }
+  });
+
   it('runs under the app’s CSP: an injected inline script is refused', async () => {
     const shell = await openShell(browser, { locale: 'en-US' });
     const { page } = shell;

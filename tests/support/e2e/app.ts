@@ -15,8 +15,10 @@ import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { createRouter, type Router } from '../../../src-main/core/api/router';
 import type { SecretStore } from '../../../src-main/core/settings/secretStore';
+import { createEventForwarder, WindowSubscriptions, type ForwardCounts } from '../../../src-main/electron/topicFilter';
+import type { CallerInfo } from '../../../src-main/core/api/defineHandlers';
 import { bindBridge, emitEvent } from './bridge';
-import { ensureRendererBuild, PROJECT_ROOT } from './build';
+import { ensureRendererBuild, PRELOAD_FILE, PROJECT_ROOT } from './build';
 import { serveRenderer, TEST_ORIGIN, type ServedLog } from './serve';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -65,11 +67,18 @@ export interface Shell {
   served: ServedLog;
   /** Console errors and uncaught page errors (CSP violations show up here). */
   errors: string[];
+  /** The topics the page's preload subscribed to (as main's glue records them). */
+  subscriptions: WindowSubscriptions;
+  /** Core events emitted, and the ones forwarded to the page because it hears their topic. */
+  forwarded: Readonly<ForwardCounts>;
   /** Navigates to the app; resolves with the response to index.html. */
   open(): Promise<Response | null>;
   emit<T extends keyof EventTopics>(topic: T, payload: EventTopics[T]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The one window of a shell, as main's glue keys windows (by webContents id). */
+const PAGE_WINDOW_ID = 1;
 
 /**
  * A page showing the production renderer, bound to a real core running in this
@@ -83,9 +92,8 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   // The same rule as the Electron glue's isTrustedCaller, for the test origin.
-  const router = createRouter(routes, createHandlers(core), {
-    checkSender: (caller) => caller.isMainFrame && caller.origin === TEST_ORIGIN,
-  });
+  const isTrusted = (caller: CallerInfo) => caller.isMainFrame && caller.origin === TEST_ORIGIN;
+  const router = createRouter(routes, createHandlers(core), { checkSender: isTrusted });
   const context = await browser.newContext({
     colorScheme: options.colorScheme ?? 'light',
     locale: options.locale ?? 'en-US',
@@ -99,12 +107,19 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
   });
   page.on('pageerror', (error) => errors.push(String(error)));
   const served = await serveRenderer(page, rendererDir);
-  await bindBridge(page, router);
-  // Like the Electron glue: every core event goes to the window. One sent while the page
-  // is (re)loading is lost, as in the app; the renderer catches up by seq.
-  const stopForwarding = core.events.onAny((topic, payload) => {
-    emitEvent(page, topic, payload as never).catch(() => undefined);
+  const subscriptions = new WindowSubscriptions();
+  await bindBridge(page, { router, preloadFile: PRELOAD_FILE, subscriptions, windowId: PAGE_WINDOW_ID, isTrusted });
+  // Like the Electron glue: a core event goes to the window only if its preload
+  // subscribed to the topic. One sent while the page is (re)loading is lost, as in the
+  // app; the renderer catches up by seq.
+  const forwarder = createEventForwarder({
+    subscriptions,
+    target: () => (page.isClosed() ? null : { window: page, id: PAGE_WINDOW_ID }),
+    send: (target, topic, payload) => {
+      emitEvent(target, topic as keyof EventTopics, payload as never).catch(() => undefined);
+    },
   });
+  const stopForwarding = core.events.onAny(forwarder.forward);
 
   return {
     page,
@@ -114,6 +129,8 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
     dataDir,
     served,
     errors,
+    subscriptions,
+    forwarded: forwarder.counts,
     open: () => page.goto(`${TEST_ORIGIN}/index.html`),
     emit: (topic, payload) => emitEvent(page, topic, payload),
     async close() {
