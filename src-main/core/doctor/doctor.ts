@@ -8,9 +8,20 @@ import { probeR } from './r';
 import { resolveKernelLimits } from '../config/kernelLimits';
 import { appRoot } from '../config/appPaths';
 import { currentLimitEnvironment, describeLimits } from '../kernel/limits';
+import { decideHidePaths, type HidePathsDecision } from '../kernel/hidePaths';
 import { decideSandbox, describeSandbox } from '../kernel/sandbox';
 import { probeSandbox } from '../kernel/sandboxProbe';
 import { errorMessage } from '../shared/errorMessage';
+
+/** Under bwrap, whether kernels' mountinfo will name host paths (OPENAI4S_SANDBOX_HIDE_PATHS). */
+function hostPathsFor(state: string, processEnv: NodeJS.ProcessEnv): HidePathsDecision | { use: false; mode: 'on'; reason: string } | undefined {
+  if (state !== 'sandboxed' || process.platform !== 'linux') return undefined;
+  try {
+    return decideHidePaths(processEnv);
+  } catch (error) {
+    return { use: false, mode: 'on', reason: errorMessage(error) };
+  }
+}
 
 /** What the system looks like to the app: interpreters, sandbox, providers. Never a key. */
 export async function buildDoctorReport(config: CoreConfig, sandboxMode: SandboxMode = config.sandboxMode): Promise<DoctorReport> {
@@ -21,7 +32,7 @@ export async function buildDoctorReport(config: CoreConfig, sandboxMode: Sandbox
   ]);
   // The same decision the kernel supervisor takes, so doctor and kernels agree.
   const decision = decideSandbox(sandboxMode, probed).state;
-  const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision) };
+  const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision, hostPathsFor(decision.state, config.processEnv)) };
   const providers: ProviderReport[] = PROVIDERS.map((spec) => {
     const resolved = resolveProvider(spec, config.env, config.settingsKey);
     return {

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createKernelCgroup, detectCgroups, type KernelCgroup } from './cgroup';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { KernelCache } from './cacheLayout';
 import { prlimitAvailable, prlimitPrefix } from './limits';
-import { openProtectedNames, type ProtectedHandle } from './protectedMounts';
+import type { ViewLease } from './pathViews';
+import { closeProtected, openProtectedNames, type ProtectedHandle } from './protectedMounts';
 import { SANDBOX_WORKERS, bwrapArgs } from './sandbox';
 import { seccompFilterForHost } from './seccomp/filter';
 import { commandFor, scriptFor, type WorkerSpec } from './workerSpec';
@@ -23,6 +26,49 @@ export interface BwrapLaunch {
   /** Closed by the caller once the child has its own copies. */
   protectedHandles: ProtectedHandle[];
   cgroup: KernelCgroup | null;
+  /** The views of the workspace and the cache this generation holds; released when it exits. */
+  leases: ViewLease[];
+  /** Whether the sandbox's mounts name no host path (every folder came through a FUSE view). */
+  hostPathsHidden: boolean;
+}
+
+export function releaseLeases(leases: ViewLease[]): void {
+  for (const lease of leases) lease.release();
+}
+
+/**
+ * The workspace and cache as bwrap should bind them: through the shared FUSE views when
+ * the hide-paths decision says so (hidePaths.ts, pathViews.ts), else the folders
+ * themselves. In mode `auto` a failed mount falls back to plain binds; in `on` it refuses.
+ */
+function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache | null; leases: ViewLease[]; hidden: boolean } {
+  const decision = spec.sandbox.hidePaths;
+  const views = spec.views;
+  if (!views) return { workspace: spec.workspace, cache: spec.cache, leases: [], hidden: false };
+  const leases: ViewLease[] = [];
+  const take = (dir: string, readOnly: boolean): ViewLease => {
+    const tools = decision?.use ? decision.tools : null;
+    try {
+      return views.acquire(dir, tools, readOnly);
+    } catch (error) {
+      if (decision?.mode === 'on') throw new AppError('unavailable', `${(error as Error).message}. OPENAI4S_SANDBOX_HIDE_PATHS=on forbids starting the kernel without it; set it to auto or off.`);
+      return views.acquire(dir, null, readOnly);
+    }
+  };
+  try {
+    const ws = take(spec.workspace, false);
+    leases.push(ws);
+    let cache = spec.cache;
+    if (cache) {
+      const lease = take(cache.dir, true);
+      leases.push(lease);
+      cache = { ...cache, dir: lease.path };
+    }
+    return { workspace: ws.path, cache, leases, hidden: leases.every((l) => l.hidden) };
+  } catch (error) {
+    releaseLeases(leases);
+    throw error;
+  }
 }
 
 /**
@@ -50,38 +96,52 @@ export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
   } catch {
     // Unreadable: bind the folder instead, and let the interpreter report the problem.
   }
-  const protectedHandles = openProtectedNames(spec.workspace);
-  const protectedFds = protectedHandles.map((h) => {
-    stdio.push(h.fd);
-    return { fd: 5 + stdio.length - 1, name: h.name };
-  });
-  const limits = spec.limits;
-  const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS)];
-  const sandboxArgs = bwrapArgs({
-    workspace: spec.workspace,
-    workersDir: spec.workersDir,
-    cache: spec.cache,
-    interpreter: spec.interpreter,
-    features,
-    ...(limits?.tmpMiB ? { tmpMiB: limits.tmpMiB } : {}),
-    ...(seccompFd !== undefined ? { seccompFd } : {}),
-    ...(workerScript ? { workerScript } : {}),
-    protectedFds,
-  });
-  const bwrap = spec.sandbox.bwrap ?? 'bwrap';
-  let file = bwrap;
-  // bwrap takes only options from --args; the command stays on its argv, and it names
-  // only paths inside the sandbox.
-  let args = [...sandboxArgs, ...inner]; // an old bwrap without --args: the plain argv
-  if (features.includes('args')) {
-    const options = sandboxArgs.slice(0, sandboxArgs.lastIndexOf('--'));
-    feeds.set(ARGS_FD, Buffer.from(options.map((a) => `${a}\0`).join('')));
-    args = ['--args', String(ARGS_FD), '--', ...inner];
+  const folders = leaseFolders(spec);
+  let protectedHandles: ProtectedHandle[];
+  try {
+    // Opened through the view when there is one, so their mounts' roots are `/.git` etc.
+    protectedHandles = openProtectedNames(folders.workspace);
+  } catch (error) {
+    releaseLeases(folders.leases);
+    throw error;
   }
-  const cgroup = limits ? createKernelCgroup(detectCgroups(), `openai4s-${generation}`, limits) : null;
-  if (cgroup) {
-    args = ['-c', JOIN_CGROUPS, 'openai4s-kernel', String(cgroup.procs.length), ...cgroup.procs, file, ...args];
-    file = '/bin/sh';
+  try {
+    const protectedFds = protectedHandles.map((h) => {
+      stdio.push(h.fd);
+      return { fd: 5 + stdio.length - 1, name: h.name };
+    });
+    const limits = spec.limits;
+    const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS)];
+    const sandboxArgs = bwrapArgs({
+      workspace: folders.workspace,
+      workersDir: spec.workersDir,
+      cache: folders.cache,
+      interpreter: spec.interpreter,
+      features,
+      ...(limits?.tmpMiB ? { tmpMiB: limits.tmpMiB } : {}),
+      ...(seccompFd !== undefined ? { seccompFd } : {}),
+      ...(workerScript ? { workerScript } : {}),
+      protectedFds,
+    });
+    const bwrap = spec.sandbox.bwrap ?? 'bwrap';
+    let file = bwrap;
+    // bwrap takes only options from --args; the command stays on its argv, and it names
+    // only paths inside the sandbox.
+    let args = [...sandboxArgs, ...inner]; // an old bwrap without --args: the plain argv
+    if (features.includes('args')) {
+      const options = sandboxArgs.slice(0, sandboxArgs.lastIndexOf('--'));
+      feeds.set(ARGS_FD, Buffer.from(options.map((a) => `${a}\0`).join('')));
+      args = ['--args', String(ARGS_FD), '--', ...inner];
+    }
+    const cgroup = limits ? createKernelCgroup(detectCgroups(), `openai4s-${generation}`, limits) : null;
+    if (cgroup) {
+      args = ['-c', JOIN_CGROUPS, 'openai4s-kernel', String(cgroup.procs.length), ...cgroup.procs, file, ...args];
+      file = '/bin/sh';
+    }
+    return { file, args, stdio, feeds, protectedHandles, cgroup, leases: folders.leases, hostPathsHidden: folders.hidden };
+  } catch (error) {
+    closeProtected(protectedHandles);
+    releaseLeases(folders.leases);
+    throw error;
   }
-  return { file, args, stdio, feeds, protectedHandles, cgroup };
 }

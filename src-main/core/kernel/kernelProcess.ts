@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
+import { releaseLeases } from './bwrapLaunch';
 import { describeExit, type ExitInfo } from './exitInfo';
 import { FramePump, type CellSink } from './framePump';
 import type { ReadyFrame, WarmFrame } from './frames';
@@ -27,6 +28,8 @@ export class KernelProcess {
   readonly ready: Promise<ReadyFrame>;
   readonly exited: Promise<ExitInfo>;
   exit: ExitInfo | null = null;
+  /** Under bwrap: whether /proc/self/mountinfo in its sandbox names no host path. */
+  readonly hostPathsHidden: boolean;
   private child: ChildProcess;
   private input: Writable;
   private pump: FramePump;
@@ -34,6 +37,7 @@ export class KernelProcess {
   constructor(readonly spec: WorkerSpec) {
     const launch = planWorkerLaunch(spec, this.generation);
     const { file, args } = launch;
+    this.hostPathsHidden = launch.hostPathsHidden;
     try {
       this.child = spawn(file, args, {
         cwd: launch.cwd,
@@ -42,6 +46,10 @@ export class KernelProcess {
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...launch.extraStdio],
       });
+    } catch (error) {
+      releaseLeases(launch.leases);
+      launch.cgroup?.remove();
+      throw error;
     } finally {
       // The child has its own copies now.
       closeProtected(launch.protectedHandles);
@@ -68,6 +76,8 @@ export class KernelProcess {
         this.exit = { code, signal, reason };
         if (launch.genDir) fs.rmSync(launch.genDir, { recursive: true, force: true });
         launch.cgroup?.remove();
+        // The sandbox is gone: its views of the workspace and cache can go too.
+        releaseLeases(launch.leases);
         this.pump.workerExited(this.exit);
         resolve(this.exit);
       };

@@ -5,6 +5,7 @@ import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { probeSandbox } from './sandboxProbe';
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelCache } from './cacheLayout';
+import { describeHostPaths, type HidePathsDecision } from './hidePaths';
 
 /** Where things appear inside the Linux sandbox (host paths never leak into a cell). */
 export const SANDBOX_WORKSPACE = '/workspace';
@@ -187,6 +188,8 @@ export interface SandboxDecision {
   features?: string[];
   /** Set when the mode forbids starting a kernel (enforce without a sandbox). */
   refuse?: string;
+  /** Under bwrap: whether the workspace and cache reach it through a FUSE view (hidePaths.ts). */
+  hidePaths?: HidePathsDecision;
 }
 
 let selfTest: Promise<SandboxReport> | null = null;
@@ -222,8 +225,14 @@ export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform
   return { state: { state: 'degraded', reason } };
 }
 
-export function describeSandbox(state: KernelSandboxState): string {
-  if (state.state === 'sandboxed') return `sandboxed (${state.backend})`;
+/**
+ * One line for doctor and the CLI. The host-path note is added when hiding was asked
+ * for (mode auto or on), whether it works or fell back; with the default `off` the
+ * limitation is the documented one (kernel-workers/README.md).
+ */
+export function describeSandbox(state: KernelSandboxState, hidePaths?: HidePathsDecision): string {
+  const note = hidePaths && hidePaths.mode !== 'off' ? `; ${describeHostPaths(hidePaths)}` : '';
+  if (state.state === 'sandboxed') return `sandboxed (${state.backend})${note}`;
   if (state.state === 'degraded') return `degraded: ${state.reason}`;
   return 'off';
 }

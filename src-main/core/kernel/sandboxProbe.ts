@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import { execProbe } from './execProbe';
 
-function findOnPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
+export function findOnPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
   for (const dir of (processEnv.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
     const candidate = path.join(dir, name);
     try {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../security/protectedPaths';
 import type { KernelProcess } from './kernelProcess';
+import type { PathViews } from './pathViews';
 import type { WorkerSpec } from './workerSpec';
 import { listWorkspaceDir } from '../workspace/safeFs';
 
@@ -85,6 +86,8 @@ export interface SparePoolOptions {
   launch: (spec: WorkerSpec) => KernelProcess;
   /** The supervisor is closed: no spare may start. */
   closed: () => boolean;
+  /** The kernels' views of host folders: a spare's view follows its folder into the session. */
+  views?: PathViews;
 }
 
 /**
@@ -126,8 +129,13 @@ export class SparePool {
     this.spares.delete(language);
     await spare.warm;
     if (!spare.proc.alive) return null;
+    const views = this.opts.views;
     try {
+      // A spare seeing its folder through a FUSE view must not join a workspace other live
+      // kernels reach another way (one view per folder: pathViews.ts says why).
+      if (views && !views.canMove(spare.dir, workspace)) throw new Error('the workspace is in use by another kernel');
       adoptWorkspace(spare, workspace);
+      views?.moved(spare.dir, workspace);
     } catch {
       spare.proc.kill();
       return null;

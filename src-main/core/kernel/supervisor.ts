@@ -5,6 +5,8 @@ import type { KernelCellResult, KernelEventTopics, KernelLanguage, KernelLimitEx
 import type { KernelLimits } from '../config/kernelLimits';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
+import { PathViews } from './pathViews';
+import { findOnPath } from './sandboxProbe';
 import { armIdleShutdown, ensureSlotProcess, resetForRestart } from './restartPolicy';
 import { DEFAULT_LIMITS, runCell, type CellLimits } from './runCell';
 import type { SandboxDecision } from './sandbox';
@@ -73,14 +75,21 @@ export class KernelSupervisor {
   private readonly host: HostCallHandler;
   private readonly setup: WorkerSetup;
   private readonly spares: SparePool;
+  /** FUSE views of workspaces and the cache (OPENAI4S_SANDBOX_HIDE_PATHS), shared by kernels. */
+  private readonly views: PathViews;
   private readonly onExit = () => {
     for (const proc of this.live) proc.kill();
+    this.views.closeAll();
   };
 
   constructor(private readonly opts: KernelSupervisorOptions) {
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.host = opts.host ?? unavailableHostCalls;
+    this.views = new PathViews(path.join(opts.dataDir, 'run', 'mnt'));
+    // Views left mounted by an app that was killed (kill -9) are unmounted now.
+    this.views.cleanStale(findOnPath('fusermount3', opts.processEnv) ?? findOnPath('fusermount', opts.processEnv));
     this.setup = new WorkerSetup({
+      views: this.views,
       dataDir: opts.dataDir,
       processEnv: opts.processEnv,
       sandboxMode: opts.sandboxMode,
@@ -94,6 +103,7 @@ export class KernelSupervisor {
       prepare: (language, dir) => this.prepareSpec(language, dir, true),
       launch: (spec) => this.launch(spec),
       closed: () => this.closed,
+      views: this.views,
     });
     process.on('exit', this.onExit);
   }
@@ -296,6 +306,7 @@ export class KernelSupervisor {
     for (const slots of this.sessions.values()) for (const slot of slots.values()) if (slot.idleTimer) clearTimeout(slot.idleTimer);
     await Promise.all(all.map((proc) => proc.shutdown(300)));
     this.spares.clear();
+    this.views.closeAll();
     // A cache build still running writes into the data root: let it finish (bounded by its
     // own timeout) so nothing is left half-written and nobody deletes the root under it.
     await this.setup.settled();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { planBwrap } from './bwrapLaunch';
 import type { KernelCache } from './cacheLayout';
 import type { KernelCgroup } from './cgroup';
+import type { ViewLease } from './pathViews';
 import type { ProtectedHandle } from './protectedMounts';
 import { SANDBOX_CACHE, SANDBOX_HOME, SANDBOX_MPLCONFIG, SANDBOX_XDG_CACHE, kernelEnv, seatbeltProfile } from './sandbox';
 import { commandFor, type WorkerSpec } from './workerSpec';
@@ -24,6 +25,10 @@ export interface WorkerLaunch {
   cgroup: KernelCgroup | null;
   /** The generation's own host folder (without bwrap), removed when it exits. */
   genDir: string | null;
+  /** Views of host folders it holds (bwrap), released when it exits. */
+  leases: ViewLease[];
+  /** Under bwrap: whether its mounts name no host path. */
+  hostPathsHidden: boolean;
 }
 
 /**
@@ -59,8 +64,8 @@ export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLa
   const cwd = bwrap ? '/' : spec.workspace;
   if (bwrap) {
     const launch = planBwrap(spec, generation);
-    const { file, args, stdio: extraStdio, feeds, protectedHandles, cgroup } = launch;
-    return { file, args, env, cwd, bwrap, extraStdio, feeds, protectedHandles, cgroup, genDir };
+    const { file, args, stdio: extraStdio, feeds, protectedHandles, cgroup, leases, hostPathsHidden } = launch;
+    return { file, args, env, cwd, bwrap, extraStdio, feeds, protectedHandles, cgroup, genDir, leases, hostPathsHidden };
   }
   const cmd = commandFor(spec, spec.workersDir);
   let file = cmd[0]!;
@@ -75,5 +80,5 @@ export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLa
     args = ['-p', profile, file, ...args];
     file = '/usr/bin/sandbox-exec';
   }
-  return { file, args, env, cwd, bwrap, extraStdio: [], feeds: new Map(), protectedHandles: [], cgroup: null, genDir };
+  return { file, args, env, cwd, bwrap, extraStdio: [], feeds: new Map(), protectedHandles: [], cgroup: null, genDir, leases: [], hostPathsHidden: false };
 }

@@ -6,7 +6,9 @@ import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { appRoot } from '../config/appPaths';
 import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
 import { kernelLimitsFromEnv, type KernelLimits } from '../config/kernelLimits';
+import { decideHidePaths } from './hidePaths';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
+import type { PathViews } from './pathViews';
 import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
 import type { WorkerSpec } from './workerSpec';
 
@@ -28,6 +30,8 @@ export interface WorkerSetupOptions {
   /** Resource limits per kernel (read when the first kernel starts); default: envs/limits.json with overrides from processEnv. */
   kernelLimits?: KernelLimits | (() => KernelLimits);
   startTimeoutMs?: number;
+  /** The shared views of host folders (OPENAI4S_SANDBOX_HIDE_PATHS). */
+  views?: PathViews;
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
@@ -49,7 +53,17 @@ export class WorkerSetup {
   async sandbox(): Promise<SandboxDecision> {
     const mode = this.opts.sandboxMode();
     const report = await (this.opts.sandboxReport?.() ?? sandboxSelfTest(mode, this.opts.processEnv));
-    return decideSandbox(mode, report);
+    const decision = decideSandbox(mode, report);
+    if (decision.bwrap && !decision.refuse) {
+      try {
+        const hide = decideHidePaths(this.opts.processEnv);
+        decision.hidePaths = hide;
+        if (!hide.use && hide.refuse) decision.refuse = hide.refuse;
+      } catch (error) {
+        decision.refuse = (error as Error).message;
+      }
+    }
+    return decision;
   }
 
   get workersDir(): string {
@@ -79,6 +93,7 @@ export class WorkerSetup {
     const script = this.opts.scripts?.[language];
     if (script) spec.script = script;
     spec.limits = this.resourceLimits();
+    if (this.opts.views) spec.views = this.opts.views;
     return spec;
   }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { KernelLimits } from '../config/kernelLimits';
 import type { KernelCache } from './cacheLayout';
+import type { PathViews } from './pathViews';
 import type { SandboxDecision } from './sandbox';
 
 /** Everything one worker process needs, decided by the supervisor before the spawn. */
@@ -23,6 +24,8 @@ export interface WorkerSpec {
   script?: string;
   /** Resource limits (applied under bwrap); absent: none. */
   limits?: KernelLimits;
+  /** The supervisor's shared views of host folders (bwrap only; absent: plain binds). */
+  views?: PathViews;
 }
 
 /** The worker script, relative to the workers folder. */

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findOnPath } from './sandboxProbe';
+import { mountView, mountsUnder, unmountView, type FuseTools } from './fuseView';
+
+/**
+ * OPENAI4S_SANDBOX_HIDE_PATHS: whether the workspace and the kernel cache reach the bwrap
+ * sandbox through a FUSE view (bindfs), so /proc/self/mountinfo names no host path.
+ * `off` (default): plain bind mounts; measured on this project's CI machine, reading a
+ * large file through bindfs was 4-8x slower and creating small files 3-6x slower (see
+ * kernel-workers/README.md), too much for data-heavy cells by default. `auto`: the view
+ * when bindfs and fusermount work, else plain binds (doctor says which). `on`: a kernel
+ * that cannot get the view does not start.
+ */
+export type HidePathsMode = 'off' | 'auto' | 'on';
+
+export const HIDE_PATHS_VAR = 'OPENAI4S_SANDBOX_HIDE_PATHS';
+
+export function hidePathsMode(env: NodeJS.ProcessEnv): HidePathsMode {
+  const value = env[HIDE_PATHS_VAR]?.trim().toLowerCase() || 'off';
+  if (value === 'off' || value === 'auto' || value === 'on') return value;
+  throw new Error(`${HIDE_PATHS_VAR} must be off, auto or on (it is "${value}").`);
+}
+
+export type HidePathsProbe = { available: true; tools: FuseTools } | { available: false; reason: string };
+
+/** bindfs (OPENAI4S_BINDFS overrides) and fusermount3/fusermount on PATH, and /dev/fuse. */
+function findTools(env: NodeJS.ProcessEnv): FuseTools | string {
+  const given = env.OPENAI4S_BINDFS?.trim();
+  const bindfs = given || findOnPath('bindfs', env);
+  if (!bindfs) return 'bindfs is not installed (Debian: apt-get install bindfs fuse3)';
+  try {
+    fs.accessSync(bindfs, fs.constants.X_OK);
+  } catch {
+    return `bindfs at ${bindfs} (OPENAI4S_BINDFS) is not an executable file`;
+  }
+  const fusermount = findOnPath('fusermount3', env) ?? findOnPath('fusermount', env);
+  if (!fusermount) return 'fusermount3 is not installed (Debian: apt-get install fuse3)';
+  if (!fs.existsSync('/dev/fuse')) return '/dev/fuse is missing (FUSE is not available here)';
+  return { bindfs, fusermount };
+}
+
+/** Mounts a trial view of an empty folder and checks it is really a separate mount. */
+export function probeHidePaths(env: NodeJS.ProcessEnv): HidePathsProbe {
+  const tools = findTools(env);
+  if (typeof tools === 'string') return { available: false, reason: tools };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-fuse-probe-'));
+  const point = path.join(dir, 'view');
+  try {
+    fs.mkdirSync(path.join(dir, 'src'));
+    mountView(tools, path.join(dir, 'src'), point, true);
+    const mounted = mountsUnder(dir).includes(point);
+    unmountView(tools.fusermount, point);
+    return mounted ? { available: true, tools } : { available: false, reason: 'bindfs exited without mounting its view' };
+  } catch (error) {
+    return { available: false, reason: (error as Error).message };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let cached: { key: string; probe: HidePathsProbe } | null = null;
+
+/** The probe runs once per app start (per PATH and override), not once per kernel. */
+export function hidePathsSelfTest(env: NodeJS.ProcessEnv): HidePathsProbe {
+  const key = `${env.PATH ?? ''}\0${env.OPENAI4S_BINDFS ?? ''}`;
+  if (cached?.key !== key) cached = { key, probe: probeHidePaths(env) };
+  return cached.probe;
+}
+
+/** What a bwrap kernel does about host paths in mountinfo. */
+export type HidePathsDecision =
+  | { use: true; tools: FuseTools; mode: HidePathsMode }
+  | { use: false; mode: HidePathsMode; reason: string; refuse?: string };
+
+export function decideHidePaths(env: NodeJS.ProcessEnv): HidePathsDecision {
+  const mode = hidePathsMode(env);
+  if (mode === 'off') return { use: false, mode, reason: `${HIDE_PATHS_VAR}=off` };
+  const probe = hidePathsSelfTest(env);
+  if (probe.available) return { use: true, tools: probe.tools, mode };
+  const decision: HidePathsDecision = { use: false, mode, reason: probe.reason };
+  if (mode === 'on') decision.refuse = `${HIDE_PATHS_VAR}=on and the FUSE view of the workspace is unavailable: ${probe.reason}. Install it or set ${HIDE_PATHS_VAR}=auto.`;
+  return decision;
+}
+
+/** For doctor's sandbox line and the kernel's status. */
+export function describeHostPaths(decision: HidePathsDecision): string {
+  if (decision.use) return `host paths hidden from /proc/self/mountinfo (bindfs view, ${HIDE_PATHS_VAR}=${decision.mode})`;
+  return `workspace host path visible in /proc/self/mountinfo (${decision.reason})`;
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { cleanStaleViews, mountView, unmountView, type FuseTools } from './fuseView';
+
+/** A kernel's hold on a folder's view; released when the kernel exits. */
+export interface ViewLease {
+  /** What bwrap binds: the FUSE mount point, or the folder itself (plain bind). */
+  path: string;
+  hidden: boolean;
+  release(): void;
+}
+
+interface Entry {
+  key: string;
+  /** Null: the kernels of this folder use plain binds. */
+  mountPoint: string | null;
+  fusermount: string | null;
+  refs: number;
+  /** Set when a spare's plain entry joined its new folder's (moved): count there. */
+  mergedInto?: Entry;
+}
+
+/**
+ * The views of host folders shared by the live kernels (one per folder, reference
+ * counted, unmounted when its last kernel exits).
+ *
+ * Why one per folder, and never a view next to a plain bind: bindfs works by path
+ * outside the sandbox. If the same folder were changed through a second way (a second
+ * bindfs, or a plain bind of another kernel of the session), a cell could swap a
+ * folder for a symlink between two of the daemon's steps and make it open a host file:
+ * measured, 510 host reads in 10 s with two views of one folder, none with one view.
+ * So a folder's first kernel decides, and every later kernel of that folder follows
+ * it while any of them lives.
+ */
+export class PathViews {
+  private entries = new Map<string, Entry>();
+
+  constructor(private readonly runDir: string) {}
+
+  /** Views left by a killed app (at supervisor start). */
+  cleanStale(fusermount: string | null): void {
+    cleanStaleViews(this.runDir, fusermount);
+  }
+
+  /**
+   * A lease on `dir`: a FUSE view when `tools` are given (and the folder has no plain
+   * kernels), else the folder itself. A failed mount throws (the caller falls back or
+   * refuses, by mode).
+   */
+  acquire(dir: string, tools: FuseTools | null, readOnly: boolean): ViewLease {
+    const key = this.key(dir, readOnly);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      let mountPoint: string | null = null;
+      if (tools) {
+        mountPoint = path.join(this.runDir, `${process.pid}-${randomUUID()}`);
+        mountView(tools, dir, mountPoint, readOnly);
+      }
+      entry = { key, mountPoint, fusermount: tools?.fusermount ?? null, refs: 0 };
+      this.entries.set(key, entry);
+    }
+    entry.refs += 1;
+    const first = entry;
+    let released = false;
+    return {
+      path: first.mountPoint ?? dir,
+      hidden: first.mountPoint !== null,
+      release: () => {
+        if (released) return;
+        released = true;
+        let held = first;
+        while (held.mergedInto) held = held.mergedInto;
+        held.refs -= 1;
+        if (held.refs > 0) return;
+        if (this.entries.get(held.key) === held) this.entries.delete(held.key);
+        if (held.mountPoint && held.fusermount) unmountView(held.fusermount, held.mountPoint);
+      },
+    };
+  }
+
+  /** Whether live kernels hold a view (or a plain bind) of `dir`. */
+  inUse(dir: string): boolean {
+    return this.entries.has(this.key(dir, false));
+  }
+
+  /** Whether `dir` is served through a FUSE view. */
+  hidden(dir: string): boolean {
+    return Boolean(this.entries.get(this.key(dir, false))?.mountPoint);
+  }
+
+  /** A spare whose folder is `spare` may take over `target` without two ways into one folder. */
+  canMove(spare: string, target: string): boolean {
+    return !this.inUse(target) || (!this.hidden(spare) && !this.hidden(target));
+  }
+
+  /**
+   * A spare's folder became a session's workspace (renamed): its view follows, since
+   * bindfs holds the folder itself, not its name. Plain binds of both join up (the
+   * caller checked `canMove`).
+   */
+  moved(from: string, to: string): void {
+    const entry = this.entries.get(this.key(from, false));
+    if (!entry) return;
+    this.entries.delete(entry.key);
+    const toKey = this.key(to, false);
+    const there = this.entries.get(toKey);
+    if (there) {
+      there.refs += entry.refs;
+      entry.mergedInto = there;
+      return;
+    }
+    entry.key = toKey;
+    this.entries.set(toKey, entry);
+  }
+
+  /** Unmounts everything now (the app is exiting). */
+  closeAll(): void {
+    for (const entry of this.entries.values()) if (entry.mountPoint && entry.fusermount) unmountView(entry.fusermount, entry.mountPoint);
+    this.entries.clear();
+  }
+
+  private key(dir: string, readOnly: boolean): string {
+    return `${readOnly ? 'ro' : 'rw'}\0${path.resolve(dir)}`;
+  }
+}
