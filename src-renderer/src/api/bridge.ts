@@ -46,6 +46,11 @@ export function toErrorBody(error: unknown): ErrorBody {
 
 export interface Bridge {
   invoke<K extends RouteName>(route: K, ...input: InputArgs<K>): Promise<OutputOf<K>>;
+  /**
+   * Listens to one topic; the returned function stops. Main sends a window only the
+   * topics it has listeners for (the preload tells it), so subscribe where the events
+   * are used and unsubscribe when done: a forgotten listener keeps its topic crossing IPC.
+   */
   on<T extends EventTopic>(topic: T, callback: (payload: EventTopics[T]) => void): () => void;
 }
 
