@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { editFileTool, listDirTool, readTextFileTool, writeFileTool } from '../../src-main/core/capabilities/tools/fsTools';
-import { ProtectedPathError, makeWorkspaceDir, writeWorkspaceFile } from '../../src-main/core/workspace/safeFs';
+import { ProtectedPathError, writeWorkspaceFile } from '../../src-main/core/workspace/safeFs';
 import { runTool } from './support/tools';
 
 const dirs: string[] = [];
@@ -78,15 +78,13 @@ describe('protected workspace names, host side', () => {
     expect((await runTool(readTextFileTool, { path: '.env' }, ws)).text).toBe('OPENAI_API_KEY=placeholder\n');
   });
 
-  it('the shared write path (figures, downloads, attachments) and folder creation refuse them too', () => {
+  it('the shared write path (figures, downloads, attachments) refuses them too', () => {
     const ws = workspace();
     for (const rel of REFUSED) {
       expect(() => writeWorkspaceFile(ws, rel, 'x'), rel).toThrow(ProtectedPathError);
       expect(() => writeWorkspaceFile(ws, rel, 'x', { atomic: true }), rel).toThrow(ProtectedPathError);
       expect(() => writeWorkspaceFile(ws, rel, 'x', { exclusive: true }), rel).toThrow(ProtectedPathError);
     }
-    expect(() => makeWorkspaceDir(ws, '.git/hooks')).toThrow(ProtectedPathError);
-    expect(() => makeWorkspaceDir(ws, 'a/.vscode')).toThrow(ProtectedPathError);
     expect(tree(ws)).toEqual([]);
     // Names that only look alike stay writable.
     for (const rel of ['env', '.env.example.txt', '.env.example', 'git/hooks.txt', 'figures/.gitkeep-not.png', '.environment']) writeWorkspaceFile(ws, rel, 'ok');

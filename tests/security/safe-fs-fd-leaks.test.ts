@@ -11,7 +11,6 @@ import { readTextFileTool } from '../../src-main/core/capabilities/tools/fsTools
 import { contentSearchTool, globFilesTool } from '../../src-main/core/capabilities/tools/searchTools';
 import {
   listWorkspaceDir,
-  makeWorkspaceDir,
   readWorkspaceFile,
   walkWorkspaceFiles,
   withWorkspaceFile,
@@ -41,7 +40,6 @@ describe('safeFs: no descriptor leaks', () => {
       () => listWorkspaceDir(ws, 'a'),
       () => walkWorkspaceFiles(ws, '.', 100),
       () => workspaceEntryKind(ws, 'a/b'),
-      () => makeWorkspaceDir(ws, 'a/b/c/d'),
       () => readWorkspaceFile(ws, 'a/link/secret.txt'), // symlink
       () => writeWorkspaceFile(ws, 'a/link/x.txt', 'x'), // symlink
       () => readWorkspaceFile(ws, 'a/b/missing.txt'), // missing

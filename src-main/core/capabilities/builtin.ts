@@ -8,7 +8,7 @@ import { webFetchTool, webSearchTool, type WebToolsOptions } from './tools/webTo
 export interface BuiltinToolOptions {
   env: NodeJS.ProcessEnv;
   egress?: EgressOptions;
-  /** Tools other parts of the app contribute (science connectors, artifacts): see HOOK_TOOL_NAMES. */
+  /** Tools other parts of the app contribute (science connectors, artifacts: capabilities/tools/provenanceTools). */
   extra?: Tool[];
   /** Each page web_fetch reads becomes evidence. */
   onPage?: WebToolsOptions['onPage'];

@@ -256,15 +256,6 @@ function writeByRename(dir: DirHandle, name: string, bytes: Uint8Array, requeste
   }
 }
 
-/** Makes a folder and any missing parents; returns its workspace-relative path. */
-export function makeWorkspaceDir(workspace: string, requested: string): string {
-  const rel = workspaceRelative(requested);
-  const parts = components(rel);
-  if (parts.length) assertWritable(rel);
-  withDir(workspace, requested, parts, parts.length, true, () => undefined);
-  return rel;
-}
-
 function kindOf(st: fs.Stats): EntryKind {
   return st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'link' : st.isFile() ? 'file' : 'other';
 }

@@ -3,7 +3,6 @@ import { MemoryAudit } from '../../../src-main/core/capabilities/audit';
 import { createPermissionLayer, HostDispatcher } from '../../../src-main/core/capabilities/dispatcher';
 import { MemoryRequestStore, MemoryRuleStore } from '../../../src-main/core/capabilities/permissions/memoryStores';
 import { createToolRegistry } from '../../../src-main/core/capabilities/builtin';
-import { HOOK_TOOL_NAMES } from '../../../src-main/core/capabilities/registry';
 import { allowPorts, loopback } from '../security/loopback';
 
 function dispatcherWith(env: NodeJS.ProcessEnv, ports: number[]) {
@@ -82,15 +81,14 @@ describe('web tools through the dispatcher', () => {
     expect(searx.hits).toHaveLength(2);
   });
 
-  it('the registry offers each tool once with a JSON Schema (no finalize_response: the engine adds it), and reserves the hook names', () => {
+  it('the registry offers each tool once with a JSON Schema (not finalize_response: the engine adds it; not the on-demand glob_files and content_search: find_tools offers them)', () => {
     const { registry } = dispatcherWith({}, []);
     const tools = registry.forModel();
-    expect(tools.map((t) => t.name)).toEqual(['content_search', 'edit_file', 'glob_files', 'list_dir', 'read_text_file', 'web_fetch', 'web_search', 'write_file']);
+    expect(tools.map((t) => t.name)).toEqual(['edit_file', 'list_dir', 'read_text_file', 'web_fetch', 'web_search', 'write_file']);
     for (const t of tools) {
       expect(t.inputSchema).not.toHaveProperty('$schema');
       expect(t.inputSchema.type).toBe('object');
     }
     expect(registry.forHostMethod('read_file')?.name).toBe('read_text_file');
-    for (const name of HOOK_TOOL_NAMES) expect(registry.unknownToolMessage(name)).toBe(`The tool ${name} is not installed in this build.`);
   });
 });

@@ -4,6 +4,7 @@ import type { ArtifactProducer } from '../../../../src-preload/contract/artifact
 import type { ToolContext, ToolOutput } from '../define';
 import { WorkspaceNotFoundError, readWorkspaceFile } from '../../workspace/safeFs';
 import type { ArtifactService } from '../../provenance/artifactService';
+import { EVIDENCE_ID } from '../../records/ids';
 
 const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
 
@@ -12,7 +13,7 @@ export const saveArtifactInput = z
     path: z.string().min(1).max(512).describe('Workspace-relative path of the file to save, e.g. figures/insulin.png.'),
     name: z.string().min(1).max(512).optional().describe('Logical artifact path if different from path; saving the same name again makes a new version.'),
     mime: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/).max(100).optional(),
-    input_evidence: z.array(z.string().regex(/^ev_[a-z2-7]{16}$/)).max(50).optional().describe('Evidence ids the file was made from.'),
+    input_evidence: z.array(z.string().regex(EVIDENCE_ID)).max(50).optional().describe('Evidence ids the file was made from.'),
   })
   .strict();
 
@@ -76,6 +77,8 @@ export function artifactCapabilities(artifactsOf: () => ArtifactService) {
       description: "List this session's artifacts with their latest version, size and evidence id.",
       input: listArtifactsInput,
       sideEffect: 'read' as const,
+      // Offered on demand (find_tools): kept out of the first request.
+      onDemand: true,
       defaultPolicy: 'allow' as const,
       hostMethods: ['list_artifacts'],
       resourceKeys: () => [],

@@ -4,9 +4,8 @@ import { defineTool, type Tool } from '../define';
 import { scienceCapabilities } from './scienceTools';
 
 /**
- * science_list_dbs, science_search, save_artifact and list_artifacts as registry tools
- * (the names the registry reserves in HOOK_TOOL_NAMES). The services are opened lazily, on
- * the first call, so a run that never retrieves opens no store.
+ * science_list_dbs, science_search, save_artifact and list_artifacts as registry tools. The
+ * services are opened lazily, on the first call, so a run that never retrieves opens no store.
  *
  * A call from a cell carries the calling cell (`ctx.cell`, set by the dispatcher), so an
  * artifact saved from a cell names that cell, its generation and its environment.
