@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { route } from '../../src-preload/contract/define';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../src-preload/contract/events';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, SUBSCRIPTIONS_CHANNEL } from '../../src-preload/contract/events';
+import { WindowSubscriptions } from '../../src-main/electron/topicFilter';
 import { defineHandlers } from '../../src-main/core/api/defineHandlers';
 import { createRouter } from '../../src-main/core/api/router';
 import {
@@ -13,7 +14,7 @@ import {
 
 vi.mock('electron', () => createFakeElectron());
 
-const { bindRouterToIpc, callerOf, isTrustedCaller, sendEvent } =
+const { bindRouterToIpc, bindSubscriptionsToIpc, callerOf, isTrustedCaller, sendEvent } =
   await import('../../src-main/electron/ipc');
 
 const routes = {
@@ -182,5 +183,33 @@ describe('sendEvent', () => {
     target.destroyed = true;
     sendEvent(target as never, 'app.notice', { level: 'info', message: 'lost' });
     expect(target.sent).toEqual([[EVENT_CHANNEL, 'app.notice', { level: 'info', message: 'hi' }]]);
+  });
+});
+
+describe('bindSubscriptionsToIpc', () => {
+  it('records the topics of our main frame per window, ignores other senders, logs a malformed list', () => {
+    const ipc = createFakeElectron().ipcMain;
+    const subs = new WindowSubscriptions();
+    const unbind = bindSubscriptionsToIpc(ipc as never, subs);
+    const win = new FakeWebContents();
+    const other = new FakeWebContents();
+    ipc.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(win), ['session.stream']);
+    ipc.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(other, { url: 'app://openai4s/index.html' }), ['kernel.output']);
+    ipc.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(other, null), ['kernel.output']);
+    expect(subs.hears(win.id, 'session.stream')).toBe(true);
+    expect(subs.hears(other.id, 'kernel.output')).toBe(false);
+
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      ipc.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(win), 'everything');
+      expect(logged).toHaveBeenCalledWith(expect.stringMatching(/subscriptions message must be an array/));
+    } finally {
+      logged.mockRestore();
+    }
+    expect(subs.hears(win.id, 'session.stream')).toBe(true);
+
+    unbind();
+    ipc.send(SUBSCRIPTIONS_CHANNEL, invokeEvent(win), []);
+    expect(subs.hears(win.id, 'session.stream')).toBe(true);
   });
 });
