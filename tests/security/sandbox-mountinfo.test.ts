@@ -63,6 +63,23 @@ describe('mountinfo with OPENAI4S_SANDBOX_HIDE_PATHS=on', () => {
     expect(fs.readFileSync(path.join(workspace, 'from-cell.txt'), 'utf8')).toBe('written by the cell');
   });
 
+  it('protected names stay read-only through the view', async () => {
+    const r = await sup.execute(
+      'mi',
+      'python',
+      [
+        'import errno',
+        'for op in (lambda: open(".env", "w"), lambda: open(".git/hooks-x", "w"), lambda: __import__("os").rename(".git", "g2")):',
+        '    try:',
+        '        op(); print("allowed")',
+        '    except OSError as e:',
+        '        print(errno.errorcode[e.errno])',
+      ].join('\n'),
+    );
+    expect(r.status, r.error?.traceback).toBe('ok');
+    expect(r.stdout.trim().split('\n')).toEqual(['EROFS', 'EROFS', 'EBUSY']);
+  });
+
   it('the Python and R kernels of a session share one view; it is unmounted when the last one stops', async () => {
     const before = mountsUnder(runDir);
     const r = await sup.execute('mi', 'r', 'cat(readLines("/proc/self/mountinfo"), sep = "\\n")');
