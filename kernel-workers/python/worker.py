@@ -449,6 +449,7 @@ class Host:
 
     def __init__(self):
         self.science = _Namespace("science")
+        self.skills = _Namespace("skills")
 
     def call(self, method, **args):
         return host_call(method, **args)
@@ -472,7 +473,7 @@ class Host:
         return host_call("submit_output", **answer)
 
     def __repr__(self):
-        return "<host: call(method, **args), science.*, save_artifact, read_file, write_file, web_fetch, llm, submit_output>"
+        return "<host: call(method, **args), science.*, skills.*, save_artifact, read_file, write_file, web_fetch, llm, submit_output>"
 
 
 # ---------------------------------------------------------------- execution

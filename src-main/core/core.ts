@@ -11,6 +11,7 @@ import type { SettingsKeyLookup } from './config/providers';
 import { buildDoctorReport } from './doctor/doctor';
 import { KernelSupervisor } from './kernel/supervisor';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
+import { LEDGER_SYNC_VARIABLE, resolveLedgerSync } from './ledger/durability';
 import { buildSessionRunner } from './runner/buildRunner';
 import { createCellProtocol } from './runner/cellProtocol';
 import { recordKernelGenerations } from './runner/generationLog';
@@ -30,6 +31,7 @@ import type { ApiServices } from './api/handlers';
 import type { ApprovalPort } from './capabilities/permissions/approvals';
 import { LiveRuns } from './engine/liveRuns';
 import { sessionWorkspace } from './workspace/sessionWorkspace';
+import { SkillLibrary } from './skills/library';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -56,6 +58,8 @@ export interface Core extends ApiServices {
   startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
   /** Shows a file in the OS file manager; only the Electron glue provides it. */
   readonly revealPath: ((file: string) => Promise<void>) | null;
+  /** Agent Skills from the bundled, user and Settings folders (src-main/core/skills). */
+  readonly skills: SkillLibrary;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
   /**
@@ -99,7 +103,7 @@ export function createCore(options: CoreOptions = {}): Core {
   let ledger: Ledger | null = null;
   const ledgerOf = (): Ledger => {
     refuseAfter(closed, 'the ledger');
-    return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE)));
+    return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE), { sync: resolveLedgerSync(config.env.value(LEDGER_SYNC_VARIABLE)) }));
   };
   const settings = new SettingsService(() => ledgerOf().settings, secrets, config);
   // Per-session configuration overlays (the in-app demo) and what closes them.
@@ -121,6 +125,19 @@ export function createCore(options: CoreOptions = {}): Core {
     }));
   };
 
+  // Skills: bundled with the app (read-only, wins a clash), the user's, and folders added in Settings.
+  const skills = new SkillLibrary({
+    folders: () => {
+      const chosen = settings.readOrDefaults();
+      return [
+        { source: 'bundled' as const, dir: path.join(appRoot(config.processEnv), 'skills') },
+        { source: 'user' as const, dir: path.join(config.dataDir, 'skills') },
+        ...(chosen.skillFolders ?? []).map((dir) => ({ source: 'folder' as const, dir })),
+      ];
+    },
+    disabled: () => new Set(settings.readOrDefaults().disabledSkills ?? []),
+  });
+
   // 3. The runs streaming now: the host and the runner both use it, neither owns it.
   const liveRuns = new LiveRuns();
   const workspaceFor = (sessionId: string) => sessionWorkspace(config.dataDir, sessionId);
@@ -138,6 +155,7 @@ export function createCore(options: CoreOptions = {}): Core {
     extraTools: provenanceTools(provenanceOf),
     // Every page the agent reads is evidence it can cite.
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
+    skills: () => skills,
   });
   const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
 
@@ -161,7 +179,7 @@ export function createCore(options: CoreOptions = {}): Core {
   let runner: SessionRunner | null = null;
   const runnerOf = (): SessionRunner => {
     refuseAfter(closing && !runner, 'the session runner');
-    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, envFor }));
+    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, skills, envFor }));
   };
   let doctorCache: Promise<DoctorReport> | null = null;
 
@@ -175,6 +193,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     revealPath: options.revealPath ?? null,
     settings,
+    skills,
     get provenance() {
       return provenanceOf();
     },

@@ -16,6 +16,10 @@ export interface AppSettings {
   sandboxMode: SandboxMode | null;
   /** Wall-clock limit of an agent cell in seconds; absent or null = OPENAI4S_CELL_TIMEOUT_S or 1800. */
   cellTimeoutS?: number | null;
+  /** More folders of skills (absolute paths), after the bundled and the user's own; absent or null = none. */
+  skillFolders?: string[] | null;
+  /** Skills switched off by name: left out of the prompt's catalogue, search and loading. */
+  disabledSkills?: string[] | null;
 }
 
 /** A stored key as the renderer may see it. */
@@ -55,6 +59,16 @@ export const settingsRoutes = {
         defaultModel: z.string().trim().min(1).max(200).nullable().optional(),
         sandboxMode: z.enum(['auto', 'enforce', 'off']).nullable().optional(),
         cellTimeoutS: z.number().int().min(1).max(7 * 24 * 3600).nullable().optional(),
+        skillFolders: z
+          .array(z.string().max(1000).regex(/^(\/|[A-Za-z]:[\\/])/, 'a skill folder is an absolute path, e.g. /home/me/skills'))
+          .max(20)
+          .nullable()
+          .optional(),
+        disabledSkills: z
+          .array(z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a skill name is lower-case letters, digits and hyphens').max(64))
+          .max(500)
+          .nullable()
+          .optional(),
       })
       .strict(),
   ),

@@ -46,6 +46,12 @@ export interface ToolSpec<S extends z.ZodType> {
   maxOutputBytes?: number;
   /** False for capabilities only cells may call. */
   exposeToModel?: boolean;
+  /**
+   * Offered on demand: not in the first request. The model finds it with find_tools (the
+   * capability catalogue), and from then on the run's requests carry its schema. Keeps the
+   * first request small however many capabilities are installed.
+   */
+  onDemand?: boolean;
 }
 
 /** A defined tool, type-erased for the registry: `parse` checks the arguments with its schema. */
@@ -57,6 +63,7 @@ export interface Tool {
   readonly hostMethods: readonly string[];
   readonly maxOutputBytes: number;
   readonly exposeToModel: boolean;
+  readonly onDemand: boolean;
   parse(args: unknown): { ok: true; args: unknown } | { ok: false; error: string };
   resourceKeys(args: unknown): string[];
   target(args: unknown): string;
@@ -87,6 +94,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     hostMethods: spec.hostMethods ?? [],
     maxOutputBytes: spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     exposeToModel: spec.exposeToModel ?? true,
+    onDemand: spec.onDemand ?? false,
     parse(args) {
       const r = spec.input.safeParse(args ?? {});
       return r.success ? { ok: true, args: r.data } : { ok: false, error: `invalid arguments for ${spec.name}: ${describeIssues(r.error)}` };

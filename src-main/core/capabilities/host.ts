@@ -5,6 +5,9 @@ import { headlessApprovals, NO_UI_DENIAL, type ApprovalPort, type ApprovalServic
 import type { EgressOptions } from '../security/egress';
 import type { PermissionPolicy, RuleStore } from './permissions/permissions';
 import { createToolRegistry, type BuiltinToolOptions } from './builtin';
+import { findToolsTool } from './tools/findTools';
+import { skillTools } from './tools/skillTools';
+import type { SkillLibrary } from '../skills/library';
 import type { Tool } from './define';
 import type { ToolRegistry } from './registry';
 import { LedgerAudit } from './audit';
@@ -22,6 +25,8 @@ export interface HostOptions {
   extraTools?: Tool[];
   /** Each page web_fetch reads becomes evidence (returns its id). */
   onPage?: BuiltinToolOptions['onPage'];
+  /** The skills the agent may search and load (absent: no skill tools). */
+  skills?: () => SkillLibrary;
   /** The runs streaming now: a cell's host calls are audited under its run and shown in its stream. */
   liveRuns: LiveRuns;
   /** Who answers approval questions (the app's native dialog); absent: headless (env-configured, else deny). */
@@ -42,6 +47,8 @@ export class Host {
   readonly dispatcher: HostDispatcher;
   readonly executor: ToolExecutor;
   private readonly audit: LedgerAudit;
+  /** On-demand tools each live run has found with find_tools (offered in its next requests). */
+  private readonly disclosed = new Map<string, Set<string>>();
 
   constructor(private readonly options: HostOptions) {
     this.registry = createToolRegistry({
@@ -50,6 +57,13 @@ export class Host {
       ...(options.extraTools ? { extra: options.extraTools } : {}),
       ...(options.onPage ? { onPage: options.onPage } : {}),
     });
+    const disclose = (runId: string, names: string[]) => {
+      const set = this.disclosed.get(runId) ?? new Set<string>();
+      for (const name of names) set.add(name);
+      this.disclosed.set(runId, set);
+    };
+    this.registry.register(findToolsTool(this.registry, disclose));
+    if (options.skills) for (const tool of skillTools(options.skills, disclose)) this.registry.register(tool);
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
     const headless = !options.approvals;
@@ -74,6 +88,7 @@ export class Host {
   /** A run ended: its per-run audit state goes. */
   endRun(runId: string): void {
     this.audit.endRun(runId);
+    this.disclosed.delete(runId);
   }
 
   /** A session ended (deleted): its grants go. */
@@ -85,11 +100,11 @@ export class Host {
   sizes(): Record<string, number> {
     const audit = this.audit.sizes();
     const policy = this.policy.sizes();
-    return { auditTurns: audit.turns, auditOpenGroups: audit.openGroups, ...policy, approvalsWaiting: this.approvals.waitingCount };
+    return { auditTurns: audit.turns, auditOpenGroups: audit.openGroups, ...policy, approvalsWaiting: this.approvals.waitingCount, disclosedRuns: this.disclosed.size };
   }
 
-  /** What the model is offered: every tool plus finalize_response. */
-  llmTools() {
-    return this.registry.forModel();
+  /** What the model is offered in a run's next request: the tools offered from the start and those the run found. */
+  llmTools(runId?: string) {
+    return this.registry.forModel(runId ? this.disclosed.get(runId) : undefined);
   }
 }

@@ -57,9 +57,29 @@ export class ToolRegistry {
     return `Unknown tool "${name}". The tools are: ${model.join(', ')}.`;
   }
 
-  /** Every model-facing tool, sorted for a stable prompt (the engine adds finalize_response itself). */
-  forModel(): LlmTool[] {
-    const list = [...this.tools.values()].filter((t) => t.exposeToModel).map((t) => t.llmTool());
+  /**
+   * The model-facing tools of a request, sorted for a stable prompt: every tool offered
+   * from the start, plus the on-demand ones this run has found (the engine adds
+   * finalize_response itself).
+   */
+  forModel(disclosed: ReadonlySet<string> = new Set()): LlmTool[] {
+    const list = [...this.tools.values()].filter((t) => t.exposeToModel && (!t.onDemand || disclosed.has(t.name))).map((t) => t.llmTool());
     return list.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The capability catalogue: on-demand tools whose name or description match the query's words, best first. */
+  searchCatalogue(query: string, limit = 6): Tool[] {
+    const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+    const scored = [...this.tools.values()]
+      .filter((t) => t.exposeToModel && t.onDemand)
+      .map((tool) => {
+        const name = tool.name.toLowerCase().split('_');
+        const text = tool.description.toLowerCase();
+        const score = terms.reduce((n, term) => n + (name.some((w) => w.startsWith(term)) ? 3 : 0) + (text.includes(term) ? 1 : 0), 0);
+        return { tool, score };
+      });
+    // No words: the whole catalogue, so the model can browse it.
+    const hits = terms.length ? scored.filter((s) => s.score > 0) : scored;
+    return hits.sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name)).slice(0, terms.length ? limit : 50).map((s) => s.tool);
   }
 }

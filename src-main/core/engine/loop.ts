@@ -2,7 +2,7 @@ import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { LlmMessage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
-import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult } from './ports';
+import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult, UnrunCall } from './ports';
 import { withFinalizeTool } from './finalizeTool';
 import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
 import { streamReply, type ModelReply } from './streamReply';
@@ -73,7 +73,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     ...(options.startMetadata ? { messageMetadata: options.startMetadata } : {}),
   });
   // The engine owns the answer protocol: finalize_response is offered whatever the capabilities are.
-  const offeredTools = withFinalizeTool(options.tools);
+  const offeredTools = () => withFinalizeTool(typeof options.tools === 'function' ? options.tools() : options.tools);
   try {
     while (turns < maxTurns) {
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
@@ -85,7 +85,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
         {
           messages: ports.context.prepare(history),
           system: options.system,
-          tools: offeredTools,
+          tools: offeredTools(),
           signal,
           ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         },
@@ -196,16 +196,14 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
   async function executeBatch(batch: ToolCallRecord[]): Promise<ToolResult[]> {
     const local = new Map<string, ToolResult>();
     const runnable: ToolCallRecord[] = [];
+    const unrun: UnrunCall[] = [];
     for (const call of batch) {
       if (call.parseError) {
-        local.set(call.id, {
-          toolCallId: call.id,
-          toolName: call.name,
-          isError: true,
-          content: isArgumentRefusal(call.parseError)
-            ? `Not executed: ${call.parseError}.`
-            : `Not executed: the arguments are not valid JSON (${call.parseError}). Raw arguments: ${call.rawArguments.slice(0, 500)}`,
-        });
+        const content = isArgumentRefusal(call.parseError)
+          ? `Not executed: ${call.parseError}.`
+          : `Not executed: the arguments are not valid JSON (${call.parseError}). Raw arguments: ${call.rawArguments.slice(0, 500)}`;
+        local.set(call.id, { toolCallId: call.id, toolName: call.name, isError: true, content });
+        unrun.push({ call, answer: content });
       } else if (call.name === FINALIZE_TOOL) {
         local.set(call.id, {
           toolCallId: call.id,
@@ -217,6 +215,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
         runnable.push(call);
       }
     }
+    // Not run, but audited like every call the model made.
+    if (unrun.length) await ports.executor.recordUnrun?.(unrun, ctx);
     const executed = runnable.length ? await ports.executor.executeBatch(runnable, ctx) : [];
     const byId = new Map(executed.map((r) => [r.toolCallId, r]));
     // Results go back in the provider's original order, whatever order they finished in.

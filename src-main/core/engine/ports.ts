@@ -16,9 +16,17 @@ export interface ToolResult {
   denied?: boolean;
 }
 
+/** A call the engine answered itself without running it, and the answer the model read. */
+export interface UnrunCall {
+  call: ToolCallRecord;
+  answer: string;
+}
+
 /** Runs a native tool batch (permission, approval, audit happen behind this port). */
 export interface ActionExecutorPort {
   executeBatch(calls: ToolCallRecord[], ctx: ActionContext): Promise<ToolResult[]>;
+  /** Records calls whose arguments were refused before anything ran (the audit keeps every call). */
+  recordUnrun?(calls: UnrunCall[], ctx: ActionContext): Promise<void>;
 }
 
 export interface CellOutcome {
@@ -75,7 +83,8 @@ export interface EngineOptions {
   sessionId: string;
   runId: string;
   system: string;
-  tools: LlmTool[];
+  /** The capabilities' tools; a function is asked before each request (tools found on demand join the run). */
+  tools: readonly LlmTool[] | (() => readonly LlmTool[]);
   /** The conversation so far (earlier runs), then this run's user message last. */
   history: LlmMessage[];
   signal: AbortSignal;

@@ -11,6 +11,7 @@ import type { Ledger } from '../ledger/ledger';
 import { createModel } from '../llm/model';
 import type { ProvenanceServices } from '../provenance/services';
 import type { SettingsService } from '../settings/settingsService';
+import type { SkillLibrary } from '../skills/library';
 import type { CellProtocol } from './cellProtocol';
 import { kernelPort } from './kernelCells';
 import { recordingKernel } from './recording';
@@ -28,6 +29,8 @@ export interface RunnerWiring {
   readonly cells: CellProtocol;
   readonly liveRuns: LiveRuns;
   readonly settings: Pick<SettingsService, 'read'>;
+  /** The enabled skills' one-line catalogue goes into each run's system prompt. */
+  readonly skills: Pick<SkillLibrary, 'listing'>;
   /** The configuration a session sees (the app's, or under the demo's overlay). */
   envFor(sessionId: string): ConfigEnv;
 }
@@ -69,8 +72,8 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
       }),
     ),
     evidenceFor: (sessionId) => sessionLookup(w.provenance, sessionId),
-    tools: () => w.host.llmTools(),
-    systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'] }),
+    tools: (runId) => w.host.llmTools(runId),
+    systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'], skills: w.skills.listing() }),
     // Host calls from a running cell find its run here (audit, activity, host.llm).
     liveRuns: w.liveRuns,
     publish: (event) => w.events.emit('session.stream', event),

@@ -31,7 +31,8 @@ export interface RunnerDeps {
   kernel: KernelPort;
   /** Which evidence ids exist in a session (the engine refuses claims citing others). */
   evidenceFor(sessionId: string): EvidenceLookupPort;
-  tools(): LlmTool[];
+  /** The tools of a run's next request (asked before each one: tools found with find_tools join). */
+  tools(runId: string): readonly LlmTool[];
   systemPrompt(): string;
   /** Where a run is registered once its model and stream exist, for host calls from its cells. */
   liveRuns: LiveRuns;
@@ -316,7 +317,7 @@ export class SessionRunner {
           sessionId,
           runId,
           system: this.deps.systemPrompt(),
-          tools: this.deps.tools(),
+          tools: () => this.deps.tools(runId),
           history: [...before, { role: 'user', content: input.message }],
           signal: controller.signal,
           maxTurns: input.maxTurns ?? this.deps.maxTurns,

@@ -12,9 +12,16 @@ const KEYS = {
   defaultModel: 'app.defaultModel',
   sandboxMode: 'app.sandboxMode',
   cellTimeoutS: 'app.cellTimeoutS',
+  skillFolders: 'app.skillFolders',
+  disabledSkills: 'app.disabledSkills',
 } as const;
 
 export type SettingsPatch = { [K in keyof AppSettings]?: AppSettings[K] | undefined };
+
+/** A stored list setting, if it is one (a hand-edited row of another shape is ignored, not crashed on). */
+function stringList<K extends 'skillFolders' | 'disabledSkills'>(key: K, value: unknown): Partial<Record<K, string[]>> {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? ({ [key]: value } as Partial<Record<K, string[]>>) : {};
+}
 
 /** Settings as the renderer sees them, over the ledger's settings table and the secret store. */
 export class SettingsService {
@@ -32,7 +39,19 @@ export class SettingsService {
       defaultModel: repo.get<string>(KEYS.defaultModel) ?? null,
       sandboxMode: repo.get<AppSettings['sandboxMode']>(KEYS.sandboxMode) ?? null,
       ...(typeof cellTimeoutS === 'number' ? { cellTimeoutS } : {}),
+      ...stringList('skillFolders', repo.get<unknown>(KEYS.skillFolders)),
+      ...stringList('disabledSkills', repo.get<unknown>(KEYS.disabledSkills)),
     };
+  }
+
+  /** The settings, or the defaults while the ledger cannot be read (closing, or locked by a broken migration). */
+  readOrDefaults(): Partial<AppSettings> {
+    try {
+      return this.read();
+    } catch {
+      // Callers on hot paths (the skill catalogue of each run) keep working with defaults.
+      return {};
+    }
   }
 
   view(): SettingsView {

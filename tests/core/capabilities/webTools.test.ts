@@ -81,10 +81,10 @@ describe('web tools through the dispatcher', () => {
     expect(searx.hits).toHaveLength(2);
   });
 
-  it('the registry offers each tool once with a JSON Schema (no finalize_response: the engine adds it)', () => {
+  it('the registry offers each tool once with a JSON Schema (not finalize_response: the engine adds it; not the on-demand glob_files and content_search: find_tools offers them)', () => {
     const { registry } = dispatcherWith({}, []);
     const tools = registry.forModel();
-    expect(tools.map((t) => t.name)).toEqual(['content_search', 'edit_file', 'glob_files', 'list_dir', 'read_text_file', 'web_fetch', 'web_search', 'write_file']);
+    expect(tools.map((t) => t.name)).toEqual(['edit_file', 'list_dir', 'read_text_file', 'web_fetch', 'web_search', 'write_file']);
     for (const t of tools) {
       expect(t.inputSchema).not.toHaveProperty('$schema');
       expect(t.inputSchema.type).toBe('object');

@@ -3,7 +3,7 @@ import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { NUDGE, runEngine } from '../../../src-main/core/engine/loop';
 import type { CellOutcome, EnginePorts, ToolResult } from '../../../src-main/core/engine/ports';
 import type { ToolCallRecord } from '../../../src-main/core/engine/routeAction';
-import type { LlmMessage } from '../../../src-main/core/llm/types';
+import type { LlmMessage, LlmTool } from '../../../src-main/core/llm/types';
 import { RecordingMockModel, finish, text, toolCall, validAnswer, type ScriptedReply } from '../../support/mockModel';
 
 interface Harness {
@@ -22,6 +22,7 @@ function harness(
     cell?: (code: string) => Promise<CellOutcome>;
     evidence?: string[];
     maxTurns?: number;
+    tools?: () => LlmTool[];
   } = {},
 ): Harness {
   const model = new RecordingMockModel(script);
@@ -64,6 +65,7 @@ function harness(
         history,
         signal: controller.signal,
         ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}),
+        ...(opts.tools ? { tools: opts.tools } : {}),
       }),
   };
 }
@@ -89,6 +91,19 @@ describe('engine loop', () => {
     await h.run();
     expect(h.model.requests).toHaveLength(2);
     for (const request of h.model.requests) expect(request.tools?.map((t) => t.name)).toEqual(['finalize_response']);
+  });
+
+  it('asks for the tools before each request, so a tool found mid-run is offered from the next one', async () => {
+    const offered: LlmTool[] = [];
+    const h = harness([[...toolCall('c1', 'find_tools', { query: 'x' }), finish('tool-calls')], [...toolCall('c2', 'finalize_response', validAnswer), finish()]], {
+      tools: () => offered,
+      executor: async (calls) => {
+        offered.push({ name: 'found_tool', description: 'found', inputSchema: { type: 'object' } });
+        return calls.map((c) => ({ toolCallId: c.id, toolName: c.name, content: 'found', isError: false }));
+      },
+    });
+    await h.run();
+    expect(h.model.requests.map((r) => r.tools?.map((t) => t.name))).toEqual([['finalize_response'], ['found_tool', 'finalize_response']]);
   });
 
   it('lets tools win over code in the same reply', async () => {

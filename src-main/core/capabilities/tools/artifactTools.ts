@@ -77,6 +77,8 @@ export function artifactCapabilities(artifactsOf: () => ArtifactService) {
       description: "List this session's artifacts with their latest version, size and evidence id.",
       input: listArtifactsInput,
       sideEffect: 'read' as const,
+      // Offered on demand (find_tools): kept out of the first request.
+      onDemand: true,
       defaultPolicy: 'allow' as const,
       hostMethods: ['list_artifacts'],
       resourceKeys: () => [],

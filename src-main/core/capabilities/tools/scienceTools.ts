@@ -59,6 +59,8 @@ export function scienceCapabilities(clientOf: () => ScienceClient) {
       description: 'List the scientific databases science_search can query, with their operations, limits and filters.',
       input: scienceListDbsInput,
       sideEffect: 'read' as const,
+      // Offered on demand (find_tools): kept out of the first request.
+      onDemand: true,
       defaultPolicy: 'allow' as const,
       hostMethods: ['science.list_dbs'],
       resourceKeys: () => [],

@@ -36,6 +36,8 @@ export const globFilesTool = defineTool({
   description: 'Find workspace files by glob pattern, e.g. "**/*.csv" or "results/*.{png,svg}". Symlinks are not followed.',
   input: z.object({ pattern: z.string().min(1).max(300), max_results: z.number().int().min(1).max(2000).default(200) }).strict(),
   sideEffect: 'read',
+  // Offered on demand (find_tools): kept out of the first request.
+  onDemand: true,
   defaultPolicy: 'allow',
   resourceKeys: () => ['file:*'],
   target: (a) => a.pattern,
@@ -66,6 +68,8 @@ export const contentSearchTool = defineTool({
     })
     .strict(),
   sideEffect: 'read',
+  // Offered on demand (find_tools): kept out of the first request.
+  onDemand: true,
   defaultPolicy: 'allow',
   resourceKeys: () => ['file:*'],
   target: (a) => a.path,
