@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { bridge } from './api/bridge';
 import { App } from './App';
+import { preloadMarkdown } from './components/parts/Markdown';
 import { StoreProvider } from './store/context';
 import { connectEvents, createAppStore } from './store/store';
 import { applyTheme } from './theme';
@@ -40,3 +41,6 @@ createRoot(root).render(
     </StoreProvider>
   </StrictMode>,
 );
+
+// The markdown renderer is not needed for the first paint; fetch it once the window is idle.
+requestIdleCallback(preloadMarkdown, { timeout: 3000 });

@@ -136,6 +136,8 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     await expect
       .poll(() => preview.evaluate(naturalWidth))
       .toBeGreaterThan(100);
+    // The markdown renderer is a lazily loaded chunk: picture the answer once it has rendered.
+    await answer().locator('[data-markdown="rendered"]').first().waitFor();
     await answer().evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.getByTestId('conversation').evaluate((el) => (el.scrollTop -= 12));
     const readme = await shot('insulin-story-readme-zh.png');

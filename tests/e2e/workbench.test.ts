@@ -88,6 +88,8 @@ describe('workbench: a research conversation', () => {
     expect(await figure.getAttribute('data-path')).toMatch(/\.png$/);
 
     // The cited answer: markdown table and math, claims with basis badges, evidence, sections.
+    // (The markdown renderer is a lazily loaded chunk: wait until it has rendered the summary.)
+    await answer.locator('[data-markdown="rendered"]').first().waitFor();
     expect(await answer.locator('table td').allTextContents()).toEqual(['A', '21', 'B', '30']);
     expect(await answer.locator('.katex').count()).toBeGreaterThan(0);
     const claims = answer.getByTestId('claim');

@@ -1,46 +1,32 @@
-import { memo } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import rehypeKatex from 'rehype-katex';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import 'katex/dist/katex.min.css';
-
-const remarkPlugins = [remarkGfm, remarkMath];
-// `throwOnError: false`: a half-streamed formula renders as red source, never as a crash.
-const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [
-  [rehypeKatex, { throwOnError: false, strict: 'ignore' }],
-  [rehypeHighlight, { detect: false, ignoreMissing: true }],
-];
-
-/** Links open outside the app (the Electron glue sends http(s) links to the browser); tables scroll. */
-const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
-    </a>
-  ),
-  table: ({ children }) => (
-    <div className="md-table">
-      <table>{children}</table>
-    </div>
-  ),
-};
+import { lazy, memo, Suspense } from 'react';
 
 /**
- * Model text as GitHub-flavoured markdown with KaTeX math and highlighted code. Raw
- * HTML in the text is shown as text (react-markdown's default), never injected.
+ * The markdown renderer with KaTeX and highlight.js is most of the app's script, and
+ * the first window (start page, settings, system) shows none of it: it is a chunk of
+ * its own, fetched when idle after the first paint (so an opened conversation rarely
+ * waits for it) or when the first message needs it.
  */
+const loadRenderer = () => import('./MarkdownRenderer');
+const MarkdownRenderer = lazy(loadRenderer);
+
+/** Starts fetching the renderer without showing anything; safe to call more than once. */
+export function preloadMarkdown(): void {
+  void loadRenderer().catch(() => {
+    // The lazy component retries when it renders and shows the failure there.
+  });
+}
+
+/** Model text as markdown; until the renderer has loaded, the same text as plain text. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
-    <div className="md">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-      >
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense
+      fallback={
+        <div className="md md-plain" data-markdown="loading">
+          {text}
+        </div>
+      }
+    >
+      <MarkdownRenderer text={text} />
+    </Suspense>
   );
 });
