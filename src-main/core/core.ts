@@ -32,6 +32,7 @@ import type { ApprovalPort } from './capabilities/permissions/approvals';
 import { LiveRuns } from './engine/liveRuns';
 import { sessionWorkspace } from './workspace/sessionWorkspace';
 import { SkillLibrary } from './skills/library';
+import { SkillCatalog } from './skills/catalogView';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -138,6 +139,13 @@ export function createCore(options: CoreOptions = {}): Core {
     disabled: () => new Set(settings.readOrDefaults().disabledSkills ?? []),
   });
 
+  const skillCatalog = new SkillCatalog({
+    library: skills,
+    userDir: path.join(config.dataDir, 'skills'),
+    disabled: () => settings.readOrDefaults().disabledSkills ?? [],
+    setDisabled: (names) => settings.update({ disabledSkills: names }),
+  });
+
   // 3. The runs streaming now: the host and the runner both use it, neither owns it.
   const liveRuns = new LiveRuns();
   const workspaceFor = (sessionId: string) => sessionWorkspace(config.dataDir, sessionId);
@@ -194,6 +202,7 @@ export function createCore(options: CoreOptions = {}): Core {
     revealPath: options.revealPath ?? null,
     settings,
     skills,
+    skillCatalog,
     get provenance() {
       return provenanceOf();
     },

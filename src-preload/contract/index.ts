@@ -16,3 +16,4 @@ export type * from './evidence';
 export type * from './artifacts';
 export type { Routes, RouteName } from './routes';
 export type * from './dataParts';
+export type * from './skills';

@@ -8,6 +8,7 @@ import { kernelRoutes } from './kernel';
 import { runRoutes } from './runs';
 import { sessionRoutes } from './sessions';
 import { settingsRoutes } from './settings';
+import { skillRoutes } from './skills';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -24,6 +25,7 @@ export const routes = {
   ...artifactRoutes,
   ...approvalRoutes,
   ...settingsRoutes,
+  ...skillRoutes,
 };
 
 export type Routes = typeof routes;

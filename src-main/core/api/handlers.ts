@@ -11,6 +11,7 @@ import type { ProvenanceServices } from '../provenance/services';
 import type { SessionRunner } from '../runner/sessionRunner';
 import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
+import type { SkillCatalog } from '../skills/catalogView';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
 
 /** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
@@ -23,6 +24,7 @@ export interface ApiServices {
   readonly settings: SettingsService;
   readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   readonly revealPath: ((file: string) => Promise<void>) | null;
+  readonly skillCatalog: SkillCatalog;
   doctor(refresh?: boolean): Promise<DoctorReport>;
   startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
   deleteSession(sessionId: string): Promise<void>;
@@ -103,6 +105,16 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'artifact.get': (input) => core.provenance.artifacts.get(input.artifactId),
     'artifact.versions': (input) => core.provenance.artifacts.versions(input.artifactId),
     'artifact.read': (input) => core.provenance.artifacts.read(input.versionId, input.maxBytes),
+    'skills.list': () => core.skillCatalog.list(),
+    'skills.get': (input) => core.skillCatalog.get(input.name),
+    'skills.setEnabled': (input) => core.skillCatalog.setEnabled(input.name, input.enabled),
+    'skills.create': (input) => core.skillCatalog.create(input.name, input.description),
+    'skills.reveal': async (input) => {
+      const dir = core.skillCatalog.dirOf(input.name);
+      if (!core.revealPath) return { revealed: false, path: dir };
+      await core.revealPath(dir);
+      return { revealed: true, path: dir };
+    },
     'artifact.reveal': async (input) => {
       const file = core.provenance.artifacts.blobPath(input.versionId);
       if (!core.revealPath) return { revealed: false, path: file };

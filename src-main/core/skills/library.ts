@@ -98,7 +98,7 @@ export class SkillLibrary {
 
   load(name: string): LoadedSkill {
     const skill = this.get(name);
-    return { name: skill.name, source: skill.source, sha256: skill.sha256, body: skill.body, files: this.files(skill), sidecar: skill.sidecar };
+    return { name: skill.name, source: skill.source, sha256: skill.sha256, body: skill.body, files: this.filesOf(skill), sidecar: skill.sidecar };
   }
 
   /** A text file of the skill's folder (no symlinks, no way out of the folder, at most 512 KiB). */
@@ -112,7 +112,8 @@ export class SkillLibrary {
     return { path: rel, text: bytes.toString('utf8') };
   }
 
-  private files(skill: Skill): string[] {
+  /** Files beside SKILL.md (no dot-files, no symlinks), relative to the skill folder. */
+  filesOf(skill: Skill): string[] {
     return walkWorkspaceFiles(skill.dir, '.', MAX_FILES + 1)
       .filter((f) => f !== 'SKILL.md' && !f.split('/').some((part) => part.startsWith('.')))
       .slice(0, MAX_FILES)
