@@ -21,6 +21,8 @@ export interface AuditCall {
   sideEffect: SideEffectClass;
   rawArguments: string;
   arguments: unknown;
+  /** Why the arguments were refused before anything ran (not JSON, or not what the tool takes). */
+  parseError: string | null;
 }
 
 export interface AuditDecision {
@@ -31,10 +33,15 @@ export interface AuditDecision {
   answer?: ApprovalAnswer;
 }
 
+/** A call's outcome as audited: a dispatch status, or `invalid_arguments` for a call refused before it ran. */
+export type AuditStatus = 'ok' | 'error' | 'denied' | 'refused' | 'invalid_arguments';
+
 export interface AuditOutcome {
   decision: AuditDecision;
-  status: 'ok' | 'error' | 'denied' | 'refused';
+  status: AuditStatus;
   isError: boolean;
+  /** The tool itself ran (its effect may have happened), whatever its status. */
+  executed: boolean;
   /** What the model read (capped for the record). */
   text: string;
   output?: unknown;
@@ -78,6 +85,15 @@ export function auditResult(slot: AuditSlot, outcome: AuditOutcome): Record<stri
   };
 }
 
+/**
+ * A group fails when a call in it ran and did not succeed: its effect may be partial. A call
+ * answered without running (unknown tool, invalid arguments, denied) leaves nothing behind,
+ * and its own row says why.
+ */
+function ranAndFailed(outcome: AuditOutcome): boolean {
+  return outcome.executed && outcome.status !== 'ok';
+}
+
 export const LEDGER_SIDE_EFFECT: Record<SideEffectClass, SideEffect> = { read: 'read', write: 'write', network: 'external', exec: 'external' };
 
 /** Keeps every record in memory (tests, and a listener for diagnostics). */
@@ -103,7 +119,8 @@ export class MemoryAudit implements AuditPort {
  */
 export class LedgerAudit implements AuditPort {
   private readonly turns = new Map<string, number>();
-  private readonly open = new Map<string, number>();
+  /** Open groups: calls still to finish, and whether a call that ran has failed. */
+  private readonly open = new Map<string, { left: number; failed: boolean }>();
 
   constructor(
     private readonly ref: () => Ledger,
@@ -136,6 +153,7 @@ export class LedgerAudit implements AuditPort {
             name: c.method,
             rawArguments: c.rawArguments,
             arguments: c.arguments,
+            ...(c.parseError ? { parseError: c.parseError } : {}),
             sideEffect: LEDGER_SIDE_EFFECT[c.sideEffect],
           })),
         };
@@ -145,11 +163,11 @@ export class LedgerAudit implements AuditPort {
           const { id: groupId, write } = this.ledger.actions.prepareBegin(input);
           const recorded = this.ledger.events.defer(write);
           recorded.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
-          this.open.set(groupId, calls.length);
+          this.open.set(groupId, { left: calls.length, failed: false });
           return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
         }
         const groupId = this.ledger.actions.begin(input);
-        this.open.set(groupId, calls.length);
+        this.open.set(groupId, { left: calls.length, failed: false });
         return calls.map((call, idx) => ({ call, groupId, idx }));
       } catch (error) {
         this.appendFallback({ note: `could not record in the ledger: ${errorMessage(error)}` });
@@ -165,12 +183,15 @@ export class LedgerAudit implements AuditPort {
       return;
     }
     const groupId = slot.groupId;
-    const left = (this.open.get(groupId) ?? 1) - 1;
-    if (left <= 0) this.open.delete(groupId);
-    else this.open.set(groupId, left);
+    const group = this.open.get(groupId) ?? { left: 1, failed: false };
+    group.left -= 1;
+    group.failed ||= ranAndFailed(outcome);
+    if (group.left <= 0) this.open.delete(groupId);
+    else this.open.set(groupId, group);
+    const status = group.failed ? 'failed' : 'completed';
     const write = () => {
       this.ledger.actions.recordResult(groupId, slot.idx, result, outcome.isError);
-      if (left <= 0) this.ledger.actions.finish(groupId, 'completed');
+      if (group.left <= 0) this.ledger.actions.finish(groupId, status);
     };
     if (!slot.recorded) {
       write();

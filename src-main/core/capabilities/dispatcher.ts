@@ -40,6 +40,8 @@ export type DispatchStatus = 'ok' | 'error' | 'denied' | 'refused';
 
 export interface DispatchResult {
   status: DispatchStatus;
+  /** The tool itself ran (past resolution, validation, policy and approval). */
+  executed: boolean;
   /** What the model (or the cell) reads: truncated, outside content annotated. */
   text: string;
   output?: unknown;
@@ -110,6 +112,7 @@ export class HostDispatcher {
       sideEffect: d.sideEffect,
       rawArguments: ctx.rawArguments ?? JSON.stringify(rawArgs ?? {}),
       arguments: rawArgs,
+      parseError: d.parseError,
     };
   }
 
@@ -125,8 +128,9 @@ export class HostDispatcher {
     // Awaited: the call is answered only once its audit row is durable.
     await this.deps.audit.finish(slot, {
       decision: result.decision,
-      status: result.status,
+      status: d.parseError ? 'invalid_arguments' : result.status,
       isError: result.status !== 'ok',
+      executed: result.executed,
       text: result.text,
       ...(result.output === undefined ? {} : { output: result.output }),
       durationMs,
@@ -153,15 +157,15 @@ export class HostDispatcher {
         ctx.origin === 'cell'
           ? `unknown host method "${method}"; the host serves ${this.deps.registry.names().join(', ')}`
           : this.deps.registry.unknownToolMessage(method);
-      return { status: 'error', text, tool: null, target: null, decision: refused };
+      return { status: 'error', executed: false, text, tool: null, target: null, decision: refused };
     }
     const tool = d.tool;
-    if (d.parseError) return { status: 'error', text: d.parseError, tool: tool.name, target: null, decision: refused };
+    if (d.parseError) return { status: 'error', executed: false, text: d.parseError, tool: tool.name, target: null, decision: refused };
 
     const key = callKey(ctx.sessionId, tool.name, d.args);
     const policy = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: key, defaultAction: tool.defaultPolicy });
     let decision: AuditDecision = { action: policy.action, by: policy.by, ...(policy.ruleId ? { ruleId: policy.ruleId } : {}) };
-    const base = { tool: tool.name, target: d.target };
+    const base = { tool: tool.name, target: d.target, executed: false };
 
     if (policy.action === 'deny') {
       return { ...base, status: 'denied', decision, text: `denied: a stored rule refuses ${tool.name} on ${d.target}. Do not retry it; continue without it or tell the user what you need.` };
@@ -193,21 +197,22 @@ export class HostDispatcher {
       }
     }
 
+    const ran = { ...base, executed: true };
     try {
       const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
       const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell });
       const cut = truncateForModel(out.text, tool.maxOutputBytes);
       const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
-      return { ...base, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
+      return { ...ran, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
     } catch (error) {
       if (error instanceof EgressRefusedError) {
-        return { ...base, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
+        return { ...ran, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
       }
       if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
-        return { ...base, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
+        return { ...ran, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
       }
       const message = errorMessage(error);
-      return { ...base, status: 'error', decision, text: `${tool.name} failed: ${message}` };
+      return { ...ran, status: 'error', decision, text: `${tool.name} failed: ${message}` };
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { ActionContext, ActionExecutorPort, ToolResult } from '../engine/ports';
+import type { ActionContext, ActionExecutorPort, ToolResult, UnrunCall } from '../engine/ports';
 import type { ToolCallRecord } from '../engine/routeAction';
 import type { Described, DispatchResult, HostDispatcher } from './dispatcher';
 
@@ -80,5 +80,28 @@ export class ToolExecutor implements ActionExecutorPort {
         ...(r.status === 'denied' ? { denied: true } : {}),
       };
     });
+  }
+
+  /**
+   * Audits calls the engine answered without running them (arguments that are not valid
+   * JSON, or over the size cap): one row each, status `invalid_arguments`, the raw text and
+   * the reason kept, so the audit holds every call the model made.
+   */
+  async recordUnrun(unrun: UnrunCall[], ctx: ActionContext): Promise<void> {
+    if (!unrun.length) return;
+    const base = { origin: 'tool' as const, sessionId: ctx.sessionId, runId: ctx.runId, workspace: this.options.workspaceFor(ctx.sessionId), signal: ctx.signal };
+    const audit = this.dispatcher.audit;
+    const slots = audit.begin(
+      unrun.map(({ call }) => {
+        const d = { ...this.dispatcher.describe(call.name, undefined, 'tool'), target: '', resourceKeys: [], parseError: call.parseError };
+        return this.dispatcher.auditCall(call.name, d, { ...base, toolCallId: call.id, rawArguments: call.rawArguments }, undefined);
+      }),
+      ctx.turn,
+    );
+    await Promise.all(
+      slots.map((slot, i) =>
+        audit.finish(slot, { decision: { action: 'deny', by: 'refused' }, status: 'invalid_arguments', isError: true, executed: false, text: unrun[i]!.answer, durationMs: 0 }),
+      ),
+    );
   }
 }
