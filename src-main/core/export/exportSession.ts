@@ -7,7 +7,7 @@ import { readArtifactIndex } from './artifactFiles';
 import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';
 import { sessionNotebook } from './notebook';
-import { sessionReport } from './report';
+import { sessionReport, skillUses } from './report';
 import { scrubExportFiles } from './scrubFiles';
 import { readWorkspaceFile } from '../workspace/safeFs';
 import { installationSigningKey } from './signing';
@@ -57,7 +57,8 @@ export function exportSession(
   files.set('session.json', json({ ...detail.session, lastSeq: detail.lastSeq }));
   files.set('ledger/runs.json', json(detail.runs));
   files.set('ledger/stream_events.jsonl', jsonl(ledger.events.readFrom(sessionId)));
-  files.set('ledger/action_events.jsonl', jsonl(detail.runs.flatMap((r) => ledger.actions.listByRun(r.id))));
+  const actionRuns = detail.runs.map((r) => ({ runId: r.id, groups: ledger.actions.listByRun(r.id) }));
+  files.set('ledger/action_events.jsonl', jsonl(actionRuns.flatMap((r) => r.groups)));
   files.set('ledger/kernel_generations.json', json(ledger.kernels.listBySession(sessionId)));
   const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md']);
   const contributed = new Map<string, Uint8Array>();
@@ -67,7 +68,8 @@ export function exportSession(
   const readWorkspace = workspaceReader(sources.kernels.workspaceFor(sessionId));
   files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace, { artifacts: exported, read: (file) => contributed.get(file) ?? null })));
   for (const [p, bytes] of contributed) files.set(p, bytes);
-  files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort(), exported)));
+  const skills = skillUses(actionRuns.map(({ runId, groups }) => ({ runId, results: groups.flatMap((g) => g.events.map((e) => e.result)) })));
+  files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort(), exported, skills)));
   // Before hashing: no key leaves in an export, even from rows stored before scrubbing existed.
   scrubExportFiles(files, generated);
   // Never write a package that `verify` would refuse (unsafe or case-colliding names).

@@ -17,6 +17,29 @@ function failedNote(row: ArtifactIndexRow): string {
   return ` (**from a failed cell**: ${o.status}${o.error ? `, ${o.error.replace(/[\r\n]+/g, ' ')}` : ''})`;
 }
 
+/** A skill a run loaded, as its audit row recorded it. */
+export interface SkillUse {
+  runId: string;
+  name: string;
+  source: string;
+  sha256: string;
+}
+
+/** The skills the session's runs loaded (load_skill, host.skills.load): name, source and hash of the text followed. */
+export function skillUses(runs: readonly { runId: string; results: readonly unknown[] }[]): SkillUse[] {
+  const seen = new Map<string, SkillUse>();
+  for (const { runId, results } of runs) {
+    for (const result of results) {
+      const r = result as { status?: unknown; output?: { skill?: { name?: unknown; source?: unknown; sha256?: unknown } } } | null;
+      const skill = r?.status === 'ok' ? r.output?.skill : undefined;
+      if (!skill || typeof skill.name !== 'string' || typeof skill.sha256 !== 'string' || typeof skill.source !== 'string') continue;
+      const use = { runId, name: skill.name, source: skill.source, sha256: skill.sha256 };
+      seen.set(`${runId}/${use.name}/${use.sha256}`, use);
+    }
+  }
+  return [...seen.values()];
+}
+
 /**
  * The human-readable report of an export: each question, its cited answer (cited
  * artifacts linked to their files in the export), and what is in the archive.
@@ -27,6 +50,7 @@ export function sessionReport(
   messages: readonly UIMessage[],
   files: readonly string[],
   exported: readonly ArtifactIndexRow[] = [],
+  skills: readonly SkillUse[] = [],
 ): string {
   const out: string[] = [`# ${session.title}`, '', `Session \`${session.id}\`, created ${session.createdAt}, exported ${new Date().toISOString()} from OpenAI4S.`, ''];
   let question = 0;
@@ -58,6 +82,11 @@ export function sessionReport(
   const failed = exported.filter((r) => r.cellOutcome && r.cellOutcome.status !== 'ok');
   if (failed.length) {
     out.push('## Outputs of failed cells', '', 'These files were produced by cells that did not finish successfully; they are not results.', '', ...failed.map((r) => `- ${markdownFileLink(r.file)}${failedNote(r)}`), '');
+  }
+  if (skills.length) {
+    out.push('## Skills used', '', 'Recipes the agent loaded, with the sha256 of the SKILL.md it followed.', '', '| Run | Skill | Source | sha256 |', '|---|---|---|---|');
+    for (const s of skills) out.push(`| \`${s.runId}\` | ${s.name} | ${s.source} | \`${s.sha256}\` |`);
+    out.push('');
   }
   out.push('## Contents of this archive', '', ...files.map((f) => `- ${markdownFileLink(f)}`), '', 'Check it with `openai4s verify <file.zip>`: every file is listed with its sha256 in `manifest.json`.', '');
   return out.join('\n');

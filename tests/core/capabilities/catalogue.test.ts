@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src-main/core/core';
 import type { ToolContext } from '../../../src-main/core/capabilities/define';
+import { exportSession } from '../../../src-main/core/export/exportSession';
+import { strFromU8, unzipSync } from 'fflate';
 
 // The capability catalogue (issue 16, progressive disclosure) and the skill tools (issue 17),
 // through the real host, dispatcher, audit and ledger.
@@ -67,6 +69,18 @@ describe('skill tools', () => {
     // The audit row of the load carries the hash (the run's record of what it followed).
     const actions = core.ledger.actions.listByRun(ctx.runId!);
     expect(JSON.stringify(actions)).toContain((loaded.output as { skill: { sha256: string } }).skill.sha256);
+  });
+
+  it('the export README lists the skill a run loaded, with its source and sha256', async () => {
+    const ctx = runContext();
+    const loaded = await core.host.dispatcher.dispatch('load_skill', { name: 'pdf-tables' }, ctx);
+    const sha = (loaded.output as { skill: { sha256: string } }).skill.sha256;
+    core.ledger.runs.finish(ctx.runId!, { status: 'completed' });
+    const zip = path.join(dir, 'out.zip');
+    exportSession(core, ctx.sessionId, zip, [], { sign: false });
+    const readme = strFromU8(unzipSync(fs.readFileSync(zip))['README.md']!);
+    expect(readme).toContain('## Skills used');
+    expect(readme).toContain(`| \`${ctx.runId}\` | pdf-tables | user | \`${sha}\` |`);
   });
 
   it('a cell reaches the same through host.skills.search and host.skills.load', async () => {

@@ -45,7 +45,7 @@ export function skillTools(library: () => SkillLibrary, disclose: (runId: string
       return {
         text: `# Skill ${skill.name} (${skill.source}, sha256 ${skill.sha256.slice(0, 12)})\n\n${skill.body.trim()}${files}${sidecar}`,
         // The run records which skill text the agent followed: name, source and its hash.
-        output: { skill: { name: skill.name, source: skill.source, sha256: skill.sha256, sidecar: skill.sidecar }, files: skill.files, body: skill.body },
+        output: { skill: { name: skill.name, source: skill.source, sha256: skill.sha256, sidecar: skill.sidecar }, files: skill.files },
       };
     },
   });
