@@ -12,6 +12,7 @@ import type { LanguageModelPort, LlmTool } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
 import { ToolInputCoalescer } from './toolInputCoalescer';
+import { errorMessage } from '../shared/errorMessage';
 
 export interface RunSubmission {
   sessionId: string;
@@ -38,6 +39,8 @@ export interface RunnerDeps {
   liveRuns: LiveRuns;
   /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
   publish(event: SessionStreamEvent): void;
+  /** The enabled skills a message names with `@name` (the composer's picker); each is loaded for that run. */
+  mentionedSkills?(message: string): string[];
   /** Called once a run has ended (any status): owners of per-run state release it. */
   onRunEnd?(sessionId: string, runId: string): void;
   maxTurns?: number;
@@ -253,7 +256,7 @@ export class SessionRunner {
     active.done = this.execute(sessionId, runId, controller)
       .catch(async (error) => {
         // A bug or a storage failure must not leave the run (and its waiters) hanging.
-        const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
+        const message = `Internal error: ${errorMessage(error)}`;
         await this.published;
         this.storeFailures.delete(runId);
         try {
@@ -277,7 +280,7 @@ export class SessionRunner {
       model = this.deps.createModel(input.provider, input.model, sessionId);
     } catch (error) {
       this.publishStored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
-      const message = (error as Error).message;
+      const message = errorMessage(error);
       this.emit(sessionId, runId, { type: 'start', messageId: runId });
       // The outcome travels with the message as the engine's own end does, so the renderer
       // (which reads run status from the stream) shows the run failed, not still running.
@@ -318,7 +321,7 @@ export class SessionRunner {
           runId,
           system: this.deps.systemPrompt(),
           tools: () => this.deps.tools(runId),
-          history: [...before, { role: 'user', content: input.message }],
+          history: [...before, { role: 'user', content: await this.withAttachedSkills(sessionId, runId, input.message, controller.signal) }],
           signal: controller.signal,
           maxTurns: input.maxTurns ?? this.deps.maxTurns,
           startMetadata: { provider: model.providerId, model: model.model },
@@ -359,8 +362,23 @@ export class SessionRunner {
       messageMetadata: { run: { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason, turns: 0, usage: emptyUsage(), cost: null } },
     });
     this.emit(sessionId, runId, { type: 'abort', reason });
+    // A store failure of this run cannot change the outcome any more: it is cancelled either way.
     await this.settle(runId).catch(() => undefined);
     this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason });
+  }
+
+  /**
+   * Skills the user attached with `@name` are loaded before the first request, through the
+   * executor (so the audit records name, source and sha256 as for load_skill), and their
+   * text follows the message.
+   */
+  private async withAttachedSkills(sessionId: string, runId: string, message: string, signal: AbortSignal): Promise<string> {
+    const names = this.deps.mentionedSkills?.(message) ?? [];
+    if (!names.length) return message;
+    const calls = names.map((name, i) => ({ id: `attach-${runId}-${i}`, name: 'load_skill', rawArguments: JSON.stringify({ name }), arguments: { name }, parseError: null }));
+    const results = await this.deps.executor.executeBatch(calls, { sessionId, runId, signal, emit: () => undefined });
+    const attached = results.filter((r) => !r.isError).map((r) => r.content);
+    return attached.length ? `${message}\n\n---\nSkills attached by the user (follow them):\n\n${attached.join('\n\n')}` : message;
   }
 
   private finishRun(sessionId: string, runId: string, outcome: Parameters<Ledger['runs']['finish']>[1]): void {
