@@ -17,6 +17,7 @@ import { kernelPort } from './kernelCells';
 import { recordingKernel } from './recording';
 import { sessionLookup } from './sessionLookup';
 import { SessionRunner } from './sessionRunner';
+import { mentionedSkills } from '../skills/mentions';
 
 /** What the session runner is built from: the modules below it, each as far as the runner uses it. */
 export interface RunnerWiring {
@@ -30,7 +31,7 @@ export interface RunnerWiring {
   readonly liveRuns: LiveRuns;
   readonly settings: Pick<SettingsService, 'read'>;
   /** The enabled skills' one-line catalogue goes into each run's system prompt. */
-  readonly skills: Pick<SkillLibrary, 'listing'>;
+  readonly skills: Pick<SkillLibrary, 'listing' | 'enabled'>;
   /** The configuration a session sees (the app's, or under the demo's overlay). */
   envFor(sessionId: string): ConfigEnv;
 }
@@ -74,6 +75,7 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
     evidenceFor: (sessionId) => sessionLookup(w.provenance, sessionId),
     tools: (runId) => w.host.llmTools(runId),
     systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'], skills: w.skills.listing() }),
+    mentionedSkills: (message) => mentionedSkills(message, w.skills.enabled().map((s) => s.name)),
     // Host calls from a running cell find its run here (audit, activity, host.llm).
     liveRuns: w.liveRuns,
     publish: (event) => w.events.emit('session.stream', event),
