@@ -442,6 +442,73 @@ class _Namespace:
         return lambda **args: host_call(prefix, **args)
 
 
+class _Skills(_Namespace):
+    """host.skills: search/load/read_file go to the app; path and sidecar use the folder
+    mounted read-only for this kernel (sandbox: /opt/openai4s/skills/<name>; without a
+    sandbox, the host folder itself)."""
+
+    def __init__(self):
+        _Namespace.__init__(self, "skills")
+
+    def _folders(self):
+        try:
+            return json.loads(os.environ.get("OPENAI4S_SKILLS") or "{}")
+        except ValueError:
+            return {}
+
+    def path(self, name):
+        folder = self._folders().get(name)
+        if folder is None:
+            raise HostError(
+                "skills.path: skill %r is not available to this kernel (not enabled, or enabled after it "
+                "started: restart the kernel to mount it)" % (name,)
+            )
+        return folder
+
+    def load(self, name, **args):
+        answer = host_call("skills.load", name=name, **args)
+        if isinstance(answer, dict) and name in self._folders():
+            answer["path"] = self.path(name)
+            answer["path_is"] = (
+                "the skill folder mounted read-only in the kernel sandbox"
+                if os.environ.get("OPENAI4S_SKILLS_AT") == "sandbox"
+                else "the skill folder on the host (no kernel sandbox: files are read in place, do not write there)"
+            )
+        return answer
+
+    def sidecar(self, name):
+        """Loads the skill (the run records its name, source and sha256), compile-checks its
+        kernel.py and imports it as the module skill_<name> (also importable by that name)."""
+        answer = host_call("skills.load", name=name) or {}
+        sidecar = ((answer.get("output") or {}).get("skill") or {}).get("sidecar")
+        if sidecar != "kernel.py":
+            raise HostError(
+                "skills.sidecar: skill %r has %s" % (name, "no kernel.py sidecar" if not sidecar else "an R sidecar (%s): use skill_sidecar(\"%s\") in an R cell" % (sidecar, name))
+            )
+        path = os.path.join(self.path(name), "kernel.py")
+        with open(path, "r", encoding="utf-8") as handle:
+            source = handle.read()
+        try:
+            code = compile(source, path, "exec")
+        except SyntaxError as exc:
+            raise HostError("skills.sidecar: %s/kernel.py does not compile: line %s: %s" % (name, exc.lineno, exc.msg))
+        module_name = "skill_" + name.replace("-", "_")
+        module = type(sys)(module_name)
+        module.__file__ = path
+        module.SKILL_DIR = os.path.dirname(path)
+        previous = sys.modules.get(module_name)
+        sys.modules[module_name] = module
+        try:
+            exec(code, module.__dict__)
+        except BaseException:
+            if previous is None:
+                sys.modules.pop(module_name, None)
+            else:
+                sys.modules[module_name] = previous
+            raise
+        return module
+
+
 class Host:
     """The `host` object of a cell: capability calls answered by the app, mid-cell."""
 
@@ -449,7 +516,7 @@ class Host:
 
     def __init__(self):
         self.science = _Namespace("science")
-        self.skills = _Namespace("skills")
+        self.skills = _Skills()
 
     def call(self, method, **args):
         return host_call(method, **args)
@@ -473,7 +540,7 @@ class Host:
         return host_call("submit_output", **answer)
 
     def __repr__(self):
-        return "<host: call(method, **args), science.*, skills.*, save_artifact, read_file, write_file, web_fetch, llm, submit_output>"
+        return "<host: call(method, **args), science.*, skills.* (search, load, read_file, path, sidecar), save_artifact, read_file, write_file, web_fetch, llm, submit_output>"
 
 
 # ---------------------------------------------------------------- execution

@@ -50,6 +50,39 @@ host_call <- function(method, ...) {
 }
 save_artifact <- function(path, ...) host_call("save_artifact", path = path, ...)
 
+# A skill's folder as this kernel sees it: the read-only mount under the sandbox
+# (/opt/openai4s/skills/<name>), else the host folder itself (OPENAI4S_SKILLS_AT says which).
+skill_path <- function(name) {
+  folders <- tryCatch(fromJSON(Sys.getenv("OPENAI4S_SKILLS", "{}")), error = function(e) list())
+  folder <- folders[[name]]
+  if (is.null(folder)) {
+    stop(structure(class = c("HostError", "error", "condition"), list(call = NULL, message = paste0(
+      "skills.path: skill \"", name, "\" is not available to this kernel (not enabled, or enabled after it started: restart the kernel to mount it)"))))
+  }
+  folder
+}
+
+# skill_sidecar("differential-expression"): loads the skill through the host (the run
+# records its name, source and sha256), checks that kernel.R parses, and sources it into
+# an environment of its own, returned (fns <- skill_sidecar(...); fns$run_deseq2(...)).
+skill_sidecar <- function(name) {
+  answer <- host_call("skills.load", name = name)
+  sidecar <- answer$output$skill$sidecar
+  if (!identical(sidecar, "kernel.R")) {
+    stop(structure(class = c("HostError", "error", "condition"), list(call = NULL, message = paste0(
+      "skills.sidecar: skill \"", name, "\" has ", if (is.null(sidecar)) "no kernel.R sidecar" else paste0("a ", sidecar, " sidecar: use host.skills.sidecar in a Python cell")))))
+  }
+  file <- file.path(skill_path(name), "kernel.R")
+  exprs <- tryCatch(parse(file = file, keep.source = FALSE), error = function(e) {
+    stop(structure(class = c("HostError", "error", "condition"), list(call = NULL, message = paste0(
+      "skills.sidecar: ", name, "/kernel.R does not parse: ", conditionMessage(e)))))
+  })
+  env <- new.env(parent = globalenv())
+  assign("SKILL_DIR", dirname(file), envir = env)
+  for (e in exprs) eval(e, env)
+  env
+}
+
 .oai$peak_rss_kb <- function() {
   status <- tryCatch(readLines("/proc/self/status"), error = function(e) character(0))
   hwm <- grep("^VmHWM:", status, value = TRUE)

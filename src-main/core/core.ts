@@ -180,6 +180,8 @@ export function createCore(options: CoreOptions = {}): Core {
     prewarm: config.processEnv.OPENAI4S_KERNEL_PREWARM === '0' ? [] : ['python'],
     // envs/limits.json, overridden from the environment or the data root's .env.
     kernelLimits: () => resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv)).values,
+    // The enabled skills' folders, mounted read-only at each kernel start (/opt/openai4s/skills/<name>).
+    skillDirs: () => skills.enabled().map((s) => ({ name: s.name, dir: s.dir })),
   });
   const generations = recordKernelGenerations(events, ledgerOf);
 

@@ -8,7 +8,7 @@ import type { ViewLease } from './pathViews';
 import { closeProtected, openProtectedNames, type ProtectedHandle } from './protectedMounts';
 import { SANDBOX_WORKERS, bwrapArgs } from './sandbox';
 import { seccompFilterForHost } from './seccomp/filter';
-import { commandFor, scriptFor, type WorkerSpec } from './workerSpec';
+import { commandFor, scriptFor, type SkillMount, type WorkerSpec } from './workerSpec';
 
 /** Joins the kernel's cgroups, then becomes bwrap: everything the sandbox starts is inside them. */
 const JOIN_CGROUPS = 'unset PWD OLDPWD; n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "openai4s: cannot join the kernel cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
@@ -41,10 +41,11 @@ export function releaseLeases(leases: ViewLease[]): void {
  * the hide-paths decision says so (hidePaths.ts, pathViews.ts), else the folders
  * themselves. In mode `auto` a failed mount falls back to plain binds; in `on` it refuses.
  */
-function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache | null; leases: ViewLease[]; hidden: boolean } {
+function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache | null; skills: SkillMount[]; leases: ViewLease[]; hidden: boolean } {
   const decision = spec.sandbox.hidePaths;
   const views = spec.views;
-  if (!views) return { workspace: spec.workspace, cache: spec.cache, leases: [], hidden: false };
+  const skills = spec.skills ?? [];
+  if (!views) return { workspace: spec.workspace, cache: spec.cache, skills, leases: [], hidden: false };
   const leases: ViewLease[] = [];
   const take = (dir: string, readOnly: boolean): ViewLease => {
     const tools = decision?.use ? decision.tools : null;
@@ -64,7 +65,19 @@ function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache
       leases.push(lease);
       cache = { ...cache, dir: lease.path };
     }
-    return { workspace: ws.path, cache, leases, hidden: leases.every((l) => l.hidden) };
+    // One read-only view per folder of skills (bundled, user, each added folder), not one per skill.
+    const parents = new Map<string, string>();
+    const mounted = skills.map((skill) => {
+      const parent = path.dirname(skill.dir);
+      let through = parents.get(parent);
+      if (through === undefined) {
+        const lease = take(parent, true);
+        leases.push(lease);
+        parents.set(parent, (through = lease.path));
+      }
+      return { name: skill.name, dir: path.join(through, path.basename(skill.dir)) };
+    });
+    return { workspace: ws.path, cache, skills: mounted, leases, hidden: leases.every((l) => l.hidden) };
   } catch (error) {
     releaseLeases(leases);
     throw error;
@@ -122,6 +135,7 @@ export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
       ...(seccompFd !== undefined ? { seccompFd } : {}),
       ...(workerScript ? { workerScript } : {}),
       protectedFds,
+      skills: folders.skills,
     });
     const bwrap = spec.sandbox.bwrap ?? 'bwrap';
     let file = bwrap;

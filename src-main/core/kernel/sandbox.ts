@@ -10,6 +10,8 @@ import { describeHostPaths, type HidePathsDecision } from './hidePaths';
 /** Where things appear inside the Linux sandbox (host paths never leak into a cell). */
 export const SANDBOX_WORKSPACE = '/workspace';
 export const SANDBOX_WORKERS = '/opt/openai4s/workers';
+/** Each enabled skill's folder, read-only, at /opt/openai4s/skills/<name>. */
+export const SANDBOX_SKILLS = '/opt/openai4s/skills';
 /** The shared kernel cache, read-only; its path is in OPENAI4S_KERNEL_CACHE. */
 export const SANDBOX_CACHE = '/cache';
 /** Per-generation writable places inside the sandbox's private /tmp. */
@@ -71,7 +73,12 @@ export interface BwrapPlan {
   workerScript?: { fd: number; dest: string };
   /** O_PATH fds (in bwrap) of the protected names at the workspace root, bound read-only. */
   protectedFds?: { fd: number; name: string }[];
+  /** Skill folders (host path or its view), bound read-only at SANDBOX_SKILLS/<name>. */
+  skills?: { name: string; dir: string }[];
 }
+
+/** A skill name as the catalogue allows it: it becomes one path component, nothing more. */
+const MOUNTABLE_SKILL = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** A path that is a symlink at the root (merged /usr) is recreated as a symlink inside. */
 function rootEntry(name: string): string[] {
@@ -114,6 +121,11 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push(...sized(plan.tmpMiB), '--tmpfs', '/tmp', '--dir', SANDBOX_HOME, '--dir', SANDBOX_MPLCONFIG, '--dir', SANDBOX_XDG_CACHE);
   if (plan.workerScript) args.push('--ro-bind-data', String(plan.workerScript.fd), plan.workerScript.dest);
   else args.push('--ro-bind', plan.workersDir, SANDBOX_WORKERS);
+  // Skills: scripts, references and sidecars a cell reads or imports, never writes.
+  for (const skill of plan.skills ?? []) {
+    if (!MOUNTABLE_SKILL.test(skill.name)) throw new Error(`skill name "${skill.name}" cannot be mounted: names are lower-case letters, digits and hyphens`);
+    args.push('--ro-bind', skill.dir, path.posix.join(SANDBOX_SKILLS, skill.name));
+  }
   // The cache is shared by every session, so it is read-only in here. The worker copies
   // matplotlib's font list into the generation's writable config dir at start (matplotlib
   // must be able to rewrite it if fonts change); fontconfig reads its folder in place
@@ -145,8 +157,9 @@ function seatbeltString(value: string): string {
  * system-wide settings, and the protected names at the workspace root not writable.
  * Generated here and unit-tested as text; executed only on macOS.
  */
-export function seatbeltProfile(p: { workspace: string; workersDir: string; tmpDir: string; interpreterPrefix: string }): string {
-  const read = ['/usr', '/bin', '/System', '/Library', '/private/etc', '/private/var/db', '/opt/homebrew', '/dev', p.interpreterPrefix, p.workersDir];
+export function seatbeltProfile(p: { workspace: string; workersDir: string; tmpDir: string; interpreterPrefix: string; skillDirs?: string[] }): string {
+  // Skill folders are read in place (no remapping under Seatbelt): readable, not writable.
+  const read = ['/usr', '/bin', '/System', '/Library', '/private/etc', '/private/var/db', '/opt/homebrew', '/dev', p.interpreterPrefix, p.workersDir, ...(p.skillDirs ?? [])];
   // tmpDir is the generation's own (home, temp, caches copied from the read-only cache).
   const write = [p.workspace, p.tmpDir];
   const ws = p.workspace.replace(/\/+$/, '');

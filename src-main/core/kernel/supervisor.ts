@@ -14,6 +14,7 @@ import { sessionStatus, slotStatus } from './slotStatus';
 import { SESSION_CLOSED, closeSlot, slotIn, type Slot, type SlotTable } from './slots';
 import { SparePool } from './spares';
 import { WorkerSetup, languageLabel } from './workerSetup';
+import type { SkillMount } from './workerSpec';
 
 export { LANGUAGES } from './slotStatus';
 
@@ -45,6 +46,8 @@ export interface KernelSupervisorOptions {
   /** Languages for which a warm spare worker is kept once a session opens. */
   prewarm?: KernelLanguage[];
   onEvent?: <T extends keyof KernelEventTopics>(topic: T, payload: KernelEventTopics[T]) => void;
+  /** The enabled skills' folders, asked at each kernel start: mounted read-only for its cells. */
+  skillDirs?: () => SkillMount[];
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
@@ -97,6 +100,7 @@ export class KernelSupervisor {
       ...(opts.startTimeoutMs !== undefined ? { startTimeoutMs: opts.startTimeoutMs } : {}),
       ...(opts.sandboxReport ? { sandboxReport: opts.sandboxReport } : {}),
       ...(opts.scripts ? { scripts: opts.scripts } : {}),
+      ...(opts.skillDirs ? { skillDirs: opts.skillDirs } : {}),
     });
     this.spares = new SparePool({
       workspacesRoot: this.workspacesRoot,

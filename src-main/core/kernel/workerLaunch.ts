@@ -5,7 +5,7 @@ import type { KernelCache } from './cacheLayout';
 import type { KernelCgroup } from './cgroup';
 import type { ViewLease } from './pathViews';
 import type { ProtectedHandle } from './protectedMounts';
-import { SANDBOX_CACHE, SANDBOX_HOME, SANDBOX_MPLCONFIG, SANDBOX_XDG_CACHE, kernelEnv, seatbeltProfile } from './sandbox';
+import { SANDBOX_CACHE, SANDBOX_HOME, SANDBOX_MPLCONFIG, SANDBOX_SKILLS, SANDBOX_XDG_CACHE, kernelEnv, seatbeltProfile } from './sandbox';
 import { commandFor, type WorkerSpec } from './workerSpec';
 
 /** How to spawn one generation: command, environment, extra fds, and what to clean up after it. */
@@ -46,6 +46,17 @@ function hostGenerationDirs(genDir: string, cache: KernelCache | null) {
   return dirs;
 }
 
+/**
+ * Where the kernel finds each skill's folder (host.skills.path/sidecar read it): under
+ * bwrap the read-only mount, otherwise the host folder itself (said so in OPENAI4S_SKILLS_AT).
+ */
+function skillsEnv(spec: WorkerSpec, bwrap: boolean): Record<string, string> {
+  const skills = spec.skills ?? [];
+  if (!skills.length) return {};
+  const at = Object.fromEntries(skills.map((s) => [s.name, bwrap ? path.posix.join(SANDBOX_SKILLS, s.name) : s.dir]));
+  return { OPENAI4S_SKILLS: JSON.stringify(at), OPENAI4S_SKILLS_AT: bwrap ? 'sandbox' : 'host' };
+}
+
 /** Plans the spawn of one generation under the spec's sandbox (bwrap, Seatbelt or none). */
 export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLaunch {
   const sandbox = spec.sandbox.state;
@@ -58,7 +69,7 @@ export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLa
     dirs = hostGenerationDirs(genDir, spec.cache);
   }
   // Under bwrap the worker seeds its config dir from the read-only cache itself.
-  const env = kernelEnv(spec.parentEnv, dirs, bwrap && spec.cache ? { OPENAI4S_KERNEL_CACHE: SANDBOX_CACHE } : {});
+  const env = kernelEnv(spec.parentEnv, dirs, { ...(bwrap && spec.cache ? { OPENAI4S_KERNEL_CACHE: SANDBOX_CACHE } : {}), ...skillsEnv(spec, bwrap) });
   // bwrap changes into /workspace itself; starting it in / keeps the host path out of
   // anything inherited (a shell's PWD).
   const cwd = bwrap ? '/' : spec.workspace;
@@ -76,6 +87,7 @@ export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLa
       workersDir: spec.workersDir,
       tmpDir: genDir!,
       interpreterPrefix: path.dirname(path.dirname(fs.realpathSync(spec.interpreter))),
+      skillDirs: (spec.skills ?? []).map((s) => s.dir),
     });
     args = ['-p', profile, file, ...args];
     file = '/usr/bin/sandbox-exec';

@@ -10,7 +10,7 @@ import { decideHidePaths } from './hidePaths';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
 import type { PathViews } from './pathViews';
 import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
-import type { WorkerSpec } from './workerSpec';
+import type { SkillMount, WorkerSpec } from './workerSpec';
 
 const ENV_OF: Record<KernelLanguage, { id: string; overrideVar: string; command: string; label: string }> = {
   python: { id: 'python-default', overrideVar: 'OPENAI4S_PYTHON', command: 'python3', label: 'Python' },
@@ -32,6 +32,8 @@ export interface WorkerSetupOptions {
   startTimeoutMs?: number;
   /** The shared views of host folders (OPENAI4S_SANDBOX_HIDE_PATHS). */
   views?: PathViews;
+  /** The enabled skills' folders, asked at each kernel start (mounted read-only for cells). */
+  skillDirs?: () => SkillMount[];
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
@@ -94,6 +96,9 @@ export class WorkerSetup {
     if (script) spec.script = script;
     spec.limits = this.resourceLimits();
     if (this.opts.views) spec.views = this.opts.views;
+    // A skill enabled later reaches a kernel started before it at the kernel's next start.
+    const skills = this.opts.skillDirs?.().filter((s) => fs.existsSync(s.dir));
+    if (skills?.length) spec.skills = skills;
     return spec;
   }
 

@@ -26,6 +26,14 @@ export interface WorkerSpec {
   limits?: KernelLimits;
   /** The supervisor's shared views of host folders (bwrap only; absent: plain binds). */
   views?: PathViews;
+  /** Enabled skills' folders, read-only in the kernel (bwrap: under /opt/openai4s/skills/<name>). */
+  skills?: SkillMount[];
+}
+
+/** A skill folder a kernel may read: its name (lower-case letters, digits, hyphens) and host folder. */
+export interface SkillMount {
+  name: string;
+  dir: string;
 }
 
 /** The worker script, relative to the workers folder. */
