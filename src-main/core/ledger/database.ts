@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../config/sqlite';
+import type { LedgerSync } from './durability';
 import { MIGRATIONS, migrationChecksum, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -11,6 +12,8 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[];
   /** Where the pre-migration copy goes; defaults to `<file>.backup-v<from>-<timestamp>`. */
   backupPath?: (fromVersion: number) => string;
+  /** How hard a commit waits for the disk (./durability.ts); default `normal`. */
+  sync?: LedgerSync;
 }
 
 export interface OpenedDatabase {
@@ -23,22 +26,22 @@ export interface OpenedDatabase {
 }
 
 /**
- * Durability choices for an audit ledger (a committed row must survive both a crash of
- * the app and a power loss):
+ * Durability choices for the ledger (the contract is in ./README.md):
  *  - journal_mode=WAL: a commit appends to the write-ahead log instead of rewriting pages,
  *    readers never block the writer, and a torn write is detected and rolled back by the
  *    WAL checksums on the next open.
- *  - synchronous=FULL: every commit fsyncs the WAL before it returns. NORMAL would only
- *    sync at checkpoints, which survives an app crash but can lose the last commits on a
- *    power cut; an audit log cannot accept that. The cost (one fsync per transaction) is
- *    paid once per group commit in EventLog, not once per chunk.
+ *  - synchronous=NORMAL (default): a commit is in the WAL file (the OS's page cache) when
+ *    it returns, so it survives a crash or kill -9 of the app; the WAL is fsynced at
+ *    checkpoints, so an OS crash or power cut may roll back the last commits, never
+ *    corrupt the file. FULL (OPENAI4S_LEDGER_SYNC=full) fsyncs every commit and also
+ *    survives a power cut, at one fsync per transaction on the main thread.
  *  - foreign_keys=ON: runs, events and actions cannot point at nothing.
  * One connection per process (better-sqlite3 is synchronous; the ledger is the only writer).
  */
-function configure(db: Db): void {
+function configure(db: Db, sync: LedgerSync): void {
   const mode = db.pragma('journal_mode = WAL', { simple: true });
   if (mode !== 'wal') throw new Error(`The ledger ${db.name} cannot use WAL journaling (got ${String(mode)}); keep the data dir on a local disk.`);
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
 }
@@ -78,7 +81,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): O
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file, sqliteOptions());
   try {
-    configure(db);
+    configure(db, options.sync ?? 'normal');
     const fromVersion = db.pragma('user_version', { simple: true }) as number;
     if (fromVersion > target) {
       throw new Error(

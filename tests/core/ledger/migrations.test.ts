@@ -13,14 +13,14 @@ import { tempDir, track } from './support';
 const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 describe('ledger migrations', () => {
-  it('builds the whole schema on an empty file, with WAL and synchronous=FULL', () => {
+  it('builds the whole schema on an empty file, with WAL and synchronous=NORMAL (the default durability level, see durability.test.ts)', () => {
     const file = path.join(tempDir(), 'ledger.sqlite3');
     const l = track(openLedger(file));
     expect(l.schemaVersion).toBe(latest);
     expect(l.backup).toBeNull();
     expect(l.db.pragma('user_version', { simple: true })).toBe(latest);
     expect(l.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(l.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(l.db.pragma('synchronous', { simple: true })).toBe(1);
     const rows = l.db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all();
     expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name, checksum: migrationChecksum(m) })));
     const tables = l.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all();
