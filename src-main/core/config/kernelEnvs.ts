@@ -9,15 +9,32 @@ export interface KernelEnvDeclaration {
   language: 'python' | 'r';
   description: string;
   interpreters: Partial<Record<NodeJS.Platform, string[]>>;
+  /** What cells import (Python module names, R package names): probed for presence and version. */
   packages: string[];
-  /** Install commands by package manager (apt, brew, conda). */
-  install?: Partial<Record<'apt' | 'brew' | 'conda', string>>;
+  /** A Python module's distribution name when it differs (sklearn -> scikit-learn): pip installs and metadata use it. */
+  distributions?: Record<string, string>;
+  /** Install commands by package manager: apt, brew, conda (conda-forge/bioconda), pip, cran, and wsl for Windows. */
+  install?: Partial<Record<'apt' | 'brew' | 'conda' | 'pip' | 'cran' | 'wsl', string>>;
 }
 
-/** The install command for this platform: apt on Linux, Homebrew on macOS, else conda. */
+/**
+ * The install command for this platform: apt on Linux, Homebrew on macOS (else conda,
+ * where the science stack lives), WSL2 on Windows (the kernels run there); conda last.
+ */
 export function installHint(decl: KernelEnvDeclaration, platform: NodeJS.Platform = process.platform): string | undefined {
   const install = decl.install ?? {};
-  return (platform === 'linux' ? install.apt : platform === 'darwin' ? install.brew : undefined) ?? install.conda;
+  const native = platform === 'linux' ? install.apt : platform === 'darwin' ? (install.brew ?? install.conda ?? install.cran) : platform === 'win32' ? install.wsl : undefined;
+  return native ?? install.conda;
+}
+
+/** Every environment declared in `envs/` (limits.json is not one), sorted by id; an unreadable file throws naming it. */
+export function listKernelEnvs(root = appRoot()): KernelEnvDeclaration[] {
+  const dir = path.join(root, 'envs');
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json') && name !== 'limits.json')
+    .map((name) => readKernelEnv(name.slice(0, -'.json'.length), root))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Reads `envs/<id>.json`; a missing or malformed declaration is a clear error naming the file. */
