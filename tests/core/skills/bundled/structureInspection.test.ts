@@ -20,7 +20,10 @@ describe('bundled skill structure-inspection', () => {
     const pairs = r.ss.map((s) => `${s.a}-${s.b}`);
     expect(pairs).toEqual(['A6-A11', 'A7-B7', 'A20-B19', 'C6-C11', 'C7-D7', 'C20-D19']);
     expect(r.declared.map((s) => `${s.a}-${s.b}`)).toEqual(pairs);
-    for (const s of r.ss) expect(s.distance).toBeGreaterThan(1.9), expect(s.distance).toBeLessThan(2.1);
+    for (const s of r.ss) {
+      expect(s.distance).toBeGreaterThan(1.9);
+      expect(s.distance).toBeLessThan(2.1);
+    }
     const contact = (a: string, b: string) => r.contacts.find(([x, y]) => x === a && y === b);
     // The dimer's antiparallel beta-sheet: B24 and B26 hydrogen-bond to D26 and D24 (about 2.9 A).
     expect(contact('B24', 'D26')![2]).toBeLessThan(3.2);
