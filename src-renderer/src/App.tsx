@@ -5,6 +5,7 @@ import { Notices } from './components/Notices';
 import { RightPanel } from './components/panel/RightPanel';
 import { Sidebar } from './components/Sidebar';
 import { SettingsPanel } from './components/settings/SettingsPanel';
+import { SkillsPage } from './components/skills/SkillsPage';
 import { SystemPanel } from './components/SystemPanel';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
@@ -41,6 +42,8 @@ export function App() {
             <SystemPanel />
           ) : view === 'settings' ? (
             <SettingsPanel />
+          ) : view === 'skills' ? (
+            <SkillsPage />
           ) : inSession ? (
             <Conversation />
           ) : (

@@ -6,6 +6,9 @@ import { activeRun, queuedRuns } from '../store/conversationReducer';
 import { modelChoice } from '../store/settingsSlice';
 import { withAttachments } from '../store/workspaceSlice';
 import { AttachButton, AttachmentChips } from './Attachments';
+import { SkillChips } from './composer/SkillChips';
+import { SkillPicker } from './composer/SkillPicker';
+import { useSkillPicker } from './composer/useSkillPicker';
 
 /**
  * The message box. Enter sends (Shift+Enter is a new line; never while an IME is
@@ -39,6 +42,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     return items.some((a) => a.status === 'ready') ? 'ready' : 'none';
   });
   const [dragging, setDragging] = useState(false);
+  const picker = useSkillPicker(ref, draft, setDraft);
 
   useEffect(() => {
     if (doctor.status === 'idle') void loadDoctor();
@@ -71,6 +75,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -105,11 +110,21 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         </div>
       ) : null}
       <AttachmentChips />
+      <SkillChips text={draft} setText={setDraft} />
+      <SkillPicker picker={picker} />
       <textarea
         ref={ref}
         value={draft}
-        onChange={(e) => setDraft(e.target.value)}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          picker.track(e.target);
+        }}
+        onSelect={(e) => picker.track(e.currentTarget)}
         onKeyDown={onKeyDown}
+        aria-controls={picker.open && picker.options.length ? picker.listId : undefined}
+        aria-activedescendant={
+          picker.open && picker.options.length ? picker.optionId(picker.active) : undefined
+        }
         placeholder={running ? t('composer.placeholderRunning') : t('composer.placeholder')}
         aria-label={t('composer.label')}
         rows={3}

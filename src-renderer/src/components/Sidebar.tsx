@@ -179,6 +179,7 @@ export function Sidebar() {
       </nav>
       <nav className="sidebar-footer" aria-label="OpenAI4S">
         {navItem('home', t('nav.home'), '◇')}
+        {navItem('skills', t('nav.skills'), '✦')}
         {navItem('settings', t('nav.settings'), '⚙')}
         {navItem('system', t('nav.system'), '◉')}
       </nav>

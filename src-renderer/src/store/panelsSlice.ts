@@ -1,4 +1,5 @@
 import type { ArtifactBytes, ArtifactSummary, EvidenceRecord } from '../../../src-preload/contract';
+import { toErrorBody } from '../api/bridge';
 import { createLoader, idle } from './loadable';
 import type { PanelList, PanelsSlice, Slice, StoreDeps } from './types';
 
@@ -12,7 +13,7 @@ const forSession =
 
 export const createPanelsSlice =
   (deps: StoreDeps): Slice<PanelsSlice> =>
-  (set) => {
+  (set, get) => {
     const bytes = new Map<string, Promise<ArtifactBytes>>();
     const artifacts = createLoader<PanelList<ArtifactSummary>>((change) =>
       set((s) => ({ artifacts: change(s.artifacts) })),
@@ -42,6 +43,27 @@ export const createPanelsSlice =
           bytes.set(key, found);
         }
         return found;
+      },
+      async revealArtifact(versionId) {
+        try {
+          const { revealed, path } = await deps.bridge.invoke('artifact.reveal', { versionId });
+          // Without a file manager (a browser, a headless run) the path is the next best thing.
+          if (!revealed) get().receiveNotice({ level: 'info', message: path });
+        } catch (error) {
+          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+        }
+      },
+      async fetchEvidence(sessionId, id) {
+        try {
+          const record = await deps.bridge.invoke('evidence.get', { sessionId, id });
+          set((s) =>
+            s.evidence.sessionId === sessionId && !s.evidence.data.some((r) => r.id === id)
+              ? { evidence: { ...s.evidence, data: [...s.evidence.data, record] } }
+              : {},
+          );
+        } catch (error) {
+          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+        }
       },
     };
   };

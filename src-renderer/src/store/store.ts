@@ -3,9 +3,11 @@ import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
 import type { SessionStreamEvent } from '../../../src-preload/contract';
 import { createConversationSlice } from './conversationSlice';
 import { createFrameBatcher } from './frameBatcher';
+import { createKernelsSlice } from './kernelsSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
+import { createSkillsSlice } from './skillsSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
 import { createNoticesSlice, createSystemSlice, createUiSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
@@ -37,6 +39,8 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createPanelsSlice(options)(...a),
     ...createSettingsSlice(options)(...a),
     ...createWorkspaceSlice(options)(...a),
+    ...createSkillsSlice(options)(...a),
+    ...createKernelsSlice(options)(...a),
   }));
 }
 

@@ -14,8 +14,11 @@ import type {
   ExportResult,
   KernelLanguage,
   KernelLimitExtension,
+  KernelStatus,
   SessionStreamEvent,
   SettingsView,
+  SkillCatalogView,
+  SkillDetail,
 } from '../../../src-preload/contract';
 import type { Bridge } from '../api/bridge';
 import type { Language } from '../i18n/language';
@@ -35,7 +38,7 @@ export interface StoreDeps {
   scheduleFrame?: ScheduleFrame;
 }
 
-export type View = 'home' | 'system' | 'session' | 'settings';
+export type View = 'home' | 'system' | 'session' | 'settings' | 'skills';
 export type RightTab = 'notebook' | 'evidence' | 'artifacts';
 
 export interface UiSlice {
@@ -113,6 +116,36 @@ export interface PanelsSlice {
   artifactVersions(artifactId: string): Promise<ArtifactVersion[]>;
   /** Bytes of a version, cached per window (versions are immutable). */
   readArtifact(versionId: string, maxBytes?: number): Promise<ArtifactBytes>;
+  /** Shows a version's stored file in the system's file manager (a notice says where it is otherwise). */
+  revealArtifact(versionId: string): Promise<void>;
+  /**
+   * Fetches one record (`evidence.get`) into the session's list: a citation clicked after
+   * the list was loaded names a record the list does not have yet.
+   */
+  fetchEvidence(sessionId: string, id: string): Promise<void>;
+}
+
+export interface SkillsSlice {
+  skills: Loadable<SkillCatalogView | null>;
+  /** The skill the Skills page shows, with its SKILL.md; `name` is the selection. */
+  skill: Loadable<SkillDetail | null> & { name: string | null };
+  loadSkills(): Promise<void>;
+  selectSkill(name: string | null): Promise<void>;
+  setSkillEnabled(name: string, enabled: boolean): Promise<void>;
+  /** Writes a new skill into the user folder and selects it; answers the error message, or null. */
+  createSkill(name: string, description: string): Promise<string | null>;
+  revealSkill(name: string): Promise<void>;
+}
+
+export type KernelAction = 'interrupt' | 'restart';
+
+export interface KernelsSlice {
+  /** `kernel.status` of one session's Python and R kernels. */
+  kernels: Loadable<KernelStatus | null> & { sessionId: string | null };
+  /** The interrupt or restart in flight, per language (its button is disabled meanwhile). */
+  kernelActions: Partial<Record<KernelLanguage, KernelAction>>;
+  loadKernels(sessionId: string): Promise<void>;
+  runKernelAction(sessionId: string, language: KernelLanguage, action: KernelAction): Promise<void>;
 }
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -188,7 +221,9 @@ export type AppState = UiSlice &
   ConversationSlice &
   PanelsSlice &
   SettingsSlice &
-  WorkspaceSlice;
+  WorkspaceSlice &
+  SkillsSlice &
+  KernelsSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

@@ -9,6 +9,7 @@ import { ArtifactPreview } from './ArtifactPreview';
 function ArtifactDetail({ artifact }: { artifact: ArtifactSummary }) {
   const t = useT();
   const versionsOf = useAppStore((s) => s.artifactVersions);
+  const reveal = useAppStore((s) => s.revealArtifact);
   const [versions, setVersions] = useState<ArtifactVersion[]>([artifact.latest]);
   const [selected, setSelected] = useState<string>(artifact.latest.id);
   useEffect(() => {
@@ -48,6 +49,9 @@ function ArtifactDetail({ artifact }: { artifact: ArtifactSummary }) {
         {version.mime} · {formatBytes(version.size)} · sha256 {version.sha256.slice(0, 12)}… ·{' '}
         {version.evidenceId} <FailedCellBadge outcome={version.cellOutcome} />
       </p>
+      <button type="button" className="btn btn-ghost" onClick={() => void reveal(version.id)}>
+        {t('panel.artifacts.reveal')}
+      </button>
       <ArtifactPreview version={version} />
     </div>
   );

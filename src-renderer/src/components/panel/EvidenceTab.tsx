@@ -157,6 +157,7 @@ export function EvidenceTab() {
   const conv = useAppStore((s) => s.conversation);
   const evidence = useAppStore((s) => s.evidence);
   const load = useAppStore((s) => s.loadEvidence);
+  const fetchOne = useAppStore((s) => s.fetchEvidence);
   const focused = useAppStore((s) => s.focusedEvidence);
   const [tab, setTab] = useState<'used' | 'all'>('used');
   const sessionId = conv?.sessionId;
@@ -166,6 +167,14 @@ export function EvidenceTab() {
   useEffect(() => {
     if (focused) setTab('used');
   }, [focused]);
+  // A citation clicked after the list was loaded may name a record the list lacks.
+  const missing =
+    sessionId && focused && evidence.sessionId === sessionId && evidence.status === 'ready'
+      ? !evidence.data.some((r) => r.id === focused)
+      : false;
+  useEffect(() => {
+    if (missing && sessionId && focused) void fetchOne(sessionId, focused);
+  }, [missing, sessionId, focused, fetchOne]);
   if (!conv) return null;
   const byId = new Map(evidence.data.map((r) => [r.id, r]));
   const cited = citedIds(conv.fold.messages);

@@ -2,6 +2,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { CellCard, type CellData } from '../parts/CellCard';
 import { isDataPart } from '../parts/dataPart';
+import { KernelPanel } from './KernelPanel';
 
 /** Every cell of the session in order, read-only, with a marker where the kernel generation changes. */
 export function NotebookTab() {
@@ -11,27 +12,38 @@ export function NotebookTab() {
   const cells: { key: string; cell: CellData }[] = [];
   for (const m of conv.fold.messages) {
     for (const p of m.parts) {
-      if (isDataPart(p, 'cell')) cells.push({ key: `${m.id}:${p.id ?? cells.length}`, cell: p.data });
+      if (isDataPart(p, 'cell'))
+        cells.push({ key: `${m.id}:${p.id ?? cells.length}`, cell: p.data });
     }
   }
-  if (cells.length === 0) return <p className="panel-empty muted">{t('panel.notebook.empty')}</p>;
+  const kernels = <KernelPanel sessionId={conv.sessionId} />;
+  if (cells.length === 0)
+    return (
+      <>
+        {kernels}
+        <p className="panel-empty muted">{t('panel.notebook.empty')}</p>
+      </>
+    );
   let generation: string | undefined;
   return (
-    <ol className="notebook" data-testid="notebook">
-      {cells.map(({ key, cell }) => {
-        const marker = cell.generation && cell.generation !== generation ? cell.generation : null;
-        if (cell.generation) generation = cell.generation;
-        return (
-          <li key={key}>
-            {marker ? (
-              <div className="generation-marker" data-testid="generation-marker" title={marker}>
-                <span>{t('panel.generation', { id: marker.slice(0, 8) })}</span>
-              </div>
-            ) : null}
-            <CellCard cell={cell} sessionId={conv.sessionId} compact />
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      {kernels}
+      <ol className="notebook" data-testid="notebook">
+        {cells.map(({ key, cell }) => {
+          const marker = cell.generation && cell.generation !== generation ? cell.generation : null;
+          if (cell.generation) generation = cell.generation;
+          return (
+            <li key={key}>
+              {marker ? (
+                <div className="generation-marker" data-testid="generation-marker" title={marker}>
+                  <span>{t('panel.generation', { id: marker.slice(0, 8) })}</span>
+                </div>
+              ) : null}
+              <CellCard cell={cell} sessionId={conv.sessionId} compact />
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }
