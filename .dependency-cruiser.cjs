@@ -15,6 +15,7 @@ const CORE_LAYERS = [
   'llm',
   'engine',
   'kernel',
+  'environments',
   'science',
   'provenance',
   'capabilities',

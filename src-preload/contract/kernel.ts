@@ -111,6 +111,8 @@ export interface KernelLifecycleEvent {
   generation: string;
   kind: 'started' | 'died' | 'restarted' | 'idle_shutdown' | 'session_closed';
   sandbox?: KernelSandboxState;
+  /** On start: the environment the generation runs in (its id from env.list, and the interpreter). */
+  environment?: { id: string; interpreter: string };
   reason?: string;
 }
 

@@ -110,10 +110,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--ro-bind', '/etc', '/etc');
   // An interpreter outside /usr (a conda or pyenv prefix) needs its prefix, read-only.
   const real = fs.realpathSync(plan.interpreter);
-  if (!real.startsWith('/usr/')) {
-    const prefix = path.dirname(path.dirname(real));
-    args.push('--ro-bind', prefix, prefix);
-  }
+  const realPrefix = real.startsWith('/usr/') ? null : path.dirname(path.dirname(real));
+  if (realPrefix) args.push('--ro-bind', realPrefix, realPrefix);
   args.push('--bind', plan.workspace, SANDBOX_WORKSPACE);
   // Mounted over the workspace's own entries: read-only, and as mount points they can
   // be neither renamed nor deleted from inside.
@@ -134,6 +132,11 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     args.push('--ro-bind', plan.cache.dir, SANDBOX_CACHE);
     for (const name of plan.cache.xdgDirs) args.push('--ro-bind', path.join(plan.cache.dir, name), path.posix.join(SANDBOX_XDG_CACHE, name));
   }
+  // A virtualenv's interpreter is a symlink into its base: its pyvenv.cfg and packages are
+  // in its own folder, bound read-only at its host path (after /tmp's tmpfs, which would
+  // hide one under /tmp).
+  const envPrefix = path.dirname(path.dirname(path.resolve(plan.interpreter)));
+  if (!plan.interpreter.startsWith('/usr/') && envPrefix !== realPrefix && envPrefix !== '/') args.push('--ro-bind', envPrefix, envPrefix);
   args.push('--dev', '/dev');
   // bwrap's /dev/shm is a folder on its /dev tmpfs, unbounded: give it its own, sized.
   if (plan.tmpMiB && has('size')) args.push(...sized(plan.tmpMiB), '--tmpfs', '/dev/shm');

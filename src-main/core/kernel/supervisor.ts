@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { KernelCellResult, KernelEventTopics, KernelLanguage, KernelLimitExtension, KernelSlotStatus, KernelStatus } from '../../../src-preload/contract/kernel';
+import { KERNEL_ENVS } from '../config/kernelEnvs';
 import type { KernelLimits } from '../config/kernelLimits';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
@@ -48,6 +49,8 @@ export interface KernelSupervisorOptions {
   onEvent?: <T extends keyof KernelEventTopics>(topic: T, payload: KernelEventTopics[T]) => void;
   /** The enabled skills' folders, asked at each kernel start: mounted read-only for its cells. */
   skillDirs?: () => SkillMount[];
+  /** The session's chosen environment for a language, asked at each kernel start (null: the default; issue 18). */
+  environmentFor?: (sessionId: string, language: KernelLanguage) => { id: string; interpreter: string } | null;
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
@@ -130,9 +133,9 @@ export class KernelSupervisor {
     return spec.cache?.dir ?? null;
   }
 
-  private prepareSpec(language: KernelLanguage, workspace: string | null, waitForCache = false): Promise<WorkerSpec> {
+  private prepareSpec(language: KernelLanguage, workspace: string | null, waitForCache = false, interpreter?: string): Promise<WorkerSpec> {
     if (this.closed) return Promise.reject(new AppError('unavailable', 'The kernel supervisor is closed.'));
-    return this.setup.prepare(language, workspace, waitForCache);
+    return this.setup.prepare(language, workspace, waitForCache, interpreter);
   }
 
   private launch(spec: WorkerSpec): KernelProcess {
@@ -159,19 +162,28 @@ export class KernelSupervisor {
 
   private ensureProcess(sessionId: string, slot: Slot): Promise<KernelProcess> {
     const workspace = this.workspaceFor(sessionId);
+    // A session that chose an environment starts its own worker (spares run the default interpreter).
+    const chosen = this.opts.environmentFor?.(sessionId, slot.language) ?? null;
     return ensureSlotProcess(slot, {
       label: languageLabel(slot.language),
       maxFailures: this.opts.maxStartFailures ?? 3,
-      takeSpare: () => this.spares.take(slot.language, workspace),
-      launch: async () => this.launch(await this.prepareSpec(slot.language, workspace)),
-      adopt: (proc) => this.adopt(sessionId, slot, proc),
+      takeSpare: () => (chosen ? Promise.resolve(null) : this.spares.take(slot.language, workspace)),
+      launch: async () => this.launch(await this.prepareSpec(slot.language, workspace, false, chosen?.interpreter)),
+      adopt: (proc) => this.adopt(sessionId, slot, proc, chosen?.id ?? KERNEL_ENVS[slot.language].id),
     });
   }
 
-  private adopt(sessionId: string, slot: Slot, proc: KernelProcess): KernelProcess {
+  private adopt(sessionId: string, slot: Slot, proc: KernelProcess, environment: string): KernelProcess {
     slot.proc = proc;
     slot.cells = 0;
-    this.emit('kernel.lifecycle', { sessionId, language: slot.language, generation: proc.generation, kind: 'started', sandbox: proc.sandboxState });
+    this.emit('kernel.lifecycle', {
+      sessionId,
+      language: slot.language,
+      generation: proc.generation,
+      kind: 'started',
+      sandbox: proc.sandboxState,
+      environment: { id: environment, interpreter: proc.spec.interpreter },
+    });
     void proc.exited.then((info) => {
       if (slot.proc !== proc) return;
       slot.proc = null;

@@ -4,7 +4,7 @@ import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/d
 import { AppError } from '../../../src-preload/contract/errors';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { appRoot } from '../config/appPaths';
-import { chooseInterpreter, readKernelEnv } from '../config/kernelEnvs';
+import { chooseInterpreter, readKernelEnv, type InterpreterChoice } from '../config/kernelEnvs';
 import { kernelLimitsFromEnv, type KernelLimits } from '../config/kernelLimits';
 import { decideHidePaths } from './hidePaths';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
@@ -37,6 +37,16 @@ export interface WorkerSetupOptions {
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
+}
+
+/** A session's environment names its interpreter; one that is gone is said plainly, with the fix. */
+function chosenInterpreter(file: string): InterpreterChoice {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return { path: file, source: 'env' };
+  } catch {
+    return { path: null, source: 'env', reason: `the session's environment interpreter ${file} is not there any more. Choose another environment (env_use) or roll back (env_rollback).` };
+  }
 }
 
 type CacheEntry = { promise: Promise<KernelCache | null>; value?: KernelCache | null };
@@ -72,12 +82,15 @@ export class WorkerSetup {
     return path.join(appRoot(this.opts.processEnv), 'kernel-workers');
   }
 
-  /** The worker's spec; `workspace` (created if missing) or none for a throwaway start. */
-  async prepare(language: KernelLanguage, workspace: string | null, waitForCache = false): Promise<WorkerSpec> {
+  /**
+   * The worker's spec; `workspace` (created if missing) or none for a throwaway start.
+   * `interpreter`: the session's chosen environment (issue 18); else the language's default.
+   */
+  async prepare(language: KernelLanguage, workspace: string | null, waitForCache = false, interpreter?: string): Promise<WorkerSpec> {
     const sandbox = await this.sandbox();
     if (sandbox.refuse) throw new AppError('unavailable', sandbox.refuse);
     const env = ENV_OF[language];
-    const choice = chooseInterpreter(readKernelEnv(env.id), env.overrideVar, env.command, this.opts.processEnv);
+    const choice = interpreter ? chosenInterpreter(interpreter) : chooseInterpreter(readKernelEnv(env.id), env.overrideVar, env.command, this.opts.processEnv);
     if (!choice.path) throw new AppError('not_configured', `No ${env.label} interpreter: ${choice.reason}`);
     const cache = language === 'python' ? await this.kernelCache(choice.path, sandbox, waitForCache) : null;
     if (workspace) fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });

@@ -2,6 +2,7 @@ import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src
 import { fold } from '../../../src-preload/contract/fold';
 import { ActionsRepo } from './actionsRepo';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
+import { EnvironmentsRepo } from './environmentsRepo';
 import { EventLog, type EventLogOptions } from './eventLog';
 import { KernelsRepo } from './kernelsRepo';
 import { lockLedger } from './ownership';
@@ -39,6 +40,8 @@ export interface Ledger {
   readonly kernels: KernelsRepo;
   readonly permissions: PermissionsRepo;
   readonly settings: SettingsRepo;
+  /** Sessions' kernel environments (append-only changes) and generations' environment locks (migration 4). */
+  readonly environments: EnvironmentsRepo;
   /** Evidence, artifact versions and cached science responses (migration 3). */
   readonly provenance: { evidence: SqliteEvidenceStore; artifacts: SqliteArtifactIndex; responses: SqliteResponseCache };
   createSession(title?: string): SessionSummary;
@@ -86,6 +89,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       kernels,
       permissions,
       settings,
+      environments: new EnvironmentsRepo(db),
       provenance: { evidence: new SqliteEvidenceStore(db), artifacts: new SqliteArtifactIndex(db), responses: new SqliteResponseCache(db) },
       createSession: (title) => sessions.create(title),
       detail(sessionId) {

@@ -132,10 +132,50 @@ CREATE TABLE permission_requests (
 CREATE INDEX permission_requests_by_session ON permission_requests (session_id, status);
 `;
 
+const v4 = `
+-- Issue 18: each session's kernel environment per language, as an append-only ledger of
+-- changes. The current environment is the newest applied row; a failed creation is a row
+-- too (it names the failing step) but never moves the pointer.
+CREATE TABLE environment_changes (
+  seq                      INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id               TEXT NOT NULL REFERENCES sessions (id),
+  language                 TEXT NOT NULL CHECK (language IN ('python','r')),
+  action                   TEXT NOT NULL CHECK (action IN ('use','create','rollback')),
+  status                   TEXT NOT NULL CHECK (status IN ('applied','failed')),
+  environment_id           TEXT NOT NULL,
+  interpreter              TEXT,
+  previous_environment_id  TEXT,
+  previous_interpreter     TEXT,
+  failed_step              TEXT,
+  detail                   TEXT,
+  packages_json            TEXT,
+  at                       TEXT NOT NULL,
+  CHECK ((status = 'failed') = (failed_step IS NOT NULL)),
+  CHECK (status = 'failed' OR interpreter IS NOT NULL)
+);
+CREATE INDEX environment_changes_by_session ON environment_changes (session_id, language, seq);
+CREATE TRIGGER environment_changes_no_update BEFORE UPDATE ON environment_changes
+BEGIN SELECT RAISE(ABORT, 'environment_changes is append-only: UPDATE refused'); END;
+CREATE TRIGGER environment_changes_no_delete BEFORE DELETE ON environment_changes
+BEGIN SELECT RAISE(ABORT, 'environment_changes is append-only: DELETE refused'); END;
+
+-- What a kernel generation ran in: its environment, interpreter and every installed
+-- package with its version (the export's environment lock), probed once when it started.
+CREATE TABLE environment_locks (
+  generation_id        TEXT PRIMARY KEY REFERENCES kernel_generations (id),
+  environment_id       TEXT NOT NULL,
+  interpreter          TEXT NOT NULL,
+  interpreter_version  TEXT,
+  lock_json            TEXT NOT NULL,
+  recorded_at          TEXT NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'sessions, runs, append-only stream_events, settings', sql: v1 },
   { version: 2, name: 'action groups and events, kernel generations, permission requests', sql: v2 },
   { version: 3, name: 'evidence, artifacts and artifact versions, science response cache', sql: PROVENANCE_SQL },
+  { version: 4, name: 'session environment changes (append-only) and per-generation environment locks', sql: v4 },
 ];
 
 export function migrationChecksum(m: Migration): string {
