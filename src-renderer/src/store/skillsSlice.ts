@@ -22,6 +22,9 @@ export const createSkillsSlice =
       skills: idle(null),
       skill: { ...idle(null), name: null },
       loadSkills: () => catalogue(() => deps.bridge.invoke('skills.list', {})),
+      ensureSkills() {
+        if (get().skills.status === 'idle') void get().loadSkills();
+      },
 
       async selectSkill(name) {
         if (!name) {

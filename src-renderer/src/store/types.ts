@@ -130,6 +130,8 @@ export interface SkillsSlice {
   /** The skill the Skills page shows, with its SKILL.md; `name` is the selection. */
   skill: Loadable<SkillDetail | null> & { name: string | null };
   loadSkills(): Promise<void>;
+  /** Loads the catalogue once, when nothing has asked for it yet (the composer's picker and chips). */
+  ensureSkills(): void;
   selectSkill(name: string | null): Promise<void>;
   setSkillEnabled(name: string, enabled: boolean): Promise<void>;
   /** Writes a new skill into the user folder and selects it; answers the error message, or null. */

@@ -10,13 +10,12 @@ export function SkillChips({ text, setText }: { text: string; setText(text: stri
   const enabled = useAppStore(
     useShallow((s) => s.skills.data?.skills.filter((k) => k.enabled).map((k) => k.name) ?? []),
   );
-  const status = useAppStore((s) => s.skills.status);
-  const loadSkills = useAppStore((s) => s.loadSkills);
+  const ensureSkills = useAppStore((s) => s.ensureSkills);
   const mentions = text.includes('@');
   // A pasted `@name` shows its chip too: the catalogue is read the first time one appears.
   useEffect(() => {
-    if (mentions && status === 'idle') void loadSkills();
-  }, [mentions, status, loadSkills]);
+    if (mentions) ensureSkills();
+  }, [mentions, ensureSkills]);
   const names = attachedSkills(text, enabled);
   if (names.length === 0) return null;
   return (

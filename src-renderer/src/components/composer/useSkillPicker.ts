@@ -41,8 +41,7 @@ export function useSkillPicker(
   const enabled = useAppStore(
     useShallow((s) => s.skills.data?.skills.filter((k) => k.enabled) ?? NONE),
   );
-  const status = useAppStore((s) => s.skills.status);
-  const loadSkills = useAppStore((s) => s.loadSkills);
+  const ensureSkills = useAppStore((s) => s.ensureSkills);
   const [caret, setCaret] = useState<number | null>(null);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<number | null>(null);
@@ -54,8 +53,8 @@ export function useSkillPicker(
   const options = open ? matchSkills(enabled, mention.query) : NONE;
 
   useEffect(() => {
-    if (open && status === 'idle') void loadSkills();
-  }, [open, status, loadSkills]);
+    if (open) ensureSkills();
+  }, [open, ensureSkills]);
   useEffect(() => setActive(0), [mention?.start, mention?.query]);
   // Escape closes the picker for this `@` only: the next one opens it again.
   useEffect(() => {

@@ -1,10 +1,10 @@
-import type { SkillCatalogView, SkillSourceKind } from '../../../../src-preload/contract';
+import type { SkillCatalogView } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { SourceBadge } from './SourceBadge';
 
 /** Folders that could not be read (with the reason) and skills hidden by a name clash (with the winner). */
 export function SkillProblems({ catalog }: { catalog: SkillCatalogView }) {
   const t = useT();
-  const source = (kind: SkillSourceKind) => t(`skills.source.${kind}`);
   return (
     <>
       {catalog.broken.length ? (
@@ -26,11 +26,8 @@ export function SkillProblems({ catalog }: { catalog: SkillCatalogView }) {
           <ul>
             {catalog.shadowed.map((s) => (
               <li key={`${s.name}:${s.dropped.dir}`}>
-                {t('skills.shadowed.item', {
-                  name: s.name,
-                  kept: source(s.kept.source),
-                  dropped: source(s.dropped.source),
-                })}
+                <SourceBadge source={s.dropped.source} />{' '}
+                {t('skills.shadowed.item', { name: s.name, kept: s.kept.dir })}
                 <span className="mono small muted">{s.dropped.dir}</span>
               </li>
             ))}

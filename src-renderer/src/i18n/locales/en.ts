@@ -328,7 +328,7 @@ export const en = {
   'skills.new.cancel': 'Cancel',
   'skills.broken.title': 'Skills that could not be read',
   'skills.shadowed.title': 'Skills hidden by a name clash',
-  'skills.shadowed.item': '{name}: the {kept} one is used, the {dropped} one below is hidden.',
+  'skills.shadowed.item': '{name} in {kept} is used; this copy is hidden:',
   'composer.skills.label': 'Skills',
   'composer.skills.none': 'No enabled skill matches “{query}”.',
   'composer.skills.attached': 'Attached skills',

@@ -314,7 +314,7 @@ export const zhCN: Dictionary = {
   'skills.new.cancel': '取消',
   'skills.broken.title': '无法读取的技能',
   'skills.shadowed.title': '因重名被隐藏的技能',
-  'skills.shadowed.item': '{name}：使用{kept}的版本，下方{dropped}的版本被隐藏。',
+  'skills.shadowed.item': '使用 {kept} 中的 {name}；此副本被隐藏：',
   'composer.skills.label': '技能',
   'composer.skills.none': '没有已启用的技能匹配“{query}”。',
   'composer.skills.attached': '已附加的技能',
