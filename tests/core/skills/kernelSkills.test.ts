@@ -25,7 +25,7 @@ function skillsFolder(): string {
   return root;
 }
 
-function kernelWith(sandboxMode: 'enforce' | 'off') {
+function kernelWith(sandboxMode: 'enforce' | 'off', processEnv: NodeJS.ProcessEnv = {}) {
   const root = skillsFolder();
   const library = new SkillLibrary({ folders: () => [{ source: 'user', dir: root }], disabled: () => new Set() });
   const tools = skillTools(() => library, () => {});
@@ -39,7 +39,7 @@ function kernelWith(sandboxMode: 'enforce' | 'off') {
       return { text: out.text, output: out.output };
     },
   };
-  const { sup } = makeSupervisor({ host, prewarm: [], sandboxMode: () => sandboxMode, skillDirs: () => library.enabled().map((s) => ({ name: s.name, dir: s.dir })) });
+  const { sup } = makeSupervisor({ host, prewarm: [], sandboxMode: () => sandboxMode, processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...processEnv }, skillDirs: () => library.enabled().map((s) => ({ name: s.name, dir: s.dir })) });
   afterAll(() => sup.close());
   return { sup, root };
 }
@@ -94,6 +94,22 @@ describe('skills without a kernel sandbox', () => {
   it('the path given to cells is the host folder, and the load answer says so', async () => {
     const r = await sup.execute('s2', 'python', 'a = host.skills.load("gc-content")\nprint(a["path"])\nprint(a["path_is"])\nprint(host.skills.sidecar("gc-content").gc("GGCC"))');
     expect(r.stdout).toBe(`${path.join(root, 'gc-content')}\nthe skill folder on the host (no kernel sandbox: files are read in place, do not write there)\n1.0\n`);
+  });
+});
+
+describe('skills with OPENAI4S_SANDBOX_HIDE_PATHS=on', () => {
+  const { sup, root } = kernelWith('enforce', { OPENAI4S_SANDBOX_HIDE_PATHS: 'on' });
+
+  it('the skills folder comes through one read-only view: mountinfo names no host path, the sidecar still imports', async () => {
+    const r = await sup.execute('s3', 'python', 'print(host.skills.sidecar("gc-content").gc("GC"))\nprint(open("/proc/self/mountinfo").read())');
+    expect(r.status, r.error?.traceback).toBe('ok');
+    const [answer, ...mounts] = r.stdout.split('\n');
+    expect(answer).toBe('1.0');
+    const mountinfo = mounts.join('\n');
+    expect(mountinfo).not.toContain(root);
+    // Each skill is a sub-folder of the one view of its skills folder, read-only.
+    expect(mountinfo).toMatch(/ \/gc-content \/opt\/openai4s\/skills\/gc-content ro[^\n]* - fuse /);
+    expect(mountinfo).toMatch(/ \/r-mean \/opt\/openai4s\/skills\/r-mean ro[^\n]* - fuse /);
   });
 });
 
