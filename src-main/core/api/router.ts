@@ -1,6 +1,7 @@
 import { AppError, type Envelope, type ErrorBody } from '../../../src-preload/contract/errors';
 import type { RouteMap } from '../../../src-preload/contract/define';
 import type { CallerInfo, HandlersFor } from './defineHandlers';
+import { errorMessage } from '../shared/errorMessage';
 
 export type SenderCheck = (caller: CallerInfo) => boolean;
 
@@ -20,15 +21,6 @@ const fail = (code: ErrorBody['code'], message: string): Envelope<never> => ({
   ok: false,
   error: { code, message },
 });
-
-/** Describes anything thrown; `String(x)` itself throws for e.g. `Object.create(null)`. */
-function describeThrown(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return Object.prototype.toString.call(error);
-  }
-}
 
 /**
  * Transport-agnostic request router: bound to `ipcMain.handle` in Electron and to
@@ -74,7 +66,7 @@ export function createRouter<R extends RouteMap>(
       } catch {
         // A failing log hook must not turn an answer into a rejection across the bridge.
       }
-      return fail('internal', `Internal error in ${name}: ${describeThrown(error)}`);
+      return fail('internal', `Internal error in ${name}: ${errorMessage(error)}`);
     }
   }
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Manifest, ManifestSigningKey } from './manifest';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * One ed25519 key per installation signs its exports. The digest alone cannot tell an
@@ -91,7 +92,7 @@ export function checkSignature(manifest: Pick<Manifest, 'signer' | 'signature'>,
     if (key.asymmetricKeyType !== 'ed25519') return invalid(`the signer key is ${key.asymmetricKeyType}, not ed25519`);
     valid = crypto.verify(null, payload, key, Buffer.from(signature, 'base64'));
   } catch (error) {
-    return invalid(`the signer key cannot be read (${(error as Error).message})`);
+    return invalid(`the signer key cannot be read (${errorMessage(error)})`);
   }
   if (!valid) return invalid(`it does not match the manifest under key ${fingerprint} (${whose}): the manifest changed after it was signed`);
   return { status: 'signed', fingerprint, ownKey, summary: `signed by ${fingerprint} (${whose})` };

@@ -7,6 +7,7 @@ import { ZipRefusal, readZipDirectory, type ZipEntry } from './zipDirectory';
 import { checkManifestEntries, checkZipEntries } from './zipEntryChecks';
 import { streamEntry, type InflateBudget } from './zipInflate';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipLimits';
+import { errorMessage } from '../shared/errorMessage';
 
 export interface VerifyIssue {
   /** refused: hostile or unreadable package (verification stopped); the others: it does not match its manifest. */
@@ -62,7 +63,7 @@ export function verifyExport(file: string, options: VerifyOptions = {}): VerifyR
   try {
     fd = fs.openSync(file, 'r');
   } catch (error) {
-    add({ kind: 'refused', message: `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+    add({ kind: 'refused', message: `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})` });
     return report;
   }
   try {

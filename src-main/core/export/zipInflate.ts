@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import { Inflate } from 'fflate';
 import { ZipRefusal, type ZipEntry } from './zipDirectory';
 import { INFLATE_INPUT_CHUNK, formatBytes, type ZipLimits } from './zipLimits';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Uncompressed bytes inflated so far across a package, shared by its entries. */
 export interface InflateBudget {
@@ -64,7 +65,7 @@ export function streamEntry(
         inflater.push(input, consumed === entry.compressedSize);
       } catch (error) {
         if (error instanceof ZipRefusal) throw error;
-        throw new ZipRefusal(`${where}: its compressed data is corrupt (${(error as Error).message})`, entry.name);
+        throw new ZipRefusal(`${where}: its compressed data is corrupt (${errorMessage(error)})`, entry.name);
       }
     }
   }

@@ -12,6 +12,7 @@
  * 100 levels and the document at MAX_XML_CHARS.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { errorMessage } from '../shared/errorMessage';
 
 export interface XmlElement {
   name: string;
@@ -132,7 +133,7 @@ export function parseXml(input: string): XmlElement {
     top = parser.parse(input) as OrderedNode[];
   } catch (error) {
     // The validator passed, so this is the parser's own refusal (a `__proto__` name, an external entity, nesting over 100).
-    throw new XmlError(ourWords((error as Error).message), 0);
+    throw new XmlError(ourWords(errorMessage(error)), 0);
   }
   const roots = top.filter((n) => elementName(n) !== undefined);
   if (roots.length === 0) throw new XmlError('no root element', input.length);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseSkillDocument } from './frontmatter';
 import { skillFromDocument, type BrokenSkill, type Skill, type SkillSource } from './skill';
+import { errorMessage } from '../shared/errorMessage';
 
 export interface SkillFolder {
   source: SkillSource;
@@ -61,7 +62,7 @@ function readSkill(dir: string, source: SkillSource): Skill | BrokenSkill {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     return skillFromDocument(parseSkillDocument(bytes.toString('utf8')), { dir, source, sha256, sidecar });
   } catch (error) {
-    return { dir, source, reason: error instanceof Error ? error.message : String(error) };
+    return { dir, source, reason: errorMessage(error) };
   }
 }
 
