@@ -2,7 +2,7 @@
  * The message of anything thrown, for a sentence that names the problem. An Error (or an
  * error-like object from another realm) gives its message; anything else its string
  * form. It never throws itself: a value whose `message` getter or `toString` throws is
- * described by its type, so reporting an error can never become a second error.
+ * described by its type (`[object Object]`), so reporting an error can never become a second error.
  */
 export function errorMessage(error: unknown): string {
   try {
@@ -16,7 +16,8 @@ export function errorMessage(error: unknown): string {
 
 function unprintable(error: unknown): string {
   try {
-    return `an unprintable ${Object.prototype.toString.call(error).slice(8, -1)}`;
+    // `[object Object]`, `[object Error]`: the type, which is all such a value can tell.
+    return Object.prototype.toString.call(error);
   } catch {
     // A revoked Proxy refuses even Object.prototype.toString.
     return 'an unprintable value';

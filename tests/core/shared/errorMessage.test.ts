@@ -24,9 +24,9 @@ describe('errorMessage', () => {
     });
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    expect(errorMessage(hostileToString)).toBe('an unprintable Object');
-    expect(errorMessage(hostileMessage)).toBe('an unprintable Error');
-    expect(errorMessage(Object.create(null))).toBe('an unprintable Object');
+    expect(errorMessage(hostileToString)).toBe('[object Object]');
+    expect(errorMessage(hostileMessage)).toBe('[object Error]');
+    expect(errorMessage(Object.create(null))).toBe('[object Object]');
     expect(errorMessage(proxy)).toBe('an unprintable value');
   });
 });
