@@ -10,6 +10,7 @@ import type { RunRecord, SessionSummary } from '../../src-preload/contract/sessi
 import type { SettingsKeyLookup } from './config/providers';
 import { buildDoctorReport } from './doctor/doctor';
 import { KernelSupervisor } from './kernel/supervisor';
+import { EnvironmentService } from './environments/service';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { LEDGER_SYNC_VARIABLE, resolveLedgerSync } from './ledger/durability';
 import { buildSessionRunner } from './runner/buildRunner';
@@ -61,6 +62,8 @@ export interface Core extends ApiServices {
   readonly revealPath: ((file: string) => Promise<void>) | null;
   /** Agent Skills from the bundled, user and Settings folders (src-main/core/skills). */
   readonly skills: SkillLibrary;
+  /** Scientific environments: discovery, each session's current one per language, builds and rollback (issue 18). */
+  readonly environments: EnvironmentService;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
   /**
@@ -123,6 +126,7 @@ export function createCore(options: CoreOptions = {}): Core {
       envFor: (sessionId) => (overlays.has(sessionId) ? (name) => envFor(sessionId).value(name) : null),
       processEnv: config.processEnv,
       stores: ledgerOf().provenance,
+      generationEnvironment: (generation) => environments.generationEnvironment(generation),
     }));
   };
 
@@ -164,6 +168,7 @@ export function createCore(options: CoreOptions = {}): Core {
     // Every page the agent reads is evidence it can cite.
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
     skills: () => skills,
+    environments: (): EnvironmentService => environments,
   });
   const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
 
@@ -182,8 +187,18 @@ export function createCore(options: CoreOptions = {}): Core {
     kernelLimits: () => resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv)).values,
     // The enabled skills' folders, mounted read-only at each kernel start (/opt/openai4s/skills/<name>).
     skillDirs: () => skills.enabled().map((s) => ({ name: s.name, dir: s.dir })),
+    // The session's chosen environment (issue 18), asked at each kernel start.
+    environmentFor: (sessionId, language): { id: string; interpreter: string } | null => environments.kernelEnvironment(sessionId, language),
   });
   const generations = recordKernelGenerations(events, ledgerOf);
+  // 5b. Scientific environments: discovery, the per-session pointer, builds, and each generation's lock.
+  const environments: EnvironmentService = new EnvironmentService({ dataDir: config.dataDir, processEnv: config.processEnv, ledger: ledgerOf, kernels });
+  const locks = new Set<Promise<void>>();
+  events.on('kernel.lifecycle', (e) => {
+    if (e.kind !== 'started' || closing) return;
+    const recording: Promise<void> = environments.recordLock(e).catch(() => undefined).finally(() => locks.delete(recording));
+    locks.add(recording);
+  });
 
   // 6. The session runner, built on first use (it needs the ledger open).
   let runner: SessionRunner | null = null;
@@ -205,6 +220,7 @@ export function createCore(options: CoreOptions = {}): Core {
     settings,
     skills,
     skillCatalog,
+    environments,
     get provenance() {
       return provenanceOf();
     },
@@ -274,6 +290,8 @@ export function createCore(options: CoreOptions = {}): Core {
       await Promise.all([...demos]);
       if (ledger) generations.closeAll('app closed');
       await kernels.close();
+      // Lock probes still running write to the ledger: let them finish before it closes.
+      await Promise.all([...locks]);
       ledger?.close();
       ledger = null;
       provenance?.close();

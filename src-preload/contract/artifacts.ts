@@ -16,6 +16,8 @@ export type ArtifactEnvironment =
   | {
       status: 'recorded';
       language: 'python' | 'r';
+      /** The environment the generation ran in (env.list's id, e.g. "python-science", "venv:rdkit"); absent in records made before issue 18. */
+      environment?: string;
       interpreter: string;
       interpreterVersion: string;
       packages: PackageVersion[];

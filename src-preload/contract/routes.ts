@@ -9,6 +9,7 @@ import { runRoutes } from './runs';
 import { sessionRoutes } from './sessions';
 import { settingsRoutes } from './settings';
 import { skillRoutes } from './skills';
+import { environmentRoutes } from './environments';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -26,6 +27,7 @@ export const routes = {
   ...approvalRoutes,
   ...settingsRoutes,
   ...skillRoutes,
+  ...environmentRoutes,
 };
 
 export type Routes = typeof routes;

@@ -12,6 +12,7 @@ import type { SessionRunner } from '../runner/sessionRunner';
 import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
 import type { SkillCatalog } from '../skills/catalogView';
+import type { EnvironmentService } from '../environments/service';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
 
 /** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
@@ -25,6 +26,7 @@ export interface ApiServices {
   readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   readonly revealPath: ((file: string) => Promise<void>) | null;
   readonly skillCatalog: SkillCatalog;
+  readonly environments: Pick<EnvironmentService, 'list' | 'use' | 'create' | 'rollback' | 'probes'>;
   doctor(refresh?: boolean): Promise<DoctorReport>;
   startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
   deleteSession(sessionId: string): Promise<void>;
@@ -105,6 +107,13 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'artifact.get': (input) => core.provenance.artifacts.get(input.artifactId),
     'artifact.versions': (input) => core.provenance.artifacts.versions(input.artifactId),
     'artifact.read': (input) => core.provenance.artifacts.read(input.versionId, input.maxBytes),
+    'env.list': (input) => {
+      if (input.refresh) core.environments.probes.clear();
+      return core.environments.list(input.sessionId);
+    },
+    'env.use': (input) => core.environments.use(input.sessionId, input.environmentId),
+    'env.create': (input) => core.environments.create(input.sessionId, input),
+    'env.rollback': (input) => core.environments.rollback(input.sessionId, input.language),
     'skills.list': () => core.skillCatalog.list(),
     'skills.get': (input) => core.skillCatalog.get(input.name),
     'skills.setEnabled': (input) => core.skillCatalog.setEnabled(input.name, input.enabled),

@@ -82,7 +82,8 @@ async function buildVenv(req: BuildRequest, prefix: string, env: NodeJS.ProcessE
   const known = KERNEL_ENVS.python;
   const base = chooseInterpreter(decl, known.overrideVar, known.command, req.processEnv);
   if (!base.path) return fail('resolve the base interpreter', base.reason ?? `no interpreter declared for ${decl.id}`);
-  const created = await execProbe(base.path, ['-m', 'venv', '--system-site-packages', prefix], { env, timeoutMs: 120_000 });
+  // Without its own pip: quick, and the base's pip (a system package) is seen through the system site-packages.
+  const created = await execProbe(base.path, ['-m', 'venv', '--system-site-packages', '--without-pip', prefix], { env, timeoutMs: 120_000 });
   if (!created.ok) return fail('create the virtualenv', `${created.reason}${/ensurepip|venv/.test(created.stderr) ? ' (on Debian/Ubuntu: apt-get install python3-venv)' : ''}`);
   const python = path.join(prefix, 'bin', 'python');
   const before = await req.probes.probe('python', python, decl.packages, decl.distributions ?? {});
@@ -90,6 +91,10 @@ async function buildVenv(req: BuildRequest, prefix: string, env: NodeJS.ProcessE
   const lacking = decl.packages.filter((p) => before.packages[p] == null).map((p) => decl.distributions?.[p] ?? p);
   const wanted = [...new Set([...lacking, ...req.packages])];
   if (wanted.length) {
+    if (!(await execProbe(python, ['-m', 'pip', '--version'], { env, timeoutMs: 60_000 })).ok) {
+      const ensured = await execProbe(python, ['-m', 'ensurepip', '--default-pip'], { env, timeoutMs: 5 * 60_000 });
+      if (!ensured.ok) return fail('install pip', `${ensured.reason} (on Debian/Ubuntu: apt-get install python3-pip python3-venv)`);
+    }
     const pip = await execProbe(python, ['-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--retries', '0', '--timeout', '20', ...wanted], { env, timeoutMs: 15 * 60_000 });
     if (!pip.ok) return fail('install packages', `pip install ${wanted.join(' ')} failed: ${lastLine(pip.stderr) || pip.reason}`);
     req.probes.forget(python);

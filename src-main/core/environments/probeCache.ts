@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
-import { probeEnvironment, type EnvProbe, type EnvProbeResult } from './probe';
+import { probeEnvironment, type EnvProbeResult } from './probe';
 
 interface Entry {
   language: KernelLanguage;
@@ -9,7 +9,8 @@ interface Entry {
   interpreterMtimeMs: number;
   /** mtime of each package folder: installing or removing a package changes its folder. */
   sites: Record<string, number>;
-  probe: EnvProbe;
+  /** A failure is kept too (an interpreter that cannot run the probe, e.g. Python 2): until the interpreter changes. */
+  probe: EnvProbeResult;
 }
 
 function mtimeOf(file: string): number | null {
@@ -26,7 +27,7 @@ function mtimeOf(file: string): number | null {
  * `<data root>/cache/environment-probes.json` (the CLI starts cold every time), keyed by
  * the interpreter's path. An entry is used while the interpreter and every package folder
  * it reported keep their mtimes and it covers the packages asked for; otherwise the
- * interpreter is probed again. A failed probe is not cached.
+ * interpreter is probed again. A failed probe is kept until the interpreter changes.
  */
 export class ProbeCache {
   private entries: Record<string, Entry> | null = null;
@@ -51,6 +52,12 @@ export class ProbeCache {
     return running;
   }
 
+  /** Forgets every entry: the next listing probes each interpreter again (env.list with refresh). */
+  clear(): void {
+    this.entries = {};
+    this.save();
+  }
+
   /** Forgets an interpreter (a rebuilt environment at the same path). */
   forget(interpreter: string): void {
     const entries = this.load();
@@ -59,25 +66,27 @@ export class ProbeCache {
     this.save();
   }
 
-  private fresh(interpreter: string, language: KernelLanguage, packages: readonly string[]): EnvProbe | null {
+  private fresh(interpreter: string, language: KernelLanguage, packages: readonly string[]): EnvProbeResult | null {
     const entry = this.load()[interpreter];
     if (!entry || entry.language !== language) return null;
     if (mtimeOf(interpreter) !== entry.interpreterMtimeMs) return null;
+    const probe = entry.probe;
+    if (!probe.ok) return probe;
     for (const [dir, mtime] of Object.entries(entry.sites)) if (mtimeOf(dir) !== mtime) return null;
-    if (!packages.every((p) => p in entry.probe.packages)) return null;
-    return entry.probe;
+    if (!packages.every((p) => p in probe.packages)) return null;
+    return probe;
   }
 
   private async run(language: KernelLanguage, interpreter: string, packages: readonly string[], distributions: Record<string, string>): Promise<EnvProbeResult> {
     const interpreterMtimeMs = mtimeOf(interpreter);
     // The interpreter's mtime is read before probing: a reinstall during the probe leaves the entry stale, not wrongly fresh.
     const previous = this.load()[interpreter];
-    const asked = [...new Set([...packages, ...(previous?.language === language ? Object.keys(previous.probe.packages) : [])])];
+    const asked = [...new Set([...packages, ...(previous?.language === language && previous.probe.ok ? Object.keys(previous.probe.packages) : [])])];
     this.probesRun++;
     const result = await probeEnvironment(language, interpreter, asked, { distributions, env: this.env });
-    if (!result.ok || interpreterMtimeMs === null) return result;
+    if (interpreterMtimeMs === null) return result;
     const sites: Record<string, number> = {};
-    for (const dir of result.sitePaths) {
+    for (const dir of result.ok ? result.sitePaths : []) {
       const mtime = mtimeOf(dir);
       if (mtime !== null) sites[dir] = mtime;
     }

@@ -14,6 +14,7 @@ import { findConda } from './conda';
 import { ProbeCache } from './probeCache';
 
 const LANGUAGES: readonly KernelLanguage[] = ['python', 'r'];
+const MAX_STARTED = 256;
 
 export interface EnvironmentServiceOptions {
   dataDir: string;
@@ -54,6 +55,8 @@ export class EnvironmentService {
   readonly catalog: EnvironmentCatalog;
   readonly envsDir: string;
   private readonly building = new Set<string>();
+  /** The environment of each generation started in this process (the newest MAX_STARTED). */
+  private readonly started = new Map<string, { id: string; interpreter: string; language: KernelLanguage }>();
 
   constructor(private readonly opts: EnvironmentServiceOptions) {
     this.envsDir = path.join(opts.dataDir, 'envs');
@@ -192,9 +195,14 @@ export class EnvironmentService {
     }
   }
 
-  /** A generation started: records its environment lock (every installed package with its version), once. */
+  /**
+   * A generation started: remembers its environment (artifact provenance asks while it
+   * lives) and records its environment lock (every installed package with its version).
+   */
   async recordLock(e: { generation: string; language: KernelLanguage; environment?: { id: string; interpreter: string } | undefined }): Promise<void> {
     if (!e.environment) return;
+    this.started.set(e.generation, { ...e.environment, language: e.language });
+    if (this.started.size > MAX_STARTED) this.started.delete(this.started.keys().next().value!);
     const { packages, distributions } = declaredPackages(this.declarations(), e.language);
     const probe = await this.probes.probe(e.language, e.environment.interpreter, packages, distributions);
     if (!probe.ok) return;
@@ -211,10 +219,10 @@ export class EnvironmentService {
 
   /** What artifact provenance probes for a generation: its environment, interpreter and the packages to report. */
   generationEnvironment(generation: string): { id: string; interpreter: string; packages: string[] } | null {
-    const env = (this.opts.ledger().kernels.find(generation)?.env ?? null) as { environment?: { id: string; interpreter: string } } | null;
-    if (!env?.environment) return null;
-    const { id, interpreter } = env.environment;
-    const language = this.opts.ledger().kernels.find(generation)!.language;
+    const lock = this.started.has(generation) ? null : this.opts.ledger().environments.lock(generation);
+    const env = this.started.get(generation) ?? (lock ? { id: lock.environmentId, interpreter: lock.interpreter, language: this.opts.ledger().kernels.find(generation)?.language ?? 'python' } : null);
+    if (!env) return null;
+    const { id, interpreter, language } = env;
     const declared = this.declarations().find((d) => d.id === id);
     return { id, interpreter, packages: declared?.packages ?? declaredPackages(this.declarations(), language).packages };
   }

@@ -13,6 +13,9 @@ export interface GenerationRef {
 /** Resolves the interpreter a generation of a language runs, or says why it cannot. */
 export type InterpreterOf = (language: KernelLanguage) => { path: string | null; reason?: string; packages: string[] };
 
+/** The environment a generation was started in (the session's choice, issue 18), or null when not recorded. */
+export type GenerationEnvironmentOf = (generation: string) => { id: string; interpreter: string; packages: string[] } | null;
+
 /** The interpreter a kernel of each language runs in this process (same envs/*.json and variables as the supervisor). */
 export function supervisorInterpreters(processEnv: NodeJS.ProcessEnv): InterpreterOf {
   return (language) => {
@@ -36,13 +39,15 @@ export class GenerationEnvironments {
   constructor(
     private readonly interpreterOf: InterpreterOf,
     private readonly probeEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+    /** When it knows the generation's environment, that interpreter is probed and the record names it. */
+    private readonly generationEnvironment: GenerationEnvironmentOf = () => null,
   ) {}
 
   describe(ref: GenerationRef): Promise<ArtifactEnvironment> {
     const key = `${ref.language}:${ref.generation}`;
     let p = this.cache.get(key);
     if (!p) {
-      p = this.probe(ref.language);
+      p = this.probe(ref);
       this.cache.set(key, p);
       // Kernel generations come and go for the life of the app: only the latest are kept (a
       // generation described again after that is probed again, with the same result).
@@ -56,10 +61,12 @@ export class GenerationEnvironments {
     return this.cache.size;
   }
 
-  private async probe(language: KernelLanguage): Promise<ArtifactEnvironment> {
-    let interp: ReturnType<InterpreterOf>;
+  private async probe(ref: GenerationRef): Promise<ArtifactEnvironment> {
+    const { language } = ref;
+    let interp: ReturnType<InterpreterOf> & { environment?: string };
     try {
-      interp = this.interpreterOf(language);
+      const chosen = this.generationEnvironment(ref.generation);
+      interp = chosen ? { path: chosen.interpreter, packages: chosen.packages, environment: chosen.id } : this.interpreterOf(language);
     } catch (error) {
       return { status: 'missing', language, reason: `the ${language} environment declaration could not be read: ${errorMessage(error)}` };
     }
@@ -67,6 +74,6 @@ export class GenerationEnvironments {
     const probed = await probeInterpreter(language, interp.path, interp.packages, { env: this.probeEnv });
     if (!probed.ok) return { status: 'missing', language, reason: `could not read the ${language} environment from ${interp.path}: ${probed.reason}` };
     const packages: PackageVersion[] = interp.packages.map((name) => ({ name, version: probed.packages[name] ?? null }));
-    return { status: 'recorded', language, interpreter: interp.path, interpreterVersion: `${KERNEL_ENVS[language].label} ${probed.version}`, packages };
+    return { status: 'recorded', language, ...(interp.environment ? { environment: interp.environment } : {}), interpreter: interp.path, interpreterVersion: `${KERNEL_ENVS[language].label} ${probed.version}`, packages };
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { BlobStore } from './blobStore';
-import { GenerationEnvironments, supervisorInterpreters } from './environment';
+import { GenerationEnvironments, supervisorInterpreters, type GenerationEnvironmentOf } from './environment';
 import { MemoryArtifactIndex, type ArtifactIndex } from '../records/artifactIndex';
 import { ArtifactService } from './artifactService';
 import { MemoryResponseCache, type ResponseCache } from '../records/responseCache';
@@ -29,6 +29,8 @@ export interface ProvenanceOptions {
   stores?: { evidence: EvidenceStore; artifacts: ArtifactIndex; responses: ResponseCache };
   fetch?: FetchLike;
   cacheTtlMs?: number;
+  /** The environment each kernel generation was started in (issue 18): provenance names it and probes its interpreter. */
+  generationEnvironment?: GenerationEnvironmentOf;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createProvenanceServices(opts: ProvenanceOptions): ProvenanceSer
     blobs: new BlobStore(path.join(opts.dataDir, 'artifacts', 'blobs')),
     index: opts.stores?.artifacts ?? new MemoryArtifactIndex(),
     evidence,
-    environments: new GenerationEnvironments(supervisorInterpreters(opts.processEnv)),
+    environments: new GenerationEnvironments(supervisorInterpreters(opts.processEnv), undefined, opts.generationEnvironment),
   });
   // The stores belong to the ledger, which closes its own connection.
   return { evidence, science, artifacts, close: () => {} };
