@@ -108,6 +108,8 @@ describe('skills: the Skills page and @ in the composer', () => {
     const python = page.locator('[data-testid="kernel-row"][data-language="python"]');
     await python.waitFor();
     expect(await python.getAttribute('data-state')).toBe('none');
+    await page.evaluate('document.fonts.ready.then(() => true)');
+    await page.screenshot({ path: await screenshotPath('skills-attached-kernels-en.png') });
   });
 
   it('a skill switched off on the Skills page is not in the next request’s catalogue', async () => {
