@@ -92,8 +92,6 @@ export function manifestPayload(m: Omit<Manifest, 'digest' | 'signature'>): Uint
   return new TextEncoder().encode(canonicalJson(covered));
 }
 
-export const manifestDigest = (m: Omit<Manifest, 'digest' | 'signature'>): string => sha256(manifestPayload(m));
-
 /** Format 1's digest: sha256 of the JSON of [path, bytes, sha256] triples sorted by path. */
 export function filesDigestV1(files: readonly ManifestEntry[]): string {
   const sorted = [...files].sort((a, b) => byCodeUnits(a.path, b.path));
