@@ -16,6 +16,17 @@ interface Pending {
   json: string;
 }
 
+/** The promise every chunk of one batch shares: one allocation per batch, not per chunk. */
+interface BatchDurable {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** Rows per multi-row INSERT: one statement step for many rows costs less than one per row. */
+const ROWS_PER_INSERT = 16;
+const INSERT_COLUMNS = 'INSERT INTO stream_events (session_id, seq, run_id, type, chunk, at) VALUES ';
+
 /** Another ledger write (an audit row) that rides in the next group commit. */
 interface DeferredWrite {
   write: () => void;
@@ -26,7 +37,10 @@ interface DeferredWrite {
 export interface Enqueued {
   /** The chunk with its assigned seq; broadcast it once `durable` resolves. */
   event: StoredChunk;
-  /** Resolves when the batch holding the chunk is committed (fsynced), rejects if it failed. */
+  /**
+   * Resolves when the batch holding the chunk is committed (durable at the ledger's level,
+   * see README.md), rejects if it failed. Chunks of one batch share the same promise object.
+   */
   durable: Promise<void>;
 }
 
@@ -45,7 +59,7 @@ export class EventLog {
   private readonly knownSessions = new Set<string>();
   private readonly knownRuns = new Map<string, string>();
   private queue: Pending[] = [];
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private batch: BatchDurable | null = null;
   private writes: DeferredWrite[] = [];
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
@@ -59,7 +73,8 @@ export class EventLog {
     this.groupCommitMs = options.groupCommitMs ?? 2;
     this.maxBatch = options.maxBatch ?? 4096;
     this.q = {
-      insert: db.prepare('INSERT INTO stream_events (session_id, seq, run_id, type, chunk, at) VALUES (?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(`${INSERT_COLUMNS}(?, ?, ?, ?, ?, ?)`),
+      insertMany: db.prepare(INSERT_COLUMNS + Array<string>(ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?)').join(', ')),
       maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM stream_events WHERE session_id = ?').pluck(),
       session: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND deleted_at IS NULL').pluck(),
       runSession: db.prepare('SELECT session_id FROM runs WHERE id = ?').pluck(),
@@ -113,7 +128,15 @@ export class EventLog {
   /** Resolves when everything queued so far is committed. */
   durable(): Promise<void> {
     if (!this.queue.length) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!this.batch) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      // A failed batch may have no one listening (a caller that only wanted the seq).
+      promise.catch(() => undefined);
+      this.batch = { promise, resolve, reject };
+    }
+    return this.batch.promise;
   }
 
   /** Commits the queue now, in one transaction. Throws (and rejects the waiters) if it fails. */
@@ -123,20 +146,18 @@ export class EventLog {
     if (this.immediate) clearImmediate(this.immediate);
     this.immediate = null;
     const batch = this.queue;
-    const waiters = this.waiters;
+    const durable = this.batch;
     const writes = this.writes;
     if (!batch.length && !writes.length) return;
     this.queue = [];
-    this.waiters = [];
+    this.batch = null;
     this.writes = [];
     const touched = new Map<string, number>();
     const failed = new Map<DeferredWrite, unknown>();
     try {
       this.db.transaction(() => {
-        for (const { event, json } of batch) {
-          this.q.insert.run(event.sessionId, event.seq, event.runId, event.chunk.type, json, event.at);
-          touched.set(event.sessionId, event.at);
-        }
+        this.insert(batch);
+        for (const { event } of batch) touched.set(event.sessionId, event.at);
         for (const w of writes) {
           try {
             this.db.transaction(w.write)(); // nested: a savepoint, rolled back alone if it throws
@@ -149,14 +170,39 @@ export class EventLog {
     } catch (error) {
       // The counters ran ahead of the table; reload them from the database next time.
       this.lastSeq.clear();
-      for (const w of waiters) w.reject(error);
+      durable?.reject(error);
       for (const w of writes) w.reject(error);
       throw error;
     }
-    for (const w of waiters) w.resolve();
+    durable?.resolve();
     for (const w of writes) {
       if (failed.has(w)) w.reject(failed.get(w));
       else w.resolve();
+    }
+  }
+
+  /** Inserts the rows of a batch, ROWS_PER_INSERT at a time, the rest one by one. */
+  private insert(batch: Pending[]): void {
+    let i = 0;
+    if (batch.length >= ROWS_PER_INSERT) {
+      const args: unknown[] = new Array(ROWS_PER_INSERT * 6);
+      for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
+        for (let j = 0; j < ROWS_PER_INSERT; j++) {
+          const { event, json } = batch[i + j]!;
+          const k = j * 6;
+          args[k] = event.sessionId;
+          args[k + 1] = event.seq;
+          args[k + 2] = event.runId;
+          args[k + 3] = event.chunk.type;
+          args[k + 4] = json;
+          args[k + 5] = event.at;
+        }
+        this.q.insertMany.run(args);
+      }
+    }
+    for (; i < batch.length; i++) {
+      const { event, json } = batch[i]!;
+      this.q.insert.run(event.sessionId, event.seq, event.runId, event.chunk.type, json, event.at);
     }
   }
 

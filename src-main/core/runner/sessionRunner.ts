@@ -11,6 +11,7 @@ import type { LiveRuns } from '../engine/liveRuns';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
+import { responsiveModel } from './responsiveModel';
 import { ToolInputCoalescer } from './toolInputCoalescer';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -44,6 +45,8 @@ export interface RunnerDeps {
   /** Called once a run has ended (any status): owners of per-run state release it. */
   onRunEnd?(sessionId: string, runId: string): void;
   maxTurns?: number;
+  /** How long a run's model stream may hold the event loop (responsiveModel.ts); tests pass 0. */
+  streamSliceMs?: number;
 }
 
 interface ActiveRun {
@@ -74,6 +77,8 @@ export class SessionRunner {
    * or written synchronously (run start). Never rejects.
    */
   private published: Promise<void> = Promise.resolve();
+  /** The chunks waiting for the newest group-commit batch: published together when it commits. */
+  private pendingBatch: { durable: Promise<void>; events: SessionStreamEvent[] } | null = null;
   /** A group commit that failed, per run: the run fails with it when it ends. */
   private readonly storeFailures = new Map<string, unknown>();
   /** Tool-argument pieces are merged before they are written (one row per piece was 917k rows). */
@@ -190,28 +195,41 @@ export class SessionRunner {
     // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
     const chunk = scrubChunk(raw);
     const { event, durable } = this.deps.ledger.events.enqueue(sessionId, runId, chunk);
-    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk }, runId);
+    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk });
   }
 
   /** A chunk the ledger already committed synchronously (run start): published in its turn. */
   private publishStored(event: StoredChunk): void {
-    this.publishInOrder(Promise.resolve(), { sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk }, event.runId);
+    this.publishInOrder(Promise.resolve(), { sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk });
   }
 
-  private publishInOrder(durable: Promise<void>, event: SessionStreamEvent, runId: string | null): void {
+  private publishInOrder(durable: Promise<void>, event: SessionStreamEvent): void {
+    // Chunks of the same group-commit batch share its promise: one link of the chain per
+    // batch, not per chunk. A batch stops taking chunks once it is committed (the ledger
+    // opens a new one), so every chunk is published exactly once.
+    if (this.pendingBatch?.durable === durable) {
+      this.pendingBatch.events.push(event);
+      return;
+    }
+    const batch = { durable, events: [event] };
+    this.pendingBatch = batch;
     const before = this.published;
     this.published = durable.then(
       () =>
         before.then(() => {
-          try {
-            this.deps.publish(event);
-          } catch {
-            // a subscriber's failure is not the run's
+          if (this.pendingBatch === batch) this.pendingBatch = null;
+          for (const e of batch.events) {
+            try {
+              this.deps.publish(e);
+            } catch {
+              // a subscriber's failure is not the run's
+            }
           }
         }),
       (error: unknown) => {
-        // Not durable, so never published; the run fails with the error when it ends.
-        if (runId && !this.storeFailures.has(runId)) this.storeFailures.set(runId, error);
+        if (this.pendingBatch === batch) this.pendingBatch = null;
+        // Not durable, so never published; each run fails with the error when it ends.
+        for (const e of batch.events) if (e.runId && !this.storeFailures.has(e.runId)) this.storeFailures.set(e.runId, error);
         return before;
       },
     );
@@ -308,7 +326,8 @@ export class SessionRunner {
     try {
       result = await runEngine(
         {
-          model,
+          // Consumed in slices: a fast stream never holds the main process for long.
+          model: responsiveModel(model, this.deps.streamSliceMs),
           executor: this.deps.executor,
           kernel: this.deps.kernel,
           evidence: this.deps.evidenceFor(sessionId),

@@ -35,7 +35,7 @@ describe('ledger durability level', () => {
     const dir = tempDir();
     const extra = set(dir);
     const env = { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', ...extra };
-    if (!(LEDGER_SYNC_VARIABLE in extra)) delete env[LEDGER_SYNC_VARIABLE];
+    if (!(LEDGER_SYNC_VARIABLE in extra)) delete (env as NodeJS.ProcessEnv)[LEDGER_SYNC_VARIABLE];
     const core = createCore({ env });
     try {
       expect(core.ledger.db.pragma('synchronous', { simple: true })).toBe(expected);

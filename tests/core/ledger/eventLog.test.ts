@@ -59,4 +59,46 @@ describe('stream_events: the append-only log', () => {
     await l.events.append(older.id, null, { type: 'start' });
     expect(l.sessions.list().map((s) => s.title)).toEqual(['older', 'newer']);
   });
+  it('commits a batch of many chunks from several sessions in order, whatever its size (whole multi-row inserts and the rest)', async () => {
+    const l = tempLedger({ events: { groupCommitMs: 60_000 } });
+    const sessions = [l.createSession('a'), l.createSession('b'), l.createSession('c')];
+    const sent = new Map<string, string[]>(sessions.map((s) => [s.id, []]));
+    const promises = new Set<Promise<void>>();
+    // 53 chunks: three whole groups of 16 and 5 single rows, interleaved across sessions.
+    for (let i = 0; i < 53; i++) {
+      const s = sessions[i % 3]!;
+      const delta = `piece ${i} 人`;
+      promises.add(l.events.enqueue(s.id, null, { type: 'text-delta', id: 't', delta }).durable);
+      sent.get(s.id)!.push(delta);
+    }
+    // One batch, one promise shared by its chunks.
+    expect(promises.size).toBe(1);
+    l.events.flush();
+    await Promise.all(promises);
+    for (const s of sessions) {
+      const stored = l.events.readFrom(s.id);
+      expect(stored.map((e) => e.seq)).toEqual(sent.get(s.id)!.map((_, i) => i + 1));
+      expect(stored.map((e) => (e.chunk.type === 'text-delta' ? e.chunk.delta : null))).toEqual(sent.get(s.id));
+    }
+    // The next chunk waits for the next batch, with a promise of its own.
+    const next = l.events.enqueue(sessions[0]!.id, null, { type: 'finish' });
+    expect(promises.has(next.durable)).toBe(false);
+    l.events.flush();
+    await next.durable;
+    expect(l.events.lastSeqOf(sessions[0]!.id)).toBe(19);
+  });
+
+  it('a failed batch rejects the promise its chunks share, and none of them is stored', async () => {
+    const l = tempLedger({ events: { groupCommitMs: 60_000 } });
+    const s = l.createSession();
+    const chunks = Array.from({ length: 20 }, (_, i) => l.events.enqueue(s.id, null, { type: 'text-delta', id: 't', delta: String(i) }));
+    // Another connection holds the write lock: the commit fails (SQLITE_BUSY once the timeout is over).
+    l.db.pragma('busy_timeout = 0');
+    const other = track(openLedger(l.file));
+    other.db.exec('BEGIN IMMEDIATE');
+    expect(() => l.events.flush()).toThrow(/locked|busy/i);
+    other.db.exec('ROLLBACK');
+    await expect(chunks[0]!.durable).rejects.toThrow(/locked|busy/i);
+    expect(l.events.readFrom(s.id)).toEqual([]);
+  });
 });
