@@ -277,7 +277,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
-        doctorCache = buildDoctorReport(config, settings.sandboxMode());
+        doctorCache = buildDoctorReport(config, settings.sandboxMode(), environments.probes);
         // A failed probe run must not be cached forever.
         doctorCache.catch(() => (doctorCache = null));
       }

@@ -95,6 +95,21 @@ export interface DoctorReport {
   providers: ProviderReport[];
   defaultProvider: string;
   generatedAt: string;
+  /** Every environment declared in envs/ (issue 18): readiness, what is missing, and this platform's install command. */
+  environments?: DoctorEnvironment[];
+  environmentsError?: string;
+}
+
+export interface DoctorEnvironment {
+  id: string;
+  language: 'python' | 'r';
+  interpreter: string | null;
+  version: string | null;
+  ready: boolean;
+  missing: string[];
+  /** Why it cannot run, when it cannot. */
+  reason?: string;
+  installCommand?: string;
 }
 
 export const doctorRoutes = {

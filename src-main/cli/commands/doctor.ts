@@ -38,6 +38,7 @@ export function formatDoctor(r: DoctorReport): string {
     lines.push(`-- R        ${r.rReason ?? 'not found'}`);
     if (r.rInstallHint) lines.push(`   install: ${r.rInstallHint}`);
   }
+  lines.push(...formatEnvironments(r));
   const sb = r.sandbox;
   lines.push(`${mark(sb.state === 'sandboxed')}sandbox  ${sb.summary ?? sb.backend} (mode ${sb.mode})${sb.features?.length ? `  [${sb.features.join(', ')}]` : ''}`);
   lines.push(...formatKernelLimits(r));
@@ -47,6 +48,19 @@ export function formatDoctor(r: DoctorReport): string {
     lines.push(`   ${mark(p.configured)}${p.id.padEnd(11)}${p.isDefault ? '*' : ' '} ${p.model.padEnd(22)} ${key}`);
   }
   return lines.join('\n');
+}
+
+/** Every declared environment: readiness, what is missing, and the exact install command here. */
+function formatEnvironments(r: DoctorReport): string[] {
+  if (r.environmentsError) return [`-- environments  ${r.environmentsError}`];
+  if (!r.environments) return [];
+  const lines = ['environments (envs/)'];
+  for (const e of r.environments) {
+    const state = e.ready ? 'ready' : e.version === null ? (e.reason ?? 'no interpreter') : `missing ${e.missing.join(', ')}`;
+    lines.push(`   ${mark(e.ready)}${e.id.padEnd(15)} ${(e.interpreter ?? '(none)').padEnd(22)} ${(e.version ?? '').padEnd(8)} ${state}`);
+    if (e.installCommand) lines.push(`      install: ${e.installCommand}`);
+  }
+  return lines;
 }
 
 const LIMIT_LABELS: Record<string, string> = { processes: 'processes', memoryMiB: 'memory', fileSizeMiB: 'file size', openFiles: 'open files', tmpMiB: '/tmp size' };

@@ -12,6 +12,27 @@ import { decideHidePaths, type HidePathsDecision } from '../kernel/hidePaths';
 import { decideSandbox, describeSandbox } from '../kernel/sandbox';
 import { probeSandbox } from '../kernel/sandboxProbe';
 import { errorMessage } from '../shared/errorMessage';
+import { listKernelEnvs } from '../config/kernelEnvs';
+import { describeCandidate } from '../environments/catalog';
+import { declaredCandidates } from '../environments/discover';
+import { ProbeCache } from '../environments/probeCache';
+import type { DoctorEnvironment } from '../../../src-preload/contract/doctor';
+
+/** Each declared environment's readiness (probes through `probes`, the app's cache when given). */
+async function declaredEnvironments(processEnv: NodeJS.ProcessEnv, probes: ProbeCache): Promise<DoctorEnvironment[]> {
+  const declarations = listKernelEnvs(appRoot(processEnv));
+  const views = await Promise.all(declaredCandidates(declarations, processEnv).map((c) => describeCandidate(c, declarations, probes)));
+  return views.map((v) => ({
+    id: v.id,
+    language: v.language,
+    interpreter: v.interpreter,
+    version: v.version,
+    ready: v.ready,
+    missing: v.missing,
+    ...(v.reason ? { reason: v.reason } : {}),
+    ...(v.installCommand ? { installCommand: v.installCommand } : {}),
+  }));
+}
 
 /** Under bwrap, whether kernels' mountinfo will name host paths (OPENAI4S_SANDBOX_HIDE_PATHS). */
 function hostPathsFor(state: string, processEnv: NodeJS.ProcessEnv): HidePathsDecision | { use: false; mode: 'on'; reason: string } | undefined {
@@ -24,11 +45,16 @@ function hostPathsFor(state: string, processEnv: NodeJS.ProcessEnv): HidePathsDe
 }
 
 /** What the system looks like to the app: interpreters, sandbox, providers. Never a key. */
-export async function buildDoctorReport(config: CoreConfig, sandboxMode: SandboxMode = config.sandboxMode): Promise<DoctorReport> {
-  const [python, r, probed] = await Promise.all([
+export async function buildDoctorReport(
+  config: CoreConfig,
+  sandboxMode: SandboxMode = config.sandboxMode,
+  probes: ProbeCache = new ProbeCache(null, { PATH: config.processEnv.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' }),
+): Promise<DoctorReport> {
+  const [python, r, probed, environments] = await Promise.all([
     probePython(config.processEnv),
     probeR(config.processEnv),
     probeSandbox(sandboxMode, config.processEnv),
+    declaredEnvironments(config.processEnv, probes).catch((error: unknown) => errorMessage(error)),
   ]);
   // The same decision the kernel supervisor takes, so doctor and kernels agree.
   const decision = decideSandbox(sandboxMode, probed).state;
@@ -68,6 +94,8 @@ export async function buildDoctorReport(config: CoreConfig, sandboxMode: Sandbox
   } catch (error) {
     report.kernelLimitsError = errorMessage(error);
   }
+  if (typeof environments === 'string') report.environmentsError = environments;
+  else report.environments = environments;
   if (r.reason) report.rReason = r.reason;
   if (!r.r && r.installHint) report.rInstallHint = r.installHint;
   return report;

@@ -100,6 +100,16 @@ function extraRscripts(): string[] {
   return found.filter(executable);
 }
 
+/** The declared environments, each with the interpreter the supervisor would choose and this platform's install command. */
+export function declaredCandidates(declarations: KernelEnvDeclaration[], processEnv: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): EnvCandidate[] {
+  return declarations.map((decl) => {
+    const env = KERNEL_ENVS[decl.language];
+    const choice = chooseInterpreter(decl, env.overrideVar, env.command, processEnv, platform);
+    const install = installHint(decl, platform);
+    return { id: decl.id, language: decl.language, kind: 'declared', label: decl.id, interpreter: choice.path, declaration: decl, ...(choice.reason ? { reason: choice.reason } : {}), ...(install ? { installCommand: install } : {}) };
+  });
+}
+
 /**
  * Every environment a kernel could run in: the declared ones (their interpreter chosen as
  * the supervisor chooses it), virtualenvs and conda environments env_create built under
@@ -119,12 +129,9 @@ export async function discoverEnvironments(opts: DiscoverOptions): Promise<EnvCa
     }
     out.push(c);
   };
-  for (const decl of opts.declarations) {
-    const env = KERNEL_ENVS[decl.language];
-    const choice = chooseInterpreter(decl, env.overrideVar, env.command, opts.processEnv, platform);
-    if (choice.path) seen.add(choice.path);
-    const install = installHint(decl, platform);
-    add({ id: decl.id, language: decl.language, kind: 'declared', label: decl.id, interpreter: choice.path, declaration: decl, ...(choice.reason ? { reason: choice.reason } : {}), ...(install ? { installCommand: install } : {}) });
+  for (const candidate of declaredCandidates(opts.declarations, opts.processEnv, platform)) {
+    if (candidate.interpreter) seen.add(candidate.interpreter);
+    add(candidate);
   }
   for (const prefix of subdirs(opts.envsDir)) {
     const marker = readMarker(prefix);

@@ -4,6 +4,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { Ledger } from '../ledger/ledger';
 import { APP_VERSION } from '../config/version';
 import { readArtifactIndex } from './artifactFiles';
+import { generationLocks } from './environmentLock';
 import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';
 import { sessionNotebook } from './notebook';
@@ -14,7 +15,7 @@ import { installationSigningKey } from './signing';
 
 /** What an export reads: the session's ledger rows, its workspace (figures) and the data root (signing key). */
 export interface ExportSources {
-  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels'>;
+  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments'>;
   readonly kernels: { workspaceFor(sessionId: string): string };
   readonly config: { readonly dataDir: string };
 }
@@ -59,7 +60,11 @@ export function exportSession(
   files.set('ledger/stream_events.jsonl', jsonl(ledger.events.readFrom(sessionId)));
   const actionRuns = detail.runs.map((r) => ({ runId: r.id, groups: ledger.actions.listByRun(r.id) }));
   files.set('ledger/action_events.jsonl', jsonl(actionRuns.flatMap((r) => r.groups)));
-  files.set('ledger/kernel_generations.json', json(ledger.kernels.listBySession(sessionId)));
+  const generations = ledger.kernels.listBySession(sessionId);
+  files.set('ledger/kernel_generations.json', json(generations));
+  // Per generation: its environment and the versions of what its cells imported (a lock to rebuild it).
+  const locks = generationLocks(generations, ledger.environments.locksBySession(sessionId), actionRuns.flatMap((r) => r.groups));
+  if (locks.length) files.set('environment/generations.json', json({ generations: locks, changes: ledger.environments.history(sessionId) }));
   const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md']);
   const contributed = new Map<string, Uint8Array>();
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);
