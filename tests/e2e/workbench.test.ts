@@ -133,6 +133,9 @@ describe('workbench: a research conversation', () => {
     await page.reload();
     await page.getByTestId('session-row').first().click();
     await page.getByTestId('answer-card').waitFor();
+    // The markdown renderer is loaded lazily: compare once every block is rendered again.
+    await page.locator('[data-markdown="rendered"]').first().waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-markdown="loading"]'));
     expect(await page.getByTestId('conversation').innerText()).toBe(before);
 
     // The same conversation in Chinese.
