@@ -161,7 +161,9 @@ export class LedgerAudit implements AuditPort {
           // A cell's host call: its rows ride in the ledger's group commit (one fsync for
           // many calls); the dispatcher answers the cell only once they are durable.
           const { id: groupId, write } = this.ledger.actions.prepareBegin(input);
-          const recorded = this.ledger.events.defer(write);
+          // A read-only call's begin row need not be durable before it runs: it rides with
+          // its outcome row (one commit per call, not two). A call with effects waits for it.
+          const recorded = this.ledger.events.defer(write, calls.every((c) => c.sideEffect === 'read') ? 'ride' : 'turn');
           recorded.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
           this.open.set(groupId, { left: calls.length, failed: false });
           return calls.map((call, idx) => ({ call, groupId, idx, recorded }));

@@ -114,14 +114,19 @@ export class EventLog {
    * Runs `write` (statements of other repositories, e.g. audit rows) inside the next group
    * commit; resolves once it is committed. A write that throws is rolled back alone (a
    * savepoint) and rejects only its own promise; the rest of the batch commits.
+   * `when`: `turn` (default) commits at the end of this turn of the event loop, since a
+   * caller waits for it; `ride` schedules nothing and goes with the next commit made for
+   * any other reason (a `turn` write, chunks, a read, a synchronous write, close): for a
+   * row no one waits on by itself, such as the begin row of a read-only host call, whose
+   * outcome row follows and then commits both at once.
    */
-  defer(write: () => void): Promise<void> {
+  defer(write: () => void, when: 'turn' | 'ride' = 'turn'): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.writes.push({ write, resolve, reject }));
     // Committed at the end of this turn of the event loop, with whatever else arrived in it:
     // a deferred write has a caller waiting for it (a cell's host call), so it does not wait
     // `groupCommitMs` for company; queued chunks ride along.
     if (this.queue.length + this.writes.length >= this.maxBatch) this.flushQuietly();
-    else this.immediate ??= setImmediate(() => this.flushQuietly());
+    else if (when === 'turn') this.immediate ??= setImmediate(() => this.flushQuietly());
     return done;
   }
 

@@ -101,4 +101,20 @@ describe('stream_events: the append-only log', () => {
     await expect(chunks[0]!.durable).rejects.toThrow(/locked|busy/i);
     expect(l.events.readFrom(s.id)).toEqual([]);
   });
+  it("a write deferred to 'ride' waits for the next commit made for another reason, then commits with it, first", async () => {
+    const l = tempLedger();
+    const other = track(openLedger(l.file));
+    const count = () => other.db.prepare('SELECT COUNT(*) FROM settings').pluck().get() as number;
+    const put = (key: string) => () => l.db.prepare(`INSERT INTO settings (key, value_json, updated_at) VALUES (?, '1', 'now')`).run(key);
+    let rode = false;
+    const riding = l.events.defer(put('begin'), 'ride').then(() => (rode = true));
+    // Turns of the event loop go by: nothing commits it on its own.
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(rode).toBe(false);
+    expect(count()).toBe(0);
+    // A write a caller waits for commits at the end of this turn, the riding one with it, in order.
+    await l.events.defer(put('outcome'));
+    await riding;
+    expect(other.db.prepare('SELECT key FROM settings ORDER BY rowid').pluck().all()).toEqual(['begin', 'outcome']);
+  });
 });
