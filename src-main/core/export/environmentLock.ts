@@ -79,7 +79,7 @@ export function generationLocks(generations: KernelGenerationRecord[], locks: En
   return generations.flatMap((g) => {
     const lock = byGeneration.get(g.id);
     if (!lock) return [];
-    const imported = [...(imports.get(g.id) ?? [])].map((m) => resolve(lock, g.language, m)).filter((p): p is ImportedPackage => p !== null);
+    const imported = [...(imports.get(g.id) ?? [])].sort().map((m) => resolve(lock, g.language, m)).filter((p): p is ImportedPackage => p !== null);
     const requirements = imported.filter((p) => p.version).map((p) => (g.language === 'python' ? `${p.distribution ?? p.module}==${p.version}` : `${p.module} ${p.version}`));
     return [
       {
