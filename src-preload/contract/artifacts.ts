@@ -92,7 +92,6 @@ const versionId = z.string().regex(/^av_[a-z2-7]{16}$/, 'a version id is "av_" f
 
 export const artifactRoutes = {
   'artifact.list': route<ArtifactSummary[]>()(z.object({ sessionId }).strict()),
-  'artifact.get': route<ArtifactSummary>()(z.object({ artifactId }).strict()),
   'artifact.versions': route<ArtifactVersion[]>()(z.object({ artifactId }).strict()),
   /** Bytes for previews, capped (default 4 MiB). */
   'artifact.read': route<ArtifactBytes>()(

@@ -8,7 +8,7 @@ const id = z.string().trim().min(1).max(200);
 export interface ReplayResult {
   events: SessionStreamEvent[];
   lastSeq: number;
-  /** False when more than `limit` events were missing: refetch `session.history` instead. */
+  /** False when more than `limit` events were missing: reload the session (`session.get`, then `session.replay` from seq 0). */
   complete: boolean;
 }
 

@@ -98,5 +98,4 @@ export const sessionRoutes = {
     z.object({ sessionId, title, expectedRevision: z.number().int().positive().optional() }).strict(),
   ),
   'session.delete': route<{ deleted: true }>()(z.object({ sessionId }).strict()),
-  'session.history': route<SessionHistory>()(z.object({ sessionId }).strict()),
 };

@@ -135,7 +135,7 @@ describe('workbench: a research conversation', () => {
     await page.getByTestId('answer-card').waitFor();
     // The markdown renderer is loaded lazily: compare once every block is rendered again.
     await page.locator('[data-markdown="rendered"]').first().waitFor();
-    await page.waitForFunction(() => !document.querySelector('[data-markdown="loading"]'));
+    await expect.poll(() => page.locator('[data-markdown="loading"]').count()).toBe(0);
     expect(await page.getByTestId('conversation').innerText()).toBe(before);
 
     // The same conversation in Chinese.

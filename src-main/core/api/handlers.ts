@@ -69,7 +69,6 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       await core.deleteSession(input.sessionId);
       return { deleted: true as const };
     },
-    'session.history': (input) => core.ledger.history(input.sessionId),
     'session.replay': (input) => {
       const stored = core.ledger.events.readFrom(input.sessionId, input.afterSeq, input.limit + 1);
       const complete = stored.length <= input.limit;
@@ -104,7 +103,6 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       return found;
     },
     'artifact.list': (input) => core.provenance.artifacts.list(input.sessionId),
-    'artifact.get': (input) => core.provenance.artifacts.get(input.artifactId),
     'artifact.versions': (input) => core.provenance.artifacts.versions(input.artifactId),
     'artifact.read': (input) => core.provenance.artifacts.read(input.versionId, input.maxBytes),
     'env.list': (input) => {
