@@ -60,11 +60,10 @@ export function exportSession(
   files.set('ledger/stream_events.jsonl', jsonl(ledger.events.readFrom(sessionId)));
   const actionRuns = detail.runs.map((r) => ({ runId: r.id, groups: ledger.actions.listByRun(r.id) }));
   files.set('ledger/action_events.jsonl', jsonl(actionRuns.flatMap((r) => r.groups)));
+  // Each generation with its environment lock: the environment, interpreter and versions of what its cells imported.
   const generations = ledger.kernels.listBySession(sessionId);
-  files.set('ledger/kernel_generations.json', json(generations));
-  // Per generation: its environment and the versions of what its cells imported (a lock to rebuild it).
-  const locks = generationLocks(generations, ledger.environments.locksBySession(sessionId), actionRuns.flatMap((r) => r.groups));
-  if (locks.length) files.set('environment/generations.json', json({ generations: locks, changes: ledger.environments.history(sessionId) }));
+  const locks = new Map(generationLocks(generations, ledger.environments.locksBySession(sessionId), actionRuns.flatMap((r) => r.groups)).map((l) => [l.generation, l]));
+  files.set('ledger/kernel_generations.json', json(generations.map((g) => ({ ...g, environmentLock: locks.get(g.id) ?? null }))));
   const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md']);
   const contributed = new Map<string, Uint8Array>();
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);

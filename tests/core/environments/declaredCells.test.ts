@@ -79,7 +79,7 @@ describe('cells in each declared environment', { timeout: 300_000 }, () => {
   it('the export records each generation\'s environment and the versions of the packages its cells imported', async () => {
     const { file } = await call<{ file: string }>('session.export', { sessionId, reveal: false });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(file)));
-    const { generations } = JSON.parse(strFromU8(entries['environment/generations.json']!)) as { generations: GenerationLock[] };
+    const generations = (JSON.parse(strFromU8(entries['ledger/kernel_generations.json']!)) as { environmentLock: GenerationLock | null }[]).flatMap((g) => (g.environmentLock ? [g.environmentLock] : []));
     const py = generations.find((g) => g.language === 'python')!;
     expect(py.environment).toBe('python-science');
     expect(py.imported.map((p) => p.module)).toEqual(['Bio', 'rdkit']);
