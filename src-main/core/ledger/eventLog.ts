@@ -78,10 +78,10 @@ export class EventLog {
       maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM stream_events WHERE session_id = ?').pluck(),
       session: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND deleted_at IS NULL').pluck(),
       runSession: db.prepare('SELECT session_id FROM runs WHERE id = ?').pluck(),
-      readFrom: db.prepare(
-        'SELECT session_id, seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-      ),
-      readRun: db.prepare('SELECT session_id, seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq'),
+      // Raw rows (arrays, not objects) of only the columns the reader lacks: opening a
+      // session reads 100k of them, and the session id is the query's own argument.
+      readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
+      readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
     };
   }
 
@@ -227,12 +227,12 @@ export class EventLog {
   /** Committed chunks of a session with seq > afterSeq, in order. */
   readFrom(sessionId: string, afterSeq = 0, limit = -1): StoredChunk[] {
     this.flush();
-    return (this.q.readFrom.all(sessionId, afterSeq, limit) as Row[]).map(toStored);
+    return toStoredRows(sessionId, this.q.readFrom.all(sessionId, afterSeq, limit) as RawRow[]);
   }
 
   readRun(sessionId: string, runId: string): StoredChunk[] {
     this.flush();
-    return (this.q.readRun.all(sessionId, runId) as Row[]).map(toStored);
+    return toStoredRows(sessionId, this.q.readRun.all(sessionId, runId) as RawRow[]);
   }
 
   /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */
@@ -285,18 +285,14 @@ export class EventLog {
   }
 }
 
-interface Row {
-  session_id: string;
-  seq: number;
-  run_id: string | null;
-  chunk: string;
-  at: number;
-}
+/** seq, run_id, chunk (JSON), at: the columns of the read statements, in order. */
+type RawRow = [number, string | null, string, number];
 
-const toStored = (r: Row): StoredChunk => ({
-  sessionId: r.session_id,
-  seq: r.seq,
-  runId: r.run_id,
-  chunk: JSON.parse(r.chunk) as StreamChunk,
-  at: r.at,
-});
+function toStoredRows(sessionId: string, rows: RawRow[]): StoredChunk[] {
+  const out = new Array<StoredChunk>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    out[i] = { sessionId, seq: r[0], runId: r[1], chunk: JSON.parse(r[2]) as StreamChunk, at: r[3] };
+  }
+  return out;
+}
