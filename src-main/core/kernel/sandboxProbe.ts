@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
-import { execProbe } from './execProbe';
+import { execProbe } from '../shared/execProbe';
 
 export function findOnPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
   for (const dir of (processEnv.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
