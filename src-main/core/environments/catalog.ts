@@ -41,7 +41,9 @@ export async function describeCandidate(candidate: EnvCandidate, declarations: K
   if (!probe.ok) return unprobed(`the interpreter could not be probed: ${probe.reason}`);
   const packages: EnvironmentPackage[] = all.map((name) => ({ name, version: probe.packages[name] ?? null }));
   const missing = candidate.declaration.packages.filter((name) => probe.packages[name] == null);
-  return { ...base, version: probe.version, packages, missing, ready: missing.length === 0 };
+  // A discovered Python environment gets its own pip command for what it lacks (declared ones carry theirs).
+  const pip = !base.installCommand && missing.length && candidate.language === 'python' ? { installCommand: `${candidate.interpreter} -m pip install ${missing.map((m) => distributions[m] ?? m).join(' ')}` } : {};
+  return { ...base, ...pip, version: probe.version, packages, missing, ready: missing.length === 0 };
 }
 
 /** Runs `fn` over `items` with at most `limit` at once, keeping their order. */
