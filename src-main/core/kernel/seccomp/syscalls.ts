@@ -15,6 +15,27 @@ export const AUDIT_ARCH: Record<SeccompArch, number> = {
   aarch64: 0xc00000b7,
 };
 
+/**
+ * Calls added since Linux 5.1 (number 424 on) have one number on every architecture
+ * (the syscall table unification), so both tables share them from here.
+ */
+const UNIFIED_SYSCALLS: Readonly<Record<string, number>> = {
+  io_uring_setup: 425,
+  io_uring_enter: 426,
+  io_uring_register: 427,
+  open_tree: 428,
+  move_mount: 429,
+  fsopen: 430,
+  fsconfig: 431,
+  fsmount: 432,
+  fspick: 433,
+  clone3: 435,
+  pidfd_getfd: 438,
+  process_madvise: 440,
+  mount_setattr: 442,
+  quotactl_fd: 443,
+};
+
 export const SYSCALLS: Record<SeccompArch, Readonly<Record<string, number>>> = {
   x86_64: {
     ioctl: 16,
@@ -50,20 +71,7 @@ export const SYSCALLS: Record<SeccompArch, Readonly<Record<string, number>>> = {
     kexec_file_load: 320,
     bpf: 321,
     userfaultfd: 323,
-    io_uring_setup: 425,
-    io_uring_enter: 426,
-    io_uring_register: 427,
-    open_tree: 428,
-    move_mount: 429,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    clone3: 435,
-    pidfd_getfd: 438,
-    process_madvise: 440,
-    mount_setattr: 442,
-    quotactl_fd: 443,
+    ...UNIFIED_SYSCALLS,
   },
   aarch64: {
     ioctl: 29,
@@ -97,20 +105,7 @@ export const SYSCALLS: Record<SeccompArch, Readonly<Record<string, number>>> = {
     bpf: 280,
     userfaultfd: 282,
     kexec_file_load: 294,
-    io_uring_setup: 425,
-    io_uring_enter: 426,
-    io_uring_register: 427,
-    open_tree: 428,
-    move_mount: 429,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    clone3: 435,
-    pidfd_getfd: 438,
-    process_madvise: 440,
-    mount_setattr: 442,
-    quotactl_fd: 443,
+    ...UNIFIED_SYSCALLS,
   },
 };
 
