@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
 import type { SessionStreamEvent } from '../../../src-preload/contract';
+import { createCodeRunnerSlice } from './codeRunnerSlice';
 import { createConversationSlice } from './conversationSlice';
 import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
@@ -41,6 +42,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createWorkspaceSlice(options)(...a),
     ...createSkillsSlice(options)(...a),
     ...createKernelsSlice(options)(...a),
+    ...createCodeRunnerSlice(options)(...a),
   }));
 }
 

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { ConversationState } from '../../store/conversationReducer';
 import { isDataPart } from '../parts/dataPart';
+import { CodeRunner } from './CodeRunner';
 import '../../styles/skills.css';
 
 /** How often the open panel asks again while nothing in the session's stream says a kernel changed. */
@@ -79,7 +80,7 @@ function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotSta
   );
 }
 
-/** The open session's Python and R kernels: state, generation, sandbox, Interrupt and Restart. */
+/** The open session's Python and R kernels: state, generation, sandbox, Interrupt and Restart, and a box to run code in them. */
 export function KernelPanel({ sessionId }: { sessionId: string }) {
   const t = useT();
   const kernels = useAppStore((s) => s.kernels);
@@ -109,6 +110,7 @@ export function KernelPanel({ sessionId }: { sessionId: string }) {
           <KernelRow key={slot.language} sessionId={sessionId} slot={slot} />
         ))}
       </ul>
+      <CodeRunner sessionId={sessionId} />
     </section>
   );
 }

@@ -349,4 +349,11 @@ export const en = {
   'kernel.restart': 'Restart',
   'kernel.restartConfirm':
     'Restart the {language} kernel? Its variables are lost; files in the workspace stay.',
+  'codeRunner.title': 'Run code',
+  'codeRunner.language': 'Kernel language',
+  'codeRunner.code': 'Code to run in this session’s kernel',
+  'codeRunner.placeholder': 'print(6 * 7)',
+  'codeRunner.run': 'Run',
+  'codeRunner.runHint': 'Run in this session’s kernel (Ctrl+Enter or ⌘+Enter)',
+  'codeRunner.running': 'Running…',
 } as const satisfies Record<string, Message>;

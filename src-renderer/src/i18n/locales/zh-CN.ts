@@ -334,4 +334,11 @@ export const zhCN: Dictionary = {
   'kernel.interrupt': '中断',
   'kernel.restart': '重启',
   'kernel.restartConfirm': '重启 {language} 内核？其中的变量会丢失，工作区中的文件保留。',
+  'codeRunner.title': '运行代码',
+  'codeRunner.language': '内核语言',
+  'codeRunner.code': '在本会话内核中运行的代码',
+  'codeRunner.placeholder': 'print(6 * 7)',
+  'codeRunner.run': '运行',
+  'codeRunner.runHint': '在本会话的内核中运行（Ctrl+Enter 或 ⌘+Enter）',
+  'codeRunner.running': '运行中…',
 };
