@@ -14,7 +14,7 @@ import type { SandboxDecision } from './sandbox';
 import { sessionStatus, slotStatus } from './slotStatus';
 import { SESSION_CLOSED, closeSlot, slotIn, type Slot, type SlotTable } from './slots';
 import { SparePool } from './spares';
-import { WorkerSetup, languageLabel } from './workerSetup';
+import { WorkerSetup } from './workerSetup';
 import type { SkillMount } from './workerSpec';
 
 export { LANGUAGES } from './slotStatus';
@@ -165,7 +165,7 @@ export class KernelSupervisor {
     // A session that chose an environment starts its own worker (spares run the default interpreter).
     const chosen = this.opts.environmentFor?.(sessionId, slot.language) ?? null;
     return ensureSlotProcess(slot, {
-      label: languageLabel(slot.language),
+      label: KERNEL_ENVS[slot.language].label,
       maxFailures: this.opts.maxStartFailures ?? 3,
       takeSpare: () => (chosen ? Promise.resolve(null) : this.spares.take(slot.language, workspace)),
       launch: async () => this.launch(await this.prepareSpec(slot.language, workspace, false, chosen?.interpreter)),

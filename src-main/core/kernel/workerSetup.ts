@@ -4,23 +4,15 @@ import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/d
 import { AppError } from '../../../src-preload/contract/errors';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { appRoot } from '../config/appPaths';
-import { chooseInterpreter, readKernelEnv, type InterpreterChoice } from '../config/kernelEnvs';
+import { KERNEL_ENVS, kernelInterpreter, type InterpreterChoice } from '../config/kernelEnvs';
 import { kernelLimitsFromEnv, type KernelLimits } from '../config/kernelLimits';
+import { errorMessage } from '../shared/errorMessage';
+import { isExecutableFile } from '../shared/executables';
 import { decideHidePaths } from './hidePaths';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
 import type { PathViews } from './pathViews';
 import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
 import type { SkillMount, WorkerSpec } from './workerSpec';
-
-const ENV_OF: Record<KernelLanguage, { id: string; overrideVar: string; command: string; label: string }> = {
-  python: { id: 'python-default', overrideVar: 'OPENAI4S_PYTHON', command: 'python3', label: 'Python' },
-  r: { id: 'r-default', overrideVar: 'OPENAI4S_RSCRIPT', command: 'Rscript', label: 'R' },
-};
-
-/** The language's name for the user ("Python", "R"). */
-export function languageLabel(language: KernelLanguage): string {
-  return ENV_OF[language].label;
-}
 
 export interface WorkerSetupOptions {
   dataDir: string;
@@ -41,12 +33,8 @@ export interface WorkerSetupOptions {
 
 /** A session's environment names its interpreter; one that is gone is said plainly, with the fix. */
 function chosenInterpreter(file: string): InterpreterChoice {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return { path: file, source: 'env' };
-  } catch {
-    return { path: null, source: 'env', reason: `the session's environment interpreter ${file} is not there any more. Choose another environment (env_use) or roll back (env_rollback).` };
-  }
+  if (isExecutableFile(file)) return { path: file, source: 'env' };
+  return { path: null, source: 'env', reason: `the session's environment interpreter ${file} is not there any more. Choose another environment (env_use) or roll back (env_rollback).` };
 }
 
 type CacheEntry = { promise: Promise<KernelCache | null>; value?: KernelCache | null };
@@ -72,7 +60,7 @@ export class WorkerSetup {
         decision.hidePaths = hide;
         if (!hide.use && hide.refuse) decision.refuse = hide.refuse;
       } catch (error) {
-        decision.refuse = (error as Error).message;
+        decision.refuse = errorMessage(error);
       }
     }
     return decision;
@@ -89,9 +77,8 @@ export class WorkerSetup {
   async prepare(language: KernelLanguage, workspace: string | null, waitForCache = false, interpreter?: string): Promise<WorkerSpec> {
     const sandbox = await this.sandbox();
     if (sandbox.refuse) throw new AppError('unavailable', sandbox.refuse);
-    const env = ENV_OF[language];
-    const choice = interpreter ? chosenInterpreter(interpreter) : chooseInterpreter(readKernelEnv(env.id), env.overrideVar, env.command, this.opts.processEnv);
-    if (!choice.path) throw new AppError('not_configured', `No ${env.label} interpreter: ${choice.reason}`);
+    const choice = interpreter ? chosenInterpreter(interpreter) : kernelInterpreter(language, this.opts.processEnv).choice;
+    if (!choice.path) throw new AppError('not_configured', `No ${KERNEL_ENVS[language].label} interpreter: ${choice.reason}`);
     const cache = language === 'python' ? await this.kernelCache(choice.path, sandbox, waitForCache) : null;
     if (workspace) fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });
     const spec: WorkerSpec = {
@@ -130,6 +117,7 @@ export class WorkerSetup {
     let entry = this.caches.get(key);
     if (!entry) {
       removeLegacySharedCache(this.opts.dataDir);
+      // The cache only speeds up imports: when it cannot be made (even its folder), kernels run without it rather than fail.
       const promise = ensureKernelCache({
         root: path.join(this.opts.dataDir, 'kernel-cache-ro'),
         interpreter,
@@ -151,7 +139,7 @@ export class WorkerSetup {
         const given = this.opts.kernelLimits;
         this.resolvedLimits = typeof given === 'function' ? given() : (given ?? kernelLimitsFromEnv(this.opts.processEnv, appRoot(this.opts.processEnv)).values);
       } catch (error) {
-        throw new AppError('not_configured', (error as Error).message);
+        throw new AppError('not_configured', errorMessage(error));
       }
     }
     return this.resolvedLimits;
