@@ -92,6 +92,7 @@ const environmentSchema = z.discriminatedUnion('status', [
       interpreter: z.string(),
       interpreterVersion: z.string(),
       packages: z.array(z.object({ name: z.string(), version: z.string().nullable() }).strict()),
+      environment: z.string().optional(),
     })
     .strict(),
   z.object({ status: z.literal('missing'), language: language.nullable(), reason: z.string() }).strict(),
