@@ -1,0 +1,67 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+
+/**
+ * The kernel panel's Run code box against the real core: the user's own cell goes
+ * through `kernel.execute` into the session's sandboxed Python kernel, and the panel
+ * shows what it printed, or its error.
+ */
+describe('Run code in the session’s kernel', () => {
+  let browser: Browser;
+  let shell: Shell;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    shell = await openShell(browser, {
+      locale: 'en-US',
+      viewport: { width: 1440, height: 900 },
+      env: { OPENAI4S_KERNEL_PREWARM: '0' },
+    });
+  });
+  afterAll(async () => {
+    await shell?.close();
+    await browser?.close();
+  });
+
+  it('runs print(6*7) with Ctrl+Enter in the sandboxed Python kernel and shows 42, then an error with its traceback, in one kernel', async () => {
+    const { page } = shell;
+    shell.core.ledger.createSession('Scratch');
+    await shell.open();
+    await page.getByTestId('session-row').first().click();
+    await page.getByRole('tab', { name: 'Notebook' }).click();
+    const python = page.locator('[data-testid="kernel-row"][data-language="python"]');
+    await python.waitFor();
+    expect(await python.getAttribute('data-state')).toBe('none');
+
+    const runner = page.getByTestId('code-runner');
+    const box = runner.getByTestId('code-runner-input');
+    await box.fill('print(6*7)');
+    await box.press('Control+Enter');
+    const result = runner.getByTestId('code-runner-result');
+    await result.getByTestId('cell-card').waitFor({ timeout: 60_000 });
+    expect(await result.getByTestId('cell-card').getAttribute('data-status')).toBe('ok');
+    expect(await result.getByTestId('cell-output').textContent()).toBe('42\n');
+    // The kernel started for it, confined by the sandbox, and the row says so.
+    await page.locator('[data-testid="kernel-row"][data-language="python"][data-state="idle"]').waitFor();
+    expect(await python.getByTestId('kernel-sandbox').textContent()).toBe('sandboxed (bwrap)');
+
+    // A failing line is shown with its traceback.
+    await box.fill('answer = 42\nanswer / 0');
+    await runner.getByRole('button', { name: 'Run' }).click();
+    await result.locator('[data-testid="cell-card"][data-status="error"]').waitFor({ timeout: 60_000 });
+    const error = result.getByTestId('cell-error');
+    expect(await error.locator('strong').textContent()).toBe('ZeroDivisionError: division by zero');
+    expect(await error.textContent()).toContain('line 2');
+    expect(await error.locator('pre').textContent()).toContain('answer / 0');
+    await page.evaluate('document.fonts.ready.then(() => true)');
+    await page.screenshot({ path: await screenshotPath('code-runner-en.png') });
+
+    // The kernel kept what the failing cell assigned before it failed.
+    await box.fill('print(answer + 1)');
+    await box.press('Control+Enter');
+    await result.locator('[data-testid="cell-card"][data-status="ok"]').waitFor({ timeout: 60_000 });
+    expect(await result.getByTestId('cell-output').textContent()).toBe('43\n');
+    expect(shell.errors).toEqual([]);
+  });
+});
