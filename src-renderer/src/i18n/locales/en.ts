@@ -352,7 +352,7 @@ export const en = {
   'codeRunner.title': 'Run code',
   'codeRunner.language': 'Kernel language',
   'codeRunner.code': 'Code to run in this session’s kernel',
-  'codeRunner.placeholder': 'print(6 * 7)',
+  'codeRunner.placeholder': 'Code for this session’s kernel; Ctrl+Enter runs it',
   'codeRunner.run': 'Run',
   'codeRunner.runHint': 'Run in this session’s kernel (Ctrl+Enter or ⌘+Enter)',
   'codeRunner.running': 'Running…',

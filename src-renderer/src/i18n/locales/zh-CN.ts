@@ -337,7 +337,7 @@ export const zhCN: Dictionary = {
   'codeRunner.title': '运行代码',
   'codeRunner.language': '内核语言',
   'codeRunner.code': '在本会话内核中运行的代码',
-  'codeRunner.placeholder': 'print(6 * 7)',
+  'codeRunner.placeholder': '本会话内核中的代码；按 Ctrl+Enter 运行',
   'codeRunner.run': '运行',
   'codeRunner.runHint': '在本会话的内核中运行（Ctrl+Enter 或 ⌘+Enter）',
   'codeRunner.running': '运行中…',
