@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { appRoot } from './appPaths';
 import { errorMessage } from '../shared/errorMessage';
+import { findOnPath, isExecutableFile } from '../shared/executables';
 
 export interface KernelEnvDeclaration {
   id: string;
@@ -59,25 +60,6 @@ export interface InterpreterChoice {
   reason?: string;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    // Missing or not executable: not a candidate (the caller says what it looked at).
-    return false;
-  }
-}
-
-function onPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
-  for (const dir of (processEnv.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
-
 /**
  * Chooses an interpreter deliberately: the override variable, else the first declared
  * interpreter for this platform that exists (on Debian `/usr/bin/python3`, which has
@@ -92,8 +74,8 @@ export function chooseInterpreter(
 ): InterpreterChoice {
   const override = processEnv[overrideVar]?.trim();
   if (override) {
-    const resolved = override.includes(path.sep) ? path.resolve(override) : onPath(override, processEnv);
-    if (resolved && isExecutable(resolved)) return { path: resolved, source: 'env' };
+    const resolved = override.includes(path.sep) ? path.resolve(override) : findOnPath(override, processEnv);
+    if (resolved && isExecutableFile(resolved)) return { path: resolved, source: 'env' };
     return {
       path: null,
       source: 'env',
@@ -101,9 +83,9 @@ export function chooseInterpreter(
     };
   }
   for (const candidate of decl.interpreters[platform] ?? []) {
-    if (isExecutable(candidate)) return { path: candidate, source: 'declared' };
+    if (isExecutableFile(candidate)) return { path: candidate, source: 'declared' };
   }
-  const found = onPath(commandName, processEnv);
+  const found = findOnPath(commandName, processEnv);
   if (found) return { path: found, source: 'discovered' };
   return {
     path: null,

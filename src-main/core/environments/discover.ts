@@ -5,6 +5,7 @@ import type { EnvironmentKind } from '../../../src-preload/contract/environments
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { KERNEL_ENVS, chooseInterpreter, installHint, type KernelEnvDeclaration } from '../config/kernelEnvs';
 import { execProbe } from '../shared/execProbe';
+import { isExecutableFile } from '../shared/executables';
 import { condaRoots, findConda } from './conda';
 
 /** An interpreter the app could run a kernel in, before it is probed. */
@@ -41,16 +42,6 @@ export interface DiscoverOptions {
 }
 
 const BIN = (prefix: string, name: string, platform: NodeJS.Platform) => (platform === 'win32' ? path.join(prefix, name === 'python' ? 'python.exe' : 'Scripts', name) : path.join(prefix, 'bin', name));
-
-function executable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    // not there, or not runnable: not a candidate
-    return false;
-  }
-}
 
 function subdirs(dir: string): string[] {
   try {
@@ -97,7 +88,7 @@ async function condaPrefixes(home: string, processEnv: NodeJS.ProcessEnv): Promi
 function extraRscripts(): string[] {
   const found = subdirs('/opt/R').map((d) => path.join(d, 'bin', 'Rscript'));
   found.push(...subdirs('/Library/Frameworks/R.framework/Versions').map((d) => path.join(d, 'Resources', 'bin', 'Rscript')));
-  return found.filter(executable);
+  return found.filter(isExecutableFile);
 }
 
 /** The declared environments, each with the interpreter the supervisor would choose and this platform's install command. */
@@ -139,20 +130,20 @@ export async function discoverEnvironments(opts: DiscoverOptions): Promise<EnvCa
     const kind = marker?.kind ?? 'venv';
     const name = path.basename(prefix);
     const python = BIN(prefix, 'python', platform);
-    if (executable(python)) add({ id: `${kind}:${name}`, language: 'python', kind, label: `${name} (${kind} in the data root)`, interpreter: python, declaration: decl.language === 'python' ? decl : defaultDecl('python') });
+    if (isExecutableFile(python)) add({ id: `${kind}:${name}`, language: 'python', kind, label: `${name} (${kind} in the data root)`, interpreter: python, declaration: decl.language === 'python' ? decl : defaultDecl('python') });
     const rscript = BIN(prefix, 'Rscript', platform);
-    if (executable(rscript)) add({ id: `${kind}-r:${name}`, language: 'r', kind, label: `${name} (R, ${kind} in the data root)`, interpreter: rscript, declaration: decl.language === 'r' ? decl : defaultDecl('r') });
+    if (isExecutableFile(rscript)) add({ id: `${kind}-r:${name}`, language: 'r', kind, label: `${name} (R, ${kind} in the data root)`, interpreter: rscript, declaration: decl.language === 'r' ? decl : defaultDecl('r') });
   }
   for (const prefix of await condaPrefixes(home, opts.processEnv)) {
     const name = fs.existsSync(path.join(prefix, 'envs')) && fs.existsSync(path.join(prefix, 'conda-meta')) ? 'base' : path.basename(prefix);
     const python = BIN(prefix, 'python', platform);
-    if (executable(python)) add({ id: `conda:${name}`, language: 'python', kind: 'conda', label: `${name} (conda, ${prefix})`, interpreter: python, declaration: defaultDecl('python') });
+    if (isExecutableFile(python)) add({ id: `conda:${name}`, language: 'python', kind: 'conda', label: `${name} (conda, ${prefix})`, interpreter: python, declaration: defaultDecl('python') });
     const rscript = BIN(prefix, 'Rscript', platform);
-    if (executable(rscript)) add({ id: `conda-r:${name}`, language: 'r', kind: 'conda', label: `${name} (conda R, ${prefix})`, interpreter: rscript, declaration: defaultDecl('r') });
+    if (isExecutableFile(rscript)) add({ id: `conda-r:${name}`, language: 'r', kind: 'conda', label: `${name} (conda R, ${prefix})`, interpreter: rscript, declaration: defaultDecl('r') });
   }
   const pyenvRoot = opts.processEnv.PYENV_ROOT || path.join(home, '.pyenv');
   for (const version of subdirs(path.join(pyenvRoot, 'versions'))) {
-    const python = [BIN(version, 'python3', platform), BIN(version, 'python', platform)].find(executable);
+    const python = [BIN(version, 'python3', platform), BIN(version, 'python', platform)].find(isExecutableFile);
     if (python) add({ id: `pyenv:${path.basename(version)}`, language: 'python', kind: 'pyenv', label: `pyenv ${path.basename(version)}`, interpreter: python, declaration: defaultDecl('python') });
   }
   for (const rscript of extraRscripts()) add({ id: `system-r:${rscript}`, language: 'r', kind: 'system', label: `R at ${path.dirname(path.dirname(rscript))}`, interpreter: rscript, declaration: defaultDecl('r') });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findOnPath } from './sandboxProbe';
+import { SYSTEM_PATH, findOnPath, isExecutableFile } from '../shared/executables';
 import { mountView, mountsUnder, unmountView, type FuseTools } from './fuseView';
 
 /**
@@ -28,14 +28,10 @@ export type HidePathsProbe = { available: true; tools: FuseTools } | { available
 /** bindfs (OPENAI4S_BINDFS overrides) and fusermount3/fusermount on PATH, and /dev/fuse. */
 function findTools(env: NodeJS.ProcessEnv): FuseTools | string {
   const given = env.OPENAI4S_BINDFS?.trim();
-  const bindfs = given || findOnPath('bindfs', env);
+  const bindfs = given || findOnPath('bindfs', env, SYSTEM_PATH);
   if (!bindfs) return 'bindfs is not installed (Debian: apt-get install bindfs fuse3)';
-  try {
-    fs.accessSync(bindfs, fs.constants.X_OK);
-  } catch {
-    return `bindfs at ${bindfs} (OPENAI4S_BINDFS) is not an executable file`;
-  }
-  const fusermount = findOnPath('fusermount3', env) ?? findOnPath('fusermount', env);
+  if (!isExecutableFile(bindfs)) return `bindfs at ${bindfs} (OPENAI4S_BINDFS) is not an executable file`;
+  const fusermount = findOnPath('fusermount3', env, SYSTEM_PATH) ?? findOnPath('fusermount', env, SYSTEM_PATH);
   if (!fusermount) return 'fusermount3 is not installed (Debian: apt-get install fuse3)';
   if (!fs.existsSync('/dev/fuse')) return '/dev/fuse is missing (FUSE is not available here)';
   return { bindfs, fusermount };

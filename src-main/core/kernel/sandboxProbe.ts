@@ -1,20 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import { execProbe } from '../shared/execProbe';
-
-export function findOnPath(name: string, processEnv: NodeJS.ProcessEnv): string | null {
-  for (const dir of (processEnv.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // keep looking
-    }
-  }
-  return null;
-}
+import { SYSTEM_PATH, findOnPath } from '../shared/executables';
 
 /**
  * Whether the kernel sandbox works here: on Linux bubblewrap must not only exist but
@@ -27,7 +14,7 @@ export async function probeSandbox(
   platform: NodeJS.Platform = process.platform,
 ): Promise<SandboxReport> {
   if (platform === 'linux') {
-    const bwrap = processEnv.OPENAI4S_BWRAP?.trim() || findOnPath('bwrap', processEnv);
+    const bwrap = processEnv.OPENAI4S_BWRAP?.trim() || findOnPath('bwrap', processEnv, SYSTEM_PATH);
     if (!bwrap) {
       return { backend: 'none', available: false, mode, reason: 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)' };
     }

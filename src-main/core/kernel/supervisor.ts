@@ -4,10 +4,10 @@ import { AppError } from '../../../src-preload/contract/errors';
 import type { KernelCellResult, KernelEventTopics, KernelLanguage, KernelLimitExtension, KernelSlotStatus, KernelStatus } from '../../../src-preload/contract/kernel';
 import { KERNEL_ENVS } from '../config/kernelEnvs';
 import type { KernelLimits } from '../config/kernelLimits';
+import { SYSTEM_PATH, findOnPath } from '../shared/executables';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
 import { PathViews } from './pathViews';
-import { findOnPath } from './sandboxProbe';
 import { armIdleShutdown, ensureSlotProcess, resetForRestart } from './restartPolicy';
 import { DEFAULT_LIMITS, runCell, type CellLimits } from './runCell';
 import type { SandboxDecision } from './sandbox';
@@ -93,7 +93,7 @@ export class KernelSupervisor {
     this.host = opts.host ?? unavailableHostCalls;
     this.views = new PathViews(path.join(opts.dataDir, 'run', 'mnt'));
     // Views left mounted by an app that was killed (kill -9) are unmounted now.
-    this.views.cleanStale(findOnPath('fusermount3', opts.processEnv) ?? findOnPath('fusermount', opts.processEnv));
+    this.views.cleanStale(findOnPath('fusermount3', opts.processEnv, SYSTEM_PATH) ?? findOnPath('fusermount', opts.processEnv, SYSTEM_PATH));
     this.setup = new WorkerSetup({
       views: this.views,
       dataDir: opts.dataDir,

@@ -6,6 +6,9 @@ import path from 'node:path';
  * process may execute) and one PATH walk, for interpreters, conda and sandbox tools alike.
  */
 
+/** Where system tools (bwrap, bindfs, fusermount) are looked for when a process has no PATH. */
+export const SYSTEM_PATH = '/usr/bin:/bin';
+
 /** Whether `file` is a regular file this process may execute. */
 export function isExecutableFile(file: string): boolean {
   try {
