@@ -4,6 +4,26 @@ import { route } from './define';
 /** Where a skill comes from: bundled with the app (read-only, wins a clash), the user's folder, or a folder added in Settings. */
 export type SkillSourceKind = 'bundled' | 'user' | 'folder';
 
+/** Whether one language's environment has what a skill requires, and how to get the rest. */
+export interface SkillLanguageReadiness {
+  language: 'python' | 'r';
+  /** The environment checked: the session's current one, else the language's default. */
+  environmentId: string;
+  interpreter: string | null;
+  present: string[];
+  missing: string[];
+  /** The command that installs the missing packages on this platform; null when nothing is missing. */
+  installCommand: string | null;
+  /** Why the environment could not be checked (no interpreter, a failed probe); null when it was. */
+  reason: string | null;
+}
+
+/** A skill's declared requirements checked against the kernel environments (issue 17). */
+export interface SkillReadiness {
+  ready: boolean;
+  languages: SkillLanguageReadiness[];
+}
+
 /** A skill as the Skills page lists it. */
 export interface SkillView {
   name: string;
@@ -16,6 +36,8 @@ export interface SkillView {
   requires: { python: string[]; r: string[]; env: string | null };
   sidecar: string | null;
   sha256: string;
+  /** Its requirements checked against the session's (or the default) environments; absent when not checked. */
+  readiness?: SkillReadiness;
 }
 
 export interface SkillDetail extends SkillView {
@@ -40,9 +62,12 @@ const skillName = z
   .max(64)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a skill name is lower-case letters, digits and single hyphens, e.g. "protein-properties"');
 
+/** Whose environments readiness is checked against; absent: the default environments. */
+const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a session id is 1-128 letters, digits, "_" or "-"');
+
 export const skillRoutes = {
-  'skills.list': route<SkillCatalogView>()(z.object({}).strict().default({})),
-  'skills.get': route<SkillDetail>()(z.object({ name: skillName }).strict()),
+  'skills.list': route<SkillCatalogView>()(z.object({ sessionId: sessionId.optional() }).strict().default({})),
+  'skills.get': route<SkillDetail>()(z.object({ name: skillName, sessionId: sessionId.optional() }).strict()),
   'skills.setEnabled': route<SkillCatalogView>()(z.object({ name: skillName, enabled: z.boolean() }).strict()),
   'skills.create': route<SkillDetail>()(
     z.object({ name: skillName, description: z.string().trim().min(1, 'say in one sentence when the skill should be used').max(1024) }).strict(),

@@ -13,6 +13,7 @@ import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
 import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
+import { skillReadiness, skillsReadiness } from '../environments/skillReadiness';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
 
 /** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
@@ -26,7 +27,7 @@ export interface ApiServices {
   readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   readonly revealPath: ((file: string) => Promise<void>) | null;
   readonly skillCatalog: SkillCatalog;
-  readonly environments: Pick<EnvironmentService, 'list' | 'use' | 'create' | 'rollback' | 'probes'>;
+  readonly environments: Pick<EnvironmentService, 'list' | 'use' | 'create' | 'rollback' | 'probes' | 'declarations' | 'catalog' | 'currentOrDefault'>;
   doctor(refresh?: boolean): Promise<DoctorReport>;
   startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
   deleteSession(sessionId: string): Promise<void>;
@@ -112,8 +113,15 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'env.use': (input) => core.environments.use(input.sessionId, input.environmentId),
     'env.create': (input) => core.environments.create(input.sessionId, input),
     'env.rollback': (input) => core.environments.rollback(input.sessionId, input.language),
-    'skills.list': () => core.skillCatalog.list(),
-    'skills.get': (input) => core.skillCatalog.get(input.name),
+    'skills.list': async (input) => {
+      const catalog = core.skillCatalog.list();
+      const readiness = await skillsReadiness(catalog.skills, core.environments, { sessionId: input.sessionId });
+      return { ...catalog, skills: catalog.skills.map((s) => ({ ...s, readiness: readiness.get(s.name)! })) };
+    },
+    'skills.get': async (input) => {
+      const detail = core.skillCatalog.get(input.name);
+      return { ...detail, readiness: await skillReadiness(detail, core.environments, { sessionId: input.sessionId }) };
+    },
     'skills.setEnabled': (input) => core.skillCatalog.setEnabled(input.name, input.enabled),
     'skills.create': (input) => core.skillCatalog.create(input.name, input.description),
     'skills.reveal': async (input) => {

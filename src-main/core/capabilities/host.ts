@@ -8,6 +8,7 @@ import { createToolRegistry, type BuiltinToolOptions } from './builtin';
 import { findToolsTool } from './tools/findTools';
 import { skillTools } from './tools/skillTools';
 import { environmentTools } from './tools/environmentTools';
+import { skillStatusTool } from './tools/skillStatusTool';
 import type { EnvironmentService } from '../environments/service';
 import type { SkillLibrary } from '../skills/library';
 import type { Tool } from './define';
@@ -30,7 +31,7 @@ export interface HostOptions {
   /** The skills the agent may search and load (absent: no skill tools). */
   skills?: () => SkillLibrary;
   /** Scientific environments (env_list, env_use, env_create, env_rollback, on demand); absent: no environment tools. */
-  environments?: () => Pick<EnvironmentService, 'list' | 'use' | 'create' | 'rollback'>;
+  environments?: () => Pick<EnvironmentService, 'list' | 'use' | 'create' | 'rollback' | 'declarations' | 'probes' | 'catalog' | 'currentOrDefault'>;
   /** The runs streaming now: a cell's host calls are audited under its run and shown in its stream. */
   liveRuns: LiveRuns;
   /** Who answers approval questions (the app's native dialog); absent: headless (env-configured, else deny). */
@@ -69,6 +70,8 @@ export class Host {
     this.registry.register(findToolsTool(this.registry, disclose));
     if (options.skills) for (const tool of skillTools(options.skills, disclose)) this.registry.register(tool);
     if (options.environments) for (const tool of environmentTools(options.environments)) this.registry.register(tool);
+    // skill_status checks a skill's packages against the session's environments: it needs both.
+    if (options.skills && options.environments) this.registry.register(skillStatusTool(options.skills, options.environments));
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
     const headless = !options.approvals;

@@ -85,13 +85,22 @@ export class EnvironmentService {
     return Object.fromEntries(entries) as Record<KernelLanguage, CurrentEnvironment>;
   }
 
+  /** The session's environment per language (the session must exist), or the defaults when no session is named. */
+  currentOrDefault(sessionId?: string): Record<KernelLanguage, CurrentEnvironment> {
+    if (sessionId) {
+      this.opts.ledger().sessions.require(sessionId);
+      return this.current(sessionId);
+    }
+    return Object.fromEntries(LANGUAGES.map((l) => [l, { ...this.defaultOf(l), isDefault: true }])) as Record<KernelLanguage, CurrentEnvironment>;
+  }
+
   async list(sessionId?: string): Promise<EnvironmentList> {
     if (sessionId) this.opts.ledger().sessions.require(sessionId);
     const environments = await this.catalog.list();
     return {
       sessionId: sessionId ?? null,
       environments,
-      current: sessionId ? this.current(sessionId) : (Object.fromEntries(LANGUAGES.map((l) => [l, { ...this.defaultOf(l), isDefault: true }])) as Record<KernelLanguage, CurrentEnvironment>),
+      current: this.currentOrDefault(sessionId),
       history: sessionId ? this.opts.ledger().environments.history(sessionId).map(toView) : [],
     };
   }
