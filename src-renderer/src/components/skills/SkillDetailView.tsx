@@ -2,6 +2,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { Markdown } from '../parts/Markdown';
 import { SkillRequires } from './SkillRequires';
+import { SkillReadinessLine } from './SkillReadinessLine';
 import { SourceBadge } from './SourceBadge';
 
 /** The selected skill: its SKILL.md rendered, what it requires, its files and its folder. */
@@ -34,6 +35,7 @@ export function SkillDetailView() {
       </p>
       <h3 className="section-label">{t('skills.requires')}</h3>
       <SkillRequires requires={detail.requires} />
+      <SkillReadinessLine readiness={detail.readiness} />
       {detail.files.length ? (
         <>
           <h3 className="section-label">{t('skills.files')}</h3>

@@ -1,6 +1,7 @@
 import type { SkillView } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { SkillReadinessLine } from './SkillReadinessLine';
 import { SourceBadge } from './SourceBadge';
 
 function SkillRow({ skill, selected }: { skill: SkillView; selected: boolean }) {
@@ -23,6 +24,7 @@ function SkillRow({ skill, selected }: { skill: SkillView; selected: boolean }) 
         <span className="skill-name mono">{skill.name}</span>
         <SourceBadge source={skill.source} />
         <span className="muted small skill-description">{skill.description}</span>
+        <SkillReadinessLine readiness={skill.readiness} />
       </button>
       <label className="switch" title={t('skills.toggle', { name: skill.name })}>
         <input

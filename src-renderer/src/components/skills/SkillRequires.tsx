@@ -2,8 +2,8 @@ import type { SkillView } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 
 /**
- * What the skill says it needs (from its frontmatter's metadata). Only the declaration for
- * now: whether this computer's kernels have it is checked by the environments work.
+ * What the skill says it needs (from its frontmatter's metadata). Whether this computer's
+ * kernel environment has it is SkillReadinessLine's job (main probes, the page shows).
  */
 export function SkillRequires({ requires }: { requires: SkillView['requires'] }) {
   const t = useT();

@@ -318,6 +318,8 @@ export const en = {
   'skills.requires.r': 'R packages',
   'skills.requires.env': 'Environment',
   'skills.requires.none': 'Nothing beyond the standard kernels.',
+  'skills.readiness.ready': 'ready',
+  'skills.readiness.missing': 'missing: {packages} (in {env})',
   'skills.files': 'Files',
   'skills.new': 'New skill',
   'skills.new.note': 'Written into {dir} from a template; edit its SKILL.md afterwards.',

@@ -304,6 +304,8 @@ export const zhCN: Dictionary = {
   'skills.requires.r': 'R 包',
   'skills.requires.env': '环境',
   'skills.requires.none': '只需标准内核，无其他依赖。',
+  'skills.readiness.ready': '就绪',
+  'skills.readiness.missing': '缺少：{packages}（在 {env} 中）',
   'skills.files': '文件',
   'skills.new': '新建技能',
   'skills.new.note': '将按模板写入 {dir}；之后可编辑它的 SKILL.md。',
