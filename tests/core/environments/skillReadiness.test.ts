@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,13 @@ beforeAll(() => {
   };
   skill('needs-numpy', 'numpy');
   skill('needs-nothing-real', 'numpy, nonexistent_pkg_xyz');
+  // A second environment that has the package the default lacks: a venv in the data root
+  // over the system packages (NumPy) with a real, tiny nonexistent_pkg_xyz module of its own.
+  const venv = path.join(dir, 'envs', 'alt');
+  execFileSync(PYTHON, ['-m', 'venv', '--without-pip', '--system-site-packages', venv]);
+  const site = execFileSync(path.join(venv, 'bin', 'python'), ['-c', 'import site; print(site.getsitepackages()[0])'], { encoding: 'utf8' }).trim();
+  fs.mkdirSync(path.join(site, 'nonexistent_pkg_xyz'), { recursive: true });
+  fs.writeFileSync(path.join(site, 'nonexistent_pkg_xyz', '__init__.py'), '');
   core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_PYTHON: PYTHON } });
 });
 afterAll(async () => {
@@ -71,7 +79,7 @@ describe('install commands per platform', () => {
 });
 
 describe('skill_status and the skills routes', () => {
-  it('skill_status names the missing package and the install command', async () => {
+  it('skill_status names the missing package, a ready environment to switch to, and the install command', async () => {
     const tool = core.host.registry.get('skill_status')!;
     expect(tool.onDemand).toBe(true);
     expect(tool.defaultPolicy).toBe('allow');
@@ -82,6 +90,10 @@ describe('skill_status and the skills routes', () => {
     expect(missing.text).toContain('Skill needs-nothing-real is not ready.');
     expect(missing.text).toContain('nonexistent_pkg_xyz missing in python-default');
     expect(missing.text).toContain(`install: ${packageInstallCommand('python', ['nonexistent_pkg_xyz'], listKernelEnvs(), PYTHON)}`);
+    // The venv has both packages: the answer offers switching to it, and not to the
+    // declared environments that run the same /usr/bin/python3.
+    expect(missing.text).toContain('switch with env_use to venv:alt (ready)');
+    expect(missing.text).not.toContain('python-science (ready)');
     const ready = await tool.execute({ name: 'needs-numpy' }, ctx);
     expect(ready.text).toContain('Skill needs-numpy is ready.');
   });
