@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KeyStorageStatus, StoredKeyInfo } from '../../src-preload/contract/settings';
 import { keyHint, type SecretStore } from '../core/settings/secretStore';
+import { errorMessage } from '../core/shared/errorMessage';
 
 /** The part of Electron's `safeStorage` this store uses (injected, so tests pass a fake). */
 export interface SafeStorageLike {
@@ -60,7 +61,7 @@ export function createSafeStorageSecrets(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw new Error(
-        `${file} is unreadable (${(error as Error).message}); remove it and enter the keys again in Settings.`,
+        `${file} is unreadable (${errorMessage(error)}); remove it and enter the keys again in Settings.`,
       );
     }
   };

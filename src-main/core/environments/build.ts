@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { KERNEL_ENVS, chooseInterpreter, type KernelEnvDeclaration } from '../config/kernelEnvs';
+import { errorMessage } from '../shared/errorMessage';
 import { execProbe, lastLine } from '../shared/execProbe';
 import { ENV_MARKER, type EnvMarker } from './discover';
 import type { ProbeCache } from './probeCache';
@@ -68,7 +69,7 @@ export async function buildEnvironment(req: BuildRequest): Promise<BuildResult> 
     fs.writeFileSync(path.join(prefix, ENV_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
   } catch (error) {
     fs.rmSync(prefix, { recursive: true, force: true });
-    return fail('record the environment', (error as Error).message);
+    return fail('record the environment', errorMessage(error));
   }
   req.probes.forget(result.interpreter);
   return { ok: true, id: `${req.kind}:${req.name}`, prefix, interpreter: result.interpreter, probe: result.probe };

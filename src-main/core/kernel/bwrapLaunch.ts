@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createKernelCgroup, detectCgroups, type KernelCgroup } from './cgroup';
 import { AppError } from '../../../src-preload/contract/errors';
+import { errorMessage } from '../shared/errorMessage';
 import type { KernelCache } from './cacheLayout';
 import { prlimitAvailable, prlimitPrefix } from './limits';
 import type { ViewLease } from './pathViews';
@@ -52,7 +53,7 @@ function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache
     try {
       return views.acquire(dir, tools, readOnly);
     } catch (error) {
-      if (decision?.mode === 'on') throw new AppError('unavailable', `${(error as Error).message}. OPENAI4S_SANDBOX_HIDE_PATHS=on forbids starting the kernel without it; set it to auto or off.`);
+      if (decision?.mode === 'on') throw new AppError('unavailable', `${errorMessage(error)}. OPENAI4S_SANDBOX_HIDE_PATHS=on forbids starting the kernel without it; set it to auto or off.`);
       return views.acquire(dir, null, readOnly);
     }
   };

@@ -1,4 +1,5 @@
 import type { ExitInfo } from './exitInfo';
+import { errorMessage } from '../shared/errorMessage';
 import { LineSplitter, decodeFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
 import { StreamCapture } from './streamCapture';
 
@@ -110,7 +111,7 @@ export class FramePump {
     } catch (error) {
       this.dropped.count++;
       try {
-        this.sink?.onDroppedFrame?.(`handling it failed: ${(error as Error)?.message ?? String(error)}`);
+        this.sink?.onDroppedFrame?.(`handling it failed: ${errorMessage(error)}`);
       } catch {
         // the count above is the record; the cell's note is best effort
       }

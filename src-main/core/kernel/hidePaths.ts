@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { errorMessage } from '../shared/errorMessage';
 import { SYSTEM_PATH, findOnPath, isExecutableFile } from '../shared/executables';
 import { mountView, mountsUnder, unmountView, type FuseTools } from './fuseView';
 
@@ -50,7 +51,7 @@ export function probeHidePaths(env: NodeJS.ProcessEnv): HidePathsProbe {
     unmountView(tools.fusermount, point);
     return mounted ? { available: true, tools } : { available: false, reason: 'bindfs exited without mounting its view' };
   } catch (error) {
-    return { available: false, reason: (error as Error).message };
+    return { available: false, reason: errorMessage(error) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../../../src-preload/contract/errors';
+import { errorMessage } from '../shared/errorMessage';
 import type { KernelProcess } from './kernelProcess';
 import type { Slot } from './slots';
 
@@ -36,7 +37,7 @@ export async function ensureSlotProcess(slot: Slot, start: SlotStart): Promise<K
       } catch (error) {
         proc.kill();
         slot.startFailures++;
-        lastError = (error as Error).message;
+        lastError = errorMessage(error);
       }
     }
     slot.dead = `The ${start.label} kernel failed to start ${start.maxFailures} times in a row, so it is stopped (crash loop). Last error: ${lastError || slot.reason || 'unknown'}. Fix the cause, then restart the kernel.`;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KernelCellResult, KernelDisplay, KernelLanguage } from '../../../src-preload/contract/kernel';
+import { errorMessage } from '../shared/errorMessage';
 import type { ResultFrame } from './frames';
 import type { HostCallHandler } from './hostCalls';
 import type { CellSink, KernelProcess } from './kernelProcess';
@@ -92,12 +93,12 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       line = JSON.stringify({ type: 'host_response', id, result: result ?? null });
     } catch (error) {
       // An unserialisable result becomes an error in the cell, not a hang.
-      line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${(error as Error).message}` });
+      line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${errorMessage(error)}` });
     }
     proc.sendLine(line);
   };
   const replyError = (id: number, error: unknown) => {
-    proc.sendLine(JSON.stringify({ type: 'host_response', id, error: (error as Error)?.message || String(error) }));
+    proc.sendLine(JSON.stringify({ type: 'host_response', id, error: errorMessage(error) || 'the host call failed' }));
   };
 
   const sink: CellSink = {
@@ -126,7 +127,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
         try {
           rel = writeNewFigure(proc.spec.workspace, figureFileStem(frame.title, req.code, proc.generation, req.cellNumber, figureCount), bytes);
         } catch (error) {
-          displays.push({ data: { 'text/plain': `[figure ${frame.figure ?? figureCount} not saved: ${(error as Error).message}]` } });
+          displays.push({ data: { 'text/plain': `[figure ${frame.figure ?? figureCount} not saved: ${errorMessage(error)}]` } });
           return;
         }
         displays.push({ data: { 'text/plain': `<figure ${frame.figure ?? figureCount} saved as ${rel}>` }, path: rel, bytes: bytes.length });
