@@ -2,6 +2,7 @@ import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
 import type { DoctorReport } from '../../../src-preload/contract/doctor';
 import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
+import type { SkillCatalogView, SkillDetail } from '../../../src-preload/contract/skills';
 import type { RuleStore } from '../capabilities/permissions/permissions';
 import { exportContributors } from '../export/contributors';
 import { exportToDataDir } from '../export/exportToDataDir';
@@ -38,6 +39,15 @@ export interface ApiServices {
  * error. This object is the audited surface between the renderer and the core.
  */
 export function createHandlers(core: ApiServices): HandlersFor<Routes> {
+  // Every answer that replaces the Skills page's list or detail carries readiness, so a toggle never drops it.
+  const catalogWithReadiness = async (catalog: SkillCatalogView, sessionId?: string): Promise<SkillCatalogView> => {
+    const readiness = await skillsReadiness(catalog.skills, core.environments, { sessionId });
+    return { ...catalog, skills: catalog.skills.map((s) => ({ ...s, readiness: readiness.get(s.name)! })) };
+  };
+  const detailWithReadiness = async (detail: SkillDetail, sessionId?: string): Promise<SkillDetail> => ({
+    ...detail,
+    readiness: await skillReadiness(detail, core.environments, { sessionId }),
+  });
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),
@@ -113,17 +123,10 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'env.use': (input) => core.environments.use(input.sessionId, input.environmentId),
     'env.create': (input) => core.environments.create(input.sessionId, input),
     'env.rollback': (input) => core.environments.rollback(input.sessionId, input.language),
-    'skills.list': async (input) => {
-      const catalog = core.skillCatalog.list();
-      const readiness = await skillsReadiness(catalog.skills, core.environments, { sessionId: input.sessionId });
-      return { ...catalog, skills: catalog.skills.map((s) => ({ ...s, readiness: readiness.get(s.name)! })) };
-    },
-    'skills.get': async (input) => {
-      const detail = core.skillCatalog.get(input.name);
-      return { ...detail, readiness: await skillReadiness(detail, core.environments, { sessionId: input.sessionId }) };
-    },
-    'skills.setEnabled': (input) => core.skillCatalog.setEnabled(input.name, input.enabled),
-    'skills.create': (input) => core.skillCatalog.create(input.name, input.description),
+    'skills.list': (input) => catalogWithReadiness(core.skillCatalog.list(), input.sessionId),
+    'skills.get': (input) => detailWithReadiness(core.skillCatalog.get(input.name), input.sessionId),
+    'skills.setEnabled': (input) => catalogWithReadiness(core.skillCatalog.setEnabled(input.name, input.enabled)),
+    'skills.create': (input) => detailWithReadiness(core.skillCatalog.create(input.name, input.description)),
     'skills.reveal': async (input) => {
       const dir = core.skillCatalog.dirOf(input.name);
       if (!core.revealPath) return { revealed: false, path: dir };

@@ -98,7 +98,7 @@ describe('skill_status and the skills routes', () => {
     expect(ready.text).toContain('Skill needs-numpy is ready.');
   });
 
-  it('skills.list and skills.get carry each skill\'s readiness', async () => {
+  it('skills.list, skills.get and skills.setEnabled carry each skill\'s readiness', async () => {
     const router = createRouter(routes, createHandlers(core));
     const caller = { origin: 'app://openai4s', isMainFrame: true };
     const list = (await router.handle('skills.list', {}, caller)) as { ok: true; data: SkillCatalogView };
@@ -107,5 +107,8 @@ describe('skill_status and the skills routes', () => {
     expect(byName.get('needs-nothing-real')!.readiness!.languages[0]!.missing).toEqual(['nonexistent_pkg_xyz']);
     const detail = (await router.handle('skills.get', { name: 'needs-nothing-real' }, caller)) as { ok: true; data: SkillDetail };
     expect(detail.data.readiness!.ready).toBe(false);
+    // Switching a skill answers with the list too: it keeps the readiness the page shows.
+    const toggled = (await router.handle('skills.setEnabled', { name: 'needs-numpy', enabled: false }, caller)) as { ok: true; data: SkillCatalogView };
+    expect(toggled.data.skills.find((s) => s.name === 'needs-nothing-real')!.readiness!.ready).toBe(false);
   });
 });
