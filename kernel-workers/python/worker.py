@@ -9,33 +9,21 @@ In:  execute {id, code, cell, marker, figures}, interrupt {id}, warmup {modules}
 Out: ready, display {id, data, figure?, title?}, host_call {id, cell, method, args},
      result {id, ok, error?, usage, outputs_drained?}, warm {modules, ms}.
 
-Reading fd 4 (why there is no reader thread): the main thread reads fd 4 itself, in
-large chunks, whenever it waits for something (the next frame between cells, the answer
-to a host call). While a cell runs user code nobody is blocked on fd 4, so the kernel
-tells us when a frame arrives: fd 4 is switched to O_ASYNC for the length of the cell,
-SIGIO is directed at the main thread, and its handler drains fd 4 without blocking and
-raises KeyboardInterrupt for an `interrupt` frame. A frame thus costs one read(2) and
-no thread hand-off; the old reader thread read byte by byte and woke the main thread
-through a condition variable for every frame.
-
-Host-call bursts (why O_ASYNC goes quiet): with O_ASYNC on, every host answer would also
-raise a SIGIO (signal generation in the host's write, delivery, a Python handler run and
-an ioctl here), although the main thread is blocked reading that very answer. So the
-first host call of the main thread turns O_ASYNC off and leaves it off for the calls that
-follow; a small re-arm thread turns it back on once no host call has started for
-_QUIET_S, and pokes the main thread to route whatever came meanwhile. An interrupt that
-arrives while O_ASYNC is off is read by the next host call, or at the latest when the
-re-arm thread wakes the main thread. In such a burst a host call also polls fd 4 for its
-answer for up to _SPIN_S before it blocks (see _poll_briefly).
+Reading fd 4: one reader thread reads it in large chunks and routes each frame:
+host_response to the waiting host call, interrupt to the main thread as a SIGINT
+(`signal.pthread_kill`, as the R worker's reader does with `kill -INT`), anything else
+to the main loop. The main thread never reads fd 4, so a cell that blocks or loops
+still hears an interrupt; its SIGINT handler raises KeyboardInterrupt only when the
+interrupt names the cell that is running (a late one for an earlier cell is dropped).
 """
 
 import ast
 import base64
-import collections
 import io
 import json
 import linecache
 import os
+import queue
 import signal
 import stat
 import struct
@@ -47,7 +35,7 @@ import traceback
 try:
     import fcntl
     import termios
-except ImportError:  # not POSIX: no async wake-ups, no drained-pipe shortcut
+except ImportError:  # not POSIX: always write the end marker
     fcntl = termios = None
 
 try:
@@ -58,31 +46,20 @@ except ImportError:  # not POSIX; usage then reports no peak RSS
 _OUT, _IN = 3, 4
 _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
-# One encoder for every frame (json.dumps would build a new one per call).
 _encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"))
-_scan = json.JSONDecoder().scan_once
-# Host-call frames are built around their args: the args alone go through the encoder,
-# used under _call_lock only (its circular-reference markers are shared).
-_HOST_CALL = '{"type":"host_call","id":%d,"cell":%s,"method":%s,"args":%s}\n'
-_json_str = json.encoder.encode_basestring  # not ASCII-escaped, like _encoder
-_args_markers = {}
-try:
-    _args_chunks = json.encoder.c_make_encoder(_args_markers, repr, _json_str, None, ":", ",", False, False, True)
-except (AttributeError, TypeError):  # no C accelerator: the general encoder
-    _args_chunks = None
-
-
-def _encode_args(args):
-    if _args_chunks is None:
-        return _encoder.encode(args)
-    try:
-        return "".join(_args_chunks(args, 0))
-    except BaseException:
-        _args_markers.clear()  # a failed encoding leaves its markers behind
-        raise
-
-
 _LINUX = sys.platform.startswith("linux")
+
+_state = {"cell": None}  # the cell being executed, None between cells
+_frames = queue.SimpleQueue()  # execute / warmup / shutdown frames for the main loop
+_answers = queue.SimpleQueue()  # host_response frames; None once the host has gone
+
+
+class _Cell:
+    """What the SIGINT handler needs to decide whether to raise (main thread and reader)."""
+
+    running = False  # its user code is running: an interrupt applies
+    interrupt_for = None  # the cell an `interrupt` frame asked to stop
+    sending = 0  # the main thread is writing a frame: an interrupt waits until it is whole
 
 
 def _write_all(fd, data):
@@ -94,22 +71,6 @@ def _write_all(fd, data):
             done += os.write(fd, view[done:])
 
 
-class _Wire:
-    """Main-thread state of the fd 4 reader; a signal handler checks it before touching fd 4."""
-
-    busy = False  # the main thread is reading or parsing: the handler must not
-    missed = False  # a SIGIO arrived while busy: drain once the main thread is done
-    critical = 0  # a frame is being written: an interrupt waits until it is whole
-    running = False  # user code of a cell is running: interrupts apply
-    interrupt_for = None  # id of the cell an `interrupt` frame asked to stop
-    eof = False
-    partial = b""
-    queue = collections.deque()  # execute / warmup / shutdown frames for the main loop
-    async_flags = None  # fd 4's flags with and without O_ASYNC, when the kernel offers it
-    quiet = False  # O_ASYNC is off in a running cell because its main thread makes host calls
-    calls = 0  # host calls started by the main thread; the re-arm thread watches it move
-
-
 def send(frame):
     _send_line((_encoder.encode(frame) + "\n").encode("utf-8", "surrogatepass"))
 
@@ -117,13 +78,13 @@ def send(frame):
 def _send_line(data):
     on_main = threading.get_ident() == _main_ident
     if on_main:
-        _Wire.critical += 1
+        _Cell.sending += 1
     try:
         with _out_lock:
             _write_all(_OUT, data)
     finally:
         if on_main:
-            _Wire.critical -= 1
+            _Cell.sending -= 1
     if on_main and _take_interrupt():
         raise KeyboardInterrupt()
 
@@ -135,252 +96,64 @@ class HostError(Exception):
 # ---------------------------------------------------------------- reading fd 4
 
 
-def _available():
-    if termios is None:
-        return 0
-    return struct.unpack("i", fcntl.ioctl(_IN, termios.FIONREAD, b"\0\0\0\0"))[0]
-
-
-def _feed(chunk):
-    if not chunk:
-        _Wire.eof = True
-        _Wire.queue.append({"type": "shutdown"})
-        _answer_pending(None)
-        return
-    data = _Wire.partial + chunk if _Wire.partial else chunk
-    start = 0
+def _read_frames():
+    """The reader thread: fd 4 in large chunks, each line routed as soon as it is whole."""
+    partial = b""
     while True:
-        nl = data.find(b"\n", start)
-        if nl < 0:
-            break
-        if nl > start:
-            _route(data[start:nl])
-        start = nl + 1
-    _Wire.partial = data[start:]
+        try:
+            chunk = os.read(_IN, 1 << 16)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            _frames.put({"type": "shutdown"})
+            _answers.put(None)
+            return
+        lines = (partial + chunk).split(b"\n")
+        partial = lines.pop()
+        for line in lines:
+            if line:
+                _route(line)
 
 
 def _route(line):
     try:
-        # The host writes compact JSON: the scanner alone parses a whole line (json.loads
-        # adds an encoding guess and a whitespace pass); anything else takes the long way.
-        text = line.decode("utf-8")
-        frame, end = _scan(text, 0)
-        if end != len(text):
-            frame = json.loads(text)
-    except (ValueError, StopIteration):
-        try:
-            frame = json.loads(line)
-        except ValueError:
-            return
+        frame = json.loads(line)
+    except (ValueError, RecursionError):  # the reader thread must outlive any line
+        return
     if not isinstance(frame, dict):
         return
     kind = frame.get("type")
     if kind == "host_response":
-        if frame.get("id") == _pending["id"]:
-            _answer_pending(frame)
+        _answers.put(frame)
     elif kind == "interrupt":
         target = frame.get("id")
         if target is None:
             target = _state["cell"]  # "whatever runs now"; between cells: nothing
         if target is not None:
-            _Wire.interrupt_for = target
+            _Cell.interrupt_for = target
+            signal.pthread_kill(_main_ident, signal.SIGINT)
     else:
-        _Wire.queue.append(frame)
-
-
-def _read_unless(done):
-    """Blocks on fd 4 once, unless done() already holds, and routes the frames read.
-
-    done() is checked with `busy` set: a SIGIO handler that ran just before (at the call
-    boundary, say) may already have read what we wait for, and from here on no handler
-    can read anything, so the blocking read never waits for bytes already consumed.
-    """
-    _Wire.busy = True
-    try:
-        if done():
-            return
-        _feed(os.read(_IN, 1 << 16))
-    finally:
-        _Wire.busy = False
-    if _Wire.missed:
-        _drain()
-
-
-def _poll_briefly(done):
-    """Main thread in a host-call burst: polls fd 4 for up to _SPIN_S before blocking.
-
-    A quick answer is then read by a running process: the host's write wakes nobody (on
-    a VM, waking an idle vCPU costs tens of microseconds, more than the call itself).
-    sched_yield lets the host run when both share a CPU.
-    """
-    _Wire.busy = True
-    try:
-        deadline = _clock() + _SPIN_S
-        while not done():
-            n = _available()
-            if n > 0:
-                _feed(os.read(_IN, n))
-            elif _clock() < deadline:
-                _yield()
-            else:
-                break
-    finally:
-        _Wire.busy = False
-    if _Wire.missed:
-        _drain()
-
-
-def _drain():
-    """Routes whatever fd 4 holds now, without blocking (main thread, SIGIO handler)."""
-    while True:
-        _Wire.busy = True
-        _Wire.missed = False
-        try:
-            n = _available()
-            while n > 0:
-                _feed(os.read(_IN, n))
-                n = _available()
-        finally:
-            _Wire.busy = False
-        if not _Wire.missed:
-            return
+        _frames.put(frame)
 
 
 def _take_interrupt():
     """True (once) when an interrupt asked for the running cell and raising is safe now."""
-    if _Wire.running and _Wire.critical == 0 and _Wire.interrupt_for is not None and _Wire.interrupt_for == _state["cell"]:
-        _Wire.interrupt_for = None
+    if _Cell.running and not _Cell.sending and _Cell.interrupt_for is not None and _Cell.interrupt_for == _state["cell"]:
+        _Cell.interrupt_for = None
         return True
     return False
 
 
-def _on_sigio(signum, frame):
-    if _Wire.busy:
-        _Wire.missed = True
-        return
-    _drain()
+def _on_sigint(signum, frame):
+    # Deferred while a frame is being written: send() raises once the frame is whole.
     if _take_interrupt():
         raise KeyboardInterrupt()
-
-
-def _on_sigint(signum, frame):
-    # Only a running cell is interrupted; a late interrupt between cells is dropped.
-    if _Wire.running:
-        if _Wire.critical:
-            _Wire.interrupt_for = _state["cell"]  # raised once the frame being written is whole
-        else:
-            raise KeyboardInterrupt()
-
-
-_SPIN_S = 100e-6  # how long a host call polls for its answer before it blocks
-_clock = time.perf_counter
-_yield = getattr(os, "sched_yield", lambda: None)
-_flags_lock = threading.Lock()  # fd 4's O_ASYNC and _Wire.quiet change together
-_QUIET_S = 0.01  # a host-call burst ends when no call has started for this long
-_rearm_wake = threading.Event()
-_rearm_thread = []
-
-
-def _set_async(on):
-    """O_ASYNC on fd 4 on or off (at a cell's start and end); ends a quiet stretch."""
-    with _flags_lock:
-        _Wire.quiet = False
-        flags = _Wire.async_flags
-        if flags is not None:
-            fcntl.fcntl(_IN, fcntl.F_SETFL, flags[1] if on else flags[0])
-
-
-def _go_quiet():
-    """Main thread, first host call of a burst: no SIGIO per answer until the burst ends."""
-    with _flags_lock:
-        if not _Wire.running:
-            return
-        fcntl.fcntl(_IN, fcntl.F_SETFL, _Wire.async_flags[0])
-        _Wire.quiet = True
-    if not _rearm_thread:
-        thread = threading.Thread(target=_rearm_loop, name="openai4s-rearm", daemon=True)
-        _rearm_thread.append(thread)
-        thread.start()
-    _rearm_wake.set()
-
-
-def _end_quiet():
-    """O_ASYNC back on for the rest of the cell; the caller then gets fd 4 drained."""
-    with _flags_lock:
-        if not _Wire.quiet:
-            return False
-        _Wire.quiet = False
-        fcntl.fcntl(_IN, fcntl.F_SETFL, _Wire.async_flags[1])
-    return True
-
-
-def _rearm_loop():
-    sleep, kill, main = time.sleep, signal.pthread_kill, _main_ident
-    while True:
-        _rearm_wake.wait()
-        _rearm_wake.clear()
-        while _Wire.quiet:
-            seen = _Wire.calls
-            sleep(_QUIET_S)
-            if _Wire.calls == seen and _end_quiet() and (_available() > 0 or _Wire.interrupt_for is not None):
-                # Bytes that came while O_ASYNC was off raised no SIGIO: raise one (only
-                # then: a signal cuts short a blocking call of the cell's C code).
-                kill(main, signal.SIGIO)
-
-
-def _setup_async():
-    """O_ASYNC on fd 4 with SIGIO aimed at the main thread; a polling thread where unsupported."""
-    signal.signal(signal.SIGIO, _on_sigio)
-    if fcntl is not None:
-        try:
-            if _LINUX:
-                # F_SETOWN_EX (15) with F_OWNER_TID (0): a blocking wait of the main
-                # thread is woken even when other threads exist.
-                fcntl.fcntl(_IN, 15, struct.pack("ii", 0, threading.get_native_id()))
-            else:
-                fcntl.fcntl(_IN, fcntl.F_SETOWN, os.getpid())
-            base = fcntl.fcntl(_IN, fcntl.F_GETFL) & ~os.O_ASYNC
-            _Wire.async_flags = (base, base | os.O_ASYNC)
-            return
-        except (OSError, AttributeError):
-            pass
-    threading.Thread(target=_poll_for_frames, name="openai4s-poll", daemon=True).start()
-
-
-def _poll_for_frames():
-    # Fallback only: without O_ASYNC, look at fd 4 while a cell runs and poke the main
-    # thread with SIGIO; its handler does the reading, as with O_ASYNC.
-    import select
-
-    while True:
-        if _Wire.running and not _Wire.busy:
-            ready, _, _ = select.select([_IN], [], [], 0.05)
-            if ready and _Wire.running and not _Wire.busy:
-                signal.pthread_kill(_main_ident, signal.SIGIO)
-                time.sleep(0.01)
-        else:
-            time.sleep(0.02)
 
 
 # ---------------------------------------------------------------- host calls
 
 _call_lock = threading.Lock()  # one host call in flight per worker (DESIGN.md)
-_pending = {"id": None, "event": None, "answer": None}
 _call_seq = [0]
-_state = {"cell": None}
-
-
-def _answer_pending(frame):
-    if _pending["id"] is None:
-        return
-    _pending["answer"] = frame if frame is not None else {"error": "the host closed the connection"}
-    event = _pending["event"]
-    if event is not None:
-        event.set()
-
-
-def _answer_or_interrupt():
-    return _pending["answer"] is not None or (_Wire.interrupt_for is not None and _Wire.interrupt_for == _state["cell"])
 
 
 def host_call(method, **args):
@@ -389,43 +162,16 @@ def host_call(method, **args):
     with _call_lock:
         _call_seq[0] += 1
         call_id = _call_seq[0]
-        on_main = threading.get_ident() == _main_ident
-        event = None if on_main else threading.Event()
-        _pending["id"], _pending["event"], _pending["answer"] = call_id, event, None
-        if on_main:
-            _Wire.calls += 1
-            if not _Wire.quiet and _Wire.running and _Wire.async_flags is not None:
-                _go_quiet()
-        elif _Wire.quiet and _end_quiet():
-            # Another thread's answer is routed by the main thread's SIGIO handler.
-            signal.pthread_kill(_main_ident, signal.SIGIO)
-        try:
-            if _Wire.eof:
-                _answer_pending(None)
-            else:
-                cell = _state["cell"]
-                line = _HOST_CALL % (call_id, "null" if cell is None else _json_str(cell), _json_str(method), _encode_args(args))
-                _send_line(line.encode("utf-8", "surrogatepass"))
-            if on_main:
-                # The main thread reads the answer itself: one read(2), no thread hop. An
-                # interrupt frame read meanwhile raises here, like SIGINT would.
-                if _Wire.quiet:
-                    _poll_briefly(_answer_or_interrupt)
-                while _pending["answer"] is None:
-                    if _take_interrupt():
-                        raise KeyboardInterrupt()
-                    _read_unless(_answer_or_interrupt)
-                if _take_interrupt():
-                    raise KeyboardInterrupt()  # read with the answer: nothing else would raise it
-            else:
-                # Another thread of the cell: the main thread's SIGIO handler routes the
-                # answer to us; poke it in case the signal went elsewhere.
-                while not event.wait(0.05):
-                    signal.pthread_kill(_main_ident, signal.SIGIO)
-        finally:
-            _pending["id"], _pending["event"] = None, None
-        answer = _pending["answer"] or {}
-        _pending["answer"] = None
+        send({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
+        while True:
+            # Blocks in C, interruptible: the main thread's SIGINT raises here.
+            answer = _answers.get()
+            if answer is None:
+                _answers.put(None)  # for any later call
+                answer = {"error": "the host closed the connection"}
+                break
+            if answer.get("id") == call_id:
+                break  # else the late answer of an interrupted call: dropped
     if "error" in answer and answer["error"] is not None:
         raise HostError("%s: %s" % (method, answer["error"]))
     return answer.get("result")
@@ -719,10 +465,9 @@ def execute(frame):
     ok, error = True, None
     try:
         try:
-            _Wire.running = True
-            _set_async(True)
-            # An interrupt may have arrived with, or right after, this execute frame.
-            _drain()
+            _Cell.running = True
+            # An interrupt may have arrived with this execute frame, its SIGINT handled
+            # before the cell was running.
             if _take_interrupt():
                 raise KeyboardInterrupt()
             tree = ast.parse(code, filename, "exec")
@@ -734,12 +479,11 @@ def execute(frame):
                 value = eval(compile(last, filename, "eval"), namespace)
                 _display_value(cell_id, value)
         finally:
-            _Wire.running = False
+            _Cell.running = False
     except BaseException as exc:  # the cell's own SystemExit and KeyboardInterrupt included
-        _Wire.running = False
+        _Cell.running = False
         ok, error = False, _cell_error(exc, filename)
-    _set_async(False)
-    _Wire.interrupt_for = None
+    _Cell.interrupt_for = None
     figures = frame.get("figures")
     if figures:
         try:
@@ -771,10 +515,6 @@ def warmup(frame):
     send({"type": "warm", "modules": done, "ms": round((time.perf_counter() - t0) * 1000, 3)})
 
 
-def _queued():
-    return bool(_Wire.queue)
-
-
 def _seed_matplotlib_config():
     """Copies the read-only cache's font list into this generation's MPLCONFIGDIR.
 
@@ -799,15 +539,9 @@ def _seed_matplotlib_config():
             pass
 
 
-def _next_frame():
-    while not _Wire.queue:
-        _read_unless(_queued)
-    return _Wire.queue.popleft()
-
-
 def main():
     signal.signal(signal.SIGINT, _on_sigint)
-    _setup_async()
+    threading.Thread(target=_read_frames, name="openai4s-reader", daemon=True).start()
     # Line buffering: progress reaches the host while a cell runs; the host coalesces.
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -819,7 +553,7 @@ def main():
     send({"type": "ready", "pid": os.getpid(), "language": "python", "version": "%d.%d.%d" % sys.version_info[:3], "executable": sys.executable})
     while True:
         try:
-            frame = _next_frame()
+            frame = _frames.get()
             kind = frame.get("type")
             if kind == "execute":
                 execute(frame)
