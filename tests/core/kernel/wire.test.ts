@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeSupervisor } from './helpers';
 
-// The fast paths of the Python worker (main-thread reads of fd 4, SIGIO during a cell,
-// no end marker when the output sockets are already drained) must not change what a
-// cell sees: these run the real worker under the real bwrap.
+// The Python worker's I/O (a reader thread on fd 4 routing host-call answers and turning
+// interrupt frames into SIGINT, no end marker when the output sockets are already drained)
+// must not change what a cell sees: these run the real worker under the real bwrap.
 let asyncCalls = 0;
 /** Called once a burst's last echo is answered (the burst ends before the interrupt is sent). */
 let afterBurst: (() => void) | null = null;
@@ -43,7 +43,7 @@ describe('python worker wire', () => {
     }
   }, 60_000);
 
-  it('answers 20,000 host calls in a row (no wake-up lost between SIGIO and the blocking read)', async () => {
+  it('answers 20,000 host calls in a row (no answer lost between the reader thread and the waiting cell)', async () => {
     const r = await sup.execute('w-many', 'python', 'total = 0\nfor i in range(20_000):\n    total += host.call("echo", i=i)["i"]\nprint(total)');
     expect(r.status).toBe('ok');
     expect(r.stdout).toBe(`${(19_999 * 20_000) / 2}\n`);
@@ -78,8 +78,8 @@ describe('python worker wire', () => {
     expect(after.generation).toBe(first.generation);
   });
 
-  // A burst of main-thread host calls turns O_ASYNC off; user code after the burst must
-  // still hear an interrupt (the re-arm thread turns it back on), without the kill.
+  // After a burst of host calls, user code must still hear an interrupt (an interrupt frame
+  // becomes SIGINT for the running cell), without the kill.
   it('interrupts user code that runs after a burst of host calls, without killing the generation', async () => {
     const first = await sup.execute('w-burst', 'python', 'kept = 2');
     for (const tail of ['import time\ntime.sleep(30)', 'while True:\n    pass']) {
