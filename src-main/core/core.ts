@@ -196,6 +196,7 @@ export function createCore(options: CoreOptions = {}): Core {
   const locks = new Set<Promise<void>>();
   events.on('kernel.lifecycle', (e) => {
     if (e.kind !== 'started' || closing) return;
+    // The lock is a record for the export; failing to write it must not affect the kernel that just started.
     const recording: Promise<void> = environments.recordLock(e).catch(() => undefined).finally(() => locks.delete(recording));
     locks.add(recording);
   });
@@ -237,6 +238,7 @@ export function createCore(options: CoreOptions = {}): Core {
         // The replay servers live as long as the run; the session stays, as any other.
         const done = runnerOf()
           .result(run.id)
+          // The run's outcome is in the ledger either way; this chain only closes the replay servers.
           .catch(() => undefined)
           .then(() => demo.close())
           .finally(() => {

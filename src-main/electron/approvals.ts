@@ -55,6 +55,7 @@ export function createDialogApprovals(deps: { dialog: Pick<Dialog, 'showMessageB
         const result = win && !win.isDestroyed() ? await deps.dialog.showMessageBox(win, options) : await deps.dialog.showMessageBox(options);
         return answerOf(result.response, result.checkboxChecked);
       } catch {
+        // A dialog that cannot be shown answers no: a call never runs without a yes.
         return 'deny';
       }
     },

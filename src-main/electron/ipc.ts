@@ -11,6 +11,7 @@ function originOf(frameUrl: string): string {
     const url = new URL(frameUrl);
     return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
   } catch {
+    // An unparseable URL has no origin: the caller is treated as nobody, and refused.
     return '';
   }
 }
@@ -30,6 +31,7 @@ export function callerOf(event: IpcMainInvokeEvent | IpcMainEvent): CallerInfo {
       windowId: event.sender.id,
     };
   } catch {
+    // A destroyed frame or contents throws on access: nobody (see above).
     return { origin: '', isMainFrame: false };
   }
 }

@@ -24,6 +24,7 @@ export function isAppUrl(raw: string): boolean {
     const url = new URL(raw);
     return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
   } catch {
+    // An unparseable URL is not ours.
     return false;
   }
 }

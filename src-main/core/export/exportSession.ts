@@ -32,6 +32,7 @@ function workspaceReader(root: string) {
     try {
       return readWorkspaceFile(root, rel.replace(/^\/workspace\//, '')).bytes;
     } catch {
+      // Absent, or refused by safeFs (a link, outside the workspace): the notebook keeps the figure's other forms, without its image.
       return null;
     }
   };

@@ -16,6 +16,7 @@ function asText(bytes: Uint8Array): string | null {
   try {
     return utf8.decode(bytes);
   } catch {
+    // Not UTF-8: binary, which the caller copies as it is.
     return null;
   }
 }

@@ -62,6 +62,7 @@ export function installationPublicKey(dataDir: string): string | null {
   try {
     return publicKeyOf(crypto.createPrivateKey(fs.readFileSync(file)));
   } catch {
+    // No key file yet (nothing exported) or one that cannot be read: no public key to show.
     return null;
   }
 }

@@ -42,6 +42,7 @@ function canCreateUnder(base: string): boolean {
     fs.rmdirSync(probe);
     return true;
   } catch {
+    // No permission there (the usual case outside a delegated subtree): not usable.
     return false;
   }
 }
@@ -50,6 +51,7 @@ function readWords(file: string): string[] {
   try {
     return fs.readFileSync(file, 'utf8').trim().split(/\s+/);
   } catch {
+    // A control file that is not there lists nothing.
     return [];
   }
 }
@@ -64,6 +66,7 @@ function removeStale(base: string): void {
   try {
     names = fs.readdirSync(base).filter((n) => n.startsWith('openai4s-') && !n.startsWith('openai4s-probe-'));
   } catch {
+    // An unreadable base has nothing of ours to clean.
     return;
   }
   for (const name of names) {

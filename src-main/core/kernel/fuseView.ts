@@ -66,6 +66,7 @@ export function mountsUnder(root: string): string[] {
   try {
     text = fs.readFileSync('/proc/self/mountinfo', 'utf8');
   } catch {
+    // No /proc (not Linux): no FUSE views can exist.
     return [];
   }
   const prefix = `${root.replace(/\/+$/, '')}/`;
@@ -93,6 +94,7 @@ export function cleanStaleViews(runDir: string, fusermount: string | null): void
   try {
     names = fs.readdirSync(runDir);
   } catch {
+    // No run folder yet: no view was ever mounted, so none is stale.
     return;
   }
   const mounted = new Set(mountsUnder(runDir));

@@ -72,6 +72,7 @@ function readStamp(dir: string): Stamp | null {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, 'stamp.json'), 'utf8')) as Stamp;
   } catch {
+    // Missing or torn stamp: the cache counts as not built, and is built again.
     return null;
   }
 }
@@ -87,6 +88,7 @@ export function stampIsFresh(stamp: Stamp | null, interpreter: string, layout: S
     if (stamp.interpreter !== real || stamp.interpreterMtimeMs !== st.mtimeMs || stamp.interpreterSize !== st.size) return false;
     return fs.statSync(stamp.matplotlib.dir).mtimeMs === stamp.matplotlib.dirMtimeMs;
   } catch {
+    // The interpreter or matplotlib moved: not fresh, so the cache is built again.
     return false;
   }
 }
@@ -185,6 +187,7 @@ export async function ensureKernelCache(plan: CachePlan): Promise<KernelCache | 
     fs.renameSync(buildDir, target);
     return describeCache(target);
   } catch {
+    // Documented above: kernels run without the cache.
     return null;
   } finally {
     fs.rmSync(buildDir, { recursive: true, force: true });

@@ -99,6 +99,7 @@ export class KernelProcess {
         reject(new Error(`the ${spec.language} worker ${info.reason} before it was ready${tail ? `:\n${tail}` : ''}`));
       });
     });
+    // Marks the rejection handled: a worker that dies before anyone awaits `ready` must not be an unhandled rejection; awaiters still see it.
     this.ready.catch(() => {});
   }
 

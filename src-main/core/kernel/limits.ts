@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import type { KernelLimitReport, KernelLimitsReport } from '../../../src-preload/contract/doctor';
 import type { KernelLimits, ResolvedKernelLimits } from '../config/kernelLimits';
+import { isExecutableFile } from '../shared/executables';
 import { detectCgroups, type CgroupSupport } from './cgroup';
 
 export const PRLIMIT = '/usr/bin/prlimit';
@@ -17,12 +17,7 @@ export function nprocIsPerNamespace(release: string = os.release()): boolean {
 }
 
 export function prlimitAvailable(): boolean {
-  try {
-    fs.accessSync(PRLIMIT, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return isExecutableFile(PRLIMIT);
 }
 
 /**

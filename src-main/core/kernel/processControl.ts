@@ -8,6 +8,7 @@ export function killProcessGroup(child: ChildProcess): void {
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
+    // No such group (already gone, or the child never became a group leader): kill the child alone.
     try {
       child.kill('SIGKILL');
     } catch {

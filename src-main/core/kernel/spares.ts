@@ -112,6 +112,7 @@ export class SparePool {
 
   /** Resolves once every spare being started has finished its imports (for measurements). */
   async settled(): Promise<void> {
+    // A spare that failed to start has nothing left to settle; its failure is the cold path's to report.
     await Promise.all([...this.starting.values()].map((p) => p.catch(() => {})));
     await Promise.all([...this.spares.values()].map((spare) => spare.warm));
   }
@@ -123,6 +124,7 @@ export class SparePool {
   async take(language: KernelLanguage, workspace: string): Promise<KernelProcess | null> {
     // A spare still being prepared (waiting for the kernel cache) is worth waiting for,
     // as is one still importing: both were started ahead of this cell.
+    // A start that failed leaves no spare, which the lines below answer with null.
     await this.starting.get(language)?.catch(() => {});
     const spare = this.spares.get(language);
     if (!spare || !spare.proc.alive) return null;
@@ -137,6 +139,7 @@ export class SparePool {
       adoptWorkspace(spare, workspace);
       views?.moved(spare.dir, workspace);
     } catch {
+      // A spare that cannot move is dropped: the caller starts a worker itself, which reports any real problem.
       spare.proc.kill();
       return null;
     }

@@ -250,6 +250,7 @@ export class KernelSupervisor {
       }
     };
     const next = slot.chain.then(run, run);
+    // The queue only orders cells: a failed cell is reported to its caller through `next`, and must not stop the next one.
     slot.chain = next.catch(() => {});
     return next;
   }
