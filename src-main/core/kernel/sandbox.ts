@@ -216,11 +216,6 @@ export function sandboxSelfTest(mode: SandboxMode, env: NodeJS.ProcessEnv): Prom
   return selfTest;
 }
 
-/** Test hook: forget the cached self-test. */
-export function resetSandboxSelfTest(): void {
-  selfTest = null;
-}
-
 export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform = process.platform): SandboxDecision {
   if (mode === 'off') return { state: { state: 'off' } };
   if (report.available && report.backend === 'bwrap' && platform === 'linux') {
