@@ -127,15 +127,9 @@ export interface StoredChunk {
 export interface TextUIPart { type: 'text'; text: string; state?: 'streaming' | 'done'; providerMetadata?: ProviderMetadata }
 export interface ReasoningUIPart { type: 'reasoning'; id?: string; text: string; state?: 'streaming' | 'done'; providerMetadata?: ProviderMetadata }
 export interface StepStartUIPart { type: 'step-start' }
-export interface SourceUrlUIPart { type: 'source-url'; sourceId: string; url: string; title?: string; providerMetadata?: ProviderMetadata }
-export interface SourceDocumentUIPart {
-  type: 'source-document';
-  sourceId: string;
-  mediaType: string;
-  title: string;
-  filename?: string;
-  providerMetadata?: ProviderMetadata;
-}
+/** The fold keeps a source chunk as its part, so the two are one type. */
+export type SourceUrlUIPart = SourceUrlChunk;
+export type SourceDocumentUIPart = SourceDocumentChunk;
 export interface FileUIPart { type: 'file'; url: string; mediaType: string; filename?: string; providerMetadata?: ProviderMetadata }
 export interface DataUIPart { type: `data-${string}`; id?: string; data: unknown }
 
