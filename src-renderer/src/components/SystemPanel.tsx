@@ -11,6 +11,8 @@ export function SystemPanel() {
   const { status, report, error } = useAppStore((s) => s.doctor);
   const loadDoctor = useAppStore((s) => s.loadDoctor);
   const loading = status === 'loading';
+  // Refresh (header) and Retry (after an error) both run the checks again, fresh.
+  const checkAgain = { type: 'button', className: 'btn', onClick: () => void loadDoctor(true), disabled: loading } as const;
 
   useEffect(() => {
     if (status === 'idle') void loadDoctor();
@@ -37,12 +39,7 @@ export function SystemPanel() {
             ) : null}
           </p>
         </div>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => void loadDoctor(true)}
-          disabled={loading}
-        >
+        <button {...checkAgain}>
           {loading ? (
             <span className="spinner" aria-hidden="true" />
           ) : (
@@ -62,12 +59,7 @@ export function SystemPanel() {
             </p>
             <p data-testid="doctor-error-message">{error.message}</p>
           </div>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => void loadDoctor(true)}
-            disabled={loading}
-          >
+          <button {...checkAgain}>
             {t('system.retry')}
           </button>
         </div>
