@@ -62,13 +62,13 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
               </span>
             ) : null}
             {activity?.running ? (
-              <span className="badge badge-running" data-testid="badge-running">
+              <span className="badge pill-neutral" data-testid="badge-running">
                 <span className="pulse" aria-hidden="true" />
                 {t('sidebar.running')}
               </span>
             ) : null}
             {activity?.queued ? (
-              <span className="badge badge-queued" data-testid="badge-queued">
+              <span className="badge pill-warn" data-testid="badge-queued">
                 {t('sidebar.queued', { count: activity.queued })}
               </span>
             ) : null}

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { KernelSlotStatus } from '../../../../src-preload/contract';
+import type { KernelSlotStatus, KernelState } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { ConversationState } from '../../store/conversationReducer';
@@ -9,6 +9,9 @@ import '../../styles/skills.css';
 
 /** How often the open panel asks again while nothing in the session's stream says a kernel changed. */
 export const KERNEL_POLL_MS = 5000;
+
+/** A state's colour (the shared pill tones); a kernel not started has none. */
+const STATE_TONE: Record<KernelState, 'ok' | 'neutral' | 'bad' | null> = { none: null, starting: 'neutral', idle: 'ok', busy: 'neutral', dead: 'bad' };
 
 /**
  * A key that changes whenever a cell starts or ends in the session: the cells arrive in
@@ -37,7 +40,7 @@ function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotSta
       data-state={slot.state}
     >
       <strong>{name}</strong>
-      <span className={`badge kernel-state kernel-${slot.state}`} data-testid="kernel-state">
+      <span className={`badge${STATE_TONE[slot.state] ? ` pill-${STATE_TONE[slot.state]}` : ''}`} data-testid="kernel-state">
         {t(`kernel.state.${slot.state}`)}
       </span>
       {slot.generation ? (
