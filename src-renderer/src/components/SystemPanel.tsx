@@ -3,6 +3,7 @@ import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { ProvidersTable } from './ProvidersTable';
 import { AppCard, PythonCard, RCard, SandboxCard } from './SystemCards';
+import { PageHead } from './ui';
 
 /** The doctor report (`doctor.get`): interpreters, sandbox, data directory, providers. */
 export function SystemPanel() {
@@ -26,10 +27,11 @@ export function SystemPanel() {
 
   return (
     <section className="system" aria-labelledby="system-title" aria-busy={loading}>
-      <header className="page-head">
-        <div>
-          <h1 id="system-title">{t('system.title')}</h1>
-          <p className="muted">
+      <PageHead
+        id="system-title"
+        title={t('system.title')}
+        subtitle={
+          <>
             {t('system.subtitle')}
             {checkedAt ? (
               <span data-testid="checked-at" data-generated-at={report?.generatedAt}>
@@ -37,17 +39,15 @@ export function SystemPanel() {
                 · {t('system.checkedAt', { time: checkedAt })}
               </span>
             ) : null}
-          </p>
-        </div>
-        <button {...checkAgain}>
-          {loading ? (
-            <span className="spinner" aria-hidden="true" />
-          ) : (
-            <span aria-hidden="true">↻</span>
-          )}
-          {loading ? t('system.refreshing') : t('system.refresh')}
-        </button>
-      </header>
+          </>
+        }
+        actions={
+          <button {...checkAgain}>
+            {loading ? <span className="spinner" aria-hidden="true" /> : <span aria-hidden="true">↻</span>}
+            {loading ? t('system.refreshing') : t('system.refresh')}
+          </button>
+        }
+      />
 
       {error ? (
         <div className="alert" role="alert" data-testid="doctor-error">

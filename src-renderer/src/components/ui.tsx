@@ -61,3 +61,16 @@ export function Card({
     </section>
   );
 }
+
+/** A page's heading: the title (its `id` labels the page's section), a line under it, and actions on the right. */
+export function PageHead({ id, title, subtitle, actions }: { id: string; title: string; subtitle: ReactNode; actions?: ReactNode }) {
+  return (
+    <header className="page-head">
+      <div>
+        <h1 id={id}>{title}</h1>
+        <p className="muted">{subtitle}</p>
+      </div>
+      {actions}
+    </header>
+  );
+}

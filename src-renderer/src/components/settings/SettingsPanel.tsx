@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { PageHead } from '../ui';
 import { AppearanceSection } from './AppearanceSection';
 import { CellLimitSection } from './CellLimitSection';
 import { DataDirSection } from './DataDirSection';
@@ -34,12 +35,7 @@ export function SettingsPanel() {
 
   return (
     <section className="system settings" aria-labelledby="settings-title">
-      <header className="page-head">
-        <div>
-          <h1 id="settings-title">{t('settings.title')}</h1>
-          <p className="muted">{t('settings.subtitle')}</p>
-        </div>
-      </header>
+      <PageHead id="settings-title" title={t('settings.title')} subtitle={t('settings.subtitle')} />
       {loadError ? (
         <div className="alert" role="alert">
           {loadError.message}

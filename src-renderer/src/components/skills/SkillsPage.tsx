@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { PageHead } from '../ui';
 import { NewSkillForm } from './NewSkillForm';
 import { SkillDetailView } from './SkillDetailView';
 import { SkillList } from './SkillList';
@@ -22,21 +23,22 @@ export function SkillsPage() {
 
   return (
     <section className="system skills-page" aria-labelledby="skills-title">
-      <header className="page-head">
-        <div>
-          <h1 id="skills-title">{t('skills.title')}</h1>
-          <p className="muted">{t('skills.subtitle')}</p>
-        </div>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() => setCreating(true)}
-          disabled={creating || !catalog.data}
-          data-testid="new-skill"
-        >
-          {t('skills.new')}
-        </button>
-      </header>
+      <PageHead
+        id="skills-title"
+        title={t('skills.title')}
+        subtitle={t('skills.subtitle')}
+        actions={
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setCreating(true)}
+            disabled={creating || !catalog.data}
+            data-testid="new-skill"
+          >
+            {t('skills.new')}
+          </button>
+        }
+      />
       {catalog.error ? (
         <div className="alert" role="alert">
           {catalog.error.message}
