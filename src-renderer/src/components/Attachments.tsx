@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { formatBytes } from './parts/format';
+import { IconButton } from './ui';
 
 /** A paper clip drawn in SVG: emoji glyphs are missing from many Linux font sets. */
 function ClipIcon() {
@@ -76,16 +77,9 @@ export function AttachButton() {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button
-        type="button"
-        className="icon-btn attach-btn"
-        aria-label={t('composer.attach')}
-        title={t('composer.attach')}
-        onClick={() => input.current?.click()}
-        data-testid="attach-button"
-      >
+      <IconButton label={t('composer.attach')} className="attach-btn" onClick={() => input.current?.click()} data-testid="attach-button">
         <ClipIcon />
-      </button>
+      </IconButton>
       <input
         ref={input}
         type="file"

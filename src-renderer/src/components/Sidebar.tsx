@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context';
 import { isReplayTitle } from '../store/replay';
 import { visibleSessions } from '../store/sessionsReducer';
 import { DemoButton } from './DemoButton';
+import { IconButton } from './ui';
 import type { View } from '../store/types';
 
 function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
@@ -80,30 +81,24 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
         role="group"
         aria-label={t('sidebar.actions', { title: session.title })}
       >
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={t('sidebar.rename')}
-          title={t('sidebar.rename')}
+        <IconButton
+          label={t('sidebar.rename')}
           onClick={() => {
             setTitle(session.title);
             setEditing(true);
           }}
         >
           ✎
-        </button>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={t('sidebar.delete')}
-          title={t('sidebar.delete')}
+        </IconButton>
+        <IconButton
+          label={t('sidebar.delete')}
           onClick={() => {
             if (window.confirm(t('sidebar.deleteConfirm', { title: session.title })))
               void remove(session.id);
           }}
         >
           🗑
-        </button>
+        </IconButton>
       </span>
     </li>
   );

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
@@ -73,4 +73,9 @@ export function PageHead({ id, title, subtitle, actions }: { id: string; title: 
       {actions}
     </header>
   );
+}
+
+/** A button showing only an icon: its label is both its accessible name and its tooltip. */
+export function IconButton({ label, className, ...rest }: { label: string } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'aria-label' | 'title'>) {
+  return <button type="button" className={className ? `icon-btn ${className}` : 'icon-btn'} aria-label={label} title={label} {...rest} />;
 }

@@ -2,6 +2,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { RightTab } from '../../store/types';
+import { IconButton } from '../ui';
 import { ArtifactsTab } from './ArtifactsTab';
 import { EvidenceTab } from './EvidenceTab';
 import { NotebookTab } from './NotebookTab';
@@ -36,15 +37,9 @@ export function RightPanel() {
           </button>
         ))}
         <span className="grow" />
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={t('panel.close')}
-          title={t('panel.close')}
-          onClick={() => toggle(false)}
-        >
+        <IconButton label={t('panel.close')} onClick={() => toggle(false)}>
           ⟩
-        </button>
+        </IconButton>
       </div>
       <div className="panel-body" id="panel-body" role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'notebook' ? <NotebookTab /> : null}

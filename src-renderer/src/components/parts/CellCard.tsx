@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CellData } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { IconButton } from '../ui';
 import { CellTimeLimit } from './CellTimeLimit';
 import { Figure } from './Figure';
 import { formatSeconds } from './format';
@@ -13,11 +14,9 @@ export function CopyButton({ text }: { text: string }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
   return (
-    <button
-      type="button"
-      className="icon-btn copy-btn"
-      aria-label={t('cell.copy')}
-      title={t('cell.copy')}
+    <IconButton
+      label={t('cell.copy')}
+      className="copy-btn"
       onClick={() => {
         void navigator.clipboard?.writeText(text).then(() => {
           setCopied(true);
@@ -26,7 +25,7 @@ export function CopyButton({ text }: { text: string }) {
       }}
     >
       {copied ? t('cell.copied') : t('cell.copyShort')}
-    </button>
+    </IconButton>
   );
 }
 
