@@ -46,6 +46,36 @@ const FLAG_DESCRIPTOR = 0x8;
 const FLAG_STRONG_ENCRYPTION = 0x40;
 const FLAG_UTF8 = 0x800;
 
+/** A fixed-size record's fields: name -> [offset, width in bytes], little-endian (APPNOTE 4.3). */
+type Layout = Readonly<Record<string, readonly [offset: number, width: 2 | 4]>>;
+
+/** The end of central directory record (4.3.16), after its signature. */
+const END_RECORD = { disk: [4, 2], cdDisk: [6, 2], onDisk: [8, 2], entries: [10, 2], cdSize: [12, 4], cdOffset: [16, 4] } as const;
+/** A central directory header (4.3.12): 46 bytes, then name, extra field and comment. */
+const CENTRAL_HEADER = {
+  flags: [8, 2],
+  method: [10, 2],
+  crc32: [16, 4],
+  compressedSize: [20, 4],
+  size: [24, 4],
+  nameLength: [28, 2],
+  extraLength: [30, 2],
+  commentLength: [32, 2],
+  diskStart: [34, 2],
+  localOffset: [42, 4],
+} as const;
+/** A local file header (4.3.7): 30 bytes, then name and extra field. */
+const LOCAL_HEADER = { flags: [6, 2], method: [8, 2], crc32: [14, 4], compressedSize: [18, 4], size: [22, 4], nameLength: [26, 2], extraLength: [28, 2] } as const;
+
+function readFields<L extends Layout>(buf: Buffer, at: number, layout: L): { [K in keyof L]: number } {
+  const out = {} as { [K in keyof L]: number };
+  for (const key of Object.keys(layout) as (keyof L & string)[]) {
+    const [offset, width] = layout[key]!;
+    out[key] = width === 2 ? buf.readUInt16LE(at + offset) : buf.readUInt32LE(at + offset);
+  }
+  return out;
+}
+
 function readAt(fd: number, offset: number, length: number): Buffer {
   const buf = Buffer.alloc(length);
   let done = 0;
@@ -64,12 +94,7 @@ function findEnd(fd: number, fileSize: number): { entries: number; cdSize: numbe
   const tail = readAt(fd, fileSize - tailLength, tailLength);
   for (let i = tailLength - 22; i >= 0; i--) {
     if (tail.readUInt32LE(i) !== EOCD_SIGNATURE || i + 22 + tail.readUInt16LE(i + 20) !== tailLength) continue;
-    const disk = tail.readUInt16LE(i + 4);
-    const cdDisk = tail.readUInt16LE(i + 6);
-    const onDisk = tail.readUInt16LE(i + 8);
-    const entries = tail.readUInt16LE(i + 10);
-    const cdSize = tail.readUInt32LE(i + 12);
-    const cdOffset = tail.readUInt32LE(i + 16);
+    const { disk, cdDisk, onDisk, entries, cdSize, cdOffset } = readFields(tail, i, END_RECORD);
     const at = fileSize - tailLength + i;
     // An earlier end record whose comment swallows this one would let tools disagree on the contents.
     for (let j = i - 1; j >= 0; j--) {
@@ -111,16 +136,7 @@ export function readZipDirectory(fd: number, limits: ZipLimits): ZipEntry[] {
   let p = 0;
   for (let n = 0; n < end.entries; n++) {
     if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw new ZipRefusal(`the zip's central directory is malformed at entry ${n + 1}`);
-    const flags = cd.readUInt16LE(p + 8);
-    const method = cd.readUInt16LE(p + 10);
-    const crc32 = cd.readUInt32LE(p + 16);
-    const compressedSize = cd.readUInt32LE(p + 20);
-    const size = cd.readUInt32LE(p + 24);
-    const nameLength = cd.readUInt16LE(p + 28);
-    const extraLength = cd.readUInt16LE(p + 30);
-    const commentLength = cd.readUInt16LE(p + 32);
-    const diskStart = cd.readUInt16LE(p + 34);
-    const localOffset = cd.readUInt32LE(p + 42);
+    const { flags, method, crc32, compressedSize, size, nameLength, extraLength, commentLength, diskStart, localOffset } = readFields(cd, p, CENTRAL_HEADER);
     if (p + 46 + nameLength + extraLength + commentLength > cd.length) throw new ZipRefusal(`the zip's central directory is malformed at entry ${n + 1}`);
     const rawName = cd.subarray(p + 46, p + 46 + nameLength);
     const name = decodeName(rawName, flags);
@@ -153,18 +169,16 @@ function checkLocalHeaders(fd: number, entries: ZipEntry[], rawNames: Buffer[], 
     if (entry.localOffset + 30 > cdOffset) throw new ZipRefusal(`${where}: its local header lies outside the zip's entries`, entry.name);
     const header = readAt(fd, entry.localOffset, 30);
     if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new ZipRefusal(`${where}: no local header where the directory says it is`, entry.name);
-    const localFlags = header.readUInt16LE(6);
-    const nameLength = header.readUInt16LE(26);
-    const extraLength = header.readUInt16LE(28);
-    const localName = readAt(fd, entry.localOffset + 30, nameLength);
+    const local = readFields(header, 0, LOCAL_HEADER);
+    const localName = readAt(fd, entry.localOffset + 30, local.nameLength);
     if (!localName.equals(rawNames[i]!)) throw new ZipRefusal(`${where}: its local header names a different file (${JSON.stringify(localName.toString('utf8'))})`, entry.name);
-    if (header.readUInt16LE(8) !== entry.method || (localFlags & FLAG_DESCRIPTOR) !== (entry.flags & FLAG_DESCRIPTOR)) {
+    if (local.method !== entry.method || (local.flags & FLAG_DESCRIPTOR) !== (entry.flags & FLAG_DESCRIPTOR)) {
       throw new ZipRefusal(`${where}: its local header disagrees with the central directory`, entry.name);
     }
-    if (!(entry.flags & FLAG_DESCRIPTOR) && (header.readUInt32LE(14) !== entry.crc32 || header.readUInt32LE(18) !== entry.compressedSize || header.readUInt32LE(22) !== entry.size)) {
+    if (!(entry.flags & FLAG_DESCRIPTOR) && (local.crc32 !== entry.crc32 || local.compressedSize !== entry.compressedSize || local.size !== entry.size)) {
       throw new ZipRefusal(`${where}: its local header declares other sizes than the central directory`, entry.name);
     }
-    entry.dataOffset = entry.localOffset + 30 + nameLength + extraLength;
+    entry.dataOffset = entry.localOffset + 30 + local.nameLength + local.extraLength;
     expected = entry.dataOffset + entry.compressedSize;
     if (expected > cdOffset) throw new ZipRefusal(`${where}: its data runs into the central directory`, entry.name);
     if (entry.flags & FLAG_DESCRIPTOR) {
