@@ -181,6 +181,7 @@ export interface SettingsPatch {
   defaultModel?: string | null;
   sandboxMode?: 'auto' | 'enforce' | 'off' | null;
   cellTimeoutS?: number | null;
+  skillFolders?: string[] | null;
 }
 
 export interface SettingsSlice {

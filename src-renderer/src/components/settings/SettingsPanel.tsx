@@ -9,6 +9,7 @@ import { DefaultsSection } from './DefaultsSection';
 import { KeysSection } from './KeysSection';
 import { RulesSection } from './RulesSection';
 import { SandboxSection } from './SandboxSection';
+import { SkillFoldersSection } from './SkillFoldersSection';
 import type { SaveSettings } from './saveSettings';
 
 /** Providers and keys, defaults, sandbox, approval rules, language, theme, data directory. */
@@ -51,6 +52,7 @@ export function SettingsPanel() {
         <DefaultsSection providers={providers} save={save} />
         <SandboxSection save={save} />
         <CellLimitSection save={save} />
+        <SkillFoldersSection save={save} />
         <RulesSection />
         <AppearanceSection />
         <DataDirSection />

@@ -121,6 +121,13 @@ export const en = {
   'settings.defaults.fromEnv': 'From the environment (OPENAI4S_PROVIDER)',
   'settings.sandbox.note':
     'Running kernels use “{mode}”. A change applies to kernels started after the app restarts.',
+  'settings.skillFolders.title': 'Skill folders',
+  'settings.skillFolders.note': 'More folders of skills (for example a published collection), read after the bundled skills and yours; the Skills page lists what they hold.',
+  'settings.skillFolders.label': 'Add a folder (absolute path)',
+  'settings.skillFolders.add': 'Add folder',
+  'settings.skillFolders.remove': 'Remove',
+  'settings.skillFolders.notAbsolute': 'Give the whole path of the folder, starting with / (or a drive letter on Windows).',
+  'settings.skillFolders.duplicate': 'That folder is already in the list.',
   'settings.cellLimit.title': 'Cell time limit',
   'settings.cellLimit.label': 'Minutes an agent cell may run',
   'settings.cellLimit.note':

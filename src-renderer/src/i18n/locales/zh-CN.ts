@@ -111,6 +111,13 @@ export const zhCN: Dictionary = {
   'settings.defaults.note': '新消息默认使用，除非在输入框中另选。可填写任意模型 ID。',
   'settings.defaults.fromEnv': '来自环境变量（OPENAI4S_PROVIDER）',
   'settings.sandbox.note': '正在运行的内核使用“{mode}”。修改在应用重启后启动的内核中生效。',
+  'settings.skillFolders.title': '技能文件夹',
+  'settings.skillFolders.note': '更多技能文件夹（例如已发布的技能合集），在内置技能和你的技能之后读取；技能页面列出其中内容。',
+  'settings.skillFolders.label': '添加文件夹（绝对路径）',
+  'settings.skillFolders.add': '添加文件夹',
+  'settings.skillFolders.remove': '移除',
+  'settings.skillFolders.notAbsolute': '请填写文件夹的完整路径，以 / 开头（Windows 上以盘符开头）。',
+  'settings.skillFolders.duplicate': '该文件夹已在列表中。',
   'settings.cellLimit.title': '单元运行时限',
   'settings.cellLimit.label': '智能体单元最多可运行的分钟数',
   'settings.cellLimit.note':
