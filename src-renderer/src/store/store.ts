@@ -3,6 +3,7 @@ import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
 import type { SessionStreamEvent } from '../../../src-preload/contract';
 import { createCodeRunnerSlice } from './codeRunnerSlice';
 import { createConversationSlice } from './conversationSlice';
+import { createEnvironmentsSlice } from './environmentsSlice';
 import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
 import { createPanelsSlice } from './panelsSlice';
@@ -42,6 +43,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createWorkspaceSlice(options)(...a),
     ...createSkillsSlice(options)(...a),
     ...createKernelsSlice(options)(...a),
+    ...createEnvironmentsSlice(options)(...a),
     ...createCodeRunnerSlice(options)(...a),
   }));
 }

@@ -21,6 +21,7 @@ import type {
   SkillCatalogView,
   SkillDetail,
 } from '../../../src-preload/contract';
+import type { EnvironmentList } from '../../../src-preload/contract/environments';
 import type { Bridge } from '../api/bridge';
 import type { Language } from '../i18n/language';
 import type { ConversationState } from './conversationReducer';
@@ -151,6 +152,15 @@ export interface KernelsSlice {
   runKernelAction(sessionId: string, language: KernelLanguage, action: KernelAction): Promise<void>;
 }
 
+export interface EnvironmentsSlice {
+  /** `env.list` for one session, or for none (sessionId null: the defaults, as Settings shows them). */
+  environments: Loadable<EnvironmentList | null> & { sessionId: string | null };
+  /** `refresh` asks main to probe the interpreters again instead of answering from its cache. */
+  loadEnvironments(sessionId: string | null, refresh?: boolean): Promise<void>;
+  /** Switches the session's kernel of that environment's language (`env.use`), then reloads kernels and list; answers the error message, or null. */
+  chooseEnvironment(sessionId: string, environmentId: string): Promise<string | null>;
+}
+
 export interface CodeRunState {
   /** The session of the last run (its result shows only under that session). */
   sessionId: string | null;
@@ -250,6 +260,7 @@ export type AppState = UiSlice &
   WorkspaceSlice &
   SkillsSlice &
   KernelsSlice &
+  EnvironmentsSlice &
   CodeRunnerSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */

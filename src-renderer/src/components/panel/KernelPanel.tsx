@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { KernelSlotStatus, KernelState } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
@@ -83,8 +83,11 @@ function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotSta
   );
 }
 
-/** The open session's Python and R kernels: state, generation, sandbox, Interrupt and Restart, and a box to run code in them. */
-export function KernelPanel({ sessionId }: { sessionId: string }) {
+/**
+ * The open session's Python and R kernels: state, generation, sandbox, Interrupt and Restart,
+ * what `children` add (the Notebook tab's environment picker), and a box to run code in them.
+ */
+export function KernelPanel({ sessionId, children }: { sessionId: string; children?: ReactNode }) {
   const t = useT();
   const kernels = useAppStore((s) => s.kernels);
   const load = useAppStore((s) => s.loadKernels);
@@ -113,6 +116,7 @@ export function KernelPanel({ sessionId }: { sessionId: string }) {
           <KernelRow key={slot.language} sessionId={sessionId} slot={slot} />
         ))}
       </ul>
+      {children}
       <CodeRunner sessionId={sessionId} />
     </section>
   );

@@ -2,6 +2,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { CellCard, type CellData } from '../parts/CellCard';
 import { isDataPart } from '../parts/dataPart';
+import { EnvironmentPicker } from './EnvironmentPicker';
 import { KernelPanel } from './KernelPanel';
 
 /** Every cell of the session in order, read-only, with a marker where the kernel generation changes. */
@@ -16,7 +17,11 @@ export function NotebookTab() {
         cells.push({ key: `${m.id}:${p.id ?? cells.length}`, cell: p.data });
     }
   }
-  const kernels = <KernelPanel sessionId={conv.sessionId} />;
+  const kernels = (
+    <KernelPanel sessionId={conv.sessionId}>
+      <EnvironmentPicker sessionId={conv.sessionId} />
+    </KernelPanel>
+  );
   if (cells.length === 0)
     return (
       <>

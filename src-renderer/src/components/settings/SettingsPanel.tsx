@@ -6,6 +6,7 @@ import { AppearanceSection } from './AppearanceSection';
 import { CellLimitSection } from './CellLimitSection';
 import { DataDirSection } from './DataDirSection';
 import { DefaultsSection } from './DefaultsSection';
+import { EnvironmentsSection } from './EnvironmentsSection';
 import { KeysSection } from './KeysSection';
 import { RulesSection } from './RulesSection';
 import { SandboxSection } from './SandboxSection';
@@ -53,6 +54,7 @@ export function SettingsPanel() {
         <SandboxSection save={save} />
         <CellLimitSection save={save} />
         <SkillFoldersSection save={save} />
+        <EnvironmentsSection />
         <RulesSection />
         <AppearanceSection />
         <DataDirSection />

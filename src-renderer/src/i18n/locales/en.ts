@@ -128,6 +128,14 @@ export const en = {
   'settings.skillFolders.remove': 'Remove',
   'settings.skillFolders.notAbsolute': 'Give the whole path of the folder, starting with / (or a drive letter on Windows).',
   'settings.skillFolders.duplicate': 'That folder is already in the list.',
+  'settings.environments.title': 'Environments',
+  'settings.environments.note': 'The interpreters the kernels can run in, what each lacks of its declaration and the command that installs it on this machine. A session chooses its own in the Notebook tab.',
+  'settings.environments.ready': 'ready',
+  'settings.environments.notReady': 'not usable',
+  'settings.environments.missing': 'Missing: {packages}',
+  'settings.environments.install': 'Install with',
+  'settings.environments.none': 'No environment found: declare one in envs/ or install Python.',
+  'settings.environments.refresh': 'Check again',
   'settings.cellLimit.title': 'Cell time limit',
   'settings.cellLimit.label': 'Minutes an agent cell may run',
   'settings.cellLimit.note':
@@ -354,6 +362,8 @@ export const en = {
   'kernel.sandbox.sandboxed': 'sandboxed ({backend})',
   'kernel.sandbox.degraded': 'not sandboxed: {reason}',
   'kernel.sandbox.off': 'sandbox off',
+  'kernel.environment.label': '{language} environment',
+  'kernel.environment.missingCount': { one: '{count} package missing', other: '{count} packages missing' },
   'kernel.interrupt': 'Interrupt',
   'kernel.restart': 'Restart',
   'kernel.restartConfirm':
