@@ -9,9 +9,9 @@ import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
 
 // Issue 17: extra skill folders are added and removed in Settings (settings.update skillFolders).
-function view(skillFolders: string[]): SettingsView {
+function view(skillFolders: string[] | undefined): SettingsView {
   return {
-    settings: { defaultProvider: null, defaultModel: null, sandboxMode: null, skillFolders },
+    settings: { defaultProvider: null, defaultModel: null, sandboxMode: null, ...(skillFolders ? { skillFolders } : {}) },
     keys: [],
     keyStorage: { available: false, reason: 'test' },
     dataDir: '/data',
@@ -20,7 +20,7 @@ function view(skillFolders: string[]): SettingsView {
   };
 }
 
-async function renderSection(initial: string[]) {
+async function renderSection(initial: string[] | undefined) {
   let folders = initial;
   const api = fakeBridgeApi((route, input): Envelope<unknown> => {
     if (route === 'settings.update') folders = (input as { skillFolders: string[] }).skillFolders;
@@ -46,6 +46,12 @@ afterEach(() => {
 });
 
 describe('skill folders in Settings', () => {
+  it('renders (once, no render loop) when no folder was ever set', async () => {
+    await renderSection(undefined);
+    expect(screen.getByTestId('skill-folders').children).toHaveLength(0);
+    expect(screen.getByTestId('skill-folder-add')).toBeTruthy();
+  });
+
   it('adds an absolute folder and removes one, through settings.update', async () => {
     const api = await renderSection(['/opt/skills-a']);
     expect(screen.getByTestId('skill-folders').textContent).toContain('/opt/skills-a');

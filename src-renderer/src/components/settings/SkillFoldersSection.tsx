@@ -6,6 +6,8 @@ import { Section } from './Section';
 
 /** Same rule as the settings route: an absolute path (POSIX, or a Windows drive). */
 const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
+/** One empty list for every render: a selector answering a new [] each time makes React re-render forever. */
+const NONE: readonly string[] = [];
 
 /**
  * Extra folders of skills (e.g. a published collection), read after the bundled skills
@@ -13,7 +15,7 @@ const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
  */
 export function SkillFoldersSection({ save }: { save: SaveSettings }) {
   const t = useT();
-  const folders = useAppStore((s) => s.settings.data?.settings.skillFolders ?? []);
+  const folders = useAppStore((s) => s.settings.data?.settings.skillFolders ?? NONE);
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const add = () => {
