@@ -178,14 +178,21 @@ def host_call(method, **args):
 
 
 class _Namespace:
+    """A host method path: `host.compute.submit(...)` calls "compute.submit"; any depth."""
+
     def __init__(self, prefix):
         self._prefix = prefix
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
-        prefix = self._prefix + "." + name
-        return lambda **args: host_call(prefix, **args)
+        return _Namespace(self._prefix + "." + name)
+
+    def __call__(self, **args):
+        return host_call(self._prefix, **args)
+
+    def __repr__(self):
+        return "<host method %s>" % self._prefix
 
 
 class _Skills(_Namespace):
@@ -284,6 +291,13 @@ class Host:
 
     def submit_output(self, **answer):
         return host_call("submit_output", **answer)
+
+    def __getattr__(self, name):
+        # Capabilities added by the app (host.remember, host.mcp.call, host.compute.submit, ...)
+        # need no change here: the name is the method; the app answers or names the error.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _Namespace(name)
 
     def __repr__(self):
         return "<host: call(method, **args), science.*, skills.* (search, load, read_file, path, sidecar), save_artifact, read_file, write_file, web_fetch, llm, submit_output>"

@@ -11,7 +11,7 @@ const { sup, dataDir } = makeSupervisor({
   host: {
     call(method, args, ctx) {
       calls.push({ method, args, cell: ctx.cellId });
-      if (method === 'echo') return { echoed: args };
+      if (method === 'echo' || method === 'remember' || method === 'compute.jobs.submit') return { echoed: args };
       if (method === 'fail') throw new Error('denied by policy');
       throw new Error(`host method "${method}" is not available yet`);
     },
@@ -61,6 +61,15 @@ describe('python kernel', () => {
     expect(e.error!.ename).toBe('HostError');
     expect(e.error!.evalue).toMatch(/science\.search.*not available yet/);
     expect(e.error!.line).toBe(5);
+  });
+
+  it('host.<name>(...) and host.<a>.<b>.<c>(...) call that method with no change to the worker', async () => {
+    const r = await sup.execute('p1', 'python', 'print(host.remember(text="x")["echoed"]["text"])\nprint(host.compute.jobs.submit(n=2)["echoed"]["n"])\nprint(repr(host.mcp.call))');
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toBe('x\n2\n<host method mcp.call>\n');
+    const methods = calls.map((c) => c.method);
+    expect(methods).toContain('remember');
+    expect(methods).toContain('compute.jobs.submit');
   });
 
   it('coalesces 10k prints into few output events', async () => {
