@@ -164,6 +164,38 @@ const errorDataSchema = z
   .object({ errorText: z.string(), errorType: z.string().optional(), errorCode: z.string().optional() })
   .strict();
 
+/**
+ * `data-thinking-step`: one step of what the agent plans or is doing now, in the shape of the
+ * stream seed (chat-stream-format.txt: `{id, title, status, items}`), re-sent under the same
+ * part id whenever it changes (the fold replaces a part by id).
+ *
+ * Status vocabulary: the seed's `pending | in_progress | completed`, plus `failed`. We keep the
+ * seed's words rather than the issue's pending/running/done so that a client written against
+ * the seed's stream (any AI SDK `useChat` client reading `data-thinking-step`) shows our steps
+ * unchanged; `failed` is the one addition (such a client shows it as not completed).
+ *
+ * Extensions, all optional so a seed-shaped step stays valid: `parentId` (a tree: a sub-step
+ * names its parent step's id), `startedAt` / `finishedAt` (ISO 8601; the elapsed time of the
+ * running step is now - startedAt), `kind` (`plan`: a step of the agent's own plan from
+ * write_todos; `activity`: what the engine or a capability is doing, default), and
+ * `toolCallId` / `cellId` linking the step to what it describes.
+ */
+export const thinkingStepStatuses = ['pending', 'in_progress', 'completed', 'failed'] as const;
+export const thinkingStepDataSchema = z
+  .object({
+    id: z.string().min(1),
+    title: z.string(),
+    status: z.enum(thinkingStepStatuses),
+    items: z.array(z.string()).optional(),
+    parentId: z.string().min(1).optional(),
+    startedAt: z.string().optional(),
+    finishedAt: z.string().optional(),
+    kind: z.enum(['plan', 'activity']).optional(),
+    toolCallId: z.string().optional(),
+    cellId: z.string().optional(),
+  })
+  .strict();
+
 export const dataPartSchemas = {
   cell: cellDataSchema,
   answer: answerDataSchema,
@@ -173,6 +205,7 @@ export const dataPartSchemas = {
   'host-call': hostCallDataSchema,
   'run-status': runStatusDataSchema,
   error: errorDataSchema,
+  'thinking-step': thinkingStepDataSchema,
 } as const;
 
 export type DataPartName = keyof typeof dataPartSchemas;
@@ -181,6 +214,8 @@ export type CellData = DataPartData['cell'];
 export type CellOutputPiece = z.output<typeof cellOutputPieceSchema>;
 export type RunStatusData = DataPartData['run-status'];
 export type ErrorData = DataPartData['error'];
+export type ThinkingStepData = DataPartData['thinking-step'];
+export type ThinkingStepStatus = ThinkingStepData['status'];
 
 /** A folded part of one known name: `{type: 'data-<name>', id, data}`. */
 export interface DataPartOf<K extends DataPartName> {

@@ -4,6 +4,7 @@ import type {
   HostCallEventData,
   KnownDataUIPart,
   ReasoningUIPart,
+  ThinkingStepData,
   UIMessage,
   UIPart,
 } from '../../../src-preload/contract';
@@ -15,11 +16,11 @@ import {
   ErrorPart,
   HostCallLine,
   RecordChip,
-  ThinkingSteps,
   UnknownData,
 } from './parts/DataParts';
 import { isDataPart, knownDataPart } from './parts/dataPart';
 import { Markdown } from './parts/Markdown';
+import { ThinkingSteps } from './plan/ThinkingSteps';
 import { RunFooter } from './RunFooter';
 import { ToolCard, type AnyToolPart } from './parts/ToolCard';
 
@@ -104,6 +105,9 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
     case 'data-run-status':
       // A live notice (transient): the run footer and the sidebar show the run's state.
       return null;
+    case 'data-thinking-step':
+      // Grouped into one checklist by AssistantMessage; a lone one still shows.
+      return <ThinkingSteps key={key} steps={[part.data]} />;
     default: {
       const unhandled: never = part;
       return unhandled;
@@ -131,14 +135,14 @@ export const AssistantMessage = memo(function AssistantMessage({
   const { hostCalls, denied } = toolAnnotations(message.parts);
   const toolIds = new Set(message.parts.filter(isTool).map((x) => x.toolCallId));
   const out: ReactNode[] = [];
-  let steps: DataUIPart[] = [];
+  let steps: ThinkingStepData[] = [];
   const flushSteps = (key: string) => {
     if (steps.length) out.push(<ThinkingSteps key={`steps-${key}`} steps={steps} />);
     steps = [];
   };
   message.parts.forEach((part, i) => {
-    if (part.type === 'data-thinking-step') {
-      steps.push(part as DataUIPart);
+    if (isDataPart(part, 'thinking-step')) {
+      steps.push(part.data);
       return;
     }
     flushSteps(String(i));

@@ -8,7 +8,7 @@ import type {
 import { useT } from '../../i18n/useT';
 import { EvidenceLink } from './AnswerCard';
 import { FailedCellBadge } from './FailedCellBadge';
-import { isRecord, preview } from './format';
+import { preview } from './format';
 
 /** The stream's error report (the fold keeps `error` chunks as `data-error`). */
 export function ErrorPart({ data }: { data: ErrorData }) {
@@ -19,36 +19,6 @@ export function ErrorPart({ data }: { data: ErrorData }) {
       {data.errorCode ? <code className="muted"> {data.errorCode}</code> : null}
       <p>{data.errorText}</p>
     </div>
-  );
-}
-
-interface ThinkingStep {
-  id?: string;
-  title?: string;
-  text?: string;
-  status?: string;
-}
-
-/** `data-thinking-step` parts (the seed's live checklist) of one message, in order. */
-export function ThinkingSteps({ steps }: { steps: DataUIPart[] }) {
-  const t = useT();
-  return (
-    <ul className="thinking-steps" aria-label={t('conv.steps')}>
-      {steps.map((p, i) => {
-        const s = (isRecord(p.data) ? p.data : {}) as ThinkingStep;
-        const done =
-          s.status === undefined || ['done', 'completed', 'ok', 'finished'].includes(s.status);
-        const failed = s.status === 'failed' || s.status === 'error';
-        return (
-          <li key={p.id ?? i} className={done ? 'done' : failed ? 'failed' : 'active'}>
-            <span className="step-mark" aria-hidden="true">
-              {failed ? '✕' : done ? '✓' : <span className="spinner spinner-sm" />}
-            </span>
-            {s.title ?? s.text ?? preview(p.data, 200)}
-          </li>
-        );
-      })}
-    </ul>
   );
 }
 

@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import type { ThinkingStepData } from '../../../../src-preload/contract';
+import { useT } from '../../i18n/useT';
+import '../../styles/plan.css';
+import { formatElapsed, stepElapsedMs, stepTree, type StepNode } from './stepTree';
+
+/** The current time, re-read every second while `ticking` (a running step shows its elapsed time). */
+export function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return undefined;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}
+
+const MARK: Record<ThinkingStepData['status'], string> = {
+  pending: '○',
+  in_progress: '',
+  completed: '✓',
+  failed: '✕',
+};
+
+function StepLine({ node, now }: { node: StepNode; now: number }) {
+  const t = useT();
+  const { step } = node;
+  const elapsed = stepElapsedMs(step, now);
+  return (
+    <li className={`step step-${step.status}`} data-testid="thinking-step" data-status={step.status}>
+      <div className="step-line">
+        <span className="step-mark" aria-hidden="true">
+          {step.status === 'in_progress' ? <span className="spinner spinner-sm" /> : MARK[step.status]}
+        </span>
+        <span className="step-title">{step.title}</span>
+        <span className="sr-only"> ({t(`plan.status.${step.status}`)})</span>
+        {elapsed !== null && step.status !== 'pending' ? (
+          <span className="step-elapsed muted small" data-testid="step-elapsed">
+            {formatElapsed(elapsed)}
+          </span>
+        ) : null}
+      </div>
+      {step.items?.length ? (
+        <ul className="step-items muted small">
+          {step.items.map((item, i) => (
+            <li key={i}>{item}</li>
+          ))}
+        </ul>
+      ) : null}
+      {node.children.length ? <StepList nodes={node.children} now={now} /> : null}
+    </li>
+  );
+}
+
+function StepList({ nodes, now }: { nodes: StepNode[]; now: number }) {
+  return (
+    <ul className="thinking-steps">
+      {nodes.map((n) => (
+        <StepLine key={n.step.id} node={n} now={now} />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * `data-thinking-step` parts as a checklist: a tree by `parentId`, the running step with a
+ * spinner and its elapsed time (ticking), finished steps with the time they took.
+ */
+export function ThinkingSteps({ steps, label }: { steps: readonly ThinkingStepData[]; label?: string }) {
+  const t = useT();
+  const now = useNow(steps.some((s) => s.status === 'in_progress'));
+  return (
+    <div className="thinking-steps-block" role="group" aria-label={label ?? t('conv.steps')}>
+      <StepList nodes={stepTree(steps)} now={now} />
+    </div>
+  );
+}
