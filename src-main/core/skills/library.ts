@@ -1,5 +1,5 @@
 import { readWorkspaceFile, walkWorkspaceFiles } from '../workspace/safeFs';
-import { scanSkillFolders, type SkillFolder, type SkillScan } from './scan';
+import { scanSkillFolders, type SkillFolder, type SkillReadCache, type SkillScan } from './scan';
 import type { Skill, SkillSource } from './skill';
 
 export interface SkillLibraryOptions {
@@ -42,16 +42,19 @@ function oneLine(description: string): string {
 export class UnknownSkillError extends Error {}
 
 /**
- * The skills the agent may use: scanned from the folders on each call (a handful of small
- * files), filtered by the user's switches. Progressive disclosure: the prompt carries only
+ * The skills the agent may use: the folders are listed on each call (a SKILL.md is read
+ * and parsed again only when it changed), filtered by the user's switches. Progressive disclosure: the prompt carries only
  * `listing()`, the model searches and loads the rest on demand.
  */
 export class SkillLibrary {
+  /** SKILL.md files already parsed, by path and file identity (see scan.ts). */
+  private readonly reads: SkillReadCache = new Map();
+
   constructor(private readonly options: SkillLibraryOptions) {}
 
   /** Everything found, including switched-off, broken and shadowed skills (the Skills page). */
   scan(): SkillScan {
-    return scanSkillFolders(this.options.folders());
+    return scanSkillFolders(this.options.folders(), this.reads);
   }
 
   enabled(): Skill[] {

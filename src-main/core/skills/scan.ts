@@ -51,16 +51,36 @@ function isRegularFile(file: string): boolean {
   }
 }
 
-function readSkill(dir: string, source: SkillSource): Skill | BrokenSkill {
+/**
+ * Parsed SKILL.md files by path, each with the identity of the file it was read from
+ * (inode, size, change and modification times in nanoseconds). The catalogue is read on
+ * every turn and tool call; an unchanged file is not read, hashed or parsed again, and any
+ * write to it (or a replacement) changes its identity, so an edit applies at the next call.
+ */
+export type SkillReadCache = Map<string, { identity: string; read: Skill | BrokenSkill }>;
+
+function identityOf(stat: fs.BigIntStats): string {
+  return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+function readSkill(dir: string, source: SkillSource, cache?: SkillReadCache, seen?: Set<string>): Skill | BrokenSkill {
   const file = path.join(dir, SKILL_FILE);
   try {
-    const stat = fs.lstatSync(file);
+    const stat = fs.lstatSync(file, { bigint: true });
     if (!stat.isFile()) return { dir, source, reason: `${SKILL_FILE} is not a regular file (symlinks are not followed)` };
     if (stat.size > MAX_SKILL_BYTES) return { dir, source, reason: `${SKILL_FILE} is ${stat.size} bytes; the limit is ${MAX_SKILL_BYTES} (move long material to references/)` };
-    const bytes = fs.readFileSync(file);
+    // The sidecar is looked up each time: adding kernel.py does not touch SKILL.md.
     const sidecar = SIDECARS.find((name) => isRegularFile(path.join(dir, name))) ?? null;
+    const identity = `${identityOf(stat)}:${source}:${sidecar ?? ''}`;
+    seen?.add(file);
+    const cached = cache?.get(file);
+    if (cached && cached.identity === identity) return cached.read;
+    const bytes = fs.readFileSync(file);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    return skillFromDocument(parseSkillDocument(bytes.toString('utf8')), { dir, source, sha256, sidecar });
+    const read = skillFromDocument(parseSkillDocument(bytes.toString('utf8')), { dir, source, sha256, sidecar });
+    // Only a read whose bytes match the identity taken before it is cached (a write in between re-reads next time).
+    if (cache && identityOf(fs.lstatSync(file, { bigint: true })) === identityOf(stat)) cache.set(file, { identity, read });
+    return read;
   } catch (error) {
     return { dir, source, reason: errorMessage(error) };
   }
@@ -73,12 +93,13 @@ function readSkill(dir: string, source: SkillSource): Skill | BrokenSkill {
  * first skill of a name wins; later ones are reported as shadowed. A malformed skill is
  * listed with its reason and never stops the scan.
  */
-export function scanSkillFolders(folders: readonly SkillFolder[]): SkillScan {
+export function scanSkillFolders(folders: readonly SkillFolder[], cache?: SkillReadCache): SkillScan {
   const byName = new Map<string, Skill>();
   const broken: BrokenSkill[] = [];
   const shadowed: ShadowedSkill[] = [];
+  const seen = new Set<string>();
   const take = (dir: string, source: SkillSource) => {
-    const read = readSkill(dir, source);
+    const read = readSkill(dir, source, cache, seen);
     if ('reason' in read) return broken.push(read);
     const kept = byName.get(read.name);
     if (kept) return shadowed.push({ name: read.name, kept: { source: kept.source, dir: kept.dir }, dropped: { source, dir } });
@@ -90,5 +111,7 @@ export function scanSkillFolders(folders: readonly SkillFolder[]): SkillScan {
       else for (const nested of subdirs(child)) if (fs.existsSync(path.join(nested, SKILL_FILE))) take(nested, source);
     }
   }
+  // Files no longer in any folder leave the cache, so it never outgrows the folders.
+  if (cache) for (const file of cache.keys()) if (!seen.has(file)) cache.delete(file);
   return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), broken, shadowed };
 }

@@ -117,3 +117,31 @@ describe('skills: reading files stays inside the skill folder', () => {
     expect(scan.broken.map((b) => b.reason)).toEqual(['SKILL.md is not a regular file (symlinks are not followed)']);
   });
 });
+
+describe('skills: the parsed-file cache', () => {
+  it('parses an unchanged SKILL.md once, and sees an edit of the same size, a new sidecar and a removal at the next call', () => {
+    const doc = (word: string) => `---\nname: cached\ndescription: Cache test ${word}.\n---\n\nBody ${word}.\n`;
+    const user = tree({ 'cached/SKILL.md': doc('alpha') });
+    const lib = library([{ source: 'user', dir: user }]);
+    const first = lib.get('cached');
+    // Unchanged: the very same parsed object (not read, hashed or parsed again).
+    expect(lib.get('cached')).toBe(first);
+    expect(lib.listing()).toBe('- cached: Cache test alpha.');
+
+    // An edit that keeps the size (a byte-for-byte different file, same length) is seen.
+    const file = path.join(user, 'cached/SKILL.md');
+    fs.writeFileSync(file, doc('gamma'));
+    const edited = lib.get('cached');
+    expect(edited).not.toBe(first);
+    expect(edited.description).toBe('Cache test gamma.');
+    expect(edited.sha256).toBe(createHash('sha256').update(fs.readFileSync(file)).digest('hex'));
+
+    // A sidecar added beside an untouched SKILL.md is seen too.
+    fs.writeFileSync(path.join(user, 'cached/kernel.py'), 'X = 1\n');
+    expect(lib.load('cached').sidecar).toBe('kernel.py');
+
+    // Removed: gone from the library at once.
+    fs.rmSync(path.join(user, 'cached'), { recursive: true });
+    expect(() => lib.get('cached')).toThrow(/No enabled skill named "cached"/);
+  });
+});
