@@ -8,6 +8,7 @@ import { generationLocks } from './environmentLock';
 import { collisionKey, unsafeNameReason } from './entryNames';
 import { MANIFEST_FILE, buildManifest, type Manifest } from './manifest';
 import { sessionNotebook } from './notebook';
+import { HOST_CALLS_FILE, NOTEBOOK_SETUP, reproduceFiles } from './reproducePackage';
 import { sessionReport, skillUses } from './report';
 import { scrubExportFiles } from './scrubFiles';
 import { readWorkspaceFile } from '../workspace/safeFs';
@@ -65,13 +66,17 @@ export function exportSession(
   const generations = ledger.kernels.listBySession(sessionId);
   const locks = new Map(generationLocks(generations, ledger.environments.locksBySession(sessionId), actionRuns.flatMap((r) => r.groups)).map((l) => [l.generation, l]));
   files.set('ledger/kernel_generations.json', json(generations.map((g) => ({ ...g, environmentLock: locks.get(g.id) ?? null }))));
-  const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md']);
+  const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md', HOST_CALLS_FILE]);
   const contributed = new Map<string, Uint8Array>();
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);
   // The notebook and the report link each artifact version to its file in this zip.
   const exported = readArtifactIndex(contributed);
-  const readWorkspace = workspaceReader(sources.kernels.workspaceFor(sessionId));
-  files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace, { artifacts: exported, read: (file) => contributed.get(file) ?? null })));
+  const workspace = sources.kernels.workspaceFor(sessionId);
+  const readWorkspace = workspaceReader(workspace);
+  // What runs the notebook outside the app: the recorded host, its answers and the workspace inputs.
+  for (const [p, bytes] of reproduceFiles(actionRuns.flatMap((r) => r.groups), exported, workspace, readWorkspace)) contributed.set(p, bytes);
+  const notebookFiles = { artifacts: exported, read: (file: string) => contributed.get(file) ?? null, setup: NOTEBOOK_SETUP };
+  files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace, notebookFiles)));
   for (const [p, bytes] of contributed) files.set(p, bytes);
   const skills = skillUses(actionRuns.map(({ runId, groups }) => ({ runId, results: groups.flatMap((g) => g.events.map((e) => e.result)) })));
   files.set('README.md', strToU8(sessionReport(detail.session, detail.runs, history.messages, [...files.keys(), 'README.md', MANIFEST_FILE].sort(), exported, skills)));

@@ -26,6 +26,8 @@ const lines = (text: string): string[] => (text ? text.split(/(?<=\n)/) : []);
 export interface ExportedFiles {
   artifacts: readonly ArtifactIndexRow[];
   read(file: string): Uint8Array | null;
+  /** The first code cell: installs the package's recorded `host` (see reproducePackage.ts). */
+  setup?: string;
 }
 
 /**
@@ -50,11 +52,23 @@ function figureMatcher(artifacts: readonly ArtifactIndexRow[]) {
   };
 }
 
+const fence = (text: string, info = '') => {
+  const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${ticks}${info}\n${text.replace(/\n$/, '')}\n${ticks}`;
+};
+
+/** An R cell shown in the Python notebook: its code and its recorded printed output. */
+function rCellMarkdown(cell: CellData): string {
+  const output = [cell.stdout, cell.stderr, cell.error ? `${cell.error.ename}: ${cell.error.evalue}` : ''].filter(Boolean).join('');
+  return [`R cell (run it in R, or with \`openai4s reproduce\`):`, fence(cell.code, 'r'), ...(output ? ['Recorded output:', fence(output)] : [])].join('\n\n');
+}
+
 /**
  * The session's cells as a Jupyter notebook (nbformat 4.5): each question as a markdown
  * cell, each code cell with its outputs (figures inlined as PNG from the exported
  * artifact version, else from the workspace) followed by links to the figure files in
- * the export, each answer summary as markdown. R cells keep their language in cell metadata.
+ * the export, each answer summary as markdown. The first code cell installs the package's
+ * recorded host. R cells are markdown (the kernel is Python) and keep their language in metadata.
  */
 export function sessionNotebook(
   title: string,
@@ -68,6 +82,7 @@ export function sessionNotebook(
   const id = () => `cell-${String(++n).padStart(4, '0')}`;
   cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`# ${title}\n\nExported from OpenAI4S.`) });
   let execution = 0;
+  if (exported.setup) cells.push({ cell_type: 'code', id: id(), execution_count: null, metadata: { openai4s: { setup: true } }, source: lines(exported.setup), outputs: [] });
   for (const message of messages) {
     for (const part of message.parts) {
       if (message.role === 'user' && part.type === 'text') {
@@ -94,14 +109,15 @@ export function sessionNotebook(
           if (figure) links.push(`- ${markdownFileLink(figure.file)}`);
         }
         if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
-        cells.push({
-          cell_type: 'code',
-          id: id(),
-          execution_count: ++execution,
-          metadata: { openai4s: { language: cell.language, status: cell.status, generation: cell.generation ?? null } },
-          source: lines(cell.code),
-          outputs,
-        });
+        const openai4s = { language: cell.language, status: cell.status, generation: cell.generation ?? null };
+        if (cell.language === 'r') {
+          // The notebook's kernel is Python: an R cell is shown, not run there (`openai4s reproduce` runs it in R).
+          cells.push({ cell_type: 'markdown', id: id(), metadata: { openai4s }, source: lines(rCellMarkdown(cell)) });
+        } else {
+          // A cell that failed in the session fails again here: Jupyter (and nbclient) go on past it.
+          const tags = cell.status === 'ok' ? {} : { tags: ['raises-exception'] };
+          cells.push({ cell_type: 'code', id: id(), execution_count: ++execution, metadata: { openai4s, ...tags }, source: lines(cell.code), outputs });
+        }
         if (links.length) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`Figures of this cell in the export:\n\n${links.join('\n')}`) });
       } else if (part.type === 'data-answer') {
         const summary = (part as { data?: { summary?: string } }).data?.summary;

@@ -69,7 +69,22 @@ describe('session export and verify', () => {
     // The figure keeps its extension and is named after its axes title; the version is a folder.
     const png = 'artifacts/figures/v1/INS-composition.png';
     expect(names).toEqual(
-      ['README.md', 'artifacts/index.json', png, 'evidence/evidence.jsonl', 'ledger/action_events.jsonl', 'ledger/kernel_generations.json', 'ledger/runs.json', 'ledger/stream_events.jsonl', 'manifest.json', 'notebook.ipynb', 'session.json'].sort(),
+      [
+        'README.md',
+        'artifacts/index.json',
+        png,
+        'evidence/evidence.jsonl',
+        'ledger/action_events.jsonl',
+        'ledger/kernel_generations.json',
+        'ledger/runs.json',
+        'ledger/stream_events.jsonl',
+        'manifest.json',
+        'notebook.ipynb',
+        'reproduce/host_calls.jsonl',
+        'reproduce/inputs.json',
+        'reproduce/openai4s_host.py',
+        'session.json',
+      ].sort(),
     );
     // The figure the cell left is an artifact version with the cell as producer, its bytes hashed.
     expect(Buffer.from(entries[png]!).subarray(1, 4).toString()).toBe('PNG');
@@ -83,7 +98,11 @@ describe('session export and verify', () => {
     expect(manifest.session.id).toBe(sessionId);
 
     const notebook = JSON.parse(strFromU8(entries['notebook.ipynb']!));
-    const code = notebook.cells.filter((c: { cell_type: string }) => c.cell_type === 'code');
+    const cells = notebook.cells.filter((c: { cell_type: string }) => c.cell_type === 'code');
+    // The first code cell installs the package's recorded host; then the session's cell.
+    expect(cells[0].metadata.openai4s).toEqual({ setup: true });
+    expect(cells[0].source.join('')).toContain('host = openai4s_host.Host(openai4s_package)');
+    const code = cells.slice(1);
     expect(code).toHaveLength(1);
     expect(code[0].source.join('')).toBe(CELL);
     expect(code[0].outputs.find((o: { output_type: string }) => o.output_type === 'stream').text.join('')).toMatch(/length 110/);
@@ -109,7 +128,7 @@ describe('session export and verify', () => {
   });
 
   it('verifies an untouched export and names the file after one byte changed', async () => {
-    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 10 files match/) });
+    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 13 files match/) });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
     // One byte of the PNG figure changed.
     const png = Object.keys(entries).find((n) => n.endsWith('.png'))!;
