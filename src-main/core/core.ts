@@ -34,6 +34,7 @@ import { LiveRuns } from './engine/liveRuns';
 import { sessionWorkspace } from './workspace/sessionWorkspace';
 import { SkillLibrary } from './skills/library';
 import { SkillCatalog } from './skills/catalogView';
+import { McpClients } from './mcp/clients';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -66,6 +67,8 @@ export interface Core extends ApiServices {
   readonly environments: EnvironmentService;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
+  /** Configured MCP servers (Settings and <data root>/mcp.json): their tools as on-demand capabilities. */
+  readonly mcp: McpClients;
   /**
    * Deletes a session: its runs are cancelled, its kernels stopped at once, and every
    * per-session table in memory released. The ledger only hides it (append-only).
@@ -169,7 +172,10 @@ export function createCore(options: CoreOptions = {}): Core {
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
     skills: () => skills,
     environments: (): EnvironmentService => environments,
+    // MCP servers start on the first catalogue search; their tools join it as on-demand tools.
+    refreshCatalogue: (): Promise<void> => mcp.discover(),
   });
+  const mcp: McpClients = new McpClients({ dataDir: config.dataDir, settings: () => ledgerOf().settings, registry: host.registry, dispatcher: host.dispatcher, evidence: () => provenanceOf().evidence });
   const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
 
   // 5. Kernels: their host calls go through the host's dispatcher; cell protocol methods are the runner's.
@@ -219,6 +225,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     revealPath: options.revealPath ?? null,
     settings,
+    mcp,
     skills,
     skillCatalog,
     environments,
@@ -275,6 +282,7 @@ export function createCore(options: CoreOptions = {}): Core {
         'live.runs': liveRuns.size(),
         'core.overlays': overlays.size,
         'core.demos': demos.size,
+        'mcp.running': mcp.size(),
       };
     },
     doctor(refresh = false) {
@@ -290,6 +298,8 @@ export function createCore(options: CoreOptions = {}): Core {
       await runner?.close();
       runner = null;
       await Promise.all([...demos]);
+      // MCP servers stop with the app (after the runs that could call them).
+      await mcp.close();
       if (ledger) generations.closeAll('app closed');
       await kernels.close();
       // Lock probes still running write to the ledger: let them finish before it closes.

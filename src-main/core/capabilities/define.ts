@@ -64,6 +64,8 @@ export interface Tool {
   readonly maxOutputBytes: number;
   readonly exposeToModel: boolean;
   readonly onDemand: boolean;
+  /** Each call asks, even after a session grant or an "always" answer (MCP tools marked destructive). */
+  readonly askEveryTime?: boolean;
   parse(args: unknown): { ok: true; args: unknown } | { ok: false; error: string };
   resourceKeys(args: unknown): string[];
   target(args: unknown): string;

@@ -3,7 +3,7 @@ import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { ApprovalService, type ApprovalAnswer, type ApprovalPort } from './permissions/approvals';
 import { EgressRefusedError } from '../security/egress';
-import { callKey, PermissionPolicy } from './permissions/permissions';
+import { callKey, PermissionPolicy, type PolicyDecision } from './permissions/permissions';
 import { annotateUntrusted } from '../security/untrusted';
 import type { CallOrigin, SideEffectClass, Tool } from './define';
 import type { ToolRegistry } from './registry';
@@ -163,7 +163,9 @@ export class HostDispatcher {
     if (d.parseError) return { status: 'error', executed: false, text: d.parseError, tool: tool.name, target: null, decision: refused };
 
     const key = callKey(ctx.sessionId, tool.name, d.args);
-    const policy = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: key, defaultAction: tool.defaultPolicy });
+    const evaluated = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: key, defaultAction: tool.defaultPolicy });
+    // A tool that asks every time is not let through by an earlier grant or "always" rule (a deny rule still wins).
+    const policy: PolicyDecision = tool.askEveryTime && evaluated.action === 'allow' && (evaluated.by === 'session-grant' || evaluated.by === 'rule') ? { action: 'ask', by: 'default' } : evaluated;
     let decision: AuditDecision = { action: policy.action, by: policy.by, ...(policy.ruleId ? { ruleId: policy.ruleId } : {}) };
     const base = { tool: tool.name, target: d.target, executed: false };
 

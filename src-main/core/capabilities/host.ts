@@ -36,6 +36,8 @@ export interface HostOptions {
   liveRuns: LiveRuns;
   /** Who answers approval questions (the app's native dialog); absent: headless (env-configured, else deny). */
   approvals?: ApprovalPort;
+  /** Registers tools discovered at run time (MCP servers') before find_tools searches the catalogue. */
+  refreshCatalogue?: () => Promise<void>;
 }
 
 /**
@@ -67,7 +69,7 @@ export class Host {
       for (const name of names) set.add(name);
       this.disclosed.set(runId, set);
     };
-    this.registry.register(findToolsTool(this.registry, disclose));
+    this.registry.register(findToolsTool(this.registry, disclose, options.refreshCatalogue));
     if (options.skills) for (const tool of skillTools(options.skills, disclose)) this.registry.register(tool);
     if (options.environments) for (const tool of environmentTools(options.environments)) this.registry.register(tool);
     // skill_status checks a skill's packages against the session's environments: it needs both.

@@ -10,7 +10,7 @@ export const FIND_TOOLS = 'find_tools';
  * them to the model for the rest of the run (`disclose`), so the first request stays
  * small however many capabilities are installed.
  */
-export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, names: string[]) => void): Tool {
+export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, names: string[]) => void, refresh?: () => Promise<void>): Tool {
   return defineTool({
     name: FIND_TOOLS,
     description: 'Search the catalogue of further tools (skills, environments, compute, literature, ...) by a few words; the tools found become callable for the rest of this run.',
@@ -20,6 +20,8 @@ export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, 
     resourceKeys: () => [],
     target: (a) => a.query,
     async execute(a, ctx) {
+      // Capabilities found at run time (MCP servers' tools) join the catalogue before it is searched.
+      await refresh?.();
       const found = registry.searchCatalogue(a.query);
       if (ctx.runId && found.length) disclose(ctx.runId, found.map((t) => t.name));
       const text = found.length

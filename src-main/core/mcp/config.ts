@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { PolicyAction } from '../capabilities/define';
+import type { SettingsRepo } from '../ledger/settingsRepo';
+import { errorMessage } from '../shared/errorMessage';
+
+/**
+ * MCP server configuration in the common `mcpServers` shape (the one Claude Desktop,
+ * Cursor and most server READMEs print), so a user can paste a block they use elsewhere:
+ *
+ *   { "mcpServers": { "fs": { "command": "npx", "args": ["-y", "..."], "env": { "K": "v" } },
+ *                     "remote": { "url": "https://host/mcp", "headers": { "Authorization": "Bearer ..." } } } }
+ *
+ * Two sources: the file `<data root>/mcp.json` (edited by hand) and Settings (the ledger's
+ * settings table, edited from the app). A name in both: the Settings entry wins.
+ */
+
+export const MCP_CONFIG_FILE = 'mcp.json';
+/** The ledger settings keys this layer owns (not part of AppSettings: the MCP page edits them). */
+export const MCP_SERVERS_KEY = 'mcp.servers';
+export const MCP_POLICY_KEY = 'mcp.policy';
+
+const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const stringMap = z.record(z.string(), z.string());
+
+const stdioSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().trim().min(1, 'command is empty'),
+    args: z.array(z.string()).default([]),
+    env: stringMap.default({}),
+    cwd: z.string().optional(),
+    disabled: z.boolean().optional(),
+  })
+  .strict();
+
+const httpSchema = z
+  .object({
+    type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) address' }),
+    headers: stringMap.default({}),
+    disabled: z.boolean().optional(),
+  })
+  .strict();
+
+export type StdioServerConfig = z.output<typeof stdioSchema> & { transport: 'stdio' };
+export type HttpServerConfig = z.output<typeof httpSchema> & { transport: 'http' };
+export type McpServerConfig = (StdioServerConfig | HttpServerConfig) & { name: string; source: 'settings' | 'file' };
+
+/** Per-server and per-tool policy overrides chosen in Settings (tool keys are `server/tool`). */
+export interface McpPolicyOverrides {
+  servers: Record<string, PolicyAction>;
+  tools: Record<string, PolicyAction>;
+}
+
+const policyAction = z.enum(['allow', 'ask', 'deny']);
+export const policyOverridesSchema = z
+  .object({ servers: z.record(z.string(), policyAction).default({}), tools: z.record(z.string(), policyAction).default({}) })
+  .strict();
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`).join('; ');
+}
+
+/** One entry of an `mcpServers` block, checked; throws a message naming the entry and the problem. */
+export function parseServerEntry(name: string, raw: unknown, source: McpServerConfig['source']): McpServerConfig {
+  if (!SERVER_NAME.test(name)) throw new Error(`MCP server name "${name}" must be 1-64 letters, digits, "_", "-" or ".", starting with a letter or digit.`);
+  const entry = raw as Record<string, unknown> | null;
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new Error(`MCP server "${name}": the entry must be an object with "command" (stdio) or "url" (Streamable HTTP).`);
+  if (entry.type === 'sse') throw new Error(`MCP server "${name}": the legacy SSE transport is not supported; use the server's Streamable HTTP address (type "http") or run it over stdio.`);
+  if ('url' in entry) {
+    const r = httpSchema.safeParse(entry);
+    if (!r.success) throw new Error(`MCP server "${name}": ${describeIssues(r.error)}`);
+    return { ...r.data, transport: 'http', name, source };
+  }
+  if (!('command' in entry)) throw new Error(`MCP server "${name}": give "command" (and "args", "env") for a local server or "url" (and "headers") for a Streamable HTTP one.`);
+  const r = stdioSchema.safeParse(entry);
+  if (!r.success) throw new Error(`MCP server "${name}": ${describeIssues(r.error)}`);
+  return { ...r.data, transport: 'stdio', name, source };
+}
+
+/**
+ * A pasted or stored block: `{ "mcpServers": {...} }`, or the bare map of servers, or VS
+ * Code's `{ "servers": {...} }`. Returns the good entries and one message per bad one.
+ */
+export function parseServersBlock(raw: unknown, source: McpServerConfig['source']): { servers: McpServerConfig[]; errors: string[] } {
+  const servers: McpServerConfig[] = [];
+  const errors: string[] = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { servers, errors: ['The MCP configuration must be a JSON object: { "mcpServers": { "<name>": { ... } } }.'] };
+  const obj = raw as Record<string, unknown>;
+  const map = (obj.mcpServers ?? obj.servers ?? obj) as Record<string, unknown>;
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return { servers, errors: ['"mcpServers" must be an object of named servers.'] };
+  for (const [name, entry] of Object.entries(map)) {
+    try {
+      servers.push(parseServerEntry(name, entry, source));
+    } catch (error) {
+      errors.push(errorMessage(error));
+    }
+  }
+  return { servers, errors };
+}
+
+/** The config an entry is stored as (what a user would paste back), without our own fields. */
+export function toStoredEntry(server: McpServerConfig): Record<string, unknown> {
+  const { name: _n, source: _s, transport, ...rest } = server;
+  return transport === 'http' ? { type: 'http', ...rest } : rest;
+}
+
+export interface McpConfigSources {
+  dataDir: string;
+  /** The ledger's settings table; throws while the ledger is closed (then only the file counts). */
+  settings(): SettingsRepo;
+}
+
+export interface LoadedConfig {
+  servers: McpServerConfig[];
+  /** Problems found (a bad file, a bad entry): shown in Settings and `openai4s mcp servers`, never thrown. */
+  errors: string[];
+  overrides: McpPolicyOverrides;
+}
+
+function readFileBlock(file: string): { raw: unknown; error: string | null } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { raw: null, error: null };
+    return { raw: null, error: `${file}: ${errorMessage(error)}` };
+  }
+  try {
+    return { raw: JSON.parse(text) as unknown, error: null };
+  } catch (error) {
+    return { raw: null, error: `${file} is not valid JSON (${errorMessage(error)}); fix it or remove it.` };
+  }
+}
+
+/** Reads both sources. Settings entries win over file entries of the same name. */
+export function loadMcpConfig(sources: McpConfigSources): LoadedConfig {
+  const errors: string[] = [];
+  const file = path.join(sources.dataDir, MCP_CONFIG_FILE);
+  const { raw, error } = readFileBlock(file);
+  if (error) errors.push(error);
+  const fromFile = raw === null ? { servers: [], errors: [] } : parseServersBlock(raw, 'file');
+  errors.push(...fromFile.errors.map((e) => `${file}: ${e}`));
+  let stored: unknown;
+  let overrides: McpPolicyOverrides = { servers: {}, tools: {} };
+  try {
+    const repo = sources.settings();
+    stored = repo.get<unknown>(MCP_SERVERS_KEY);
+    const policy = policyOverridesSchema.safeParse(repo.get<unknown>(MCP_POLICY_KEY) ?? {});
+    if (policy.success) overrides = policy.data;
+    else errors.push(`Settings: the stored MCP policy overrides are malformed (${describeIssues(policy.error)}); they are ignored until saved again.`);
+  } catch {
+    // The ledger is closing or locked: the file's servers still work, with default policies.
+    stored = undefined;
+  }
+  const fromSettings = stored === undefined ? { servers: [], errors: [] } : parseServersBlock({ mcpServers: stored }, 'settings');
+  errors.push(...fromSettings.errors.map((e) => `Settings: ${e}`));
+  const byName = new Map<string, McpServerConfig>();
+  for (const s of [...fromFile.servers, ...fromSettings.servers]) byName.set(s.name, s);
+  return { servers: [...byName.values()].filter((s) => !s.disabled), errors, overrides };
+}
