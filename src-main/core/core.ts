@@ -26,6 +26,7 @@ import { UNATTENDED_APPROVAL_VAR } from './capabilities/permissions/approvals';
 import { configuredSecrets, registerSecrets, scrubConsole } from './security/secrets';
 import { createProvenanceServices, type ProvenanceServices } from './provenance/services';
 import { provenanceTools } from './capabilities/tools/provenanceTools';
+import { literatureTools } from './capabilities/tools/literatureTools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
 import { SettingsService } from './settings/settingsService';
 import type { ApiServices } from './api/handlers';
@@ -167,7 +168,8 @@ export function createCore(options: CoreOptions = {}): Core {
     liveRuns,
     ...(options.approvals ? { approvals: options.approvals } : {}),
     // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
-    extraTools: provenanceTools(provenanceOf),
+    // science_navigator and the other literature tools (issue 21), found on demand.
+    extraTools: [...provenanceTools(provenanceOf), ...literatureTools({ env: (name) => config.env.value(name), storedKey: (id) => secrets.get(id), evidence: () => provenanceOf().evidence })],
     // Every page the agent reads is evidence it can cite.
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
     skills: () => skills,

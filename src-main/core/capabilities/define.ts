@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LlmTool } from '../llm/types';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
 
 /** What a call may do to the world. Decides the default policy, parallelism and audit class. */
 export type SideEffectClass = 'read' | 'write' | 'network' | 'exec';
@@ -17,6 +18,10 @@ export interface ToolContext {
   origin: CallOrigin;
   /** The calling cell, when a cell made the call: artifact provenance names it. */
   cell?: { generation: string; cellId: string; language: 'python' | 'r' };
+  /** The model's tool call id (a tool call, not a cell): a tool streams preliminary output to its card under it. */
+  toolCallId?: string;
+  /** The run's stream, for a tool that shows progress while it runs (data parts, preliminary output). */
+  emit?: (chunk: StreamChunk) => void;
 }
 
 export interface ToolOutput {

@@ -202,7 +202,8 @@ export class HostDispatcher {
     const ran = { ...base, executed: true };
     try {
       const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
-      const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell });
+      const live = { ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.emit ? { emit: ctx.emit } : {}) };
+      const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell, ...live });
       const cut = truncateForModel(out.text, tool.maxOutputBytes);
       const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
       return { ...ran, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
