@@ -1,5 +1,6 @@
 import type { CitedAnswer } from '../../../src-preload/contract/answer';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import type { LanguageModelPort, LlmMessage, LlmTool, Usage, Cost } from '../llm/types';
 import type { ToolCallRecord } from './routeAction';
 
@@ -59,6 +60,8 @@ export interface EvidenceLookupPort {
   missing(ids: readonly string[]): string[] | Promise<string[]>;
   /** The artifact version ids among `ids` that do not exist in this session (absent: not checked). */
   missingArtifacts?(ids: readonly string[]): string[] | Promise<string[]>;
+  /** The records of the ids that exist, in the order asked (a cited answer's sources; absent: none shown). */
+  records?(ids: readonly string[]): EvidenceRecord[];
 }
 
 export interface ActionContext {

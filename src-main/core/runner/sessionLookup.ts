@@ -7,6 +7,7 @@ import type { ProvenanceServices } from '../provenance/services';
 export function sessionLookup(provenance: () => ProvenanceServices, sessionId: string): EvidenceLookupPort {
   return {
     missing: (ids) => sessionEvidenceLookup(provenance().evidence, sessionId).missing(ids),
+    records: (ids) => ids.flatMap((id) => provenance().evidence.get(sessionId, id) ?? []),
     missingArtifacts: (ids) =>
       ids.filter((id) => {
         try {

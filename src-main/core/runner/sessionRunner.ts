@@ -3,6 +3,7 @@ import type { RunRecord, SessionStreamEvent } from '../../../src-preload/contrac
 import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
 import { budgetContextPolicy } from '../engine/contextPolicy';
+import { withAnswerSources } from '../engine/answerSources';
 import { runEngine } from '../engine/loop';
 import { emptyUsage } from '../engine/usage';
 import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
@@ -316,6 +317,7 @@ export class SessionRunner {
     const before = priorHistory(ledger.history(sessionId).messages);
     this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
     const generation = { live: true };
+    const evidence = this.deps.evidenceFor(sessionId);
     this.deps.liveRuns.start(sessionId, {
       runId,
       model,
@@ -330,10 +332,11 @@ export class SessionRunner {
           model: responsiveModel(model, this.deps.streamSliceMs),
           executor: this.deps.executor,
           kernel: this.deps.kernel,
-          evidence: this.deps.evidenceFor(sessionId),
+          evidence,
           context: budgetContextPolicy(),
           // Late events of a finished or cancelled run are dropped (the generation is over).
-          sink: { emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk) },
+          // A cited answer is followed by its sources (source-url / source-document parts).
+          sink: withAnswerSources({ emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk) }, evidence),
         },
         {
           sessionId,
