@@ -13,8 +13,11 @@ import { KernelSupervisor } from './kernel/supervisor';
 import { EnvironmentService } from './environments/service';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { LEDGER_SYNC_VARIABLE, resolveLedgerSync } from './ledger/durability';
-import { buildSessionRunner } from './runner/buildRunner';
+import { buildSessionRunner, runSystemPrompt, sessionKernel } from './runner/buildRunner';
+import { DelegationService } from './delegation/service';
+import { limitsFromEnv } from './delegation/limits';
 import { createCellProtocol } from './runner/cellProtocol';
+import { buildSafetyLayers, type SafetyLayers } from './runner/safetyWiring';
 import { recordKernelGenerations } from './runner/generationLog';
 import { sessionLookup } from './runner/sessionLookup';
 import { recordPageEvidence } from './provenance/evidenceRecords';
@@ -52,8 +55,12 @@ export interface Core extends ApiServices {
   readonly events: EventBus;
   /** Runs the agent for the sessions of the ledger; created on first use. */
   readonly runner: SessionRunner;
+  /** Child agents under the user's runs (issue 20); created on first use. */
+  readonly delegation: DelegationService;
   /** Tools, permissions, approvals and the dispatcher every capability call goes through (src-main/core/host). */
   readonly host: Host;
+  /** Biosecurity screening and the pre-execution review of cells (issue 27): on unless turned off explicitly. */
+  readonly safety: SafetyLayers;
   /** Evidence, science connectors and versioned artifacts (src-main/core/{evidence,science,artifacts}); opened on first use. */
   readonly provenance: ProvenanceServices;
   /** The configuration a session sees: the app's, or the app's under that session's overlay (the demo). */
@@ -174,10 +181,14 @@ export function createCore(options: CoreOptions = {}): Core {
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
     skills: () => skills,
     environments: (): EnvironmentService => environments,
+    // delegate_task and the other child-agent tools reach the delegation layer (above the runner) through this port.
+    delegation: (): DelegationService => delegationOf(),
     // MCP servers start on the first catalogue search; their tools join it as on-demand tools.
     refreshCatalogue: (): Promise<void> => mcp.discover(),
   });
   const mcp: McpClients = new McpClients({ dataDir: config.dataDir, settings: () => ledgerOf().settings, registry: host.registry, dispatcher: host.dispatcher, evidence: () => provenanceOf().evidence });
+  // 4b. The safety layers (issue 27): biosecurity screening of each run, review of each cell before it runs.
+  const safety = buildSafetyLayers({ env: config.env, processEnv: config.processEnv, ledger: ledgerOf, host, headless: !options.approvals, provenance: provenanceOf });
   const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
 
   // 5. Kernels: their host calls go through the host's dispatcher; cell protocol methods are the runner's.
@@ -213,7 +224,27 @@ export function createCore(options: CoreOptions = {}): Core {
   let runner: SessionRunner | null = null;
   const runnerOf = (): SessionRunner => {
     refuseAfter(closing && !runner, 'the session runner');
-    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, skills, envFor }));
+    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, skills, envFor, safety }));
+  };
+  // 6b. Child agents (issue 20): the same engine loop under a user's run, built on the first delegation.
+  let delegation: DelegationService | null = null;
+  const delegationOf = (): DelegationService => {
+    refuseAfter(closing, 'delegation');
+    return (delegation ??= new DelegationService({
+      ledger: ledgerOf,
+      liveRuns,
+      executor: host.executor,
+      kernelFor: () => sessionKernel({ ledger: ledgerOf(), kernels, provenance: provenanceOf, cells, settings, envFor, safety }),
+      evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId),
+      tools: (runId) => host.llmTools(runId),
+      systemPrompt: () => runSystemPrompt({ skills }),
+      append: (sessionId, runId, chunk) => runnerOf().append(sessionId, runId, chunk),
+      onRunEnd: (_sessionId, runId) => {
+        host.endRun(runId);
+        ledgerOf().events.forgetRun(runId);
+      },
+      limits: limitsFromEnv((name) => config.env.value(name)),
+    }));
   };
   let doctorCache: Promise<DoctorReport> | null = null;
 
@@ -222,6 +253,7 @@ export function createCore(options: CoreOptions = {}): Core {
     kernels,
     events,
     host,
+    safety,
     get ledger() {
       return ledgerOf();
     },
@@ -236,6 +268,9 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     get runner() {
       return runnerOf();
+    },
+    get delegation() {
+      return delegationOf();
     },
     envFor,
     async startDemo() {
@@ -266,6 +301,7 @@ export function createCore(options: CoreOptions = {}): Core {
       ledgerOf().sessions.require(sessionId);
       // Its runs end first (a run must not go on spending tokens in a deleted session).
       await runnerOf().cancelSession(sessionId, 'The session was deleted.');
+      await delegation?.endSession(sessionId);
       // Then its kernels, while the session is still visible, so their generations are closed in the ledger.
       await kernels.closeSession(sessionId);
       ledgerOf().deleteSession(sessionId);
@@ -284,6 +320,7 @@ export function createCore(options: CoreOptions = {}): Core {
         'live.runs': liveRuns.size(),
         'core.overlays': overlays.size,
         'core.demos': demos.size,
+        ...(delegation ? prefixed('delegation', delegation.sizes()) : {}),
         'mcp.running': mcp.size(),
       };
     },
@@ -299,11 +336,14 @@ export function createCore(options: CoreOptions = {}): Core {
       closing = true;
       await runner?.close();
       runner = null;
+      // Children end with their runs; wait for them before the ledger closes under them.
+      await delegation?.close();
       await Promise.all([...demos]);
       // MCP servers stop with the app (after the runs that could call them).
       await mcp.close();
       if (ledger) generations.closeAll('app closed');
       await kernels.close();
+      safety.close();
       // Lock probes still running write to the ledger: let them finish before it closes.
       await Promise.all([...locks]);
       ledger?.close();

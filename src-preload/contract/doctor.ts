@@ -98,6 +98,23 @@ export interface DoctorReport {
   /** Every environment declared in envs/ (issue 18): readiness, what is missing, and this platform's install command. */
   environments?: DoctorEnvironment[];
   environmentsError?: string;
+  /** The safety layers of issue 27 (biosecurity screening, pre-execution review of cells) and how each is set. */
+  safety?: SafetyReport;
+}
+
+/** One safety layer's posture: on unless a variable turns it off explicitly. */
+export interface SafetyLayerReport {
+  on: boolean;
+  source: 'default' | 'env' | 'dotenv';
+  /** The variable that turns it off (`off`). */
+  variable: string;
+  summary: string;
+}
+
+export interface SafetyReport {
+  biosecurity: SafetyLayerReport;
+  /** With what reads the cells: Python's ast through an interpreter, or the token scan alone. */
+  cellReview: SafetyLayerReport & { reviewer?: string };
 }
 
 export interface DoctorEnvironment {

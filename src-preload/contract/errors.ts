@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'revision_conflict'
   | 'not_configured'
   | 'unavailable'
+  /** A safety layer refused (a flagged cell that was not approved). */
+  | 'refused'
   | 'internal';
 
 export interface ErrorBody {

@@ -26,6 +26,8 @@ export const failureCodeSchema = z.enum([
   'expired',
   'conversation_full',
   'interrupted',
+  // A safety layer (biosecurity screening) ended the run with a refusal the user reads.
+  'refused',
   // An unexpected error inside the app itself (a bug), named so it is never mistaken for a provider failure.
   'internal',
 ]);
@@ -64,6 +66,10 @@ export interface RunRecord {
   model: string | null;
   usage: RunUsage | null;
   costUsd: number | null;
+  /** Set on a child agent's run (delegation): the run that started it. Absent on a user's run. */
+  parentRunId?: string;
+  /** A child run's depth below the user's run (1..4); absent on a user's run (depth 0). */
+  depth?: number;
 }
 
 export interface SessionDetail {

@@ -10,11 +10,14 @@ import type { KernelSupervisor } from '../kernel/supervisor';
 import type { Ledger } from '../ledger/ledger';
 import type { ProvenanceServices } from '../provenance/services';
 import type { SessionRunner } from '../runner/sessionRunner';
+import type { SafetyLayers } from '../runner/safetyWiring';
+import type { DelegationService } from '../delegation/service';
 import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
 import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
 import { skillReadiness, skillsReadiness } from '../environments/skillReadiness';
+import { MemoryService } from '../memory/memories';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
 
 /** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
@@ -23,7 +26,11 @@ export interface ApiServices {
   readonly ledger: Ledger;
   readonly kernels: Pick<KernelSupervisor, 'execute' | 'interrupt' | 'extendCellLimit' | 'restart' | 'status' | 'openSession' | 'workspaceFor'>;
   readonly runner: Pick<SessionRunner, 'submit' | 'stop' | 'state'>;
+  /** Child agents (issue 20): the user stops one from its card. */
+  readonly delegation: Pick<DelegationService, 'stopFromUser'>;
   readonly host: { readonly rules: RuleStore };
+  /** The review of a cell the user runs (absent: none, e.g. a test that passes part of the core). */
+  readonly safety?: Pick<SafetyLayers, 'reviewUserCell'>;
   readonly settings: SettingsService;
   readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   readonly revealPath: ((file: string) => Promise<void>) | null;
@@ -48,6 +55,8 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     ...detail,
     readiness: await skillReadiness(detail, core.environments, { sessionId }),
   });
+  // Memories the user manages (the Memory panel); the agent's go through the remember/forget tools.
+  const memory = new MemoryService(() => core.ledger);
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),
@@ -61,8 +70,11 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       core.ledger.sessions.require(input.sessionId);
       return attachFile(core.kernels.workspaceFor(input.sessionId), input.name, input.base64);
     },
-    'kernel.execute': (input) =>
-      core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
+    'kernel.execute': async (input) => {
+      // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
+      await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
+      return core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {});
+    },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),
     'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
@@ -93,6 +105,7 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     },
     'run.stop': (input) => core.runner.stop(input.sessionId),
     'run.state': (input) => core.runner.state(input.sessionId),
+    'delegation.stop': (input) => core.delegation.stopFromUser(input.sessionId, input.runId),
     'approval.rule.list': () => core.host.rules.listRules(),
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
     'settings.get': () => core.settings.view(),
@@ -123,6 +136,14 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'env.use': (input) => core.environments.use(input.sessionId, input.environmentId),
     'env.create': (input) => core.environments.create(input.sessionId, input),
     'env.rollback': (input) => core.environments.rollback(input.sessionId, input.language),
+    'memory.list': (input) => ({ memories: memory.list(input.sessionId ?? null) }),
+    'memory.add': (input) => memory.remember({ text: input.text, scope: input.scope, sessionId: input.sessionId ?? null, origin: 'user' }),
+    'memory.edit': (input) => memory.edit(input.id, input.text, 'user'),
+    'memory.forget': (input) => ({ id: memory.forget(input.id, 'user').id }),
+    'plan.get': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return { sessionId: input.sessionId, steps: core.ledger.memory.plan(input.sessionId) };
+    },
     'skills.list': (input) => catalogWithReadiness(core.skillCatalog.list(), input.sessionId),
     'skills.get': (input) => detailWithReadiness(core.skillCatalog.get(input.name), input.sessionId),
     'skills.setEnabled': (input) => catalogWithReadiness(core.skillCatalog.setEnabled(input.name, input.enabled)),

@@ -12,6 +12,7 @@ import { decideHidePaths, type HidePathsDecision } from '../kernel/hidePaths';
 import { decideSandbox, describeSandbox } from '../kernel/sandbox';
 import { probeSandbox } from '../kernel/sandboxProbe';
 import { errorMessage } from '../shared/errorMessage';
+import { safetyReport } from '../biosecurity/posture';
 import { listKernelEnvs } from '../config/kernelEnvs';
 import { describeCandidate } from '../environments/catalog';
 import { declaredCandidates } from '../environments/discover';
@@ -94,6 +95,8 @@ export async function buildDoctorReport(
   } catch (error) {
     report.kernelLimitsError = errorMessage(error);
   }
+  // Both safety layers of issue 27 and how each is set (on unless a variable turns it off).
+  report.safety = safetyReport(config.env, config.processEnv);
   if (typeof environments === 'string') report.environmentsError = environments;
   else report.environments = environments;
   if (r.reason) report.rReason = r.reason;

@@ -2,12 +2,13 @@ import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { LlmMessage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
-import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, ToolResult, UnrunCall } from './ports';
+import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, GuardedStep, GuardVerdict, ToolResult, UnrunCall } from './ports';
 import { withFinalizeTool } from './finalizeTool';
 import { FINALIZE_TOOL, routeAction, type ToolCallRecord } from './routeAction';
 import { streamReply, type ModelReply } from './streamReply';
 import { isArgumentRefusal } from './toolArgumentCap';
 import { addCost, addUsage, emptyUsage } from './usage';
+import { ActivitySteps } from './activitySteps';
 import { errorMessage } from '../shared/errorMessage';
 
 /** How a provider error ends the run: no key or a bad one, a request too large, or the provider failing. */
@@ -35,8 +36,14 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
   const { signal } = options;
   let stale = false;
   // After cancellation nothing but the closing chunk may reach the sink (late events are dropped).
-  const emit = (chunk: StreamChunk) => {
+  const send = (chunk: StreamChunk) => {
     if (!stale) ports.sink.emit(chunk);
+  };
+  // What the run is doing now (data-thinking-step, kind activity): it sees every chunk the run emits.
+  const activity = new ActivitySteps(send, options.runId);
+  const emit = (chunk: StreamChunk) => {
+    send(chunk);
+    activity.observe(chunk);
   };
   const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit };
   let usage = emptyUsage();
@@ -52,6 +59,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     failureMessage: string | null,
     answer: EngineResult['answer'] = null,
   ): EngineResult => {
+    activity.closeAll(status === 'completed');
     // The outcome travels with the message, so history shows it exactly as live did.
     emit({
       type: 'message-metadata',
@@ -67,6 +75,17 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     return { status, failureCode, failureMessage, answer, turns, usage, cost, history };
   };
 
+  // The action guard (biosecurity screening) sees each step before it runs.
+  const guarded = (step: GuardedStep): Promise<GuardVerdict> => (ports.guard ? ports.guard.check(step, history, ctx) : Promise.resolve({ action: 'proceed' }));
+  // A run the guard ends: the refusal is the assistant's text, so the user reads it in the conversation.
+  const refuseRun = (message: string): EngineResult => {
+    const id = `${options.runId}-refusal`;
+    emit({ type: 'text-start', id });
+    emit({ type: 'text-delta', id, delta: message });
+    emit({ type: 'text-end', id });
+    return end('failed', 'refused', message);
+  };
+
   emit({
     type: 'start',
     messageId: options.runId,
@@ -75,16 +94,26 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
   // The engine owns the answer protocol: finalize_response is offered whatever the capabilities are.
   const offeredTools = () => withFinalizeTool(typeof options.tools === 'function' ? options.tools() : options.tools);
   try {
+    const lastUser = [...history].reverse().find((m) => m.role === 'user');
+    const opening = await guarded({ kind: 'message', text: lastUser?.content ?? '' });
+    if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+    if (opening.action !== 'proceed') return refuseRun(opening.message);
     while (turns < maxTurns) {
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       turns++;
       ctx.turn = turns;
       emit({ type: 'start-step' });
+      // The system prompt and standing context are rebuilt every turn; the policy may compact
+      // (a summary call) and may offer a tool (recall) for what it archived, so tools are read after it.
+      const system = typeof options.system === 'function' ? options.system() : options.system;
+      const prepared = await ports.context.prepare(history, { system, tools: offeredTools(), ctx });
+      if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+      const request = Array.isArray(prepared) ? { messages: prepared, system } : { messages: prepared.messages, system: prepared.system ?? system };
       const reply: ModelReply = await streamReply(
         ports.model,
         {
-          messages: ports.context.prepare(history),
-          system: options.system,
+          messages: request.messages,
+          system: request.system,
           tools: offeredTools(),
           signal,
           ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -127,7 +156,13 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
 
       if (action.kind === 'tool-batch') {
         nudged = false;
-        const results = await executeBatch(action.calls);
+        const verdict = await guarded({ kind: 'tools', text: reply.text, calls: action.calls });
+        if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+        if (verdict.action === 'end') {
+          emit({ type: 'finish-step' });
+          return refuseRun(verdict.message);
+        }
+        const results = verdict.action === 'refuse' ? await refuseBatch(action.calls, verdict.message) : await executeBatch(action.calls);
         emit({ type: 'finish-step' });
         if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
         for (const r of results) {
@@ -138,7 +173,20 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
 
       if (action.kind === 'cell') {
         nudged = false;
+        const verdict = await guarded({ kind: 'cell', text: reply.text, language: action.fence.language, code: action.fence.code });
+        if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
+        if (verdict.action === 'end') {
+          emit({ type: 'finish-step' });
+          return refuseRun(verdict.message);
+        }
+        if (verdict.action === 'refuse') {
+          history.push({ role: 'user', content: `The cell was not run: ${verdict.message}` });
+          emit({ type: 'finish-step' });
+          continue;
+        }
+        activity.cellStarted(action.fence.language);
         const outcome = await ports.kernel.executeCell(action.fence.language, action.fence.code, ctx);
+        activity.cellEnded(outcome.ok);
         if (signal.aborted) {
           emit({ type: 'finish-step' });
           return end('cancelled', 'cancelled', 'Stopped by the user.');
@@ -181,6 +229,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       ? [isArgumentRefusal(call.parseError) ? call.parseError : `arguments are not valid JSON: ${call.parseError}`]
       : null;
     const check = errors ? ({ ok: false, errors } as const) : await checkCitedAnswer(call.arguments, ports.evidence);
+    activity.answerEnded(check.ok);
     if (check.ok) {
       emit({ type: 'tool-output-available', toolCallId: call.id, output: { accepted: true } });
       emit(dataChunk('answer', options.runId, check.answer));
@@ -190,6 +239,16 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     emit({ type: 'tool-output-error', toolCallId: call.id, errorText: text });
     history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text, isError: true });
     return { done: false, errors: check.errors };
+  }
+
+  /** A batch the guard refused: nothing runs; each call is answered with the reason and audited as unrun. */
+  async function refuseBatch(batch: ToolCallRecord[], message: string): Promise<ToolResult[]> {
+    const content = `Not executed: ${message}`;
+    await ports.executor.recordUnrun?.(batch.map((call) => ({ call, answer: content })), ctx);
+    return batch.map((call) => {
+      emit({ type: 'tool-output-error', toolCallId: call.id, errorText: content });
+      return { toolCallId: call.id, toolName: call.name, isError: true, content };
+    });
   }
 
   /** Answers parse errors and a finalize_response mixed into a batch itself; the rest goes to the executor. */
@@ -217,6 +276,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     }
     // Not run, but audited like every call the model made.
     if (unrun.length) await ports.executor.recordUnrun?.(unrun, ctx);
+    activity.toolsStarted(runnable);
     const executed = runnable.length ? await ports.executor.executeBatch(runnable, ctx) : [];
     const byId = new Map(executed.map((r) => [r.toolCallId, r]));
     // Results go back in the provider's original order, whatever order they finished in.
@@ -232,6 +292,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       if (result.denied) emit({ type: 'tool-output-denied', toolCallId: call.id });
       else if (result.isError) emit({ type: 'tool-output-error', toolCallId: call.id, errorText: result.content });
       else emit({ type: 'tool-output-available', toolCallId: call.id, output: result.output ?? result.content });
+      activity.toolEnded(result);
       return result;
     });
   }

@@ -45,9 +45,28 @@ export interface KernelPort {
   executeCell(language: 'python' | 'r', code: string, ctx: ActionContext): Promise<CellOutcome>;
 }
 
-/** Shapes the history into the request messages (trimming, summaries). */
+/** What a request is prepared from besides the history (the policy sizes the whole request). */
+export interface ContextRequest {
+  /** The run's system prompt for this turn, before any standing context is added. */
+  system: string;
+  /** The tools this request offers. */
+  tools: readonly LlmTool[];
+  ctx: ActionContext;
+}
+
+/** A prepared request: its messages, and its system text when the policy rebuilt it (standing context). */
+export interface PreparedContext {
+  messages: LlmMessage[];
+  system?: string;
+}
+
+/**
+ * Shapes the history into the request (archiving bulky results, compacting older turns,
+ * adding standing context). Asked before every model request; may call the model itself
+ * (a summary) and emit chunks through `request.ctx.emit`.
+ */
 export interface ContextPolicyPort {
-  prepare(history: readonly LlmMessage[]): LlmMessage[];
+  prepare(history: readonly LlmMessage[], request?: ContextRequest): LlmMessage[] | PreparedContext | Promise<LlmMessage[] | PreparedContext>;
 }
 
 /** Where chunks go: the ledger first, then the live topic. Dropped once the run is stale. */
@@ -73,6 +92,21 @@ export interface ActionContext {
   emit(chunk: StreamChunk): void;
 }
 
+/** A step the engine is about to take, shown to the action guard first (biosecurity screening, issue 27). */
+export type GuardedStep =
+  /** The run's user message, before the first request. */
+  | { kind: 'message'; text: string }
+  /** A native tool batch; `text` is the reply's prose. */
+  | { kind: 'tools'; text: string; calls: readonly ToolCallRecord[] }
+  | { kind: 'cell'; text: string; language: 'python' | 'r'; code: string };
+
+/** proceed; refuse this step (the model reads why and the run goes on); or end the run with a refusal the user reads. */
+export type GuardVerdict = { action: 'proceed' } | { action: 'refuse'; message: string } | { action: 'end'; message: string };
+
+export interface ActionGuardPort {
+  check(step: GuardedStep, history: readonly LlmMessage[], ctx: ActionContext): Promise<GuardVerdict>;
+}
+
 export interface EnginePorts {
   model: LanguageModelPort;
   executor: ActionExecutorPort;
@@ -80,12 +114,15 @@ export interface EnginePorts {
   context: ContextPolicyPort;
   sink: EventSinkPort;
   evidence: EvidenceLookupPort;
+  /** Checks each step before it runs (absent: every step proceeds). */
+  guard?: ActionGuardPort;
 }
 
 export interface EngineOptions {
   sessionId: string;
   runId: string;
-  system: string;
+  /** The system prompt; a function is asked before each request (rebuilt every turn). */
+  system: string | (() => string);
   /** The capabilities' tools; a function is asked before each request (tools found on demand join the run). */
   tools: readonly LlmTool[] | (() => readonly LlmTool[]);
   /** The conversation so far (earlier runs), then this run's user message last. */
@@ -108,6 +145,8 @@ export type EngineFailureCode =
   | 'invalid_output'
   | 'input_too_large'
   | 'cancelled'
+  /** A safety layer (biosecurity screening) ended the run; the message says why. */
+  | 'refused'
   | 'internal';
 
 export interface EngineResult {

@@ -13,10 +13,11 @@ import { sessionReport, skillUses } from './report';
 import { scrubExportFiles } from './scrubFiles';
 import { readWorkspaceFile } from '../workspace/safeFs';
 import { installationSigningKey } from './signing';
+import { runTree } from './runTree';
 
 /** What an export reads: the session's ledger rows, its workspace (figures) and the data root (signing key). */
 export interface ExportSources {
-  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments'>;
+  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments' | 'memory' | 'runs'> & Partial<Pick<Ledger, 'safety'>>;
   readonly kernels: { workspaceFor(sessionId: string): string };
   readonly config: { readonly dataDir: string };
 }
@@ -59,13 +60,24 @@ export function exportSession(
   const files = new Map<string, Uint8Array>();
   files.set('session.json', json({ ...detail.session, lastSeq: detail.lastSeq }));
   files.set('ledger/runs.json', json(detail.runs));
+  // Child agents' runs (delegation) under the runs that started them; their actions join the extract.
+  const childRuns = ledger.runs.listChildren(sessionId);
+  files.set('ledger/run_tree.json', json(runTree(detail.runs, childRuns)));
   files.set('ledger/stream_events.jsonl', jsonl(ledger.events.readFrom(sessionId)));
-  const actionRuns = detail.runs.map((r) => ({ runId: r.id, groups: ledger.actions.listByRun(r.id) }));
+  const actionRuns = [...detail.runs, ...childRuns].map((r) => ({ runId: r.id, groups: ledger.actions.listByRun(r.id) }));
   files.set('ledger/action_events.jsonl', jsonl(actionRuns.flatMap((r) => r.groups)));
+  // Every biosecurity screening and pre-execution cell review of the session, with verdicts and reasons (issue 27).
+  if (ledger.safety) files.set('ledger/safety_checks.jsonl', jsonl(ledger.safety.listBySession(sessionId)));
   // Each generation with its environment lock: the environment, interpreter and versions of what its cells imported.
   const generations = ledger.kernels.listBySession(sessionId);
   const locks = new Map(generationLocks(generations, ledger.environments.locksBySession(sessionId), actionRuns.flatMap((r) => r.groups)).map((l) => [l.generation, l]));
   files.set('ledger/kernel_generations.json', json(generations.map((g) => ({ ...g, environmentLock: locks.get(g.id) ?? null }))));
+  // The session's own memories (issue 19) with their whole history (edits and forgets are events), and its plan.
+  // Data-root memories belong to the installation, not to this session: they stay out.
+  const memoryEvents = ledger.memory.sessionEvents(sessionId);
+  if (memoryEvents.length) files.set('ledger/memory_events.jsonl', jsonl(memoryEvents));
+  const plan = ledger.memory.plan(sessionId);
+  if (plan.length) files.set('ledger/plan.json', json(plan));
   const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md', HOST_CALLS_FILE]);
   const contributed = new Map<string, Uint8Array>();
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);

@@ -1,14 +1,18 @@
 import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src-preload/contract/sessions';
 import { fold } from '../../../src-preload/contract/fold';
 import { ActionsRepo } from './actionsRepo';
+import { ComputeJobsRepo } from './computeJobsRepo';
+import { ArchiveRepo } from './archiveRepo';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnvironmentsRepo } from './environmentsRepo';
 import { EventLog, type EventLogOptions } from './eventLog';
 import { KernelsRepo } from './kernelsRepo';
+import { MemoryRepo } from './memoryRepo';
 import { lockLedger } from './ownership';
 import { PermissionsRepo } from './permissionsRepo';
 import { repairOnOpen, type RepairReport } from './repair';
 import { RunsRepo } from './runsRepo';
+import { SafetyChecksRepo } from './safetyChecksRepo';
 import { SessionsRepo } from './sessionsRepo';
 import { SettingsRepo } from './settingsRepo';
 import { SqliteArtifactIndex } from './artifactIndexRepo';
@@ -44,6 +48,14 @@ export interface Ledger {
   readonly environments: EnvironmentsRepo;
   /** Evidence, artifact versions and cached science responses (migration 3). */
   readonly provenance: { evidence: SqliteEvidenceStore; artifacts: SqliteArtifactIndex; responses: SqliteResponseCache };
+  /** Memories (append-only events) and the sessions' plan snapshots (migration 6). */
+  readonly memory: MemoryRepo;
+  /** Archived large results and compaction handoffs of long sessions (migration 5). */
+  readonly archive: ArchiveRepo;
+  /** Biosecurity screenings and pre-execution cell reviews (migration 9). */
+  readonly safety: SafetyChecksRepo;
+  /** Compute jobs on Slurm clusters and SSH hosts, and their append-only events (migration 8). */
+  readonly compute: ComputeJobsRepo;
   createSession(title?: string): SessionSummary;
   detail(sessionId: string): SessionDetail;
   /** The session's messages, folded from its stored stream: the same fold the renderer runs live. */
@@ -91,6 +103,10 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       settings,
       environments: new EnvironmentsRepo(db),
       provenance: { evidence: new SqliteEvidenceStore(db), artifacts: new SqliteArtifactIndex(db), responses: new SqliteResponseCache(db) },
+      memory: new MemoryRepo(db),
+      archive: new ArchiveRepo(db),
+      safety: new SafetyChecksRepo(db),
+      compute: new ComputeJobsRepo(db),
       createSession: (title) => sessions.create(title),
       detail(sessionId) {
         const session = sessions.require(sessionId);

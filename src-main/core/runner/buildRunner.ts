@@ -3,6 +3,10 @@ import type { ConfigEnv } from '../config/env';
 import { defaultProviderId } from '../config/providers';
 import { CELL_LIMIT_HINT, resolveCellTimeoutMs } from '../config/cellLimit';
 import type { Host } from '../capabilities/host';
+import type { KernelPort } from '../engine/ports';
+import type { LanguageModelPort } from '../llm/types';
+import { reviewedKernel } from '../biosecurity/cellReview/reviewedKernel';
+import type { SafetyLayers } from './safetyWiring';
 import { buildSystemPrompt } from '../engine/systemPrompt';
 import type { LiveRuns } from '../engine/liveRuns';
 import type { EventBus } from '../events/bus';
@@ -34,6 +38,8 @@ export interface RunnerWiring {
   readonly skills: Pick<SkillLibrary, 'listing' | 'enabled'>;
   /** The configuration a session sees (the app's, or under the demo's overlay). */
   envFor(sessionId: string): ConfigEnv;
+  /** Biosecurity screening and the pre-execution review of cells (issue 27); absent: neither. */
+  readonly safety?: SafetyLayers;
 }
 
 /** The limit chosen in Settings, if any (an unreadable settings table leaves the default). */
@@ -44,6 +50,26 @@ function storedCellTimeout(settings: RunnerWiring['settings']): number | null {
     // The ledger may be closing; the configured default applies.
     return null;
   }
+}
+
+/**
+ * The engine's kernel port over the supervisor: every cell recorded as an action group,
+ * as evidence, with its figures as artifacts (child agents use it too, issue 20).
+ */
+export function sessionKernel(w: Pick<RunnerWiring, 'ledger' | 'kernels' | 'provenance' | 'cells' | 'settings' | 'envFor' | 'safety'>): KernelPort {
+  const port = kernelPort(w.kernels, {
+    provenance: w.provenance,
+    takeSubmitted: (sessionId, cellId) => w.cells.takeSubmitted(sessionId, cellId),
+    cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(w.envFor(sessionId), storedCellTimeout(w.settings)),
+    timeLimitHint: CELL_LIMIT_HINT,
+  });
+  // The pre-execution review sits in front of the kernel, inside the recorded attempt: a cell not approved is a failed attempt with the reason.
+  return recordingKernel(w.ledger, w.safety ? reviewedKernel(port, w.safety.gate) : port);
+}
+
+/** A run's system prompt: today's date, the kernel languages and the enabled skills' catalogue. */
+export function runSystemPrompt(w: Pick<RunnerWiring, 'skills'>): string {
+  return buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'], skills: w.skills.listing() });
 }
 
 /**
@@ -63,18 +89,12 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
     },
     // The host's executor records each batch as an action group, with targets and decisions.
     executor: w.host.executor,
-    kernel: recordingKernel(
-      w.ledger,
-      kernelPort(w.kernels, {
-        provenance: w.provenance,
-        takeSubmitted: (sessionId, cellId) => w.cells.takeSubmitted(sessionId, cellId),
-        cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(w.envFor(sessionId), storedCellTimeout(w.settings)),
-        timeLimitHint: CELL_LIMIT_HINT,
-      }),
-    ),
+    kernel: sessionKernel(w),
     evidenceFor: (sessionId) => sessionLookup(w.provenance, sessionId),
+    // Biosecurity screening of each step of a run, with the run's own model as the screener.
+    ...(w.safety ? { guard: (run: { sessionId: string; runId: string; model: LanguageModelPort }) => w.safety!.guard(run) } : {}),
     tools: (runId) => w.host.llmTools(runId),
-    systemPrompt: () => buildSystemPrompt({ date: new Date().toISOString().slice(0, 10), languages: ['python', 'r'], skills: w.skills.listing() }),
+    systemPrompt: () => runSystemPrompt(w),
     mentionedSkills: (message) => mentionedSkills(message, w.skills.enabled().map((s) => s.name)),
     // Host calls from a running cell find its run here (audit, activity, host.llm).
     liveRuns: w.liveRuns,

@@ -6,7 +6,7 @@ import { budgetContextPolicy } from '../engine/contextPolicy';
 import { withAnswerSources } from '../engine/answerSources';
 import { runEngine } from '../engine/loop';
 import { emptyUsage } from '../engine/usage';
-import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
+import type { ActionExecutorPort, ActionGuardPort, EngineResult, EvidenceLookupPort, KernelPort, ContextPolicyPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
 import type { LiveRuns } from '../engine/liveRuns';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
@@ -24,6 +24,8 @@ export interface RunSubmission {
   provider?: string;
   model?: string;
   maxTurns?: number;
+  /** False: the agent may not start child agents for this message (the composer's switch). */
+  delegation?: boolean;
 }
 
 export interface RunnerDeps {
@@ -37,12 +39,16 @@ export interface RunnerDeps {
   /** The tools of a run's next request (asked before each one: tools found with find_tools join). */
   tools(runId: string): readonly LlmTool[];
   systemPrompt(): string;
+  /** The context policy of one run (archive, compaction, standing context: src-main/core/archive); absent: the character budget. */
+  contextPolicy?(run: { sessionId: string; runId: string; model: LanguageModelPort; request: string }): ContextPolicyPort;
   /** Where a run is registered once its model and stream exist, for host calls from its cells. */
   liveRuns: LiveRuns;
   /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
   publish(event: SessionStreamEvent): void;
   /** The enabled skills a message names with `@name` (the composer's picker); each is loaded for that run. */
   mentionedSkills?(message: string): string[];
+  /** The check before each step of a run (biosecurity screening, issue 27); absent or undefined: none. */
+  guard?(run: { sessionId: string; runId: string; model: LanguageModelPort }): ActionGuardPort | undefined;
   /** Called once a run has ended (any status): owners of per-run state release it. */
   onRunEnd?(sessionId: string, runId: string): void;
   maxTurns?: number;
@@ -135,6 +141,14 @@ export class SessionRunner {
     const run = this.deps.ledger.runs.require(runId);
     if (run.status !== 'queued' && run.status !== 'processing') return Promise.resolve(run);
     return this.waiter(runId).promise;
+  }
+
+  /**
+   * Appends a chunk of a run this runner did not start (a child agent's, issue 20) to the
+   * session's stream: stored, then published in seq order like the runner's own chunks.
+   */
+  append(sessionId: string, runId: string, chunk: StreamChunk): void {
+    this.emit(sessionId, runId, chunk);
   }
 
   /** Which run is active and which are queued, per session. */
@@ -323,7 +337,9 @@ export class SessionRunner {
       model,
       emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk),
       signal: controller.signal,
+      ...(input.delegation === false ? { delegation: false } : {}),
     });
+    const guard = this.deps.guard?.({ sessionId, runId, model });
     let result: EngineResult;
     try {
       result = await runEngine(
@@ -333,15 +349,18 @@ export class SessionRunner {
           executor: this.deps.executor,
           kernel: this.deps.kernel,
           evidence,
-          context: budgetContextPolicy(),
+          // Archive, compaction and standing context when wired (buildRunner); else the plain character budget.
+          context: this.deps.contextPolicy?.({ sessionId, runId, model, request: input.message }) ?? budgetContextPolicy(),
           // Late events of a finished or cancelled run are dropped (the generation is over).
           // A cited answer is followed by its sources (source-url / source-document parts).
           sink: withAnswerSources({ emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk) }, evidence),
+          ...(guard ? { guard } : {}),
         },
         {
           sessionId,
           runId,
-          system: this.deps.systemPrompt(),
+          // Rebuilt before every request (never summarised away by a compaction).
+          system: () => this.deps.systemPrompt(),
           tools: () => this.deps.tools(runId),
           history: [...before, { role: 'user', content: await this.withAttachedSkills(sessionId, runId, input.message, controller.signal) }],
           signal: controller.signal,

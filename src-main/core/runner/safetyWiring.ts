@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { SafetyReport } from '../../../src-preload/contract/doctor';
+import { biosecurityGuard } from '../biosecurity/guard';
+import { CellGate } from '../biosecurity/cellReview/cellGate';
+import { CellReviewer } from '../biosecurity/cellReview/cellReviewer';
+import { PythonReviewer } from '../biosecurity/cellReview/pythonReviewer';
+import { reviewerInterpreter, safetyPosture, safetyReport } from '../biosecurity/posture';
+import type { ApprovalService } from '../capabilities/permissions/approvals';
+import type { PermissionPolicy } from '../capabilities/permissions/permissions';
+import { appRoot } from '../config/appPaths';
+import type { ConfigEnv } from '../config/env';
+import type { ActionGuardPort } from '../engine/ports';
+import type { Ledger } from '../ledger/ledger';
+import type { LanguageModelPort } from '../llm/types';
+import type { ProvenanceServices } from '../provenance/services';
+import { safetyApprovals } from './safetyApprovals';
+
+/** Databases whose records identify a sequence, structure or molecule (evidence for the sequence check). */
+const IDENTITY_DATABASES = new Set(['uniprot', 'pdb', 'ncbi', 'genbank', 'ena', 'refseq', 'blast', 'pubchem', 'chembl', 'alphafold']);
+
+export interface SafetyDeps {
+  env: Pick<ConfigEnv, 'get'>;
+  processEnv: NodeJS.ProcessEnv;
+  ledger: () => Pick<Ledger, 'safety'>;
+  host: { approvals: ApprovalService; policy: Pick<PermissionPolicy, 'consumeOnce'> };
+  /** No one answers approvals (CLI, tests): a question is denied unless OPENAI4S_UNATTENDED_APPROVAL=allow. */
+  headless: boolean;
+  provenance: () => Pick<ProvenanceServices, 'evidence'>;
+}
+
+/** The safety layers of issue 27 as the runner and the routes use them. */
+export interface SafetyLayers {
+  readonly gate: CellGate;
+  /** The biosecurity guard of one run, or undefined when the layer is off. */
+  guard(run: { sessionId: string; runId: string; model: LanguageModelPort | null }): ActionGuardPort | undefined;
+  /** The gate in front of a cell the user runs (kernel.execute): resolves to run it, throws AppError('refused') otherwise. */
+  reviewUserCell(sessionId: string, language: 'python' | 'r', code: string): Promise<void>;
+  posture(): SafetyReport;
+  close(): void;
+}
+
+export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
+  const interpreter = reviewerInterpreter(deps.processEnv);
+  const python = interpreter.path
+    ? new PythonReviewer({ interpreter: interpreter.path, workersDir: path.join(appRoot(deps.processEnv), 'kernel-workers'), pathVar: deps.processEnv.PATH ?? '/usr/bin:/bin' })
+    : null;
+  const approvals = safetyApprovals(deps.host, deps.headless);
+  const record = (input: Parameters<Ledger['safety']['record']>[0]) => void deps.ledger().safety.record(input);
+  const gate = new CellGate({ reviewer: new CellReviewer(python), enabled: () => safetyPosture(deps.env).cellReview.on, approvals, record });
+  const identityEvidence = (sessionId: string): string | null => {
+    const found = deps
+      .provenance()
+      .evidence.list(sessionId, { kind: 'retrieval' })
+      .find((r) => IDENTITY_DATABASES.has(String(r.envelope.database ?? '').toLowerCase()));
+    return found ? `${found.id} (${found.title})` : null;
+  };
+  return {
+    gate,
+    guard(run) {
+      if (!safetyPosture(deps.env).biosecurity.on) return undefined;
+      return biosecurityGuard({ ...run, approvals, record, identityEvidence: () => identityEvidence(run.sessionId) });
+    },
+    async reviewUserCell(sessionId, language, code) {
+      const gated = await gate.check(language, code, { sessionId, runId: null, subject: 'user_cell', signal: new AbortController().signal });
+      if (!gated.run) throw new AppError('refused', gated.message);
+    },
+    posture: () => safetyReport(deps.env, deps.processEnv),
+    close: () => python?.stop(),
+  };
+}
