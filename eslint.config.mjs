@@ -61,9 +61,10 @@ export const layerRules = {
             message: 'The renderer imports the contract only, never the preload.',
           },
           {
-            regex: '(^|/)contract(?!/fold(\\.ts)?$)(/.*)?$',
+            // Pure, dependency-free modules the renderer runs too: the fold and the evidence labels.
+            regex: '(^|/)contract(?!/(fold|evidenceLabel)(\\.ts)?$)(/.*)?$',
             allowTypeImports: true,
-            message: 'From the contract the renderer imports only types (`import type`) and the pure fold.',
+            message: 'From the contract the renderer imports only types (`import type`), the pure fold and the evidence labels.',
           },
           { group: ['node:*'], message: 'The renderer has no Node built-ins.' },
         ],

@@ -108,6 +108,7 @@ describe('layer rule: src-renderer imports only contract types and the pure fold
     "import type { Routes } from '../../src-preload/contract';",
     "import { type DoctorReport } from '../../src-preload/contract/doctor';",
     "import { fold } from '../../src-preload/contract/fold';",
+    "import { evidenceLabel } from '../../src-preload/contract/evidenceLabel';",
     "import { create } from 'zustand';",
   ])('allows %s', async (line) => {
     await expectAllowed(file, moduleWith(line));

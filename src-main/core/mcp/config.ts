@@ -20,6 +20,8 @@ export const MCP_CONFIG_FILE = 'mcp.json';
 /** The ledger settings keys this layer owns (not part of AppSettings: the MCP page edits them). */
 export const MCP_SERVERS_KEY = 'mcp.servers';
 export const MCP_POLICY_KEY = 'mcp.policy';
+/** The bearer token of `openai4s mcp --http` (generated on first use; Settings shows it to copy). */
+export const MCP_HTTP_TOKEN_KEY = 'mcp.httpToken';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const stringMap = z.record(z.string(), z.string());

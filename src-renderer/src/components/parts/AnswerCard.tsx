@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../store/context';
 import { modelChoice } from '../../store/settingsSlice';
 import { Markdown } from './Markdown';
+import { evidenceLabel } from '../../../../src-preload/contract/evidenceLabel';
 
 export function BasisBadge({ basis }: { basis: ClaimBasis }) {
   const t = useT();
@@ -19,18 +20,25 @@ export function BasisBadge({ basis }: { basis: ClaimBasis }) {
   );
 }
 
+/**
+ * A citation chip: the record's human label ("UniProt P01308", "Smith 2023, Nature") once
+ * the session's evidence list has it, the raw id until then; the id is always on hover.
+ */
 export function EvidenceLink({ id }: { id: string }) {
   const t = useT();
   const focus = useAppStore((s) => s.focusEvidence);
+  // The stored record object itself (or undefined): a stable selection.
+  const record = useAppStore((s) => s.evidence.data.find((r) => r.id === id));
   return (
     <button
       type="button"
-      className="evidence-chip mono"
+      className={record ? 'evidence-chip' : 'evidence-chip mono'}
       aria-label={t('answer.openEvidence', { id })}
+      title={record ? `${id} · ${record.title}` : id}
       onClick={() => focus(id)}
       data-testid="evidence-link"
     >
-      {id}
+      {record ? evidenceLabel(record) : id}
     </button>
   );
 }
