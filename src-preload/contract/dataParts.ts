@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { citedAnswerSchema, type CitedAnswer } from './answer';
 import type { ApprovalEventData, HostCallEventData } from './approvals';
 import type { ArtifactVersion } from './artifacts';
+import { compactionDataSchema } from './compaction';
 import type { EvidenceRecord } from './evidence';
 import type { KernelCellError, KernelDisplay, KernelSandboxState, KernelUsage } from './kernel';
 import type { JsonPatchOperation } from './stream';
@@ -205,6 +206,8 @@ export const dataPartSchemas = {
   'host-call': hostCallDataSchema,
   'run-status': runStatusDataSchema,
   error: errorDataSchema,
+  /** Issue 19: the divider "earlier turns summarised", with the handoff (contract/compaction.ts). */
+  compaction: compactionDataSchema,
   'thinking-step': thinkingStepDataSchema,
 } as const;
 

@@ -9,6 +9,8 @@ import { findToolsTool } from './tools/findTools';
 import { skillTools } from './tools/skillTools';
 import { environmentTools } from './tools/environmentTools';
 import { skillStatusTool } from './tools/skillStatusTool';
+import { recallTool } from './tools/recallTool';
+import { ARCHIVE_DIR, ResultArchive } from '../archive/resultArchive';
 import type { EnvironmentService } from '../environments/service';
 import type { SkillLibrary } from '../skills/library';
 import type { Tool } from './define';
@@ -53,6 +55,8 @@ export class Host {
   readonly approvals: ApprovalService;
   readonly dispatcher: HostDispatcher;
   readonly executor: ToolExecutor;
+  /** Large results archived by sha256 (the context policy writes, `recall` reads). */
+  readonly archive: ResultArchive;
   private readonly audit: LedgerAudit;
   /** On-demand tools each live run has found with find_tools (offered in its next requests). */
   private readonly disclosed = new Map<string, Set<string>>();
@@ -74,6 +78,8 @@ export class Host {
     if (options.environments) for (const tool of environmentTools(options.environments)) this.registry.register(tool);
     // skill_status checks a skill's packages against the session's environments: it needs both.
     if (options.skills && options.environments) this.registry.register(skillStatusTool(options.skills, options.environments));
+    this.archive = new ResultArchive(path.join(options.dataDir, ARCHIVE_DIR), () => options.ledger().archive);
+    this.registry.register(recallTool(() => this.archive));
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
     const headless = !options.approvals;
@@ -93,6 +99,13 @@ export class Host {
       emitOf: (sessionId) => liveRuns.of(sessionId)?.emit,
       local,
     });
+  }
+
+  /** Offers on-demand tools to a run from its next request, as find_tools does (recall once the run archived a result). */
+  disclose(runId: string, names: string[]): void {
+    const set = this.disclosed.get(runId) ?? new Set<string>();
+    for (const name of names) if (this.registry.get(name)) set.add(name);
+    this.disclosed.set(runId, set);
   }
 
   /** A run ended: its per-run audit state goes. */

@@ -1,11 +1,15 @@
 import type { LlmMessage } from '../llm/types';
-import type { ContextPolicyPort } from './ports';
 
 export interface ContextBudget {
   /** Rough size the history may take, in characters (about 4 per token for English, fewer for Chinese). */
   maxChars: number;
   /** The most recent messages are never shortened (the model needs the latest results whole). */
   keepRecent: number;
+}
+
+/** A policy that answers at once, without a model call (tests read its result directly). */
+export interface SyncContextPolicy {
+  prepare(history: readonly LlmMessage[]): LlmMessage[];
 }
 
 export const DEFAULT_CONTEXT_BUDGET: ContextBudget = { maxChars: 240_000, keepRecent: 6 };
@@ -19,7 +23,7 @@ const size = (m: LlmMessage) => m.content.length + ('toolCalls' in m && m.toolCa
  * structure (each tool call answered) is kept, so providers accept it. Nothing is lost:
  * the ledger holds the full text.
  */
-export function budgetContextPolicy(budget: ContextBudget = DEFAULT_CONTEXT_BUDGET): ContextPolicyPort {
+export function budgetContextPolicy(budget: ContextBudget = DEFAULT_CONTEXT_BUDGET): SyncContextPolicy {
   return {
     prepare(history) {
       let total = history.reduce((n, m) => n + size(m), 0);

@@ -21,13 +21,15 @@ import { kernelPort } from './kernelCells';
 import { recordingKernel } from './recording';
 import { sessionLookup } from './sessionLookup';
 import { SessionRunner } from './sessionRunner';
+import { runContextPolicy } from './contextWiring';
+import type { StandingContextSource } from '../archive/standingContext';
 import { mentionedSkills } from '../skills/mentions';
 
 /** What the session runner is built from: the modules below it, each as far as the runner uses it. */
 export interface RunnerWiring {
   readonly config: Pick<CoreConfig, 'settingsKey'>;
   readonly ledger: Ledger;
-  readonly host: Pick<Host, 'executor' | 'llmTools' | 'endRun'>;
+  readonly host: Pick<Host, 'executor' | 'llmTools' | 'endRun' | 'archive' | 'disclose'>;
   readonly kernels: KernelSupervisor;
   readonly provenance: () => ProvenanceServices;
   readonly events: EventBus;
@@ -38,6 +40,8 @@ export interface RunnerWiring {
   readonly skills: Pick<SkillLibrary, 'listing' | 'enabled'>;
   /** The configuration a session sees (the app's, or under the demo's overlay). */
   envFor(sessionId: string): ConfigEnv;
+  /** Standing context (memory, plan) added to every request of a run, never summarised (src-main/core/archive/standingContext.ts). */
+  readonly standing?: StandingContextSource;
   /** Biosecurity screening and the pre-execution review of cells (issue 27); absent: neither. */
   readonly safety?: SafetyLayers;
 }
@@ -95,6 +99,8 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
     ...(w.safety ? { guard: (run: { sessionId: string; runId: string; model: LanguageModelPort }) => w.safety!.guard(run) } : {}),
     tools: (runId) => w.host.llmTools(runId),
     systemPrompt: () => runSystemPrompt(w),
+    // Large results archived by sha256, older turns compacted into a handoff, standing context every turn.
+    contextPolicy: runContextPolicy(w),
     mentionedSkills: (message) => mentionedSkills(message, w.skills.enabled().map((s) => s.name)),
     // Host calls from a running cell find its run here (audit, activity, host.llm).
     liveRuns: w.liveRuns,

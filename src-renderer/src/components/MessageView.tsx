@@ -11,6 +11,7 @@ import type {
 import { useT } from '../i18n/useT';
 import { AnswerCard } from './parts/AnswerCard';
 import { CellCard } from './parts/CellCard';
+import { CompactionDivider } from './parts/CompactionDivider';
 import {
   ApprovalLine,
   ErrorPart,
@@ -108,6 +109,8 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
     case 'data-thinking-step':
       // Grouped into one checklist by AssistantMessage; a lone one still shows.
       return <ThinkingSteps key={key} steps={[part.data]} />;
+    case 'data-compaction':
+      return <CompactionDivider key={key} data={part.data} />;
     default: {
       const unhandled: never = part;
       return unhandled;

@@ -21,6 +21,7 @@ const KNOWN: Record<DataPartName, true> = {
   'host-call': true,
   'run-status': true,
   error: true,
+  compaction: true,
   'thinking-step': true,
 };
 

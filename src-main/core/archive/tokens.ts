@@ -1,0 +1,106 @@
+import type { LlmMessage, LlmTool } from '../llm/types';
+
+/**
+ * Token counts for deciding when to compact. OpenAI-family models get the real BPE
+ * (gpt-tokenizer, o200k_base; cl100k_base for gpt-4/3.5); every other family gets a
+ * calibrated estimate that errs high, since an overestimate costs an early compaction
+ * and an underestimate costs a refused request.
+ */
+export interface TokenCounter {
+  /** `bpe:o200k_base`, `bpe:cl100k_base` or `estimate`. */
+  readonly method: string;
+  count(text: string): number;
+}
+
+const CJK = /[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
+
+/** One whitespace-free run, piece by piece: short words are one token, long ones split. */
+function wordTokens(run: string): number {
+  let n = 0;
+  for (const [w] of run.matchAll(/[A-Za-z]+|[0-9]+|[\x21-\x7e]|[^\x00-\x7f]/gu)) {
+    const c = w.charCodeAt(0);
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n += w.length <= 7 ? 1 : Math.ceil(w.length / 4);
+    else if (c >= 48 && c <= 57) n += Math.ceil(w.length / 3);
+    else if (c < 128) n += 0.75;
+    else if (CJK.test(w)) n += 1.1;
+    else n += 0.8;
+  }
+  return n;
+}
+
+/**
+ * The calibrated estimate. Measured against o200k_base on English prose, TypeScript,
+ * Python, JSON, a lock file, Chinese prose, a protein sequence, hex, base64 and CSV: it
+ * lands at 1.0 to 1.3 times the real count (1.6 on minified JSON), never more than a few
+ * percent under. Long dense runs (hashes, base64, sequences) tokenize at about 1.5
+ * characters a token in every BPE, so they are counted that way.
+ */
+export function estimateTokens(text: string): number {
+  let n = 0;
+  for (const run of text.split(/(\s+)/)) {
+    if (!run) continue;
+    if (/^\s/.test(run)) {
+      n += run.includes('\n') ? 1 : run.length > 1 ? 0.5 : 0;
+      continue;
+    }
+    const words = wordTokens(run);
+    n += run.length > 24 && !/[^\x00-\x7f]/.test(run) ? Math.max(words, run.length / 1.5) : words;
+  }
+  return Math.ceil(n);
+}
+
+const ESTIMATE: TokenCounter = { method: 'estimate', count: estimateTokens };
+
+/** Which BPE an OpenAI model uses, or null when the model is not OpenAI's. */
+export function openAiEncoding(providerId: string, model: string): 'o200k_base' | 'cl100k_base' | null {
+  const id = model.toLowerCase().replace(/^openai\//, '');
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o[1-9]|chatgpt|gpt-oss)/.test(id)) return 'o200k_base';
+  if (/^(gpt-4|gpt-3\.5)/.test(id)) return 'cl100k_base';
+  // Any other model the OpenAI endpoint serves is a current one.
+  return providerId === 'openai' ? 'o200k_base' : null;
+}
+
+const loaded = new Map<string, Promise<TokenCounter>>();
+
+/**
+ * The counter for a provider's model. The BPE tables are loaded on first use (a few MB,
+ * so never at startup); if they cannot be loaded the estimate is used, and `method` says so.
+ */
+export function tokenCounterFor(providerId: string, model: string): Promise<TokenCounter> {
+  const encoding = openAiEncoding(providerId, model);
+  if (!encoding) return Promise.resolve(ESTIMATE);
+  let counter = loaded.get(encoding);
+  if (!counter) {
+    const load =
+      encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base');
+    counter = load.then(
+      (m): TokenCounter => {
+        // Special-token strings inside a tool result (`<|endoftext|>`) are text here, never control.
+        const options = { disallowedSpecial: new Set<string>() };
+        return { method: `bpe:${encoding}`, count: (text) => (text ? m.countTokens(text, options) : 0) };
+      },
+      () => ESTIMATE,
+    );
+    loaded.set(encoding, counter);
+  }
+  return counter;
+}
+
+/** Per-message framing (role, separators) every chat wire adds. */
+const MESSAGE_OVERHEAD = 4;
+
+/** Tokens of one history message: its text, its tool calls' names and arguments, its framing. */
+export function messageTokens(counter: TokenCounter, m: LlmMessage): number {
+  let n = MESSAGE_OVERHEAD + counter.count(m.content);
+  if (m.role === 'assistant') {
+    if (m.reasoning) n += counter.count(m.reasoning);
+    for (const c of m.toolCalls ?? []) n += MESSAGE_OVERHEAD + counter.count(c.name) + counter.count(c.rawArguments);
+  }
+  if (m.role === 'tool') n += counter.count(m.toolName);
+  return n;
+}
+
+/** Tokens of the tool schemas a request offers, as the OpenAI wire serialises them. */
+export function toolTokens(counter: TokenCounter, tools: readonly LlmTool[]): number {
+  return tools.reduce((n, t) => n + MESSAGE_OVERHEAD + counter.count(JSON.stringify({ name: t.name, description: t.description ?? '', parameters: t.inputSchema })), 0);
+}
