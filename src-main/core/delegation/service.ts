@@ -1,0 +1,506 @@
+import type { CitedAnswer } from '../../../src-preload/contract/answer';
+import { dataChunk, transientDataChunk, type ChildData, type ChildStatus } from '../../../src-preload/contract/dataParts';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { ChildTask, ChildView, DelegationCaller, DelegationPort } from '../capabilities/delegationPort';
+import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
+import { runEngine } from '../engine/loop';
+import type { LiveRuns } from '../engine/liveRuns';
+import type { Ledger } from '../ledger/ledger';
+import type { LanguageModelPort, LlmTool } from '../llm/types';
+import { responsiveModel } from '../runner/responsiveModel';
+import { errorMessage } from '../shared/errorMessage';
+import { SharedBudget } from './budget';
+import { budgetedModel, childPreamble, childTaskMessage, childTools, restrictedExecutor, steeredContext } from './childPorts';
+import { DEFAULT_LIMITS, DelegationRefusedError, type DelegationLimits } from './limits';
+import { Pool } from './pool';
+
+/** A kernel for one child's cells (its own generation), released when the child ends. */
+export interface ChildKernel extends KernelPort {
+  release?(): Promise<void> | void;
+}
+
+export interface DelegationDeps {
+  ledger: () => Pick<Ledger, 'runs'>;
+  /** The user's runs streaming now (the roots of the trees): their model, stream and delegation switch. */
+  liveRuns: LiveRuns;
+  executor: ActionExecutorPort;
+  kernelFor(sessionId: string, runId: string): ChildKernel;
+  evidenceFor(sessionId: string): EvidenceLookupPort;
+  /** The tools a run is offered before each request (tools it found with find_tools join). */
+  tools(runId: string): readonly LlmTool[];
+  systemPrompt(): string;
+  /** Appends a chunk to the session's stream under the given run id (durable, then published). */
+  append(sessionId: string, runId: string, chunk: StreamChunk): void;
+  /** A child run ended: owners of per-run state (audit turns, disclosed tools) release it. */
+  onRunEnd?(sessionId: string, runId: string): void;
+  limits?: Partial<DelegationLimits>;
+  /** How long a child's model stream may hold the event loop (runner/responsiveModel.ts); tests pass 0. */
+  streamSliceMs?: number;
+}
+
+/** One child agent. Its `live` flag is its generation: once false, nothing it produces is used. */
+interface ChildNode {
+  runId: string;
+  sessionId: string;
+  parentRunId: string;
+  depth: number;
+  task: string;
+  constraints: string | undefined;
+  allowed: ReadonlySet<string> | null;
+  /** The composer's switch of the user's run, inherited by the whole tree (the depth limit is checked apart). */
+  mayDelegate: boolean;
+  model: LanguageModelPort;
+  /** The stream of the user's run at the root of this tree (every descendant is a part of its message). */
+  rootEmit: (chunk: StreamChunk) => void;
+  status: ChildStatus;
+  startedAt: string | null;
+  finishedAt: string | null;
+  turns: number;
+  answer: CitedAnswer | null;
+  failure: string | null;
+  controller: AbortController;
+  live: boolean;
+  inbox: string[];
+  children: string[];
+  done: Promise<void>;
+}
+
+/** What a parent is: a user's run (depth 0) or a child. */
+interface ParentInfo {
+  runId: string;
+  sessionId: string;
+  depth: number;
+  model: LanguageModelPort;
+  allowed: ReadonlySet<string> | null;
+  mayDelegate: boolean;
+  rootEmit: (chunk: StreamChunk) => void;
+  signal: AbortSignal;
+}
+
+interface SessionState {
+  started: number;
+  pool: Pool;
+  budget: SharedBudget;
+  /** Children started by a user's run, per root run id (the root is not a node). */
+  rootChildren: Map<string, string[]>;
+}
+
+const TERMINAL: ReadonlySet<ChildStatus> = new Set(['completed', 'failed', 'stopped', 'budget_exhausted']);
+
+/**
+ * Child agents (issue 20): a tree of runs under a user's run. Each child runs the same
+ * engine loop with its own context, kernel and tools (never wider than its parent's),
+ * from a bounded pool per session over one shared token and cost budget. Limits are
+ * refused by name; stopping a child stops its subtree, and a stopped child's output
+ * never reaches its parent, the stream or the ledger as a result.
+ */
+export class DelegationService implements DelegationPort {
+  readonly limits: DelegationLimits;
+  private readonly nodes = new Map<string, ChildNode>();
+  private readonly sessions = new Map<string, SessionState>();
+  /** User's runs whose end (or Stop) this service listens for, to end their trees. */
+  private readonly watchedRoots = new Set<string>();
+
+  constructor(private readonly deps: DelegationDeps) {
+    this.limits = { ...DEFAULT_LIMITS, ...deps.limits };
+    // A user's run that ended takes its tree with it (after its last chunk, so no child part lands after it).
+    deps.liveRuns.onEnd((sessionId, runId) => {
+      if (this.watchedRoots.has(runId)) void this.endRoot(sessionId, runId);
+    });
+  }
+
+  // ---- the port (tools and host calls) -----------------------------------------------
+
+  async delegate(caller: DelegationCaller, tasks: ChildTask[]): Promise<ChildView[]> {
+    const parent = this.parentOf(caller);
+    if (!parent.mayDelegate) throw new DelegationRefusedError('forbidden', 'delegation is turned off for this message; do the work yourself.');
+    if (parent.depth >= this.limits.maxDepth) {
+      throw new DelegationRefusedError('depth', `a child at depth ${parent.depth} cannot delegate (the limit is ${this.limits.maxDepth} levels); do this task yourself.`);
+    }
+    const state = this.session(parent.sessionId);
+    const siblings = this.childrenOf(parent.runId, parent.sessionId);
+    if (siblings.length + tasks.length > this.limits.fanOut) {
+      throw new DelegationRefusedError(
+        'fan_out',
+        `one run may start at most ${this.limits.fanOut} children; this one has started ${siblings.length} and asked for ${tasks.length} more. Combine tasks, or collect results and do the rest yourself.`,
+      );
+    }
+    if (state.started + tasks.length > this.limits.perSession) {
+      throw new DelegationRefusedError(
+        'session_cap',
+        `a session may start at most ${this.limits.perSession.toLocaleString('en-US')} children; this one has started ${state.started.toLocaleString('en-US')}. Start a new session for more delegated work.`,
+      );
+    }
+    const spent = state.budget.exhausted();
+    if (spent) throw new DelegationRefusedError('budget', `${spent}.`);
+    for (const t of tasks) {
+      const outside = parent.allowed && t.tools ? t.tools.filter((name) => !parent.allowed!.has(name)) : [];
+      if (outside.length) throw new DelegationRefusedError('forbidden', `a child cannot have tools its parent lacks (${outside.join(', ')}).`);
+    }
+    state.started += tasks.length;
+    return tasks.map((t) => this.view(this.start(parent, state, t)));
+  }
+
+  list(caller: DelegationCaller): ChildView[] {
+    const parent = this.parentOf(caller, true);
+    return this.childrenOf(parent.runId, parent.sessionId).map((id) => this.view(this.nodes.get(id)!));
+  }
+
+  async collect(caller: DelegationCaller, options: { ids?: string[]; wait?: boolean }): Promise<ChildView[]> {
+    const parent = this.parentOf(caller, true);
+    const mine = this.childrenOf(parent.runId, parent.sessionId);
+    const ids = options.ids ?? mine;
+    for (const id of ids) if (!mine.includes(id)) throw new DelegationRefusedError('not_a_child', `${id} is not a child of this run; list_children shows yours.`);
+    const nodes = ids.map((id) => this.nodes.get(id)!);
+    if (options.wait !== false) {
+      const ended = Promise.all(nodes.map((n) => n.done));
+      const aborted = new Promise<void>((resolve) => {
+        if (caller.signal.aborted) resolve();
+        caller.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await Promise.race([ended, aborted]);
+    }
+    return nodes.map((n) => this.view(n));
+  }
+
+  async stop(caller: DelegationCaller, childId: string): Promise<ChildView[]> {
+    const parent = this.parentOf(caller, true);
+    const node = this.nodes.get(childId);
+    if (!node || node.sessionId !== parent.sessionId || !this.isAncestor(parent.runId, node)) {
+      throw new DelegationRefusedError('not_a_child', `${childId} is not a child (or descendant) of this run; list_children shows yours.`);
+    }
+    const subtree = this.subtree(node);
+    this.end(subtree, 'stopped', 'Stopped by its parent (stop_child).');
+    await Promise.all(subtree.map((n) => n.done));
+    return subtree.map((n) => this.view(n));
+  }
+
+  /** The user stopped a child from its card: it and its subtree end as a parent's stop_child would end them. */
+  async stopFromUser(sessionId: string, runId: string): Promise<{ stopped: string[] }> {
+    const node = this.nodes.get(runId);
+    if (!node || node.sessionId !== sessionId) {
+      throw new AppError('not_found', `Child run ${runId} is not running in this session (it ended, or its run did); nothing was stopped.`);
+    }
+    const subtree = this.subtree(node).filter((n) => !TERMINAL.has(n.status));
+    this.end(subtree, 'stopped', 'Stopped by the user.');
+    await Promise.all(subtree.map((n) => n.done));
+    return { stopped: subtree.map((n) => n.runId) };
+  }
+
+  send(caller: DelegationCaller, childId: string, message: string): ChildView {
+    const parent = this.parentOf(caller, true);
+    const node = this.nodes.get(childId);
+    if (!node || node.parentRunId !== parent.runId) throw new DelegationRefusedError('not_a_child', `${childId} is not a child of this run; list_children shows yours.`);
+    if (TERMINAL.has(node.status)) throw new DelegationRefusedError('ended', `child ${childId} has ended (${node.status}); start a new child with delegate_task.`);
+    node.inbox.push(message);
+    return this.view(node);
+  }
+
+  // ---- the tree ------------------------------------------------------------------------
+
+  /** A user's run ended (any status): every child it started still running is stopped. */
+  endRoot(sessionId: string, runId: string): Promise<void> {
+    this.watchedRoots.delete(runId);
+    const state = this.sessions.get(sessionId);
+    const ids = state?.rootChildren.get(runId) ?? [];
+    state?.rootChildren.delete(runId);
+    const subtree = ids.flatMap((id) => this.subtree(this.nodes.get(id)!));
+    this.end(subtree, 'stopped', 'Stopped: the run that started it ended.');
+    const done = Promise.all(subtree.map((n) => n.done)).then(() => undefined);
+    // The finished tree is forgotten once it has ended (its record is in the ledger).
+    void done.then(() => {
+      for (const n of subtree) this.nodes.delete(n.runId);
+    });
+    return done;
+  }
+
+  /** The session went away: its trees end and its pool and budget are dropped. */
+  async endSession(sessionId: string): Promise<void> {
+    const state = this.sessions.get(sessionId);
+    if (!state) return;
+    await Promise.all([...state.rootChildren.keys()].map((runId) => this.endRoot(sessionId, runId)));
+    this.sessions.delete(sessionId);
+  }
+
+  /** Every tree ends (the app is closing); resolves once every child has ended. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((sessionId) => this.endSession(sessionId)));
+    await Promise.all([...this.nodes.values()].map((n) => n.done));
+  }
+
+  /** Entries of the per-run and per-session tables (diagnostics and the lifecycle test). */
+  sizes(): Record<string, number> {
+    let running = 0;
+    let waiting = 0;
+    for (const s of this.sessions.values()) {
+      running += s.pool.sizes().running;
+      waiting += s.pool.sizes().waiting;
+    }
+    return { nodes: this.nodes.size, sessions: this.sessions.size, roots: this.watchedRoots.size, poolRunning: running, poolWaiting: waiting };
+  }
+
+  /** The session's shared budget, as spent so far. */
+  spent(sessionId: string): { tokens: number; usd: number } {
+    return this.sessions.get(sessionId)?.budget.spent() ?? { tokens: 0, usd: 0 };
+  }
+
+  private session(sessionId: string): SessionState {
+    let state = this.sessions.get(sessionId);
+    if (!state) {
+      // The session cap counts the children of earlier app runs too (they are in the ledger).
+      const before = this.deps.ledger().runs.countChildren(sessionId);
+      state = { started: before, pool: new Pool(this.limits.concurrency), budget: new SharedBudget(this.limits), rootChildren: new Map() };
+      this.sessions.set(sessionId, state);
+    }
+    return state;
+  }
+
+  private parentOf(caller: DelegationCaller, readOnly = false): ParentInfo {
+    if (!caller.runId) throw new DelegationRefusedError('not_running', 'child agents work only inside a run of the agent (not from a REPL cell).');
+    const node = this.nodes.get(caller.runId);
+    if (node) {
+      if (!readOnly && TERMINAL.has(node.status)) throw new DelegationRefusedError('ended', `run ${node.runId} has ended (${node.status}).`);
+      return { runId: node.runId, sessionId: node.sessionId, depth: node.depth, model: node.model, allowed: node.allowed, mayDelegate: node.mayDelegate, rootEmit: node.rootEmit, signal: node.controller.signal };
+    }
+    const live = this.deps.liveRuns.of(caller.sessionId);
+    if (!live || live.runId !== caller.runId || !live.model) {
+      throw new DelegationRefusedError('not_running', `run ${caller.runId} is not running; child agents start only from a running run.`);
+    }
+    this.watchRoot(caller.sessionId, live.runId, live.signal);
+    return { runId: live.runId, sessionId: caller.sessionId, depth: 0, model: live.model, allowed: null, mayDelegate: live.delegation !== false, rootEmit: live.emit, signal: live.signal };
+  }
+
+  /** A user's run that delegates: Stop on it stops its children. */
+  private watchRoot(sessionId: string, runId: string, signal: AbortSignal): void {
+    if (this.watchedRoots.has(runId)) return;
+    this.watchedRoots.add(runId);
+    signal.addEventListener('abort', () => void this.endRoot(sessionId, runId), { once: true });
+  }
+
+  private childrenOf(runId: string, sessionId: string): string[] {
+    const node = this.nodes.get(runId);
+    if (node) return node.children;
+    const state = this.session(sessionId);
+    let ids = state.rootChildren.get(runId);
+    if (!ids) state.rootChildren.set(runId, (ids = []));
+    return ids;
+  }
+
+  private isAncestor(ancestor: string, node: ChildNode): boolean {
+    for (let n: ChildNode | undefined = node; n; n = this.nodes.get(n.parentRunId)) if (n.parentRunId === ancestor) return true;
+    return false;
+  }
+
+  /** The node and all its descendants, parents before children. */
+  private subtree(node: ChildNode): ChildNode[] {
+    const out = [node];
+    for (let i = 0; i < out.length; i++) for (const id of out[i]!.children) out.push(this.nodes.get(id)!);
+    return out;
+  }
+
+  /**
+   * Ends nodes now: each one's generation closes (nothing it emits afterwards is kept, its
+   * answer is never taken) and its run is aborted. Nodes that already ended keep their status.
+   */
+  private end(nodes: ChildNode[], status: 'stopped' | 'budget_exhausted', reason: string): void {
+    for (const n of nodes) {
+      if (TERMINAL.has(n.status)) continue;
+      n.status = status;
+      n.failure = reason;
+      n.finishedAt = new Date().toISOString();
+      this.publish(n);
+      n.live = false;
+      n.controller.abort();
+    }
+  }
+
+  private start(parent: ParentInfo, state: SessionState, t: ChildTask): ChildNode {
+    const allowed = t.tools ? new Set(t.tools) : parent.allowed;
+    const record = this.deps.ledger().runs.startChild({
+      sessionId: parent.sessionId,
+      parentRunId: parent.runId,
+      depth: parent.depth + 1,
+      task: childTaskMessage(t.task, t.constraints),
+      provider: parent.model.providerId,
+      model: parent.model.model,
+    });
+    const node: ChildNode = {
+      runId: record.id,
+      sessionId: parent.sessionId,
+      parentRunId: parent.runId,
+      depth: parent.depth + 1,
+      task: t.task,
+      constraints: t.constraints,
+      allowed,
+      mayDelegate: parent.mayDelegate,
+      model: parent.model,
+      rootEmit: parent.rootEmit,
+      status: 'queued',
+      startedAt: null,
+      finishedAt: null,
+      turns: 0,
+      answer: null,
+      failure: null,
+      controller: new AbortController(),
+      live: true,
+      inbox: [],
+      children: [],
+      done: Promise.resolve(),
+    };
+    this.nodes.set(node.runId, node);
+    this.childrenOf(parent.runId, parent.sessionId).push(node.runId);
+    this.publish(node);
+    node.done = this.run(node, state).catch((error: unknown) => {
+      // A bug here must still end the child (and its waiters), never leave it running.
+      if (!TERMINAL.has(node.status)) {
+        node.status = 'failed';
+        node.failure = `internal error: ${errorMessage(error)}`;
+        node.finishedAt = new Date().toISOString();
+        this.publish(node);
+        node.live = false;
+      }
+    });
+    return node;
+  }
+
+  private async run(node: ChildNode, state: SessionState): Promise<void> {
+    const release = await state.pool.acquire(node.controller.signal);
+    if (!release) {
+      this.finishRecord(node, null);
+      return;
+    }
+    let kernel: ChildKernel | null = null;
+    let result: EngineResult | null = null;
+    try {
+      const spent = state.budget.exhausted();
+      if (spent) {
+        this.end([node], 'budget_exhausted', `Not started: ${spent}.`);
+        return;
+      }
+      node.status = 'running';
+      node.startedAt = new Date().toISOString();
+      this.publish(node);
+      kernel = this.deps.kernelFor(node.sessionId, node.runId);
+      const emit = (chunk: StreamChunk) => {
+        if (node.live) this.deps.append(node.sessionId, node.runId, transientDataChunk('child-event', { runId: node.runId, chunk: chunk as unknown as Record<string, unknown> }));
+      };
+      const model = budgetedModel(responsiveModel(node.model, this.deps.streamSliceMs), state.budget, () => {
+        const why = state.budget.exhausted();
+        if (why) this.end(this.subtree(node), 'budget_exhausted', `Ended: ${why}.`);
+        return !why && node.live;
+      });
+      result = await runEngine(
+        {
+          model,
+          executor: restrictedExecutor(this.deps.executor, node.allowed),
+          kernel,
+          evidence: this.deps.evidenceFor(node.sessionId),
+          context: steeredContext(node.inbox),
+          sink: { emit },
+        },
+        {
+          sessionId: node.sessionId,
+          runId: node.runId,
+          system: `${this.deps.systemPrompt()}\n\n${childPreamble(node.depth, this.limits.maxDepth)}`,
+          tools: () => childTools(this.deps.tools(node.runId), node.allowed, node.mayDelegate && node.depth < this.limits.maxDepth),
+          history: [{ role: 'user', content: childTaskMessage(node.task, node.constraints) }],
+          signal: node.controller.signal,
+          maxTurns: this.limits.maxTurns,
+          startMetadata: { provider: node.model.providerId, model: node.model.model, parentRunId: node.parentRunId, depth: node.depth },
+        },
+      );
+      node.turns = result.turns;
+      // Its own children end with it (nothing may outlive the run that started them).
+      const below = node.children.flatMap((id) => this.subtree(this.nodes.get(id)!));
+      this.end(below, 'stopped', 'Stopped: the child that started it ended.');
+      await Promise.all(below.map((n) => n.done));
+      if (node.live) {
+        node.status = result.status === 'completed' ? 'completed' : 'failed';
+        node.answer = result.status === 'completed' ? result.answer : null;
+        node.failure = result.status === 'completed' ? null : (result.failureMessage ?? result.status);
+        node.finishedAt = new Date().toISOString();
+        this.publish(node);
+        node.live = false;
+      }
+    } finally {
+      release();
+      try {
+        await kernel?.release?.();
+      } finally {
+        this.finishRecord(node, result);
+        this.deps.onRunEnd?.(node.sessionId, node.runId);
+      }
+    }
+  }
+
+  /** The child's run row: completed with its usage, or why it did not complete. */
+  private finishRecord(node: ChildNode, result: EngineResult | null): void {
+    const usage = result
+      ? {
+          ...(result.usage.promptTokens !== null ? { inputTokens: result.usage.promptTokens } : {}),
+          ...(result.usage.completionTokens !== null ? { outputTokens: result.usage.completionTokens } : {}),
+        }
+      : undefined;
+    const cost = result?.cost?.currency === 'USD' ? { costUsd: result.cost.amount } : {};
+    const base = { ...(usage ? { usage } : {}), ...cost };
+    const outcome =
+      node.status === 'completed'
+        ? { status: 'completed' as const, ...base }
+        : node.status === 'budget_exhausted'
+          ? { status: 'failed' as const, failureCode: 'budget_exhausted' as const, failureMessage: node.failure ?? 'budget exhausted', ...base }
+          : node.status === 'stopped'
+            ? { status: 'cancelled' as const, failureCode: 'cancelled' as const, failureMessage: node.failure ?? 'stopped', ...base }
+            : { status: 'failed' as const, failureCode: result?.failureCode ?? 'internal', failureMessage: node.failure ?? 'failed', ...base };
+    try {
+      this.deps.ledger().runs.finish(node.runId, outcome);
+    } catch {
+      // The ledger closed under a shutdown: crash repair closes the row on the next open.
+    }
+  }
+
+  private data(node: ChildNode): ChildData {
+    return {
+      runId: node.runId,
+      parentRunId: node.parentRunId,
+      depth: node.depth,
+      task: node.task.slice(0, 500),
+      status: node.status,
+      ...(node.startedAt ? { startedAt: node.startedAt } : {}),
+      ...(node.finishedAt ? { finishedAt: node.finishedAt } : {}),
+      turns: node.turns,
+      ...(node.answer ? { summary: node.answer.summary.slice(0, 1_000) } : {}),
+      ...(node.failure ? { failure: node.failure.slice(0, 1_000) } : {}),
+      evidence: this.evidenceOf(node),
+    };
+  }
+
+  /** The child's state in its root run's message (the tree the UI shows); dropped once that run ended. */
+  private publish(node: ChildNode): void {
+    if (!node.live) return;
+    node.rootEmit(dataChunk('child', node.runId, this.data(node)));
+  }
+
+  private evidenceOf(node: ChildNode): string[] {
+    return node.answer ? [...new Set(node.answer.claims.flatMap((c) => c.evidence))] : [];
+  }
+
+  private view(node: ChildNode): ChildView {
+    const start = node.startedAt ? Date.parse(node.startedAt) : null;
+    const finish = node.finishedAt ? Date.parse(node.finishedAt) : Date.now();
+    return {
+      id: node.runId,
+      parentRunId: node.parentRunId,
+      depth: node.depth,
+      task: node.task,
+      status: node.status,
+      startedAt: node.startedAt,
+      finishedAt: node.finishedAt,
+      elapsedMs: start === null ? 0 : Math.max(0, finish - start),
+      turns: node.turns,
+      answer: node.answer,
+      failure: node.failure,
+      evidence: this.evidenceOf(node),
+    };
+  }
+}
