@@ -41,7 +41,7 @@ const worksOnSequences = (step: GuardedStep) => step.kind === 'cell' || (step.ki
 export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
   /** Hits seen in this run (an agent named earlier trips together with a manipulation later). */
   const seen: PrescanHit[] = [];
-  /** Terms a screening already cleared in this run: they do not buy another model call. */
+  /** Terms the screener allowed in this run: they do not buy another model call (escalated ones do). */
   const cleared = new Set<string>();
 
   const record = (step: GuardedStep, ctx: ActionContext, row: Omit<SafetyCheckInput, 'sessionId' | 'runId' | 'turn' | 'subject' | 'subjectSha256'>) => {
@@ -125,10 +125,8 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
         ctx.signal,
       );
       record(step, ctx, { ...base, outcome: answer.allowed ? 'approved' : 'denied', requestId: answer.requestId, durationMs: elapsed() });
-      if (answer.allowed) {
-        for (const h of hits) cleared.add(h.term);
-        return { action: 'proceed' };
-      }
+      // Confirmed by a person, the step runs; the terms stay under watch (a later step that trips is screened again).
+      if (answer.allowed) return { action: 'proceed' };
       if (ctx.signal.aborted) return { action: 'end', message: 'Stopped by the user.' };
       return { action: 'end', message: `I stopped this run: ${why.replace(/^Biosecurity/, 'biosecurity')} It was not confirmed (${answer.note}).` };
     },
