@@ -21,10 +21,11 @@ import { buildSafetyLayers, type SafetyLayers } from './runner/safetyWiring';
 import { recordKernelGenerations } from './runner/generationLog';
 import { sessionLookup } from './runner/sessionLookup';
 import { recordPageEvidence } from './provenance/evidenceRecords';
+import { recordSearchEvidence } from './provenance/searchEvidence';
 import type { SessionRunner } from './runner/sessionRunner';
 import { EventBus } from './events/bus';
 import { Host } from './capabilities/host';
-import { SEARCH_URL_VAR } from './capabilities/tools/webTools';
+import { SEARCH_VARIABLES } from './capabilities/tools/webSearch';
 import { UNATTENDED_APPROVAL_VAR } from './capabilities/permissions/approvals';
 import { configuredSecrets, registerSecrets, scrubConsole } from './security/secrets';
 import { createProvenanceServices, type ProvenanceServices } from './provenance/services';
@@ -169,7 +170,7 @@ export function createCore(options: CoreOptions = {}): Core {
   const host = new Host({
     dataDir: config.dataDir,
     // Only the settings the host reads, from the layered env (real environment over .env).
-    env: Object.fromEntries([UNATTENDED_APPROVAL_VAR, SEARCH_URL_VAR].map((k) => [k, config.env.value(k)]).filter(([, v]) => v !== undefined)),
+    env: Object.fromEntries([UNATTENDED_APPROVAL_VAR, ...SEARCH_VARIABLES].map((k) => [k, config.env.value(k)]).filter(([, v]) => v !== undefined)),
     ledger: ledgerOf,
     workspaceFor,
     liveRuns,
@@ -179,6 +180,8 @@ export function createCore(options: CoreOptions = {}): Core {
     extraTools: [...provenanceTools(provenanceOf), ...literatureTools({ env: (name) => config.env.value(name), storedKey: (id) => secrets.get(id), evidence: () => provenanceOf().evidence })],
     // Every page the agent reads is evidence it can cite.
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
+    // Every web search result too (which backend answered, the hash of its exact answer).
+    onSearch: (search) => recordSearchEvidence(provenanceOf().evidence, search).map((r) => r.id),
     skills: () => skills,
     environments: (): EnvironmentService => environments,
     // delegate_task and the other child-agent tools reach the delegation layer (above the runner) through this port.

@@ -30,6 +30,8 @@ export interface HostOptions {
   extraTools?: Tool[];
   /** Each page web_fetch reads becomes evidence (returns its id). */
   onPage?: BuiltinToolOptions['onPage'];
+  /** Each web_search result becomes evidence (returns their ids). */
+  onSearch?: BuiltinToolOptions['onSearch'];
   /** The skills the agent may search and load (absent: no skill tools). */
   skills?: () => SkillLibrary;
   /** Scientific environments (env_list, env_use, env_create, env_rollback, on demand); absent: no environment tools. */
@@ -67,6 +69,7 @@ export class Host {
       ...(options.egress ? { egress: options.egress } : {}),
       ...(options.extraTools ? { extra: options.extraTools } : {}),
       ...(options.onPage ? { onPage: options.onPage } : {}),
+      ...(options.onSearch ? { onSearch: options.onSearch } : {}),
     });
     const disclose = (runId: string, names: string[]) => {
       const set = this.disclosed.get(runId) ?? new Set<string>();

@@ -57,12 +57,7 @@ describe('web tools through the dispatcher', () => {
     expect(r.text).not.toContain('\uFFFD');
   });
 
-  it('web_search without a configured instance names the setting; with one, it queries it', async () => {
-    const { dispatcher } = dispatcherWith({}, []);
-    const missing = await dispatcher.dispatch('web_search', { query: 'insulin structure' }, ctx);
-    expect(missing.status).toBe('error');
-    expect(missing.text).toMatch(/web_search is not configured: set OPENAI4S_SEARXNG_URL/);
-
+  it('web_search with a configured SearXNG instance queries it (without one it is keyless: tests/core/literature/webSearch.test.ts)', async () => {
     const searx = await loopback((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ query: new URL(req.url ?? '/', 'http://x').searchParams.get('q'), results: [{ url: 'https://www.rcsb.org/structure/4INS', title: '4INS', content: 'Insulin hexamer', engine: 'bing' }] }));
@@ -71,7 +66,7 @@ describe('web tools through the dispatcher', () => {
     const configured = dispatcherWith({ OPENAI4S_SEARXNG_URL: searx.origin }, []);
     const r = await configured.dispatcher.dispatch('web_search', { query: 'insulin structure' }, ctx);
     expect(r.status).toBe('ok');
-    expect(r.text).toContain('1. 4INS\n   https://www.rcsb.org/structure/4INS\n   Insulin hexamer');
+    expect(r.text).toContain('Backend: searxng\n1. 4INS\n   https://www.rcsb.org/structure/4INS\n   Insulin hexamer');
     expect(r.text).toMatch(/^<<<UNTRUSTED_DATA source="web_search\s+insulin structure\s*" id=/);
     expect(searx.hits[0]!.url).toBe('/search?q=insulin+structure&format=json');
     // Configured by name (localhost), it is allowed at the addresses the name resolves to.

@@ -1,5 +1,3 @@
-import dns from 'node:dns';
-import { isIP } from 'node:net';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { guardedFetch, type EgressOptions, type EgressResponse } from '../../security/egress';
@@ -7,6 +5,8 @@ import { htmlToText } from '../../security/htmlText';
 import { annotateUntrusted } from '../../security/untrusted';
 import { defineTool, reasonField, type Tool } from '../define';
 import { errorMessage } from '../../shared/errorMessage';
+import { registerSecrets } from '../../security/secrets';
+import { chooseBackend, runSearch, SEARCH_VARIABLES, type SearchBackendName, type SearchResultItem } from './webSearch';
 
 /** The origin a permission names for a URL (a grant covers a site, not one page). */
 export function urlTarget(raw: string): string {
@@ -66,6 +66,8 @@ export interface WebToolsOptions {
   env?: NodeJS.ProcessEnv;
   /** Records the page as evidence and returns its id (cited by `observed` claims). */
   onPage?: (page: FetchedPageInfo) => string | null;
+  /** Records each search result as evidence and returns their ids, in result order. */
+  onSearch?: (search: SearchResultsInfo) => string[];
 }
 
 export function webFetchTool(options: WebToolsOptions = {}): Tool {
@@ -119,17 +121,23 @@ export function webFetchTool(options: WebToolsOptions = {}): Tool {
   });
 }
 
-/** The setting that turns web search on: a SearXNG instance (keyless, self-hostable) with its JSON API enabled. */
-export const SEARCH_URL_VAR = 'OPENAI4S_SEARXNG_URL';
+export { SEARCH_URL_VAR } from './webSearch';
 
-interface SearxResult {
-  url?: unknown;
-  title?: unknown;
-  content?: unknown;
-  engine?: unknown;
+/** One search as evidence: which backend answered, the hash of its exact answer, and the results. */
+export interface SearchResultsInfo {
+  sessionId: string;
+  query: string;
+  backend: SearchBackendName;
+  requestUrl: string;
+  status: number;
+  retrievedAt: string;
+  sha256: string;
+  byteLength: number;
+  results: SearchResultItem[];
 }
 
 export function webSearchTool(options: WebToolsOptions = {}): Tool {
+  const env = () => (options.env ?? process.env) as Record<string, string | undefined>;
   return defineTool({
     name: 'web_search',
     description: 'Search the web; returns titles, URLs and snippets. Fetch a result with web_fetch to read it.',
@@ -138,53 +146,40 @@ export function webSearchTool(options: WebToolsOptions = {}): Tool {
     defaultPolicy: 'ask',
     resourceKeys: (a) => [`search:${a.query}`],
     target: () => {
-      const base = (options.env ?? process.env)[SEARCH_URL_VAR];
-      return base ? urlTarget(base) : 'web search (not configured)';
+      try {
+        return urlTarget(chooseBackend(env()).url.href);
+      } catch {
+        // A malformed configured URL: the call itself reports it.
+        return 'web search (misconfigured)';
+      }
     },
     async execute(a, ctx) {
-      const base = (options.env ?? process.env)[SEARCH_URL_VAR]?.trim();
-      if (!base) {
-        throw new Error(
-          `web_search is not configured: set ${SEARCH_URL_VAR} to a SearXNG instance with the JSON format enabled (for example http://127.0.0.1:8888). ` +
-            'Meanwhile use science_search for literature and databases, or web_fetch on a known URL.',
-        );
-      }
-      const url = new URL('search', base.endsWith('/') ? base : `${base}/`);
-      url.searchParams.set('q', a.query);
-      url.searchParams.set('format', 'json');
-      // The instance is the user's configuration, not the model's choice, so its own address is allowed.
-      const configured = new URL(base);
-      const host = configured.hostname.replace(/^\[|\]$/g, '');
-      const port = configured.port ? Number(configured.port) : configured.protocol === 'https:' ? 443 : 80;
-      // A name (localhost, a LAN host) is allowed at the addresses it resolves to now; redirects are off.
-      const allowed = new Set<string>([host]);
-      if (!isIP(host)) {
-        const resolve = options.egress?.resolve ?? (async (name: string) => (await dns.promises.lookup(name, { all: true, verbatim: true })).map((r) => ({ address: r.address })));
-        try {
-          for (const r of await resolve(host)) allowed.add(r.address);
-        } catch (error) {
-          throw new Error(`The search instance host "${host}" of ${SEARCH_URL_VAR} does not resolve (${errorMessage(error)}).`);
-        }
-      }
-      const res = await guardedFetch(url.href, {
-        ...options.egress,
-        signal: ctx.signal,
-        maxRedirects: 0,
-        allowAddress: (addr, p) => (allowed.has(addr) && p === port) || (options.egress?.allowAddress?.(addr, p) ?? false),
-      });
-      if (res.status !== 200) throw new Error(`The search instance at ${configured.origin} answered HTTP ${res.status}; check ${SEARCH_URL_VAR} and that its JSON format is enabled.`);
-      let body: { results?: SearxResult[] };
+      let choice;
       try {
-        body = JSON.parse(res.body.toString('utf8')) as { results?: SearxResult[] };
-      } catch {
-        throw new Error(`The search instance at ${configured.origin} did not answer JSON; enable "json" under search.formats in its settings.yml.`);
+        choice = chooseBackend(env());
+      } catch (error) {
+        throw new Error(`The web search configuration is not a URL (${errorMessage(error)}); fix or unset ${SEARCH_VARIABLES.join(', ')}.`);
       }
-      const results = (body.results ?? [])
-        .filter((r) => typeof r.url === 'string')
-        .slice(0, a.max_results)
-        .map((r) => ({ url: String(r.url), title: typeof r.title === 'string' ? r.title : '', snippet: typeof r.content === 'string' ? r.content : '', engine: typeof r.engine === 'string' ? r.engine : '' }));
-      const text = results.length ? results.map((r, i) => `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}`).join('\n') : `No results for "${a.query}".`;
-      return { text, untrustedSource: `web_search "${a.query}"`, output: { query: a.query, results } };
+      if (choice.key) registerSecrets([choice.key]);
+      const answer = await runSearch(a.query, a.max_results, choice, options.egress, ctx.signal);
+      const ids =
+        options.onSearch?.({
+          sessionId: ctx.sessionId,
+          query: a.query,
+          backend: answer.backend,
+          requestUrl: answer.requestUrl,
+          status: answer.status,
+          retrievedAt: new Date().toISOString(),
+          sha256: createHash('sha256').update(answer.body).digest('hex'),
+          byteLength: answer.body.length,
+          results: answer.results,
+        }) ?? [];
+      const results = answer.results.map((r, i) => ({ ...r, evidenceId: ids[i] ?? null }));
+      const head = `Backend: ${answer.backend}`;
+      const text = results.length
+        ? `${head}\n${results.map((r, i) => `${i + 1}. ${r.title}\n   ${r.url}${r.evidenceId ? `\n   Evidence id: ${r.evidenceId}` : ''}\n   ${r.snippet}`).join('\n')}`
+        : `${head}\nNo results for "${a.query}".`;
+      return { text, untrustedSource: `web_search "${a.query}"`, output: { query: a.query, backend: answer.backend, results } };
     },
   });
 }
