@@ -93,7 +93,7 @@ export function sessionNotebook(
         const outputs: NotebookOutput[] = [];
         if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: lines(cell.stdout) });
         if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: lines(cell.stderr) });
-        const links: string[] = [];
+        const figureFiles: string[] = [];
         for (const d of cell.displays ?? []) {
           const data: Record<string, string | string[]> = {};
           const figure = d.path ? figureOf(d, cell.generation) : null;
@@ -106,18 +106,21 @@ export function sessionNotebook(
           if (!Object.keys(data).length) continue;
           const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}) };
           outputs.push({ output_type: 'display_data', data, metadata });
-          if (figure) links.push(`- ${markdownFileLink(figure.file)}`);
+          if (figure) figureFiles.push(figure.file);
         }
         if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
         const openai4s = { language: cell.language, status: cell.status, generation: cell.generation ?? null };
         if (cell.language === 'r') {
           // The notebook's kernel is Python: an R cell is shown, not run there (`openai4s reproduce` runs it in R).
-          cells.push({ cell_type: 'markdown', id: id(), metadata: { openai4s }, source: lines(rCellMarkdown(cell)) });
+          // What `openai4s reproduce` needs to run it again and compare: the code, its printed output, its figures.
+          const replay = { code: cell.code, stdout: cell.stdout ?? '', figures: figureFiles };
+          cells.push({ cell_type: 'markdown', id: id(), metadata: { openai4s: { ...openai4s, ...replay } }, source: lines(rCellMarkdown(cell)) });
         } else {
           // A cell that failed in the session fails again here: Jupyter (and nbclient) go on past it.
           const tags = cell.status === 'ok' ? {} : { tags: ['raises-exception'] };
           cells.push({ cell_type: 'code', id: id(), execution_count: ++execution, metadata: { openai4s, ...tags }, source: lines(cell.code), outputs });
         }
+        const links = figureFiles.map((file) => `- ${markdownFileLink(file)}`);
         if (links.length) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`Figures of this cell in the export:\n\n${links.join('\n')}`) });
       } else if (part.type === 'data-answer') {
         const summary = (part as { data?: { summary?: string } }).data?.summary;

@@ -4,13 +4,18 @@
  * then runs in plain Jupyter (Debian python3-nbclient + python3-ipykernel) with no
  * network: the package's `openai4s_host` answers the cell's host calls from the recorded
  * answers, and the FASTA and the structure the cell saves match the exported versions.
+ * `openai4s reproduce` runs the same cells in a fresh sandboxed kernel of the app and
+ * reports per artifact; an edited recorded answer or figure is named.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src-main/cli/main';
+import { decodePng } from '../../../src-main/core/export/reproduce/pngCompare';
+import type { ReproduceReport } from '../../../src-main/core/export/reproduce/reproduce';
 
 let dir: string;
 let zipFile: string;
@@ -114,5 +119,116 @@ describe('the exported notebook outside the app', () => {
     const out = execFileSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8' });
     expect(out).toContain('science.search({"database":"uniprot","operation":"fasta","query":"P69905"}): no recorded answer');
     expect(out).toContain('P01308\n');
+  });
+});
+
+/** A PNG of RGBA pixels (8-bit, filter 0 rows): enough to write a changed figure back. */
+function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, 'latin1'), body])) >>> 0);
+    return Buffer.concat([head, Buffer.from(type, 'latin1'), body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A copy of the package with `edit` applied to its unzipped files (re-zipped; the manifest is left as it was). */
+function editedPackage(name: string, edit: (folder: string) => void): string {
+  const folder = path.join(dir, `${name}-unzipped`);
+  execFileSync('/usr/bin/unzip', ['-q', zipFile, '-d', folder]);
+  edit(folder);
+  const out = path.join(dir, `${name}.zip`);
+  execFileSync('/usr/bin/zip', ['-q', '-r', '-X', out, '.'], { cwd: folder });
+  return out;
+}
+
+async function reproduce(file: string, extra: string[] = []): Promise<{ code: number; report: ReproduceReport; err: string }> {
+  const run = await cli(['reproduce', file, '--json', ...extra]);
+  return { code: run.code, report: JSON.parse(run.out) as ReproduceReport, err: run.err };
+}
+
+const FIGURE = 'figures/P01308-amino-acid-composition.png';
+
+describe('openai4s reproduce', () => {
+  it('reruns the demo export in a fresh sandboxed kernel: the FASTA, the structure, the printed numbers and the figure match', async () => {
+    const { code, report } = await reproduce(zipFile);
+    expect(report.refused).toBeNull();
+    expect(report.verified).toBe(true);
+    expect(report.inputs).toEqual([{ path: 'structures/4INS.pdb', staged: true }]);
+    expect(report.cells).toEqual([expect.objectContaining({ index: 1, language: 'python', recordedStatus: 'ok', status: 'ok', stdout: 'match' })]);
+    const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
+    expect(byPath['sequences/P01308.fasta']).toMatchObject({ outcome: 'match', version: 1 });
+    expect(byPath['structures/4INS.pdb']).toMatchObject({ outcome: 'match', version: 1 });
+    expect(byPath['sequences/P01308.fasta']!.sha256).toBe(byPath['sequences/P01308.fasta']!.recordedSha256);
+    // The figure: byte-identical with the same matplotlib, else within the pixel tolerance with the numbers said.
+    const figure = byPath[FIGURE]!;
+    expect(['match', 'within_tolerance']).toContain(figure.outcome);
+    if (figure.outcome === 'within_tolerance') expect(figure.reason).toMatch(/pixels differ/);
+    expect(report.unanswered).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(code).toBe(0);
+    // The human form says the same in one line per artifact.
+    const text = await cli(['reproduce', zipFile]);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^match +sequences\/P01308\.fasta v1/m);
+    expect(text.out).toMatch(/^reproduced: 3 of 3 artifact versions match, 1 cells run/m);
+  }, 240_000);
+
+  it('one edited recorded answer: the FASTA and the figure no longer match, the structure still does, and the edit is named', async () => {
+    const edited = editedPackage('edited-answer', (folder) => {
+      const file = path.join(folder, 'reproduce/host_calls.jsonl');
+      const calls = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      // The UniProt answer the cell got: its sequence with one residue changed (A chain N21 -> D).
+      const record = calls[0].output.records[0];
+      record.attributes.sequence = `${record.attributes.sequence.slice(0, -1)}D`;
+      fs.writeFileSync(file, calls.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    });
+    const { code, report } = await reproduce(edited);
+    expect(code).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(report.verified).toBe(false);
+    expect(report.problems.join('\n')).toContain('reproduce/host_calls.jsonl: changed');
+    const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
+    expect(byPath['structures/4INS.pdb']!.outcome).toBe('match');
+    expect(byPath['sequences/P01308.fasta']).toMatchObject({ outcome: 'differs', diff: { kind: 'text', lines: ['@@ line 3 @@', expect.stringMatching(/^-\w+LENYCN$/), expect.stringMatching(/^\+\w+LENYCD$/)] } });
+    expect(byPath[FIGURE]).toMatchObject({ outcome: 'differs', pixels: expect.objectContaining({ differingPixels: expect.any(Number) }) });
+    expect(byPath[FIGURE]!.pixels!.differingPixels).toBeGreaterThan(0);
+    // The printed numbers changed too (one more aspartate, one fewer asparagine).
+    expect(report.cells[0]).toMatchObject({ status: 'ok', stdout: 'differs' });
+    const text = await cli(['reproduce', edited]);
+    expect(text.err).toMatch(/^DIFFERS +sequences\/P01308\.fasta v1: the recomputed text differs/m);
+    expect(text.err).toMatch(/NOT reproduced: 1 of 3 artifact versions match/);
+  }, 240_000);
+
+  it('a recorded figure a few pixels off is within the tolerance, and the report says how many pixels', async () => {
+    const edited = editedPackage('edited-figure', (folder) => {
+      const file = path.join(folder, 'artifacts/figures/v1/P01308-amino-acid-composition.png');
+      const png = decodePng(fs.readFileSync(file));
+      for (let i = 0; i < 5; i++) png.rgba.set([255, 0, 0, 255], (i * 37 + 11) * 4);
+      fs.writeFileSync(file, encodePng(png.width, png.height, png.rgba));
+    });
+    const { report } = await reproduce(edited);
+    const figure = report.artifacts.find((a) => a.path === FIGURE)!;
+    expect(figure.outcome).toBe('within_tolerance');
+    expect(figure.pixels).toMatchObject({ differingPixels: 5 });
+    expect(figure.reason).toMatch(/^not byte-identical, but 5 of \d+ pixels differ/);
+    // With no tolerance the same figure differs, with the box of the changed pixels.
+    const strict = await reproduce(edited, ['--pixel-tolerance', '0']);
+    expect(strict.report.artifacts.find((a) => a.path === FIGURE)).toMatchObject({ outcome: 'differs', pixels: { differingPixels: 5, box: expect.objectContaining({ y: 0 }) } });
+  }, 240_000);
+
+  it('refuses a package without recorded answers, naming the fix', async () => {
+    const old = editedPackage('no-answers', (folder) => fs.rmSync(path.join(folder, 'reproduce'), { recursive: true }));
+    const run = await cli(['reproduce', old]);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/has no recorded host answers \(reproduce\/host_calls\.jsonl\).*export the session again/);
   });
 });

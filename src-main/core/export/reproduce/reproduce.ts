@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SandboxMode } from '../../../../src-preload/contract/doctor';
+import type { KernelLimits } from '../../config/kernelLimits';
+import { KernelSupervisor } from '../../kernel/supervisor';
+import { writeWorkspaceFile } from '../../workspace/safeFs';
+import { ARTIFACT_INDEX, type ArtifactIndexRow } from '../artifactFiles';
+import { HOST_CALLS_FILE, INPUTS_FILE, type RecordedHostCall, type ReproduceInput } from '../reproducePackage';
+import { installationPublicKey, type SignatureCheck } from '../signing';
+import { compareArtifacts, DEFAULT_PIXEL_TOLERANCE, type ArtifactCheck } from './compareArtifacts';
+import { openPackage } from './readPackage';
+import { notebookCells, replayCells, type NotebookCell, type ReplayedCell } from './replayCells';
+import { ReplayHost } from './replayHost';
+import { lineDiff } from './textDiff';
+
+/** One session cell run again. */
+export interface CellCheck {
+  index: number;
+  language: 'python' | 'r';
+  recordedStatus: string;
+  /** `not_run`: the kernel could not run it (see `failure`). */
+  status: string;
+  /** Whether what it printed is what the session's cell printed, byte for byte. */
+  stdout: 'match' | 'differs' | 'not_recorded';
+  stdoutDiff?: string[];
+  error?: string;
+  sandbox?: string;
+}
+
+export interface ReproduceReport {
+  /** Every artifact matched (or is within the pixel tolerance), no cell failed that had succeeded, no request went unanswered, and the package verified. */
+  ok: boolean;
+  file: string;
+  /** Refused before running anything (a hostile package, or one without recorded answers). */
+  refused: string | null;
+  verified: boolean;
+  /** What verify found wrong (the package still ran when it was only edited). */
+  problems: string[];
+  signature: SignatureCheck | null;
+  inputs: { path: string; staged: boolean; reason?: string }[];
+  cells: CellCheck[];
+  artifacts: ArtifactCheck[];
+  /** Requests of the replayed cells that the session never made. */
+  unanswered: { method: string; arguments: Record<string, unknown> }[];
+  pixelTolerance: number;
+  /** Kept with --keep: the workspace the cells ran in. */
+  workspace: string | null;
+}
+
+export interface ReproduceOptions {
+  /** The data root whose kernel cache the fresh kernels use. */
+  dataDir: string;
+  processEnv: NodeJS.ProcessEnv;
+  sandboxMode: () => SandboxMode;
+  kernelLimits?: () => KernelLimits;
+  /** Wall-clock limit of one cell. */
+  timeoutMs?: number;
+  pixelTolerance?: number;
+  /** Keep the replay's workspace (its path is in the report) instead of deleting it. */
+  keepWorkspace?: boolean;
+  onCell?: (cell: NotebookCell, replayed: ReplayedCell) => void;
+}
+
+const parseJsonl = <T>(bytes: Uint8Array | undefined): T[] =>
+  bytes ? Buffer.from(bytes).toString('utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T) : [];
+const parseJson = <T>(bytes: Uint8Array | undefined, fallback: T): T => (bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as T) : fallback);
+
+function refusedReport(file: string, refused: string, base: Partial<ReproduceReport> = {}): ReproduceReport {
+  return { ok: false, file, refused, verified: false, problems: [], signature: null, inputs: [], cells: [], artifacts: [], unanswered: [], pixelTolerance: DEFAULT_PIXEL_TOLERANCE, workspace: null, ...base };
+}
+
+/** Copies the recorded workspace inputs into the replay's workspace, each checked against its sha256. */
+function stageInputs(workspace: string, inputs: readonly ReproduceInput[], files: ReadonlyMap<string, Uint8Array>): ReproduceReport['inputs'] {
+  return inputs.map((input) => {
+    const bytes = input.file ? files.get(input.file) : undefined;
+    if (!bytes) return { path: input.path, staged: false, reason: input.missing ?? `${input.file ?? 'its file'} is not in the package` };
+    if (input.sha256 && createHash('sha256').update(bytes).digest('hex') !== input.sha256) return { path: input.path, staged: false, reason: `${input.file} does not match its recorded sha256` };
+    writeWorkspaceFile(workspace, input.path, bytes);
+    return { path: input.path, staged: true };
+  });
+}
+
+function cellCheck(entry: ReplayedCell): CellCheck {
+  const { cell, result } = entry;
+  const head = { index: cell.index, language: cell.language, recordedStatus: cell.recordedStatus };
+  if (!result) return { ...head, status: 'not_run', stdout: 'not_recorded', error: entry.failure ?? 'the kernel could not run it' };
+  const stdout = cell.recordedStdout === null ? 'not_recorded' : cell.recordedStdout === result.stdout ? 'match' : 'differs';
+  return {
+    ...head,
+    status: result.status,
+    stdout,
+    ...(stdout === 'differs' ? { stdoutDiff: lineDiff(cell.recordedStdout ?? '', result.stdout, 20) } : {}),
+    ...(result.error ? { error: `${result.error.ename}: ${result.error.evalue}` } : result.died ? { error: result.died.reason } : {}),
+    sandbox: result.sandbox.state,
+  };
+}
+
+/**
+ * `openai4s reproduce`: verifies an export, runs its cells again in fresh sandboxed kernels
+ * (the production supervisor) whose host calls are answered from the package's recorded
+ * answers, and reports per artifact whether the recomputed bytes match, differ (with a
+ * diff or a pixel difference) or could not be recomputed (with the reason).
+ */
+export async function reproducePackage(file: string, options: ReproduceOptions): Promise<ReproduceReport> {
+  const opened = openPackage(file, installationPublicKey(options.dataDir));
+  const verification = { verified: opened.verify.ok, problems: opened.verify.problems, signature: opened.verify.signature };
+  if (!opened.files) return refusedReport(file, opened.refused, verification);
+  const { files } = opened;
+  if (!files.has(HOST_CALLS_FILE) || !files.has('notebook.ipynb')) {
+    return refusedReport(file, `${file} has no recorded host answers (${HOST_CALLS_FILE}): it was exported before reproducible exports; export the session again`, verification);
+  }
+  const calls = parseJsonl<RecordedHostCall>(files.get(HOST_CALLS_FILE));
+  const rows = parseJson<ArtifactIndexRow[]>(files.get(ARTIFACT_INDEX), []);
+  const cells = notebookCells(parseJson<unknown>(files.get('notebook.ipynb'), {}));
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'openai4s-reproduce-'));
+  const host = new ReplayHost(calls);
+  const supervisor = new KernelSupervisor({
+    dataDir: options.dataDir,
+    processEnv: options.processEnv,
+    sandboxMode: options.sandboxMode,
+    host,
+    workspaceFor: () => workspace,
+    prewarm: [],
+    ...(options.kernelLimits ? { kernelLimits: options.kernelLimits } : {}),
+  });
+  try {
+    const inputs = stageInputs(workspace, parseJson<ReproduceInput[]>(files.get(INPUTS_FILE), []), files);
+    const replayed = await replayCells(supervisor, cells, { timeoutMs: options.timeoutMs ?? 10 * 60_000, ...(options.onCell ? { onCell: options.onCell } : {}) });
+    const tolerance = options.pixelTolerance ?? DEFAULT_PIXEL_TOLERANCE;
+    const artifacts = compareArtifacts(rows, files, calls, host.saves, replayed, tolerance);
+    const cellChecks = replayed.map(cellCheck);
+    const regressed = cellChecks.some((c) => c.recordedStatus === 'ok' && c.status !== 'ok');
+    const ok = verification.verified && !regressed && !host.unanswered.length && artifacts.every((a) => a.outcome === 'match' || a.outcome === 'within_tolerance');
+    return { ok, file, refused: null, ...verification, inputs, cells: cellChecks, artifacts, unanswered: host.unanswered, pixelTolerance: tolerance, workspace: options.keepWorkspace ? workspace : null };
+  } finally {
+    await supervisor.close();
+    if (!options.keepWorkspace) fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
