@@ -36,6 +36,7 @@ import { SettingsService } from './settings/settingsService';
 import type { ApiServices } from './api/handlers';
 import type { ApprovalPort } from './capabilities/permissions/approvals';
 import { LiveRuns } from './engine/liveRuns';
+import { memoryStanding } from './memory/standing';
 import { sessionWorkspace } from './workspace/sessionWorkspace';
 import { SkillLibrary } from './skills/library';
 import { SkillCatalog } from './skills/catalogView';
@@ -227,7 +228,7 @@ export function createCore(options: CoreOptions = {}): Core {
   let runner: SessionRunner | null = null;
   const runnerOf = (): SessionRunner => {
     refuseAfter(closing && !runner, 'the session runner');
-    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, skills, envFor, safety }));
+    return (runner ??= buildSessionRunner({ config, ledger: ledgerOf(), host, kernels, provenance: provenanceOf, events, cells, liveRuns, settings, skills, envFor, safety, standing: memoryStanding(ledgerOf) }));
   };
   // 6b. Child agents (issue 20): the same engine loop under a user's run, built on the first delegation.
   let delegation: DelegationService | null = null;

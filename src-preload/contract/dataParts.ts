@@ -197,6 +197,40 @@ export const thinkingStepDataSchema = z
   })
   .strict();
 
+/** What a child agent (delegation) is doing: waiting for a pool slot, running, or how it ended. */
+export const childStatuses = ['queued', 'running', 'completed', 'failed', 'stopped', 'budget_exhausted'] as const;
+
+/**
+ * `data-child`: one child agent of the run (issue 20), re-sent under its run id whenever it
+ * changes. Every descendant of a user's run is a part of that run's message; `parentRunId`
+ * nests it under the run that started it (the user's run or another child).
+ */
+export const childDataSchema = z
+  .object({
+    runId: z.string(),
+    parentRunId: z.string(),
+    depth: z.number().int().min(1).max(4),
+    task: z.string(),
+    status: z.enum(childStatuses),
+    startedAt: z.string().optional(),
+    finishedAt: z.string().optional(),
+    turns: z.number().int().min(0),
+    /** The child's answer summary, once it completed. */
+    summary: z.string().optional(),
+    /** Why it did not complete (failed, stopped, budget exhausted). */
+    failure: z.string().optional(),
+    /** The evidence ids its answer cites (session evidence: the parent may cite them). */
+    evidence: z.array(z.string()),
+  })
+  .strict();
+
+/**
+ * `data-child-event` (transient): one chunk of a child agent's own stream, stored in the
+ * session's stream under the child's run id. Transient, so the fold keeps it out of the
+ * user's messages (a child's stream would otherwise open messages of its own).
+ */
+const childEventDataSchema = z.object({ runId: z.string(), chunk: z.record(z.string(), z.unknown()) }).strict();
+
 export const dataPartSchemas = {
   cell: cellDataSchema,
   answer: answerDataSchema,
@@ -206,9 +240,11 @@ export const dataPartSchemas = {
   'host-call': hostCallDataSchema,
   'run-status': runStatusDataSchema,
   error: errorDataSchema,
+  child: childDataSchema,
+  'child-event': childEventDataSchema,
+  'thinking-step': thinkingStepDataSchema,
   /** Issue 19: the divider "earlier turns summarised", with the handoff (contract/compaction.ts). */
   compaction: compactionDataSchema,
-  'thinking-step': thinkingStepDataSchema,
 } as const;
 
 export type DataPartName = keyof typeof dataPartSchemas;
@@ -217,6 +253,8 @@ export type CellData = DataPartData['cell'];
 export type CellOutputPiece = z.output<typeof cellOutputPieceSchema>;
 export type RunStatusData = DataPartData['run-status'];
 export type ErrorData = DataPartData['error'];
+export type ChildData = DataPartData['child'];
+export type ChildStatus = ChildData['status'];
 export type ThinkingStepData = DataPartData['thinking-step'];
 export type ThinkingStepStatus = ThinkingStepData['status'];
 

@@ -17,3 +17,4 @@ export type * from './artifacts';
 export type { Routes, RouteName } from './routes';
 export type * from './dataParts';
 export type * from './skills';
+export type * from './memory';

@@ -10,6 +10,8 @@ import { sessionRoutes } from './sessions';
 import { settingsRoutes } from './settings';
 import { skillRoutes } from './skills';
 import { environmentRoutes } from './environments';
+import { memoryRoutes } from './memory';
+import { delegationRoutes } from './delegation';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -28,6 +30,8 @@ export const routes = {
   ...settingsRoutes,
   ...skillRoutes,
   ...environmentRoutes,
+  ...memoryRoutes,
+  ...delegationRoutes,
 };
 
 export type Routes = typeof routes;

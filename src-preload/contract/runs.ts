@@ -37,6 +37,8 @@ export const runRoutes = {
         expectedRevision: z.number().int().positive().optional(),
         provider: z.string().trim().min(1).max(64).optional(),
         model: z.string().trim().min(1).max(200).optional(),
+        /** False: the agent may not start child agents for this message (the composer's switch). */
+        delegation: z.boolean().optional(),
       })
       .strict(),
   ),

@@ -17,7 +17,7 @@ const CJK = /[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
 /** One whitespace-free run, piece by piece: short words are one token, long ones split. */
 function wordTokens(run: string): number {
   let n = 0;
-  for (const [w] of run.matchAll(/[A-Za-z]+|[0-9]+|[\x21-\x7e]|[^\x00-\x7f]/gu)) {
+  for (const [w] of run.matchAll(/[A-Za-z]+|[0-9]+|[\x21-\x7e]|[^\p{ASCII}]/gu)) {
     const c = w.charCodeAt(0);
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n += w.length <= 7 ? 1 : Math.ceil(w.length / 4);
     else if (c >= 48 && c <= 57) n += Math.ceil(w.length / 3);
@@ -44,7 +44,7 @@ export function estimateTokens(text: string): number {
       continue;
     }
     const words = wordTokens(run);
-    n += run.length > 24 && !/[^\x00-\x7f]/.test(run) ? Math.max(words, run.length / 1.5) : words;
+    n += run.length > 24 && !/[^\p{ASCII}]/u.test(run) ? Math.max(words, run.length / 1.5) : words;
   }
   return Math.ceil(n);
 }

@@ -9,6 +9,9 @@ import { findToolsTool } from './tools/findTools';
 import { skillTools } from './tools/skillTools';
 import { environmentTools } from './tools/environmentTools';
 import { skillStatusTool } from './tools/skillStatusTool';
+import { memoryTools } from './tools/memoryTools';
+import { planTools } from './tools/planTools';
+import { MemoryService } from '../memory/memories';
 import { recallTool } from './tools/recallTool';
 import { ARCHIVE_DIR, ResultArchive } from '../archive/resultArchive';
 import type { EnvironmentService } from '../environments/service';
@@ -81,6 +84,11 @@ export class Host {
     if (options.environments) for (const tool of environmentTools(options.environments)) this.registry.register(tool);
     // skill_status checks a skill's packages against the session's environments: it needs both.
     if (options.skills && options.environments) this.registry.register(skillStatusTool(options.skills, options.environments));
+    // Memory and the visible plan live in the ledger; plan steps go to the session's live stream.
+    const memory = new MemoryService(options.ledger);
+    for (const tool of memoryTools(() => memory)) this.registry.register(tool);
+    const plans = { load: (s: string) => options.ledger().memory.plan(s), save: (s: string, r: string | null, p: Parameters<Ledger['memory']['savePlan']>[2]) => options.ledger().memory.savePlan(s, r, p) };
+    for (const tool of planTools({ ...plans, emitOf: (s) => options.liveRuns.of(s)?.emit })) this.registry.register(tool);
     this.archive = new ResultArchive(path.join(options.dataDir, ARCHIVE_DIR), () => options.ledger().archive);
     this.registry.register(recallTool(() => this.archive));
     this.rules = new LedgerRuleStore(options.ledger);

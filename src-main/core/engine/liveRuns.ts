@@ -7,6 +7,8 @@ export interface LiveRun {
   model: LanguageModelPort | null;
   emit: (chunk: StreamChunk) => void;
   signal: AbortSignal;
+  /** False when the user forbade child agents for this message (the composer's switch). */
+  delegation?: boolean;
 }
 
 /**
@@ -17,6 +19,7 @@ export interface LiveRun {
  */
 export class LiveRuns {
   private readonly bySession = new Map<string, LiveRun>();
+  private readonly endListeners: ((sessionId: string, runId: string) => void)[] = [];
 
   /** Registers a session's running run (its model and stream exist). */
   start(sessionId: string, run: LiveRun): void {
@@ -25,7 +28,20 @@ export class LiveRuns {
 
   /** The run ended: its entry goes (and only its entry, should a newer run have started). */
   end(sessionId: string, runId: string): void {
-    if (this.bySession.get(sessionId)?.runId === runId) this.bySession.delete(sessionId);
+    if (this.bySession.get(sessionId)?.runId !== runId) return;
+    this.bySession.delete(sessionId);
+    for (const listener of this.endListeners) {
+      try {
+        listener(sessionId, runId);
+      } catch {
+        // a listener's failure is not the run's
+      }
+    }
+  }
+
+  /** Called after a run's entry goes (the delegation layer ends the children it started). */
+  onEnd(listener: (sessionId: string, runId: string) => void): void {
+    this.endListeners.push(listener);
   }
 
   of(sessionId: string): LiveRun | null {

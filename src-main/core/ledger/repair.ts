@@ -68,6 +68,12 @@ export function repairOnOpen(deps: {
           : 'interrupted: the app stopped during this run; nothing was replayed';
       if (run.status === 'queued') runs.start(runId, run.provider, run.model);
       runs.finish(runId, { status: 'failed', failureCode: 'interrupted', failureMessage: message });
+      // A child run (delegation) has no message of its own in the session's history (its chunks
+      // are wrapped in the parent's stream), so closing chunks would open a stray message.
+      if (run.parentRunId) {
+        interruptedRuns.push(runId);
+        continue;
+      }
       const messages = fold(events.readRun(run.sessionId, runId).map((e) => e.chunk));
       const last = messages[messages.length - 1];
       for (const part of last?.role === 'assistant' ? last.parts : []) {

@@ -29,6 +29,8 @@ interface RunRow {
   model: string | null;
   usage_json: string | null;
   cost_usd: number | null;
+  parent_run_id: string | null;
+  depth: number;
 }
 
 const toRecord = (r: RunRow): RunRecord => ({
@@ -46,6 +48,8 @@ const toRecord = (r: RunRow): RunRecord => ({
   model: r.model,
   usage: parseJson<RunUsage>(r.usage_json),
   costUsd: r.cost_usd,
+  // Only a child run (delegation) names its parent: a user's run keeps its original shape.
+  ...(r.parent_run_id ? { parentRunId: r.parent_run_id, depth: r.depth } : {}),
 });
 
 /** Which status may follow which: terminal statuses are final. */
@@ -87,11 +91,17 @@ export class RunsRepo {
     private readonly sessions: SessionsRepo,
     private readonly events: EventLog,
   ) {
-    const cols = 'id, session_id, mutation_id, message, status, failure_code, failure_message, created_at, started_at, finished_at, provider, model, usage_json, cost_usd';
+    const cols = 'id, session_id, mutation_id, message, status, failure_code, failure_message, created_at, started_at, finished_at, provider, model, usage_json, cost_usd, parent_run_id, depth';
     this.q = {
       byMutation: db.prepare(`SELECT ${cols} FROM runs WHERE session_id = ? AND mutation_id = ?`),
       get: db.prepare(`SELECT ${cols} FROM runs WHERE id = ?`),
-      bySession: db.prepare(`SELECT ${cols} FROM runs WHERE session_id = ? ORDER BY created_at, rowid`),
+      // A session's runs are the user's messages; child runs (delegation) are listed by `listChildren`.
+      bySession: db.prepare(`SELECT ${cols} FROM runs WHERE session_id = ? AND parent_run_id IS NULL ORDER BY created_at, rowid`),
+      children: db.prepare(`SELECT ${cols} FROM runs WHERE session_id = ? AND parent_run_id IS NOT NULL ORDER BY created_at, rowid`),
+      countChildren: db.prepare(`SELECT COUNT(*) FROM runs WHERE session_id = ? AND parent_run_id IS NOT NULL`).pluck(),
+      insertChild: db.prepare(
+        `INSERT INTO runs (id, session_id, mutation_id, message, status, created_at, started_at, provider, model, parent_run_id, depth) VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`,
+      ),
       byStatus: db.prepare(`SELECT ${cols} FROM runs WHERE status = ? ORDER BY created_at, rowid`),
       insert: db.prepare(`INSERT INTO runs (id, session_id, mutation_id, message, status, created_at) VALUES (?, ?, ?, ?, 'queued', ?)`),
       start: db.prepare(`UPDATE runs SET status = 'processing', started_at = ?, provider = ?, model = ? WHERE id = ?`),
@@ -139,6 +149,30 @@ export class RunsRepo {
 
   listBySession(sessionId: string): RunRecord[] {
     return (this.q.bySession.all(sessionId) as RunRow[]).map(toRecord);
+  }
+
+  /** The session's child runs (delegation), oldest first: with the user's runs, the run tree. */
+  listChildren(sessionId: string): RunRecord[] {
+    return (this.q.children.all(sessionId) as RunRow[]).map(toRecord);
+  }
+
+  countChildren(sessionId: string): number {
+    return this.q.countChildren.get(sessionId) as number;
+  }
+
+  /**
+   * Records a child agent's run (delegation) as started. A child is not a user's message:
+   * it is never queued, puts no user turn in the stream and leaves the session's revision
+   * alone (the user's next message must not conflict with it).
+   */
+  startChild(input: { sessionId: string; parentRunId: string; depth: number; task: string; provider: string | null; model: string | null }): RunRecord {
+    this.events.flush();
+    const parent = this.require(input.parentRunId);
+    if (parent.sessionId !== input.sessionId) throw new AppError('invalid_input', `Run ${input.parentRunId} is not a run of session ${input.sessionId}.`);
+    const id = randomUUID();
+    const at = nowIso();
+    this.q.insertChild.run(id, input.sessionId, `child:${id}`, input.task, at, at, input.provider, input.model, input.parentRunId, input.depth);
+    return this.require(id);
   }
 
   listByStatus(status: RunStatus): RunRecord[] {

@@ -4,6 +4,7 @@ import { useAppStore } from '../store/context';
 import { useShallow } from 'zustand/react/shallow';
 import { activeRun, queuedRuns } from '../store/conversationReducer';
 import { modelChoice } from '../store/settingsSlice';
+import { DelegationSwitch } from './composer/DelegationSwitch';
 import { withAttachments } from '../store/workspaceSlice';
 import { AttachButton, AttachmentChips } from './Attachments';
 import { SkillChips } from './composer/SkillChips';
@@ -31,6 +32,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const doctor = useAppStore((s) => s.doctor);
   const loadDoctor = useAppStore((s) => s.loadDoctor);
   const choice = useAppStore(useShallow(modelChoice));
+  const delegationAllowed = useAppStore((s) => s.delegationAllowed);
   const defaults = useAppStore((s) => s.settings.data?.settings);
   const ref = useRef<HTMLTextAreaElement>(null);
   const attach = useAppStore((s) => s.attachFiles);
@@ -62,7 +64,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     // The model reads the attached files' workspace paths from the message itself.
     const message = withAttachments(text, takeAttachments());
     setDraft('');
-    const ok = await send(message, choice);
+    const ok = await send(message, delegationAllowed ? choice : { ...choice, delegation: false });
     if (!ok) setDraft(message);
   };
 
@@ -168,6 +170,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
               {chosen ? <option value={chosen.model} /> : null}
             </datalist>
           </label>
+          <DelegationSwitch />
           {running ? (
             <span className="muted small composer-hint" role="status">
               {queued ? t('composer.hintQueued', { count: queued }) : t('composer.hintRunning')}

@@ -1,5 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import type {
+  ChildData,
   DataUIPart,
   HostCallEventData,
   KnownDataUIPart,
@@ -23,6 +24,7 @@ import { isDataPart, knownDataPart } from './parts/dataPart';
 import { Markdown } from './parts/Markdown';
 import { ThinkingSteps } from './plan/ThinkingSteps';
 import { RunFooter } from './RunFooter';
+import { ChildAgents } from './delegation/ChildAgents';
 import { ToolCard, type AnyToolPart } from './parts/ToolCard';
 
 function isTool(p: UIPart): p is AnyToolPart {
@@ -83,6 +85,8 @@ interface DataViewContext {
   canAsk: boolean;
   /** The tool calls of the message: their approvals and host calls show in the tool card. */
   toolIds: ReadonlySet<string>;
+  /** Every child agent of the message's run (any depth): each card nests its own children. */
+  children: readonly ChildData[];
 }
 
 /** Each part of the contract's map of data parts (exhaustive: a new part is a compile error here). */
@@ -105,6 +109,12 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
       return <RecordChip key={key} part={part} />;
     case 'data-run-status':
       // A live notice (transient): the run footer and the sidebar show the run's state.
+      return null;
+    case 'data-child':
+      // Each child agent nests under the one that started it; the first-level ones hold the tree.
+      return part.data.depth === 1 ? <ChildAgents key={key} root={part.data} all={ctx.children} sessionId={ctx.sessionId} /> : null;
+    case 'data-child-event':
+      // A chunk of a child's own stream (transient): the child's card shows its state instead.
       return null;
     case 'data-thinking-step':
       // Grouped into one checklist by AssistantMessage; a lone one still shows.
@@ -137,6 +147,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   const t = useT();
   const { hostCalls, denied } = toolAnnotations(message.parts);
   const toolIds = new Set(message.parts.filter(isTool).map((x) => x.toolCallId));
+  const children = message.parts.flatMap((p) => (isDataPart(p, 'child') ? [p.data] : []));
   const out: ReactNode[] = [];
   let steps: ThinkingStepData[] = [];
   const flushSteps = (key: string) => {
@@ -181,7 +192,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       const known = knownDataPart(part);
       out.push(
         known ? (
-          dataPartView(known, key, { sessionId, canAsk, toolIds })
+          dataPartView(known, key, { sessionId, canAsk, toolIds, children })
         ) : (
           <UnknownData key={key} part={part as DataUIPart} />
         ),

@@ -188,6 +188,7 @@ export const createConversationSlice =
             message,
             ...(options.provider ? { provider: options.provider } : {}),
             ...(options.model ? { model: options.model } : {}),
+            ...(options.delegation === false ? { delegation: false } : {}),
           });
           if (get().conversation?.sessionId === sessionId)
             dispatch({ type: 'conv/submitted', run });

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
 import type { SessionStreamEvent } from '../../../src-preload/contract';
 import { createCodeRunnerSlice } from './codeRunnerSlice';
+import { createDelegationSlice } from './delegationSlice';
 import { createConversationSlice } from './conversationSlice';
 import { createEnvironmentsSlice } from './environmentsSlice';
 import { createFrameBatcher } from './frameBatcher';
@@ -45,6 +46,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createKernelsSlice(options)(...a),
     ...createEnvironmentsSlice(options)(...a),
     ...createCodeRunnerSlice(options)(...a),
+    ...createDelegationSlice(options)(...a),
   }));
 }
 

@@ -92,6 +92,17 @@ export interface SessionsSlice {
 export interface SendOptions {
   provider?: string;
   model?: string;
+  /** False: the agent may not start child agents for this message. */
+  delegation?: boolean;
+}
+
+/** Child agents (issue 20): the composer's switch and the stop button of a child's card. */
+export interface DelegationSlice {
+  /** Whether the next message may start child agents (the composer's switch; on by default). */
+  delegationAllowed: boolean;
+  setDelegationAllowed(allowed: boolean): void;
+  /** Stops a child agent and its subtree (`delegation.stop`); a failure becomes a notice. */
+  stopChild(sessionId: string, runId: string): Promise<void>;
 }
 
 export interface ConversationSlice {
@@ -261,7 +272,8 @@ export type AppState = UiSlice &
   SkillsSlice &
   KernelsSlice &
   EnvironmentsSlice &
-  CodeRunnerSlice;
+  CodeRunnerSlice &
+  DelegationSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

@@ -79,8 +79,8 @@ describe('engine loop', () => {
     expect(result).toMatchObject({ status: 'completed', failureCode: null, turns: 1 });
     expect(result.answer).toMatchObject({ summary: validAnswer.summary, cited: true });
     expect(types(h.chunks)).toEqual([
-      'start', 'start-step', 'tool-input-start', 'tool-input-delta', 'tool-input-available',
-      'tool-output-available', 'data-answer', 'finish-step', 'message-metadata', 'finish',
+      'start', 'start-step', 'tool-input-start', 'data-thinking-step', 'tool-input-delta', 'tool-input-available',
+      'data-thinking-step', 'tool-output-available', 'data-answer', 'finish-step', 'message-metadata', 'finish',
     ]);
     expect(h.chunks.at(-2)).toMatchObject({ type: 'message-metadata', messageMetadata: { run: { status: 'completed', turns: 1 } } });
     expect(h.batches).toEqual([]);

@@ -67,10 +67,17 @@ describe('the engine stream is a valid AI SDK UI message stream', () => {
     expect(errors).toEqual([]);
     expect(message?.id).toBe('run-1');
     const parts = message!.parts;
+    // Each call, cell and the answer is also a step of what the run is doing (kind activity).
     expect(parts.map((p) => p.type)).toEqual([
-      'step-start', 'reasoning', 'text', 'tool-science_search',
-      'step-start', 'text', 'data-cell',
-      'step-start', 'tool-finalize_response', 'data-answer',
+      'step-start', 'reasoning', 'text', 'tool-science_search', 'data-thinking-step',
+      'step-start', 'text', 'data-thinking-step', 'data-cell',
+      'step-start', 'tool-finalize_response', 'data-thinking-step', 'data-answer',
+    ]);
+    const steps = parts.filter((p) => p.type === 'data-thinking-step').map((p) => (p as { data: { title: string; status: string; kind: string } }).data);
+    expect(steps).toMatchObject([
+      { title: 'Searching the databases for "INS human"', status: 'completed', kind: 'activity', toolCallId: 'call_1' },
+      { title: 'Running a Python cell', status: 'completed', kind: 'activity' },
+      { title: 'Writing the answer', status: 'completed', kind: 'activity' },
     ]);
     expect(parts[3]).toMatchObject({ state: 'output-available', input: { db: 'uniprot' }, output: { hits: ['P01308'] } });
     expect(parts[2]).toMatchObject({ text: 'Searching UniProt.', state: 'done' });

@@ -21,8 +21,10 @@ const KNOWN: Record<DataPartName, true> = {
   'host-call': true,
   'run-status': true,
   error: true,
-  compaction: true,
+  child: true,
+  'child-event': true,
   'thinking-step': true,
+  compaction: true,
 };
 
 /**

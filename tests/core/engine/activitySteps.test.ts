@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
+import { ActivitySteps, describeCall } from '../../../src-main/core/engine/activitySteps';
+
+/** The steps as the fold would keep them: the last snapshot of each id, in first-seen order. */
+function latest(chunks: StreamChunk[]): ThinkingStepData[] {
+  const byId = new Map<string, ThinkingStepData>();
+  for (const c of chunks) if (c.type === 'data-thinking-step' && 'data' in c) byId.set((c.data as ThinkingStepData).id, c.data as ThinkingStepData);
+  return [...byId.values()];
+}
+
+function harness() {
+  const chunks: StreamChunk[] = [];
+  let tick = 0;
+  const now = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString();
+  const steps = new ActivitySteps((c) => chunks.push(c), 'run-1', now);
+  // What the loop does: every chunk of the run is emitted, then observed.
+  const emit = (c: StreamChunk) => {
+    chunks.push(c);
+    steps.observe(c);
+  };
+  return { chunks, steps, emit };
+}
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, rawArguments: JSON.stringify(args), arguments: args, parseError: null });
+
+describe('activity steps: what the run is doing now', () => {
+  it('names a call by what it does', () => {
+    expect(describeCall('science_search', { database: 'uniprot', query: 'insulin human' })).toBe('Searching UniProt for "insulin human"');
+    expect(describeCall('web_fetch', { url: 'https://example.org/a' })).toBe('Reading https://example.org/a');
+    expect(describeCall('read_file', { path: 'data/x.csv' })).toBe('Running read_file (data/x.csv)');
+  });
+
+  it('starts and finishes a step per call with times, nested under the plan step in progress', () => {
+    const h = harness();
+    h.emit(dataChunk('thinking-step', 'plan-1', { id: 'plan-1', title: 'Find the protein', status: 'in_progress', kind: 'plan' }));
+    h.steps.toolsStarted([call('c1', 'science_search', { database: 'uniprot', query: 'INS' }), call('c2', 'write_todos', { todos: [] })]);
+    const running = latest(h.chunks).find((s) => s.id === 'act-c1')!;
+    expect(running).toMatchObject({ status: 'in_progress', parentId: 'plan-1', kind: 'activity', toolCallId: 'c1', title: 'Searching UniProt for "INS"' });
+    expect(running.startedAt).toBeDefined();
+    // The plan tool itself gets no activity step.
+    expect(latest(h.chunks).some((s) => s.id === 'act-c2')).toBe(false);
+    h.steps.toolEnded({ toolCallId: 'c1', toolName: 'science_search', isError: true, content: 'science_search failed: HTTP 503\nmore' });
+    const done = latest(h.chunks).find((s) => s.id === 'act-c1')!;
+    expect(done).toMatchObject({ status: 'failed', items: ['science_search failed: HTTP 503'] });
+    expect(Date.parse(done.finishedAt!)).toBeGreaterThan(Date.parse(done.startedAt!));
+    // Once the plan step is completed, new activity is not nested under it.
+    h.emit(dataChunk('thinking-step', 'plan-1', { id: 'plan-1', title: 'Find the protein', status: 'completed', kind: 'plan' }));
+    h.steps.cellStarted('r');
+    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running a R cell', status: 'in_progress' });
+    expect(latest(h.chunks).at(-1)!.parentId).toBeUndefined();
+  });
+
+  it('shows a wait for approval under its call, and the answer it got', () => {
+    const h = harness();
+    h.steps.toolsStarted([call('c1', 'web_fetch', { url: 'https://example.org' })]);
+    const approval = { requestId: 'req1', origin: 'tool' as const, tool: 'web_fetch', target: 'https://example.org', reason: 'read it', toolCallId: 'c1' };
+    h.emit(dataChunk('approval', 'req1', { ...approval, state: 'requested' }));
+    expect(latest(h.chunks).find((s) => s.id === 'wait-req1')).toMatchObject({ status: 'in_progress', parentId: 'act-c1', title: 'Waiting for your approval: web_fetch → https://example.org' });
+    h.emit(dataChunk('approval', 'req1', { ...approval, state: 'denied' }));
+    expect(latest(h.chunks).find((s) => s.id === 'wait-req1')).toMatchObject({ status: 'failed', items: ['Answer: denied'] });
+  });
+
+  it('names the running cell by its number once the kernel gives it, and writes the answer as a step', () => {
+    const h = harness();
+    h.steps.cellStarted('python');
+    h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'running', cellNumber: 3, output: [] }));
+    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running cell 3 (Python)', status: 'in_progress' });
+    h.steps.cellEnded(true);
+    h.emit({ type: 'tool-input-start', toolCallId: 'f1', toolName: 'finalize_response' });
+    expect(latest(h.chunks)[1]).toMatchObject({ title: 'Writing the answer', status: 'in_progress' });
+    h.steps.answerEnded(false);
+    expect(latest(h.chunks)[1]).toMatchObject({ status: 'failed' });
+  });
+
+  it('ends what still runs when the run ends: failed unless it completed', () => {
+    const h = harness();
+    h.steps.toolsStarted([call('c1', 'list_dir', { path: '.' })]);
+    h.steps.closeAll(false);
+    expect(latest(h.chunks)[0]).toMatchObject({ status: 'failed' });
+    const before = h.chunks.length;
+    h.steps.closeAll(false);
+    expect(h.chunks.length).toBe(before);
+  });
+});
