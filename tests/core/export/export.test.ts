@@ -77,6 +77,8 @@ describe('session export and verify', () => {
         'ledger/action_events.jsonl',
         'ledger/kernel_generations.json',
         'ledger/runs.json',
+        // Every biosecurity screening and cell review of the session (issue 27).
+        'ledger/safety_checks.jsonl',
         'ledger/stream_events.jsonl',
         'manifest.json',
         'notebook.ipynb',
@@ -128,7 +130,7 @@ describe('session export and verify', () => {
   });
 
   it('verifies an untouched export and names the file after one byte changed', async () => {
-    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 13 files match/) });
+    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 14 files match/) });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
     // One byte of the PNG figure changed.
     const png = Object.keys(entries).find((n) => n.endsWith('.png'))!;
