@@ -14,6 +14,8 @@ import { planTools } from './tools/planTools';
 import { MemoryService } from '../memory/memories';
 import { recallTool } from './tools/recallTool';
 import { ARCHIVE_DIR, ResultArchive } from '../archive/resultArchive';
+import { delegationTools } from './tools/delegationTools';
+import type { DelegationPort } from './delegationPort';
 import type { EnvironmentService } from '../environments/service';
 import type { SkillLibrary } from '../skills/library';
 import type { Tool } from './define';
@@ -45,6 +47,8 @@ export interface HostOptions {
   approvals?: ApprovalPort;
   /** Registers tools discovered at run time (MCP servers') before find_tools searches the catalogue. */
   refreshCatalogue?: () => Promise<void>;
+  /** Child agents (src-main/core/delegation, above this layer): absent, no delegation tools. */
+  delegation?: () => DelegationPort;
 }
 
 /**
@@ -91,6 +95,7 @@ export class Host {
     for (const tool of planTools({ ...plans, emitOf: (s) => options.liveRuns.of(s)?.emit })) this.registry.register(tool);
     this.archive = new ResultArchive(path.join(options.dataDir, ARCHIVE_DIR), () => options.ledger().archive);
     this.registry.register(recallTool(() => this.archive));
+    if (options.delegation) for (const tool of delegationTools(options.delegation)) this.registry.register(tool);
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
     const headless = !options.approvals;

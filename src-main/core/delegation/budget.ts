@@ -10,7 +10,14 @@ export class SharedBudget {
   private tokens = 0;
   private usd = 0;
 
-  constructor(private readonly limits: { tokenBudget: number | null; costBudgetUsd: number | null }) {}
+  /** `spent`: what the session's children spent before (their runs in the ledger), so the budget outlives the app. */
+  constructor(
+    private readonly limits: { tokenBudget: number | null; costBudgetUsd: number | null },
+    spent: { tokens: number; usd: number } = { tokens: 0, usd: 0 },
+  ) {
+    this.tokens = spent.tokens;
+    this.usd = spent.usd;
+  }
 
   charge(usage: Usage, cost: Cost | null): void {
     this.tokens += (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0);

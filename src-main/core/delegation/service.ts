@@ -208,11 +208,14 @@ export class DelegationService implements DelegationPort {
     const subtree = ids.flatMap((id) => this.subtree(this.nodes.get(id)!));
     this.end(subtree, 'stopped', 'Stopped: the run that started it ended.');
     const done = Promise.all(subtree.map((n) => n.done)).then(() => undefined);
-    // The finished tree is forgotten once it has ended (its record is in the ledger).
-    void done.then(() => {
+    // The finished tree is forgotten once it has ended (its record is in the ledger), and an
+    // idle session's pool and budget with it (rebuilt from the ledger on its next delegation).
+    return done.then(() => {
       for (const n of subtree) this.nodes.delete(n.runId);
+      if (state && this.sessions.get(sessionId) === state && !state.rootChildren.size && ![...this.nodes.values()].some((n) => n.sessionId === sessionId)) {
+        this.sessions.delete(sessionId);
+      }
     });
-    return done;
   }
 
   /** The session went away: its trees end and its pool and budget are dropped. */
@@ -248,9 +251,15 @@ export class DelegationService implements DelegationPort {
   private session(sessionId: string): SessionState {
     let state = this.sessions.get(sessionId);
     if (!state) {
-      // The session cap counts the children of earlier app runs too (they are in the ledger).
-      const before = this.deps.ledger().runs.countChildren(sessionId);
-      state = { started: before, pool: new Pool(this.limits.concurrency), budget: new SharedBudget(this.limits), rootChildren: new Map() };
+      // The cap and the budget count the session's earlier children too (they are in the ledger),
+      // so this state may be dropped once the session is idle and rebuilt on its next delegation.
+      const earlier = this.deps.ledger().runs.listChildren(sessionId);
+      const spent = { tokens: 0, usd: 0 };
+      for (const r of earlier) {
+        spent.tokens += (r.usage?.inputTokens ?? 0) + (r.usage?.outputTokens ?? 0);
+        spent.usd += r.costUsd ?? 0;
+      }
+      state = { started: earlier.length, pool: new Pool(this.limits.concurrency), budget: new SharedBudget(this.limits, spent), rootChildren: new Map() };
       this.sessions.set(sessionId, state);
     }
     return state;
