@@ -2,6 +2,7 @@ import type { EvidenceStore } from '../../records/evidenceStore';
 import { NAVIGATOR_BASE_VAR, NAVIGATOR_KEY_VAR } from '../../science/navigator/client';
 import type { Tool } from '../define';
 import { navigatorTool } from './navigatorTools';
+import { readPdfTool } from './pdfTools';
 
 /** The id the Bohrium access key is stored under in the app's secret store (Settings). */
 export const NAVIGATOR_SECRET_ID = 'bohrium';
@@ -15,7 +16,8 @@ export interface LiteratureToolDeps {
 }
 
 /**
- * The literature capabilities (issue 21), all found on demand: the Science Navigator.
+ * The literature capabilities (issue 21), all found on demand: the Science Navigator and
+ * read_pdf.
  * Their stores open on first use.
  */
 export function literatureTools(deps: LiteratureToolDeps): Tool[] {
@@ -33,5 +35,6 @@ export function literatureTools(deps: LiteratureToolDeps): Tool[] {
       baseUrl: () => deps.env(NAVIGATOR_BASE_VAR),
       evidence: deps.evidence,
     }),
+    readPdfTool({ evidence: deps.evidence, pdftotext: () => deps.env('OPENAI4S_PDFTOTEXT')?.trim() ?? '' }),
   ];
 }
