@@ -17,4 +17,5 @@ export type * from './artifacts';
 export type { Routes, RouteName } from './routes';
 export type * from './dataParts';
 export type * from './skills';
+export type * from './mcp';
 export type * from './memory';

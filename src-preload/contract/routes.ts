@@ -12,6 +12,7 @@ import { skillRoutes } from './skills';
 import { environmentRoutes } from './environments';
 import { memoryRoutes } from './memory';
 import { delegationRoutes } from './delegation';
+import { mcpRoutes } from './mcp';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -32,6 +33,7 @@ export const routes = {
   ...environmentRoutes,
   ...memoryRoutes,
   ...delegationRoutes,
+  ...mcpRoutes,
 };
 
 export type Routes = typeof routes;

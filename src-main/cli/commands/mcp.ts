@@ -1,9 +1,9 @@
 import type { Core } from '../../core/core';
-import { MCP_HTTP_TOKEN_KEY } from '../../core/mcp/config';
+import { httpToken as storedToken } from '../../core/mcp/configEdit';
 import type { CliCommand, CliIO } from '../command';
 import { stripTerminalControls } from '../terminalText';
 import { ResearchService } from '../mcp/researchService';
-import { newToken, serveHttp, serveStdio } from '../mcp/serve';
+import { serveHttp, serveStdio } from '../mcp/serve';
 import { createWorkbenchMcpServer } from '../mcp/workbenchServer';
 
 /** Below the 60 s an MCP client (the SDK's default) waits for a tool call: a longer run answers "processing", then the client polls. */
@@ -17,15 +17,10 @@ function stopSignal(): { promise: Promise<void>; dispose(): void } {
   return { promise, dispose: () => STOP_SIGNALS.forEach((s) => process.removeListener(s, resolve)) };
 }
 
-/** The HTTP token: --token, else OPENAI4S_MCP_TOKEN, else the one kept in the ledger (made on first use). */
+/** The HTTP token: --token, else OPENAI4S_MCP_TOKEN, else the one kept in the ledger (made on first use; Settings shows it). */
 function httpToken(core: Core, given: string | undefined, env: NodeJS.ProcessEnv): string {
   const chosen = given ?? env.OPENAI4S_MCP_TOKEN;
-  if (chosen?.trim()) return chosen.trim();
-  const stored = core.ledger.settings.get<string>(MCP_HTTP_TOKEN_KEY);
-  if (stored) return stored;
-  const token = newToken();
-  core.ledger.settings.set(MCP_HTTP_TOKEN_KEY, token);
-  return token;
+  return chosen?.trim() ? chosen.trim() : storedToken(core.ledger.settings);
 }
 
 async function listServers(core: Core, io: CliIO, json: boolean, connect: boolean): Promise<number> {

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -18,9 +18,6 @@ export async function serveStdio(server: McpServer, stop: Promise<void>): Promis
   await Promise.race([closed, stop]);
   await server.close().catch(() => undefined);
 }
-
-/** A fresh bearer token (what Settings shows the user to copy into the client). */
-export const newToken = (): string => randomBytes(24).toString('base64url');
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);

@@ -12,6 +12,7 @@ import type { ProvenanceServices } from '../provenance/services';
 import type { SessionRunner } from '../runner/sessionRunner';
 import type { SafetyLayers } from '../runner/safetyWiring';
 import type { DelegationService } from '../delegation/service';
+import type { McpClients } from '../mcp/clients';
 import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
 import type { SkillCatalog } from '../skills/catalogView';
@@ -28,6 +29,8 @@ export interface ApiServices {
   readonly runner: Pick<SessionRunner, 'submit' | 'stop' | 'state'>;
   /** Child agents (issue 20): the user stops one from its card. */
   readonly delegation: Pick<DelegationService, 'stopFromUser'>;
+  /** MCP servers (issue 22): Settings lists, adds, removes and starts them, and sets policy overrides. */
+  readonly mcp: Pick<McpClients, 'view' | 'add' | 'remove' | 'connect' | 'setPolicy'>;
   readonly host: { readonly rules: RuleStore };
   /** The review of a cell the user runs (absent: none, e.g. a test that passes part of the core). */
   readonly safety?: Pick<SafetyLayers, 'reviewUserCell'>;
@@ -106,6 +109,11 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'run.stop': (input) => core.runner.stop(input.sessionId),
     'run.state': (input) => core.runner.state(input.sessionId),
     'delegation.stop': (input) => core.delegation.stopFromUser(input.sessionId, input.runId),
+    'mcp.list': () => core.mcp.view(),
+    'mcp.add': (input) => core.mcp.add(input.json),
+    'mcp.remove': (input) => core.mcp.remove(input.name),
+    'mcp.connect': (input) => core.mcp.connect(input.name),
+    'mcp.policy.set': (input) => core.mcp.setPolicy(input.server, input.tool, input.policy),
     'approval.rule.list': () => core.host.rules.listRules(),
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
     'settings.get': () => core.settings.view(),

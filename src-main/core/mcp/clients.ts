@@ -1,11 +1,13 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerView, McpToolAnnotations, McpView } from '../../../src-preload/contract/mcp';
+import { AppError } from '../../../src-preload/contract/errors';
 import type { PolicyAction } from '../capabilities/define';
 import type { HostDispatcher } from '../capabilities/dispatcher';
 import type { ToolRegistry } from '../capabilities/registry';
 import type { EvidenceStore } from '../records/evidenceStore';
-import { errorMessage } from '../shared/errorMessage';
-import { loadMcpConfig, type LoadedConfig, type McpConfigSources, type McpServerConfig } from './config';
-import { McpConnection, type ConnectionState } from './connection';
+import { loadMcpConfig, mcpConfigFile, type LoadedConfig, type McpConfigSources, type McpServerConfig } from './config';
+import { addServers, httpToken, removeServer, setPolicyOverride } from './configEdit';
+import { McpConnection } from './connection';
 import { mcpCallTool } from './mcpCallTool';
 import { mcpTool, registryName } from './mcpTools';
 import { effectivePolicy, type McpToolPolicy } from './policy';
@@ -18,30 +20,6 @@ export interface McpClientsOptions extends McpConfigSources {
   dispatcher: HostDispatcher;
   /** Each successful result becomes evidence of the calling session. */
   evidence: () => EvidenceStore;
-}
-
-export interface McpToolStatus {
-  server: string;
-  name: string;
-  /** The name the model and the dispatcher use (`mcp_<server>_<tool>`). */
-  registeredAs: string | null;
-  description: string;
-  annotations: McpTool['annotations'] | null;
-  policy: PolicyAction;
-  askEveryTime: boolean;
-  basis: string;
-  override: PolicyAction | null;
-}
-
-export interface McpServerStatus {
-  name: string;
-  source: McpServerConfig['source'];
-  transport: McpServerConfig['transport'];
-  /** The command line or the url (never the env values or headers: they may hold secrets). */
-  endpoint: string;
-  state: ConnectionState;
-  error: string | null;
-  tools: McpToolStatus[] | null;
 }
 
 /**
@@ -80,7 +58,7 @@ export class McpClients {
     const found = servers.find((s) => s.name === name);
     if (!found) {
       const known = servers.map((s) => s.name);
-      throw new Error(`No MCP server named "${name}" is configured${known.length ? ` (configured: ${known.join(', ')})` : ''}. Add it in Settings → MCP servers or mcp.json in the data root.`);
+      throw new AppError('not_found', `No MCP server named "${name}" is configured${known.length ? ` (configured: ${known.join(', ')})` : ''}. Add it in Settings → MCP servers or mcp.json in the data root.`);
     }
     return found;
   }
@@ -138,7 +116,7 @@ export class McpClients {
   }
 
   /** Every configured server: state, last error, and its tools with the policy in force. */
-  status(): { servers: McpServerStatus[]; errors: string[] } {
+  status(): { servers: McpServerView[]; errors: string[] } {
     const { servers, errors, overrides } = this.config();
     return {
       errors,
@@ -152,6 +130,7 @@ export class McpClients {
           endpoint: s.transport === 'stdio' ? `${s.command} ${s.args.join(' ')}`.trim() : s.url,
           state: c?.state ?? 'stopped',
           error: c?.lastError ?? null,
+          override: overrides.servers[s.name] ?? null,
           tools:
             tools?.map((t) => {
               const p = effectivePolicy(s.name, t.name, t.annotations, overrides);
@@ -160,7 +139,7 @@ export class McpClients {
                 name: t.name,
                 registeredAs: this.registered.get(`${s.name}/${t.name}`) ?? null,
                 description: t.description ?? '',
-                annotations: t.annotations ?? null,
+                annotations: (t.annotations as McpToolAnnotations | undefined) ?? null,
                 policy: p.defaultPolicy,
                 askEveryTime: p.askEveryTime,
                 basis: p.basis,
@@ -172,15 +151,34 @@ export class McpClients {
     };
   }
 
-  /** Starts a server now and lists its tools (Settings' "Connect", `openai4s mcp servers --connect`). */
-  async connect(server: string): Promise<McpServerStatus> {
-    try {
-      await this.discoverServer(this.server(server));
-    } catch (error) {
-      // The status carries the error; a missing server name is the caller's mistake.
-      if (!this.connections.has(server)) throw new Error(errorMessage(error));
-    }
-    return this.status().servers.find((s) => s.name === server)!;
+  /** What Settings → MCP servers shows. */
+  view(): McpView {
+    return { configFile: mcpConfigFile(this.options.dataDir), ...this.status(), httpToken: httpToken(this.options.settings()) };
+  }
+
+  /** Starts a server now and lists its tools (Settings' "Connect"); a start failure is in its state and error. */
+  async connect(server: string): Promise<McpView> {
+    const config = this.server(server);
+    await this.discoverServer(config).catch(() => undefined);
+    return this.view();
+  }
+
+  add(json: string): McpView {
+    addServers(this.options.dataDir, json);
+    return this.view();
+  }
+
+  async remove(name: string): Promise<McpView> {
+    removeServer(this.options.dataDir, name);
+    const known = this.connections.get(name);
+    this.connections.delete(name);
+    await known?.connection.close();
+    return this.view();
+  }
+
+  setPolicy(server: string, tool: string | null, action: PolicyAction | null): McpView {
+    setPolicyOverride(this.options.settings(), server, tool, action);
+    return this.view();
   }
 
   /** Running servers (diagnostics and the lifecycle test). */

@@ -12,13 +12,13 @@ import { errorMessage } from '../shared/errorMessage';
  *   { "mcpServers": { "fs": { "command": "npx", "args": ["-y", "..."], "env": { "K": "v" } },
  *                     "remote": { "url": "https://host/mcp", "headers": { "Authorization": "Bearer ..." } } } }
  *
- * Two sources: the file `<data root>/mcp.json` (edited by hand) and Settings (the ledger's
- * settings table, edited from the app). A name in both: the Settings entry wins.
+ * They live in one file, `<data root>/mcp.json`, edited by hand or from Settings → MCP
+ * servers (which writes the same file): an entry may carry keys in `env` or `headers`, and
+ * the ledger never holds secrets. The policy overrides chosen in Settings are in the ledger.
  */
 
 export const MCP_CONFIG_FILE = 'mcp.json';
-/** The ledger settings keys this layer owns (not part of AppSettings: the MCP page edits them). */
-export const MCP_SERVERS_KEY = 'mcp.servers';
+/** The ledger settings keys this layer owns (not part of AppSettings: the MCP section edits them). */
 export const MCP_POLICY_KEY = 'mcp.policy';
 /** The bearer token of `openai4s mcp --http` (generated on first use; Settings shows it to copy). */
 export const MCP_HTTP_TOKEN_KEY = 'mcp.httpToken';
@@ -122,7 +122,7 @@ export interface LoadedConfig {
   overrides: McpPolicyOverrides;
 }
 
-function readFileBlock(file: string): { raw: unknown; error: string | null } {
+export function readFileBlock(file: string): { raw: unknown; error: string | null } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -137,29 +137,24 @@ function readFileBlock(file: string): { raw: unknown; error: string | null } {
   }
 }
 
-/** Reads both sources. Settings entries win over file entries of the same name. */
+export const mcpConfigFile = (dataDir: string): string => path.join(dataDir, MCP_CONFIG_FILE);
+
+/** The file's servers and the overrides from Settings; problems are listed, never thrown. */
 export function loadMcpConfig(sources: McpConfigSources): LoadedConfig {
   const errors: string[] = [];
-  const file = path.join(sources.dataDir, MCP_CONFIG_FILE);
+  const file = mcpConfigFile(sources.dataDir);
   const { raw, error } = readFileBlock(file);
   if (error) errors.push(error);
   const fromFile = raw === null ? { servers: [], errors: [] } : parseServersBlock(raw, 'file');
   errors.push(...fromFile.errors.map((e) => `${file}: ${e}`));
-  let stored: unknown;
   let overrides: McpPolicyOverrides = { servers: {}, tools: {} };
   try {
     const repo = sources.settings();
-    stored = repo.get<unknown>(MCP_SERVERS_KEY);
     const policy = policyOverridesSchema.safeParse(repo.get<unknown>(MCP_POLICY_KEY) ?? {});
     if (policy.success) overrides = policy.data;
     else errors.push(`Settings: the stored MCP policy overrides are malformed (${describeIssues(policy.error)}); they are ignored until saved again.`);
   } catch {
     // The ledger is closing or locked: the file's servers still work, with default policies.
-    stored = undefined;
   }
-  const fromSettings = stored === undefined ? { servers: [], errors: [] } : parseServersBlock({ mcpServers: stored }, 'settings');
-  errors.push(...fromSettings.errors.map((e) => `Settings: ${e}`));
-  const byName = new Map<string, McpServerConfig>();
-  for (const s of [...fromFile.servers, ...fromSettings.servers]) byName.set(s.name, s);
-  return { servers: [...byName.values()].filter((s) => !s.disabled), errors, overrides };
+  return { servers: fromFile.servers.filter((s) => !s.disabled), errors, overrides };
 }
