@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CliCommand } from '../command';
+import { bibliographyEntries, formatBibliography, type BibliographyFormat } from '../../core/export/bibliography';
+import { errorMessage } from '../../core/shared/errorMessage';
+
+const USAGE = [
+  'openai4s bibliography <sessionId> [--format bibtex|ris] [--out FILE] [--all] [--json]',
+  '',
+  "Exports the session's literature evidence (the Science Navigator's references, PubMed, Europe PMC,",
+  'arXiv, OpenAlex and Crossref records, web pages read, PDFs) as BibTeX (default) or RIS, with DOIs.',
+  'Prints it, or writes FILE. --all adds search results that were found but not cited as references.',
+  '--json reports the entries (and the file written) instead.',
+].join('\n');
+
+export const bibliographyCommand: CliCommand = {
+  name: 'bibliography',
+  summary: "Export a session's literature evidence as BibTeX or RIS",
+  usage: USAGE,
+  options: { format: { type: 'string' }, out: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
+  needsCore: true,
+  async run({ core, values, positionals, io }) {
+    const [sessionId, ...extra] = positionals;
+    if (!sessionId || extra.length || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
+      io.err(`bibliography takes one session id (1-128 letters, digits, "_" or "-").\nUsage: ${USAGE}`);
+      return 2;
+    }
+    const format = (typeof values.format === 'string' ? values.format : 'bibtex').toLowerCase();
+    if (format !== 'bibtex' && format !== 'ris') {
+      io.err(`--format ${String(values.format)} is not one of bibtex, ris.`);
+      return 2;
+    }
+    try {
+      core!.ledger.sessions.require(sessionId);
+    } catch (error) {
+      io.err(errorMessage(error));
+      return 1;
+    }
+    const records = core!.provenance.evidence.list(sessionId);
+    const entries = bibliographyEntries(records, { includeSearchResults: values.all === true });
+    const text = formatBibliography(entries, format as BibliographyFormat);
+    let written: string | null = null;
+    if (typeof values.out === 'string') {
+      written = path.resolve(values.out);
+      try {
+        fs.writeFileSync(written, text);
+      } catch (error) {
+        io.err(`Could not write ${written}: ${errorMessage(error)}. Choose a writable path with --out.`);
+        return 1;
+      }
+    }
+    if (values.json) {
+      io.out(JSON.stringify({ sessionId, format, count: entries.length, file: written, entries }, null, 2));
+      return 0;
+    }
+    if (written) io.out(`Wrote ${entries.length} ${format === 'bibtex' ? 'BibTeX' : 'RIS'} entr${entries.length === 1 ? 'y' : 'ies'} to ${written}.`);
+    else if (!entries.length) io.err(`No literature evidence in session ${sessionId} (references, papers, pages or PDFs the agent retrieved).`);
+    else if (io.write) io.write(text);
+    else io.out(text);
+    return 0;
+  },
+};
