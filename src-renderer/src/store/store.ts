@@ -7,6 +7,8 @@ import { createConversationSlice } from './conversationSlice';
 import { createEnvironmentsSlice } from './environmentsSlice';
 import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
+import { createMemorySlice } from './memorySlice';
+import { createMcpSlice } from './mcpSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -47,6 +49,8 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createEnvironmentsSlice(options)(...a),
     ...createCodeRunnerSlice(options)(...a),
     ...createDelegationSlice(options)(...a),
+    ...createMemorySlice(options)(...a),
+    ...createMcpSlice(options)(...a),
   }));
 }
 

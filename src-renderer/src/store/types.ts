@@ -22,6 +22,8 @@ import type {
   SkillDetail,
 } from '../../../src-preload/contract';
 import type { EnvironmentList } from '../../../src-preload/contract/environments';
+import type { McpPolicyAction, McpView } from '../../../src-preload/contract/mcp';
+import type { MemoryRecord, MemoryScope, ThinkingStepData } from '../../../src-preload/contract';
 import type { Bridge } from '../api/bridge';
 import type { Language } from '../i18n/language';
 import type { ConversationState } from './conversationReducer';
@@ -41,7 +43,7 @@ export interface StoreDeps {
 }
 
 export type View = 'home' | 'system' | 'session' | 'settings' | 'skills';
-export type RightTab = 'notebook' | 'evidence' | 'artifacts';
+export type RightTab = 'notebook' | 'evidence' | 'artifacts' | 'plan' | 'memory';
 
 export interface UiSlice {
   language: Language;
@@ -261,6 +263,35 @@ export interface WorkspaceSlice {
   takeAttachments(): string[];
 }
 
+/** Memory and the visible plan (issue 19): the Memory and Plan tabs of the right panel. */
+export interface MemorySlice {
+  /** `memory.list`: the session's memories and the data root's (sessionId null: the data root's only). */
+  memories: Loadable<MemoryRecord[]> & { sessionId: string | null };
+  loadMemories(sessionId: string | null): Promise<void>;
+  /** Each answers the error message, or null when it was done (the list is reloaded). */
+  addMemory(sessionId: string | null, text: string, scope: MemoryScope): Promise<string | null>;
+  editMemory(id: string, text: string): Promise<string | null>;
+  forgetMemory(id: string): Promise<string | null>;
+  /** `plan.get`: the session's current plan. */
+  plan: Loadable<ThinkingStepData[]> & { sessionId: string | null };
+  loadPlan(sessionId: string): Promise<void>;
+}
+
+/** One change made in Settings → MCP servers. */
+export type McpChange =
+  | { kind: 'add'; json: string }
+  | { kind: 'remove'; name: string }
+  | { kind: 'connect'; name: string }
+  | { kind: 'policy'; server: string; tool: string | null; policy: McpPolicyAction | null };
+
+export interface McpSlice {
+  /** `mcp.list`: the configured servers, their tools and policies, the HTTP token. */
+  mcp: Loadable<McpView | null>;
+  loadMcp(): Promise<void>;
+  /** Makes one change; answers the error message, or null (the view is replaced by the answer). */
+  changeMcp(change: McpChange): Promise<string | null>;
+}
+
 export type AppState = UiSlice &
   SystemSlice &
   NoticesSlice &
@@ -273,7 +304,9 @@ export type AppState = UiSlice &
   KernelsSlice &
   EnvironmentsSlice &
   CodeRunnerSlice &
-  DelegationSlice;
+  DelegationSlice &
+  MemorySlice &
+  McpSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

@@ -6,14 +6,18 @@ import { IconButton } from '../ui';
 import { ArtifactsTab } from './ArtifactsTab';
 import { EvidenceTab } from './EvidenceTab';
 import { NotebookTab } from './NotebookTab';
+import { PlanTab } from '../plan/PlanTab';
+import { MemoryTab } from '../memory/MemoryTab';
 
 const TABS: readonly [RightTab, MessageKey][] = [
   ['notebook', 'panel.notebook'],
   ['evidence', 'panel.evidence'],
   ['artifacts', 'panel.artifacts'],
+  ['plan', 'panel.plan'],
+  ['memory', 'panel.memory'],
 ];
 
-/** The session's side panel: Notebook, Evidence and Artifacts. */
+/** The session's side panel: Notebook, Evidence, Artifacts, the agent's Plan and its Memory. */
 export function RightPanel() {
   const t = useT();
   const tab = useAppStore((s) => s.rightTab);
@@ -45,6 +49,8 @@ export function RightPanel() {
         {tab === 'notebook' ? <NotebookTab /> : null}
         {tab === 'evidence' ? <EvidenceTab /> : null}
         {tab === 'artifacts' ? <ArtifactsTab /> : null}
+        {tab === 'plan' ? <PlanTab /> : null}
+        {tab === 'memory' ? <MemoryTab /> : null}
       </div>
     </aside>
   );
