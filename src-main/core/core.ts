@@ -30,6 +30,8 @@ import { UNATTENDED_APPROVAL_VAR } from './capabilities/permissions/approvals';
 import { configuredSecrets, registerSecrets, scrubConsole } from './security/secrets';
 import { createProvenanceServices, type ProvenanceServices } from './provenance/services';
 import { provenanceTools } from './capabilities/tools/provenanceTools';
+import { ComputeService } from './compute/service';
+import { computeTools } from './compute/tools';
 import { literatureTools } from './capabilities/tools/literatureTools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
 import { SettingsService } from './settings/settingsService';
@@ -77,6 +79,8 @@ export interface Core extends ApiServices {
   readonly environments: EnvironmentService;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
+  /** Compute targets (Slurm, SSH) and their jobs, polled until harvested (src-main/core/compute). */
+  readonly compute: ComputeService;
   /** Configured MCP servers (Settings and <data root>/mcp.json): their tools as on-demand capabilities. */
   readonly mcp: McpClients;
   /**
@@ -97,6 +101,8 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** Who answers approval questions (the app's native dialog); absent: headless (OPENAI4S_UNATTENDED_APPROVAL, else deny). */
   approvals?: ApprovalPort;
+  /** Resume polling the compute jobs left open by an earlier run at start (the app does; the CLI polls when asked). */
+  resumeComputeJobs?: boolean;
 }
 
 export function createCore(options: CoreOptions = {}): Core {
@@ -167,6 +173,18 @@ export function createCore(options: CoreOptions = {}): Core {
   const liveRuns = new LiveRuns();
   const workspaceFor = (sessionId: string) => sessionWorkspace(config.dataDir, sessionId);
 
+  // 3b. Compute jobs on Slurm clusters and SSH hosts: job rows in the ledger, outputs as artifact versions.
+  const pollMs = Number(config.env.value('OPENAI4S_COMPUTE_POLL_MS') ?? '');
+  const compute = new ComputeService({
+    dataDir: config.dataDir,
+    processEnv: config.processEnv,
+    ledger: ledgerOf,
+    artifacts: () => provenanceOf().artifacts,
+    workspaceFor,
+    ...(Number.isInteger(pollMs) && pollMs > 0 ? { pollMs } : {}),
+  });
+  if (options.resumeComputeJobs) compute.resume();
+
   // 4. What the agent can do: tools, permissions, approvals, the dispatcher and its audit.
   const host = new Host({
     dataDir: config.dataDir,
@@ -178,7 +196,12 @@ export function createCore(options: CoreOptions = {}): Core {
     ...(options.approvals ? { approvals: options.approvals } : {}),
     // science_list_dbs, science_search, save_artifact, list_artifacts (stores open on first call).
     // science_navigator and the other literature tools (issue 21), found on demand.
-    extraTools: [...provenanceTools(provenanceOf), ...literatureTools({ env: (name) => config.env.value(name), storedKey: (id) => secrets.get(id), evidence: () => provenanceOf().evidence })],
+    extraTools: [
+      ...provenanceTools(provenanceOf),
+      ...literatureTools({ env: (name) => config.env.value(name), storedKey: (id) => secrets.get(id), evidence: () => provenanceOf().evidence }),
+      // compute_targets, compute_submit, compute_status, compute_result, compute_cancel (issue 23), on demand.
+      ...computeTools(() => compute, workspaceFor),
+    ],
     // Every page the agent reads is evidence it can cite.
     onPage: (page) => recordPageEvidence(provenanceOf().evidence, page).id,
     // Every web search result too (which backend answered, the hash of its exact answer).
@@ -263,6 +286,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     revealPath: options.revealPath ?? null,
     settings,
+    compute,
     mcp,
     skills,
     skillCatalog,
@@ -348,6 +372,8 @@ export function createCore(options: CoreOptions = {}): Core {
       if (ledger) generations.closeAll('app closed');
       await kernels.close();
       safety.close();
+      // Polling stops and queries in flight finish before the ledger closes; the jobs go on on their targets.
+      await compute.close();
       // Lock probes still running write to the ledger: let them finish before it closes.
       await Promise.all([...locks]);
       ledger?.close();

@@ -24,11 +24,32 @@ export type ArtifactEnvironment =
     }
   | { status: 'missing'; language: 'python' | 'r' | null; reason: string };
 
-/** Who made the bytes: a cell of a kernel generation, a native tool call, or the user. */
+/** Who made the bytes: a cell of a kernel generation, a native tool call, the user, or a compute job. */
 export type ArtifactProducer =
   | { kind: 'cell'; cellId: string; generation: string; language: 'python' | 'r' }
   | { kind: 'tool'; tool: string; runId: string | null }
-  | { kind: 'user' };
+  | { kind: 'user' }
+  | JobProducer;
+
+/**
+ * A compute job on a Slurm cluster or an SSH host (issue 23): where and how it ran, how it
+ * ended, the script's hash and the input versions staged into its folder.
+ */
+export interface JobProducer {
+  kind: 'job';
+  jobId: string;
+  target: string;
+  targetKind: 'slurm' | 'ssh';
+  schedulerJobId: string | null;
+  node: string | null;
+  partition: string | null;
+  elapsedSeconds: number | null;
+  exitCode: number | null;
+  /** The job's final state (completed, failed, timeout, ...). */
+  state: string;
+  scriptSha256: string;
+  inputs: { path: string; sha256: string; versionId?: string }[];
+}
 
 export interface ArtifactProvenance {
   producer: ArtifactProducer;

@@ -121,6 +121,8 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
         'AccountingStorageType=accounting_storage/none',
         'JobCompType=jobcomp/none',
         'MinJobAge=3600',
+        // A job that names no memory gets this much per CPU, not the whole node (which would queue every other job).
+        'DefMemPerCPU=256',
         'InactiveLimit=0',
         'KillWait=5',
         'SlurmctldTimeout=30',

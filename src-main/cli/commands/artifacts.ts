@@ -28,7 +28,7 @@ export const artifactsCommand: CliCommand = {
       io.out(`${a.path}  (${a.id}, ${a.versions} version${a.versions === 1 ? '' : 's'})`);
       for (const v of a.history) {
         const p = v.provenance;
-        const by = p.producer.kind === 'cell' ? `cell ${p.producer.cellId} (${p.producer.language}, generation ${p.producer.generation.slice(0, 8)})` : p.producer.kind === 'tool' ? `tool ${p.producer.tool}` : 'user';
+        const by = p.producer.kind === 'cell' ? `cell ${p.producer.cellId} (${p.producer.language}, generation ${p.producer.generation.slice(0, 8)})` : p.producer.kind === 'tool' ? `tool ${p.producer.tool}` : p.producer.kind === 'job' ? `job ${p.producer.jobId} on ${p.producer.target} (${p.producer.state}, exit ${p.producer.exitCode ?? '?'})` : 'user';
         const env =
           p.environment.status === 'recorded'
             ? `${p.environment.interpreterVersion}; ${p.environment.packages.map((x) => `${x.name} ${x.version ?? 'missing'}`).join(', ')}`

@@ -57,6 +57,10 @@ export interface ToolSpec<S extends z.ZodType> {
    * first request small however many capabilities are installed.
    */
   onDemand?: boolean;
+  /** Ask for every call: session grants and allow rules do not skip the question (a deny rule still refuses). */
+  askEveryTime?: boolean;
+  /** The approval question's detail for a call (default: a preview of its arguments), e.g. a job's summary. */
+  approvalDetail?(args: z.output<S>): string;
 }
 
 /** A defined tool, type-erased for the registry: `parse` checks the arguments with its schema. */
@@ -71,6 +75,8 @@ export interface Tool {
   readonly onDemand: boolean;
   /** Each call asks, even after a session grant or an "always" answer (MCP tools marked destructive). */
   readonly askEveryTime?: boolean;
+  /** See ToolSpec.approvalDetail; called with parsed arguments. */
+  approvalDetail?(args: unknown): string;
   parse(args: unknown): { ok: true; args: unknown } | { ok: false; error: string };
   resourceKeys(args: unknown): string[];
   target(args: unknown): string;
@@ -102,6 +108,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     maxOutputBytes: spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     exposeToModel: spec.exposeToModel ?? true,
     onDemand: spec.onDemand ?? false,
+    ...(spec.askEveryTime ? { askEveryTime: true } : {}),
+    ...(spec.approvalDetail ? { approvalDetail: (args: unknown) => spec.approvalDetail!(args as z.output<S>) } : {}),
     parse(args) {
       const r = spec.input.safeParse(args ?? {});
       return r.success ? { ok: true, args: r.data } : { ok: false, error: `invalid arguments for ${spec.name}: ${describeIssues(r.error)}` };

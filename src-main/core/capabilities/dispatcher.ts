@@ -176,7 +176,7 @@ export class HostDispatcher {
       const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '(the agent gave no reason)';
       const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
       const outcome = await this.deps.approvals.ask(
-        { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: preview(d.args), generationId: ctx.generation ?? null, callKey: key },
+        { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: tool.approvalDetail?.(d.args) ?? preview(d.args), generationId: ctx.generation ?? null, callKey: key },
         ctx.signal,
         (q) => {
           if (ctx.origin === 'tool' && ctx.toolCallId) ctx.emit?.({ type: 'tool-approval-request', toolCallId: ctx.toolCallId, approvalId: q.requestId });

@@ -49,6 +49,7 @@ export function normalizeLogicalPath(p: string): string {
 const WHY_NO_KERNEL: Record<Exclude<ArtifactProducer['kind'], 'cell'>, string> = {
   tool: 'written by a native tool call, not by a kernel cell: no kernel environment produced these bytes',
   user: 'saved by the user, not by a kernel cell: no kernel environment produced these bytes',
+  job: 'written by a compute job on a remote target, not by a kernel cell: the job provenance names its target, script and inputs',
 };
 
 /**
@@ -91,7 +92,9 @@ export class ArtifactService {
             (environment.status === 'recorded' ? ` (${environment.interpreterVersion})` : ` (environment unknown: ${environment.reason})`)
           : input.producer.kind === 'tool'
             ? `tool ${input.producer.tool}`
-            : 'the user';
+            : input.producer.kind === 'job'
+              ? `compute job ${input.producer.jobId} on ${input.producer.target} (${input.producer.state}, exit ${input.producer.exitCode ?? 'unknown'})`
+              : 'the user';
       const ev = this.deps.evidence.record({
         sessionId: input.sessionId,
         kind: 'artifact_version',

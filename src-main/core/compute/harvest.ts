@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JobProducer } from '../../../src-preload/contract/artifacts';
+import type { ComputeHarvestedOutput, ComputeJobView } from '../../../src-preload/contract/compute';
+import type { ArtifactService } from '../provenance/artifactService';
+import type { HarvestedData } from './jobState';
+import { STDERR_LOG, STDOUT_LOG, type SchedulerStatus } from './scheduler';
+import type { Transport } from './transport';
+
+/**
+ * Brings a finished job's declared outputs and its stdout/stderr back and saves each as an
+ * artifact version whose provenance is the job (target, scheduler id, node, partition,
+ * elapsed time, exit code, script hash, input versions). A declared output that was not
+ * written fails the job, naming it; nothing absent is ever reported as produced.
+ */
+
+/** Logs over this size are kept as their last bytes (a runaway print loop must not fill the store). */
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
+
+export interface HarvestRequest {
+  job: ComputeJobView;
+  final: SchedulerStatus;
+  transport: Transport;
+  /** The job folder on the target. */
+  remoteDir: string;
+  /** Where remote files are copied to (ignored when the target is this machine). */
+  harvestDir: string;
+  artifacts: ArtifactService;
+}
+
+/** Which of `files` exist as regular files in the job folder. */
+async function existing(transport: Transport, dir: string, files: string[]): Promise<string[]> {
+  if (!transport.remote) return files.filter((f) => fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.isFile());
+  const r = await transport.exec(['bash', '-c', 'cd -- "$1" || exit 96; shift; for f in "$@"; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0', 'o4s-list', dir, ...files]);
+  if (r.code !== 0) throw new Error(`could not list the job folder ${dir} on ${transport.where}: ${r.stderr.trim() || `exit ${r.code}`}`);
+  const found = new Set(r.stdout.split('\n').filter(Boolean));
+  return files.filter((f) => found.has(f));
+}
+
+function readLog(file: string): Buffer {
+  const size = fs.statSync(file).size;
+  if (size <= MAX_LOG_BYTES) return fs.readFileSync(file);
+  const fd = fs.openSync(file, 'r');
+  try {
+    const tail = Buffer.alloc(MAX_LOG_BYTES);
+    fs.readSync(fd, tail, 0, MAX_LOG_BYTES, size - MAX_LOG_BYTES);
+    return Buffer.concat([Buffer.from(`[first ${size - MAX_LOG_BYTES} bytes of ${size} dropped; the last ${MAX_LOG_BYTES} kept]\n`), tail]);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
+  const { job, final, transport } = req;
+  const wanted = [...job.outputs, STDOUT_LOG, STDERR_LOG];
+  const present = await existing(transport, req.remoteDir, wanted);
+  let localDir = req.remoteDir;
+  if (transport.remote) {
+    fs.mkdirSync(req.harvestDir, { recursive: true });
+    await transport.download(req.remoteDir, present, req.harvestDir);
+    localDir = req.harvestDir;
+  }
+  const producer: JobProducer = {
+    kind: 'job',
+    jobId: job.id,
+    target: job.target,
+    targetKind: job.targetKind,
+    schedulerJobId: job.schedulerJobId,
+    node: final.node ?? job.node,
+    partition: final.partition ?? job.partition,
+    elapsedSeconds: final.elapsedSeconds,
+    exitCode: final.exitCode,
+    state: final.state,
+    scriptSha256: job.scriptSha256,
+    inputs: job.inputs.map((i) => ({ path: i.path, sha256: i.sha256, ...(i.versionId ? { versionId: i.versionId } : {}) })),
+  };
+  const inputEvidence = job.inputs.flatMap((i) => (i.evidenceId ? [i.evidenceId] : []));
+  const save = async (logical: string, bytes: Buffer, mime?: string): Promise<ComputeHarvestedOutput> => {
+    const v = await req.artifacts.save({ sessionId: job.sessionId, path: logical, bytes, producer, inputEvidence, ...(mime ? { mime } : {}) });
+    return { path: logical, versionId: v.id, evidenceId: v.evidenceId, sha256: v.sha256, size: v.size };
+  };
+  const missing = job.outputs.filter((o) => !present.includes(o));
+  // The producer names the job's final state, so decide it before saving anything.
+  let state = final.state;
+  let reason = final.reason;
+  if (missing.length) {
+    const named = `declared output${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not written`;
+    if (state === 'completed') state = 'failed';
+    reason = reason ? `${reason}; ${named}` : named;
+    producer.state = state;
+  }
+  const outputs: ComputeHarvestedOutput[] = [];
+  for (const o of job.outputs) if (present.includes(o)) outputs.push(await save(o, fs.readFileSync(path.join(localDir, o))));
+  const log = async (rel: string, name: string) => (present.includes(rel) ? save(`compute/${job.id}/${name}`, readLog(path.join(localDir, rel)), 'text/plain') : null);
+  const logs = { stdout: await log(STDOUT_LOG, 'stdout.log'), stderr: await log(STDERR_LOG, 'stderr.log') };
+  return { state, reason, exitCode: final.exitCode, outputs, missing, logs };
+}

@@ -1,0 +1,94 @@
+import type { ComputeJobState, ComputeResources } from '../../../src-preload/contract/compute';
+
+/** What the compute service asks of a scheduler (Slurm, or a plain SSH host). */
+export interface SchedulerStatus {
+  state: ComputeJobState;
+  exitCode: number | null;
+  node: string | null;
+  partition: string | null;
+  elapsedSeconds: number | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** The scheduler's reason (Slurm's Reason=, a signal, "no exit record"). */
+  reason: string | null;
+}
+
+export interface SubmitRequest {
+  jobId: string;
+  /** The job folder on the target (absolute). */
+  dir: string;
+  resources: ComputeResources;
+  account?: string;
+}
+
+export interface Scheduler {
+  submit(request: SubmitRequest): Promise<string>;
+  /** The job's state now; never guessed: a job the scheduler no longer knows is reported with why. */
+  query(schedulerJobId: string, dir: string): Promise<SchedulerStatus>;
+  cancel(schedulerJobId: string, dir: string): Promise<void>;
+}
+
+/** The job folder's bookkeeping subfolder (wrapper, logs, exit record); outputs may not live in it. */
+export const META_DIR = '.openai4s';
+export const STDOUT_LOG = `${META_DIR}/stdout.log`;
+export const STDERR_LOG = `${META_DIR}/stderr.log`;
+export const WRAPPER = `${META_DIR}/run.sh`;
+
+/** "1-02:03:04", "02:03:04", "03:04" (Slurm's elapsed formats) -> seconds. */
+export function parseSlurmDuration(text: string | undefined): number | null {
+  if (!text || /^(UNLIMITED|INVALID|Partition_Limit|N\/A)$/i.test(text)) return null;
+  const m = /^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+)$/.exec(text.trim());
+  if (!m) return null;
+  const [, d, h, min, s] = m;
+  return Number(d ?? 0) * 86400 + Number(h ?? 0) * 3600 + Number(min) * 60 + Number(s);
+}
+
+/** A Slurm time or timestamp ("2026-12-01T08:10:50", "Unknown", "None") -> ISO or null. */
+export function slurmTime(text: string | undefined): string | null {
+  if (!text || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(text)) return null;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+const SLURM_STATES: Record<string, ComputeJobState> = {
+  PENDING: 'pending',
+  CONFIGURING: 'pending',
+  REQUEUED: 'pending',
+  REQUEUE_FED: 'pending',
+  REQUEUE_HOLD: 'pending',
+  RESV_DEL_HOLD: 'pending',
+  SUSPENDED: 'running',
+  RUNNING: 'running',
+  COMPLETING: 'running',
+  STAGE_OUT: 'running',
+  SIGNALING: 'running',
+  RESIZING: 'running',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  BOOT_FAIL: 'failed',
+  DEADLINE: 'timeout',
+  PREEMPTED: 'failed',
+  REVOKED: 'failed',
+  SPECIAL_EXIT: 'failed',
+  CANCELLED: 'cancelled',
+  TIMEOUT: 'timeout',
+  OUT_OF_MEMORY: 'out_of_memory',
+  NODE_FAIL: 'node_fail',
+};
+
+/** Slurm's state word ("CANCELLED by 0", "RUNNING") -> ours; unknown words are failures named as such. */
+export function mapSlurmState(word: string): { state: ComputeJobState; note: string | null } {
+  const head = word.trim().split(/\s+/)[0]!.replace(/\+$/, '').toUpperCase();
+  const state = SLURM_STATES[head];
+  if (state) return { state, note: head === 'PREEMPTED' || head === 'BOOT_FAIL' || head === 'DEADLINE' ? head : null };
+  return { state: 'failed', note: `unrecognised Slurm state ${head}` };
+}
+
+/** Slurm's "3:0" (exit code : signal) -> one number: the exit code, or 128 + signal when a signal ended it. */
+export function parseExitCode(text: string | undefined): { exitCode: number | null; signal: number | null } {
+  const m = /^(\d+):(\d+)$/.exec(text?.trim() ?? '');
+  if (!m) return { exitCode: null, signal: null };
+  const code = Number(m[1]);
+  const signal = Number(m[2]);
+  return { exitCode: signal && !code ? 128 + signal : code, signal: signal || null };
+}

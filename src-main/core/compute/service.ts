@@ -1,0 +1,294 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ComputeJobView, ComputeLanguage, ComputeResources, ComputeTargetConfig, ComputeTargetView } from '../../../src-preload/contract/compute';
+import { TERMINAL_JOB_STATES } from '../../../src-preload/contract/compute';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { Ledger } from '../ledger/ledger';
+import type { ArtifactService } from '../provenance/artifactService';
+import { randomId } from '../records/ids';
+import { errorMessage } from '../shared/errorMessage';
+import { harvestJob } from './harvest';
+import { jobPath, scriptHead, sha256, stageJobFolder, type InputRequest } from './jobFolder';
+import { foldJob, lastStateData, type JobSpec } from './jobState';
+import type { Scheduler, SchedulerStatus } from './scheduler';
+import { SlurmScheduler } from './slurm';
+import { SshHostScheduler } from './sshHost';
+import { TargetStore, targetView } from './targets';
+import { localTransport, sshTransport, type Transport } from './transport';
+
+/**
+ * Compute jobs: submission (stage, upload, hand to the scheduler), polling that survives
+ * the app (every open job is in the ledger; `resume()` at start picks them up), harvest of
+ * finished jobs into artifact versions, and cancel. Every state comes from the target;
+ * when the target cannot be reached the job keeps its last known state and says why.
+ */
+
+export interface ComputeServiceDeps {
+  dataDir: string;
+  processEnv: NodeJS.ProcessEnv;
+  ledger: () => Ledger;
+  artifacts: () => ArtifactService;
+  workspaceFor(sessionId: string): string;
+  /** How often open jobs are polled (default 5 s). */
+  pollMs?: number;
+  /** Told each time a job's view changes (the UI's Jobs panel). */
+  onChange?: (job: ComputeJobView) => void;
+}
+
+export interface SubmitInput {
+  sessionId: string;
+  runId: string | null;
+  target: string;
+  language: ComputeLanguage;
+  script: string;
+  inputs?: InputRequest[];
+  outputs?: string[];
+  resources?: ComputeResources;
+}
+
+/** What a job's spec keeps of its target: enough to reach it again after the target is edited. Never a secret. */
+interface StoredSpec extends JobSpec {
+  target: ComputeTargetConfig;
+}
+
+const MAX_WAIT_S = 600;
+
+export class ComputeService {
+  readonly targets: TargetStore;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inflight = new Map<string, Promise<ComputeJobView>>();
+  /** Jobs this process is submitting right now (their row exists, their `submitted` event not yet). */
+  private readonly submitting = new Set<string>();
+  private closed = false;
+
+  constructor(private readonly deps: ComputeServiceDeps) {
+    this.targets = new TargetStore(deps.dataDir);
+    this.pollMs = deps.pollMs ?? 5_000;
+  }
+
+  listTargets(): ComputeTargetView[] {
+    return this.targets.list().map(targetView);
+  }
+
+  private transportFor(target: ComputeTargetConfig): Transport {
+    return target.host ? sshTransport(target, this.deps.processEnv) : localTransport(this.deps.processEnv);
+  }
+
+  private schedulerFor(target: ComputeTargetConfig, transport: Transport): Scheduler {
+    return target.kind === 'slurm' ? new SlurmScheduler(transport) : new SshHostScheduler(transport);
+  }
+
+  /** Resources as submitted: the job's, then the target's defaults, then its partition. */
+  resolveResources(target: ComputeTargetConfig, asked: ComputeResources = {}): ComputeResources {
+    const merged: ComputeResources = { ...target.defaults, ...Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== undefined)) };
+    const partition = merged.partition ?? target.partition;
+    if (partition) merged.partition = partition;
+    if (target.kind === 'ssh' && merged.partition) delete merged.partition;
+    return merged;
+  }
+
+  async submit(input: SubmitInput): Promise<ComputeJobView> {
+    if (this.closed) throw new AppError('unavailable', 'The app is shutting down; submit the job again after it restarts.');
+    const target = this.targets.get(input.target);
+    const ledger = this.deps.ledger();
+    ledger.sessions.require(input.sessionId);
+    const outputs = [...new Set((input.outputs ?? []).map((o) => jobPath(o, 'Output', input.language)))];
+    const resources = this.resolveResources(target, input.resources);
+    const id = randomId('job_');
+    const localDir = target.host ? path.join(this.deps.dataDir, 'compute', 'jobs', id, 'stage') : path.join(target.workRoot ?? path.join(this.deps.dataDir, 'compute', 'work'), id);
+    const staged = stageJobFolder({
+      dir: localDir,
+      sessionId: input.sessionId,
+      workspace: this.deps.workspaceFor(input.sessionId),
+      language: input.language,
+      script: input.script,
+      inputs: input.inputs ?? [],
+      target,
+      resources,
+      artifacts: this.deps.artifacts,
+    });
+    const spec: StoredSpec = { language: input.language, scriptHead: scriptHead(input.script), scriptFile: staged.scriptFile, inputs: staged.inputs, outputs, resources, localDir, target, ...(target.account ? { account: target.account } : {}) };
+    // The row is durable before anything reaches the target: a crash mid-submission is visible at the next start.
+    ledger.compute.create({ id, sessionId: input.sessionId, runId: input.runId, target: target.name, targetKind: target.kind, scriptSha256: sha256(input.script), spec });
+    this.submitting.add(id);
+    try {
+      const transport = this.transportFor(target);
+      const remoteDir = transport.remote ? await this.remoteJobDir(transport, target, id) : localDir;
+      await transport.upload(localDir, remoteDir);
+      const schedulerJobId = await this.schedulerFor(target, transport).submit({ jobId: id, dir: remoteDir, resources, ...(target.account ? { account: target.account } : {}) });
+      ledger.compute.append(id, 'submitted', { schedulerJobId, remoteDir, where: transport.where });
+    } catch (error) {
+      ledger.compute.append(id, 'submit_failed', { reason: errorMessage(error) });
+      this.changed(id);
+      throw error instanceof AppError ? error : new AppError('unavailable', `Submitting to "${target.name}" failed: ${errorMessage(error)}`);
+    } finally {
+      this.submitting.delete(id);
+    }
+    this.changed(id);
+    this.schedule(this.pollMs);
+    return this.view(id);
+  }
+
+  /** Makes `<workRoot>/<id>` on the target and answers its absolute path. */
+  private async remoteJobDir(transport: Transport, target: ComputeTargetConfig, id: string): Promise<string> {
+    const root = target.workRoot ?? 'openai4s-jobs';
+    // A relative root is under the remote home (ssh starts there).
+    const r = await transport.exec(['bash', '-c', 'mkdir -p -- "$1" && cd -- "$1" && pwd', 'o4s-mkdir', `${root}/${id}`]);
+    const dir = r.stdout.trim().split('\n').pop() ?? '';
+    if (r.code !== 0 || !dir.startsWith('/')) throw new AppError('unavailable', `Could not create the job folder ${root}/${id} on ${transport.where}: ${r.stderr.trim() || `exit ${r.code}`}. Check the target's workRoot.`);
+    return dir;
+  }
+
+  view(jobId: string): ComputeJobView {
+    const repo = this.deps.ledger().compute;
+    return foldJob(repo.require(jobId), repo.events(jobId));
+  }
+
+  list(sessionId?: string): ComputeJobView[] {
+    const repo = this.deps.ledger().compute;
+    return repo.list(sessionId).map((j) => foldJob(j, repo.events(j.id)));
+  }
+
+  /** Asks the target once (harvesting a finished job); concurrent callers share one query. */
+  refresh(jobId: string): Promise<ComputeJobView> {
+    const running = this.inflight.get(jobId);
+    if (running) return running;
+    const p = this.poll(jobId).finally(() => this.inflight.delete(jobId));
+    this.inflight.set(jobId, p);
+    return p;
+  }
+
+  private async poll(jobId: string): Promise<ComputeJobView> {
+    const repo = this.deps.ledger().compute;
+    const record = repo.require(jobId);
+    const events = repo.events(jobId);
+    const view = foldJob(record, events);
+    if (view.harvested || this.submitting.has(jobId)) return view;
+    if (!view.schedulerJobId || !view.remoteDir) {
+      repo.append(jobId, 'submit_failed', { reason: 'the app stopped before the job reached the target; it was never submitted. Submit it again.' });
+      this.changed(jobId);
+      return this.view(jobId);
+    }
+    const spec = record.spec as StoredSpec;
+    const transport = this.transportFor(spec.target);
+    let status: SchedulerStatus;
+    try {
+      status = await this.schedulerFor(spec.target, transport).query(view.schedulerJobId, view.remoteDir);
+    } catch (error) {
+      const message = errorMessage(error);
+      if (message !== view.pollError) {
+        repo.append(jobId, 'poll_error', { message });
+        this.changed(jobId);
+      }
+      return this.view(jobId);
+    }
+    const last = lastStateData(events);
+    const data = { ...status } as Record<string, unknown>;
+    // Elapsed time moves on every poll; a new event is written when anything else changes.
+    const same = last && Object.keys(data).every((k) => k === 'elapsedSeconds' || last[k] === data[k]);
+    if (!same || view.pollError) {
+      repo.append(jobId, 'state', data);
+      this.changed(jobId);
+    }
+    if (!TERMINAL_JOB_STATES.includes(status.state)) return this.view(jobId);
+    try {
+      const harvested = await harvestJob({
+        job: this.view(jobId),
+        final: status,
+        transport,
+        remoteDir: view.remoteDir,
+        harvestDir: path.join(this.deps.dataDir, 'compute', 'jobs', jobId, 'harvest'),
+        artifacts: this.deps.artifacts(),
+      });
+      repo.append(jobId, 'harvested', harvested as unknown as Record<string, unknown>);
+    } catch (error) {
+      repo.append(jobId, 'poll_error', { message: `harvest failed (retried at the next poll): ${errorMessage(error)}` });
+    }
+    this.changed(jobId);
+    return this.view(jobId);
+  }
+
+  /** The job once harvested; waits up to `waitSeconds` for it (0: answer now, refreshed once). */
+  async result(jobId: string, waitSeconds = 0, signal?: AbortSignal): Promise<ComputeJobView> {
+    const until = Date.now() + Math.min(waitSeconds, MAX_WAIT_S) * 1000;
+    for (;;) {
+      const view = await this.refresh(jobId);
+      if (view.harvested || Date.now() >= until || signal?.aborted || this.closed) return view;
+      await new Promise((r) => setTimeout(r, Math.min(this.pollMs, Math.max(50, until - Date.now()))));
+    }
+  }
+
+  async cancel(jobId: string): Promise<ComputeJobView> {
+    const view = this.view(jobId);
+    if (view.harvested || TERMINAL_JOB_STATES.includes(view.state)) throw new AppError('conflict', `Job ${jobId} already ended (${view.state}); nothing to cancel.`);
+    if (!view.schedulerJobId || !view.remoteDir) throw new AppError('conflict', `Job ${jobId} has not reached its target yet; cancel it again in a moment.`);
+    const spec = this.deps.ledger().compute.require(jobId).spec as StoredSpec;
+    const transport = this.transportFor(spec.target);
+    this.deps.ledger().compute.append(jobId, 'cancel_requested', {});
+    await this.schedulerFor(spec.target, transport).cancel(view.schedulerJobId, view.remoteDir);
+    this.schedule(0);
+    return this.refresh(jobId);
+  }
+
+  /** Picks up the jobs left open by an earlier run of the app (a job that finished meanwhile is harvested now). */
+  resume(): void {
+    this.schedule(0);
+  }
+
+  /** Polls every open job now; answers their views (the CLI's `status` and the poller's tick). */
+  async pollOpen(): Promise<ComputeJobView[]> {
+    const open = this.deps.ledger().compute.open();
+    return Promise.all(open.map((j) => this.refresh(j.id).catch(() => this.view(j.id))));
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed) return;
+    if (this.timer) {
+      if (ms > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, ms);
+    // The poller never keeps a process alive on its own (the CLI exits when its command is done).
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.closed) return;
+    let open: ComputeJobView[] = [];
+    try {
+      open = (await this.pollOpen()).filter((v) => !v.harvested);
+    } catch {
+      // The ledger closed under the tick (shutdown): nothing more to poll.
+      return;
+    }
+    if (open.length) this.schedule(this.pollMs);
+  }
+
+  private changed(jobId: string): void {
+    if (!this.deps.onChange) return;
+    try {
+      this.deps.onChange(this.view(jobId));
+    } catch {
+      // A listener's failure must not fail the job's bookkeeping.
+    }
+  }
+
+  /** Stops polling and waits for queries in flight (before the ledger closes). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.inflight.values()]);
+  }
+
+  /** The local folders of a job (staging and harvest), for diagnostics. */
+  folders(jobId: string): { local: string; harvest: string } {
+    const spec = this.deps.ledger().compute.require(jobId).spec as StoredSpec;
+    const harvest = path.join(this.deps.dataDir, 'compute', 'jobs', jobId, 'harvest');
+    return { local: spec.localDir, harvest: fs.existsSync(harvest) ? harvest : spec.localDir };
+  }
+}

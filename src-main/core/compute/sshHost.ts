@@ -1,0 +1,101 @@
+import { AppError } from '../../../src-preload/contract/errors';
+import { META_DIR, STDERR_LOG, STDOUT_LOG, WRAPPER, type Scheduler, type SchedulerStatus, type SubmitRequest } from './scheduler';
+import type { Transport } from './transport';
+
+/**
+ * A job on a plain host over SSH (a GPU box without a scheduler): the wrapper runs in its
+ * own session (setsid, nohup), so it outlives the SSH connection and the app; its process
+ * group is what cancel signals. How it ended is read from the files the wrapper writes in
+ * the job folder (exit code, times, node, a timeout marker). A job whose process is gone
+ * without an exit record is reported failed with that reason.
+ */
+
+// Runs in the job folder. `$!` is the wrapper's pid, and with setsid also its process group.
+const LAUNCH = `cd -- "$1" || exit 96
+setsid nohup bash ${WRAPPER} > ${STDOUT_LOG} 2> ${STDERR_LOG} < /dev/null &
+echo $! > ${META_DIR}/pid
+echo $!`;
+
+// One line per fact; the service never trusts a missing file as success.
+const QUERY = `cd -- "$1" 2>/dev/null || { echo "state nodir"; exit 0; }
+M=${META_DIR}
+pid=$(cat $M/pid 2>/dev/null)
+if [ -f $M/exit_code ]; then echo "state exited $(cat $M/exit_code)"
+elif [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then if [ -f $M/cancelled ]; then echo "state cancelling"; else echo "state running"; fi
+elif [ -f $M/timed_out ]; then echo "state timedout"
+elif [ -f $M/cancelled ]; then echo "state cancelled"
+else echo "state vanished"; fi
+[ -f $M/timed_out ] && echo "timed_out yes"
+[ -f $M/cancelled ] && echo "cancelled yes"
+echo "node $(cat $M/node 2>/dev/null)"
+echo "started $(cat $M/started_at 2>/dev/null)"
+echo "ended $(cat $M/ended_at 2>/dev/null)"
+echo "now $(date -u +%Y-%m-%dT%H:%M:%SZ)"`;
+
+const CANCEL = `cd -- "$1" || exit 96
+touch ${META_DIR}/cancelled
+pid=$(cat ${META_DIR}/pid 2>/dev/null)
+[ -n "$pid" ] && kill -TERM -- "-$pid" 2>/dev/null
+exit 0`;
+
+function facts(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const i = line.indexOf(' ');
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1).trim();
+    else if (line.trim()) out[line.trim()] = '';
+  }
+  return out;
+}
+
+const iso = (text: string | undefined) => (text && !Number.isNaN(new Date(text).getTime()) ? new Date(text).toISOString() : null);
+
+export function statusFromFacts(f: Record<string, string>): SchedulerStatus {
+  const [word, codeText] = (f.state ?? 'vanished').split(' ');
+  const startedAt = iso(f.started);
+  const endedAt = iso(f.ended);
+  const until = endedAt ?? iso(f.now);
+  const elapsedSeconds = startedAt && until ? Math.max(0, Math.round((Date.parse(until) - Date.parse(startedAt)) / 1000)) : null;
+  const base = { node: f.node || null, partition: null, elapsedSeconds, startedAt, endedAt };
+  switch (word) {
+    case 'running':
+    case 'cancelling':
+      return { ...base, state: 'running', exitCode: null, endedAt: null, reason: word === 'cancelling' ? 'cancel requested' : null };
+    case 'exited': {
+      const exitCode = Number(codeText);
+      if (f.timed_out !== undefined) return { ...base, state: 'timeout', exitCode, reason: 'the time limit was reached (the script was stopped)' };
+      if (f.cancelled !== undefined) return { ...base, state: 'cancelled', exitCode, reason: 'cancelled' };
+      return { ...base, state: exitCode === 0 ? 'completed' : 'failed', exitCode, reason: exitCode > 128 ? `ended by signal ${exitCode - 128}` : null };
+    }
+    case 'timedout':
+      return { ...base, state: 'timeout', exitCode: null, reason: 'the time limit was reached: the job was stopped' };
+    case 'cancelled':
+      return { ...base, state: 'cancelled', exitCode: null, reason: 'cancelled: the process group was signalled' };
+    case 'nodir':
+      return { ...base, state: 'failed', exitCode: null, reason: 'the job folder is gone from the host' };
+    default:
+      return { ...base, state: 'failed', exitCode: null, reason: 'the job process is gone and left no exit record (killed, or the host restarted)' };
+  }
+}
+
+export class SshHostScheduler implements Scheduler {
+  constructor(private readonly transport: Transport) {}
+
+  async submit(request: SubmitRequest): Promise<string> {
+    const r = await this.transport.exec(['bash', '-c', LAUNCH, 'o4s-launch', request.dir]);
+    const pid = /^(\d+)\s*$/.exec(r.stdout.trim().split('\n').pop() ?? '')?.[1];
+    if (r.code !== 0 || !pid) throw new AppError('unavailable', `Could not start the job on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
+    return pid;
+  }
+
+  async query(_id: string, dir: string): Promise<SchedulerStatus> {
+    const r = await this.transport.exec(['bash', '-c', QUERY, 'o4s-query', dir]);
+    if (r.code !== 0) throw new AppError('unavailable', `Could not read the job's state on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
+    return statusFromFacts(facts(r.stdout));
+  }
+
+  async cancel(_id: string, dir: string): Promise<void> {
+    const r = await this.transport.exec(['bash', '-c', CANCEL, 'o4s-cancel', dir]);
+    if (r.code !== 0) throw new AppError('unavailable', `Could not cancel the job on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Compute targets and jobs (issue 23): a Slurm cluster (this machine or a login node over
+ * SSH) or a host reached over SSH runs a job script with staged inputs; its declared
+ * outputs come back as artifact versions with the job's provenance.
+ */
+
+export type ComputeTargetKind = 'slurm' | 'ssh';
+
+/** Resources a job asks for; a target's defaults fill what a job leaves out. */
+export interface ComputeResources {
+  cpus?: number;
+  /** Megabytes. */
+  memoryMb?: number;
+  /** Wall-clock limit in minutes (Slurm's unit). */
+  timeLimitMin?: number;
+  gpus?: number;
+  partition?: string;
+}
+
+/**
+ * One configured target (`<data root>/compute/targets.json`, edited in Settings). It names
+ * key files, never holds a key or a password: authentication is the user's OpenSSH setup
+ * (keys, agent, ~/.ssh/config), and host keys are checked against known_hosts.
+ */
+export interface ComputeTargetConfig {
+  name: string;
+  kind: ComputeTargetKind;
+  /** SSH host (required for `ssh`; for `slurm`, absent = the Slurm commands of this machine). */
+  host?: string;
+  port?: number;
+  user?: string;
+  /** Path of a private key file on this machine (passed to ssh -i; never read by the app). */
+  identityFile?: string;
+  /** A known_hosts file to check the host key against (default: the user's own). */
+  knownHostsFile?: string;
+  partition?: string;
+  account?: string;
+  defaults?: ComputeResources;
+  /** Where job folders are made on the target (default: `openai4s-jobs` under the remote home, or the data root locally). */
+  workRoot?: string;
+  /** Interpreters on the target (default python3, Rscript, bash). */
+  python?: string;
+  rscript?: string;
+}
+
+export interface ComputeTargetView extends ComputeTargetConfig {
+  /** Where the Slurm or SSH commands run: "this machine" or user@host:port. */
+  where: string;
+}
+
+/** Slurm's job states, lower-cased; an `ssh` job uses the same names. */
+export type ComputeJobState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timeout' | 'out_of_memory' | 'node_fail';
+
+export const TERMINAL_JOB_STATES: readonly ComputeJobState[] = ['completed', 'failed', 'cancelled', 'timeout', 'out_of_memory', 'node_fail'];
+
+export type ComputeLanguage = 'python' | 'r' | 'shell';
+
+/** An input staged into the job folder: a workspace file or an artifact version. */
+export interface ComputeInput {
+  /** Where it lands in the job folder (relative). */
+  path: string;
+  source: 'workspace' | 'artifact';
+  /** The workspace path or the artifact version id it came from. */
+  from: string;
+  sha256: string;
+  size: number;
+  /** The artifact version (source artifact) and its evidence id. */
+  versionId?: string;
+  evidenceId?: string;
+}
+
+export interface ComputeHarvestedOutput {
+  path: string;
+  versionId: string;
+  evidenceId: string;
+  sha256: string;
+  size: number;
+}
+
+export interface ComputeJobView {
+  id: string;
+  sessionId: string;
+  target: string;
+  targetKind: ComputeTargetKind;
+  language: ComputeLanguage;
+  scriptSha256: string;
+  /** The script's first lines (what the approval showed). */
+  scriptHead: string;
+  inputs: ComputeInput[];
+  outputs: string[];
+  resources: ComputeResources;
+  createdAt: string;
+  /** The scheduler's id (Slurm job id, or the process id on an ssh host); null before submission. */
+  schedulerJobId: string | null;
+  /** The job folder on the target. */
+  remoteDir: string | null;
+  state: ComputeJobState;
+  /** Why it is in this state (Slurm's reason, a missing output, a submission error). */
+  reason: string | null;
+  exitCode: number | null;
+  node: string | null;
+  partition: string | null;
+  elapsedSeconds: number | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** True once the outputs and logs were brought back (or found missing). */
+  harvested: boolean;
+  outputsHarvested: ComputeHarvestedOutput[];
+  missingOutputs: string[];
+  /** stdout and stderr kept as artifact versions (evidence). */
+  logs: { stdout: ComputeHarvestedOutput | null; stderr: ComputeHarvestedOutput | null };
+  /** The last time the target was asked, and what went wrong if it could not be reached. */
+  lastPolledAt: string | null;
+  pollError: string | null;
+}
