@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { ProvidersTable } from './ProvidersTable';
+import { SafetyCard } from './SafetyCard';
 import { AppCard, PythonCard, RCard, SandboxCard } from './SystemCards';
 import { PageHead } from './ui';
 
@@ -78,6 +79,7 @@ export function SystemPanel() {
           <PythonCard python={report.python} />
           <RCard report={report} />
           <SandboxCard report={report} />
+          <SafetyCard report={report} />
           <ProvidersTable providers={report.providers} />
         </div>
       ) : null}

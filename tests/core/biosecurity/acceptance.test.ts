@@ -181,7 +181,7 @@ describe('issue 27 acceptance: pre-execution review of cells', () => {
     const { core } = await start([]);
     const session = core.ledger.createSession('user cells');
     const handlers = createHandlers(core);
-    await expect(handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: CURL })).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('line 2: out = subprocess.run(["curl"') });
+    await expect(handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: CURL }, { origin: 'app://openai4s', isMainFrame: true })).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('line 2: out = subprocess.run(["curl"') });
     expect(core.ledger.safety.listBySession(session.id)).toEqual([expect.objectContaining({ subject: 'user_cell', verdict: 'high', outcome: 'denied', runId: null })]);
   }, 60_000);
 

@@ -1,0 +1,68 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DoctorReport, Envelope, SettingsView } from '../../src-preload/contract';
+import { bridge } from '../../src-renderer/src/api/bridge';
+import { App } from '../../src-renderer/src/App';
+import { StoreProvider } from '../../src-renderer/src/store/context';
+import { createAppStore } from '../../src-renderer/src/store/store';
+import { fakeBridgeApi, memoryStorage, recordedReport } from './support';
+
+const NO_SETTINGS: SettingsView = {
+  settings: { defaultProvider: null, defaultModel: null, sandboxMode: null },
+  keys: [],
+  keyStorage: { available: false, reason: 'no keychain in this test' },
+  dataDir: '/data',
+  dataDirSource: 'default',
+  activeSandboxMode: 'auto',
+};
+
+function renderSystem(report: DoctorReport) {
+  window.openai4s = fakeBridgeApi((route): Envelope<unknown> => {
+    if (route === 'session.list') return { ok: true, data: [] };
+    if (route === 'settings.get') return { ok: true, data: NO_SETTINGS };
+    return { ok: true, data: report };
+  });
+  const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
+  render(
+    <StoreProvider store={store}>
+      <App />
+    </StoreProvider>,
+  );
+  fireEvent.click(screen.getByRole('button', { name: 'System' }));
+}
+
+afterEach(() => {
+  cleanup();
+  delete (window as unknown as Record<string, unknown>).openai4s;
+});
+
+describe('System page: safety layers (issue 27)', () => {
+  it('shows both layers on, with how cells are reviewed', async () => {
+    renderSystem({
+      ...recordedReport(),
+      safety: {
+        biosecurity: { on: true, source: 'default', variable: 'OPENAI4S_BIOSECURITY', summary: 'Biosecurity screening: on (default)' },
+        cellReview: { on: true, source: 'default', variable: 'OPENAI4S_CELL_REVIEW', summary: 'Pre-execution review of cells: on (default)', reviewer: 'Python cells through ast (/usr/bin/python3); R cells through the token scan' },
+      },
+    });
+    const card = await screen.findByTestId('card-safety');
+    expect(within(card).getByText('all on')).toBeTruthy();
+    expect(within(card).getByTestId('safety-biosecurity').textContent).toContain('Biosecurity screening: on (default)');
+    expect(within(card).getByTestId('safety-reviewer').textContent).toContain('through ast');
+  });
+
+  it('shows a layer turned off as off, naming the variable', async () => {
+    renderSystem({
+      ...recordedReport(),
+      safety: {
+        biosecurity: { on: false, source: 'env', variable: 'OPENAI4S_BIOSECURITY', summary: 'Biosecurity screening: OFF (OPENAI4S_BIOSECURITY=off in the environment); remove it to turn the layer back on' },
+        cellReview: { on: true, source: 'default', variable: 'OPENAI4S_CELL_REVIEW', summary: 'Pre-execution review of cells: on (default)' },
+      },
+    });
+    const card = await screen.findByTestId('card-safety');
+    expect(within(card).getByText('turned off')).toBeTruthy();
+    const field = within(card).getByTestId('safety-biosecurity');
+    expect(within(field).getByText('off')).toBeTruthy();
+    expect(field.textContent).toContain('OPENAI4S_BIOSECURITY=off');
+  });
+});
