@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from './define';
 
 /** The databases the science connectors serve (DESIGN.md, Science connectors and provenance). */
-export type ScienceDatabase = 'uniprot' | 'pdb' | 'pubchem' | 'chembl' | 'arxiv' | 'openalex' | 'pubmed' | 'europepmc';
+export type ScienceDatabase = 'uniprot' | 'pdb' | 'pubchem' | 'chembl' | 'arxiv' | 'openalex' | 'pubmed' | 'europepmc' | 'ensembl' | 'crossref' | 'alphafold';
 
 /**
  * Where one HTTP answer came from, attached to every science response. Field names are

@@ -26,6 +26,9 @@ export const HOSTS: Record<ScienceDatabase, HostSpec[]> = {
   openalex: [{ key: 'rest', envVar: 'OPENAI4S_OPENALEX_BASE_URL', defaultUrl: 'https://api.openalex.org' }],
   pubmed: [{ key: 'rest', envVar: 'OPENAI4S_PUBMED_BASE_URL', defaultUrl: 'https://eutils.ncbi.nlm.nih.gov' }],
   europepmc: [{ key: 'rest', envVar: 'OPENAI4S_EUROPEPMC_BASE_URL', defaultUrl: 'https://www.ebi.ac.uk' }],
+  ensembl: [{ key: 'rest', envVar: 'OPENAI4S_ENSEMBL_BASE_URL', defaultUrl: 'https://rest.ensembl.org' }],
+  crossref: [{ key: 'rest', envVar: 'OPENAI4S_CROSSREF_BASE_URL', defaultUrl: 'https://api.crossref.org' }],
+  alphafold: [{ key: 'rest', envVar: 'OPENAI4S_ALPHAFOLD_BASE_URL', defaultUrl: 'https://alphafold.ebi.ac.uk' }],
 };
 
 /** All override variables, for the README and `--help`. */

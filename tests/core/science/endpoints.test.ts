@@ -13,9 +13,9 @@ describe('endpoints: fixed HTTPS hosts, overridable only by configuration', () =
       files: 'https://files.rcsb.org/',
     });
     expect(ENDPOINT_VARIABLES).toEqual(
-      expect.arrayContaining(['OPENAI4S_UNIPROT_BASE_URL', 'OPENAI4S_PDB_SEARCH_BASE_URL', 'OPENAI4S_PDB_DATA_BASE_URL', 'OPENAI4S_PDB_FILES_BASE_URL', 'OPENAI4S_PUBMED_BASE_URL']),
+      expect.arrayContaining(['OPENAI4S_UNIPROT_BASE_URL', 'OPENAI4S_PDB_SEARCH_BASE_URL', 'OPENAI4S_PDB_DATA_BASE_URL', 'OPENAI4S_PDB_FILES_BASE_URL', 'OPENAI4S_PUBMED_BASE_URL', 'OPENAI4S_ENSEMBL_BASE_URL', 'OPENAI4S_CROSSREF_BASE_URL', 'OPENAI4S_ALPHAFOLD_BASE_URL']),
     );
-    expect(ENDPOINT_VARIABLES).toHaveLength(10);
+    expect(ENDPOINT_VARIABLES).toHaveLength(13);
   });
 
   it('an override replaces one host, keeps a path prefix, and names the variable when wrong', () => {

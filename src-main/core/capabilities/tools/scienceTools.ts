@@ -3,7 +3,7 @@ import type { ScienceDatabase, ScienceSearchResult } from '../../../../src-prelo
 import type { ScienceClient } from '../../science/client';
 import type { ToolContext, ToolOutput } from '../define';
 
-const DATABASES = ['uniprot', 'pdb', 'pubchem', 'chembl', 'arxiv', 'openalex', 'pubmed', 'europepmc'] as const satisfies readonly ScienceDatabase[];
+const DATABASES = ['uniprot', 'pdb', 'pubchem', 'chembl', 'arxiv', 'openalex', 'pubmed', 'europepmc', 'ensembl', 'crossref', 'alphafold'] as const satisfies readonly ScienceDatabase[];
 
 export const scienceListDbsInput = z.object({}).strict();
 
@@ -73,7 +73,8 @@ export function scienceCapabilities(clientOf: () => ScienceClient) {
     science_search: {
       name: 'science_search',
       description:
-        'Query a scientific database (UniProt, RCSB PDB, PubChem, ChEMBL, arXiv, OpenAlex, PubMed, Europe PMC). Returns normalized records, each with an evidence_id to cite, and the provenance of the raw answer.',
+        // The database enum lists them; science_list_dbs describes each (kept short for the first request).
+        'Query a scientific database (proteins, structures, compounds, genes, literature). Returns normalized records, each with an evidence_id to cite, and the provenance of the raw answer.',
       input: scienceSearchInput,
       sideEffect: 'network' as const,
       defaultPolicy: 'allow' as const,
