@@ -41,6 +41,11 @@ export function formatDoctor(r: DoctorReport): string {
   lines.push(...formatEnvironments(r));
   const sb = r.sandbox;
   lines.push(`${mark(sb.state === 'sandboxed')}sandbox  ${sb.summary ?? sb.backend} (mode ${sb.mode})${sb.features?.length ? `  [${sb.features.join(', ')}]` : ''}`);
+  if (r.safety) {
+    // The safety layers of issue 27: on unless a variable turns them off.
+    lines.push(`${mark(r.safety.biosecurity.on)}biosec   ${r.safety.biosecurity.summary}`);
+    lines.push(`${mark(r.safety.cellReview.on)}review   ${r.safety.cellReview.summary}${r.safety.cellReview.reviewer ? `; ${r.safety.cellReview.reviewer}` : ''}`);
+  }
   lines.push(...formatKernelLimits(r));
   lines.push('providers');
   for (const p of r.providers) {

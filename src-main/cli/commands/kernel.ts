@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { KernelCellResult, KernelLanguage } from '../../../src-preload/contract/kernel';
 import { describeSandbox } from '../../core/kernel/sandbox';
+import { errorMessage } from '../../core/shared/errorMessage';
 import type { CliCommand, CliIO } from '../command';
 
 const USAGE = [
@@ -63,6 +64,13 @@ export const kernelCommand: CliCommand = {
       return 2;
     }
     const limit = timeoutMs ? { timeoutMs, timeLimitHint: 'Give it more with --timeout MS.' } : {};
+    // The pre-execution review (issue 27): a flagged cell runs only once approved (headless: OPENAI4S_UNATTENDED_APPROVAL=allow).
+    try {
+      await core!.safety.reviewUserCell(sessionId, lang as KernelLanguage, code);
+    } catch (error) {
+      io.err(errorMessage(error));
+      return 1;
+    }
     const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, limit);
     if (values.json) io.out(JSON.stringify(result, null, 2));
     else {

@@ -22,7 +22,7 @@ const IDENTITY_DATABASES = new Set(['uniprot', 'pdb', 'ncbi', 'genbank', 'ena', 
 export interface SafetyDeps {
   env: Pick<ConfigEnv, 'get'>;
   processEnv: NodeJS.ProcessEnv;
-  ledger: () => Pick<Ledger, 'safety'>;
+  ledger: () => Pick<Ledger, 'safety' | 'sessions'>;
   host: { approvals: ApprovalService; policy: Pick<PermissionPolicy, 'consumeOnce'> };
   /** No one answers approvals (CLI, tests): a question is denied unless OPENAI4S_UNATTENDED_APPROVAL=allow. */
   headless: boolean;
@@ -46,7 +46,11 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
     ? new PythonReviewer({ interpreter: interpreter.path, workersDir: path.join(appRoot(deps.processEnv), 'kernel-workers'), pathVar: deps.processEnv.PATH ?? '/usr/bin:/bin' })
     : null;
   const approvals = safetyApprovals(deps.host, deps.headless);
-  const record = (input: Parameters<Ledger['safety']['record']>[0]) => void deps.ledger().safety.record(input);
+  // A session the ledger does not know (`openai4s kernel exec` uses "cli") has no row to hang the check on; its approval is still asked and audited.
+  const record = (input: Parameters<Ledger['safety']['record']>[0]) => {
+    const ledger = deps.ledger();
+    if (ledger.sessions.find(input.sessionId)) ledger.safety.record(input);
+  };
   const gate = new CellGate({ reviewer: new CellReviewer(python), enabled: () => safetyPosture(deps.env).cellReview.on, approvals, record });
   const identityEvidence = (sessionId: string): string | null => {
     const found = deps
