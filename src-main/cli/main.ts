@@ -15,13 +15,14 @@ import { showCommand } from './commands/show';
 import { scienceCommand } from './commands/science';
 import { artifactsCommand } from './commands/artifacts';
 import { envCommand } from './commands/env';
+import { computeCommand } from './commands/compute';
 import { mcpCommand } from './commands/mcp';
 import { reproduceCommand } from './commands/reproduce';
 import { bibliographyCommand } from './commands/bibliography';
 import { errorMessage } from '../core/shared/errorMessage';
 
 /** Every command of `openai4s`, in the order `--help` lists them (the demo replays `run` through runCli). */
-export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, computeCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -89,6 +89,7 @@ export function parseExitCode(text: string | undefined): { exitCode: number | nu
   const m = /^(\d+):(\d+)$/.exec(text?.trim() ?? '');
   if (!m) return { exitCode: null, signal: null };
   const code = Number(m[1]);
-  const signal = Number(m[2]);
+  // Above 64 it is Slurm's own marker (0:125 on OUT_OF_MEMORY), not a signal: the state says what happened.
+  const signal = Number(m[2]) <= 64 ? Number(m[2]) : 0;
   return { exitCode: signal && !code ? 128 + signal : code, signal: signal || null };
 }
