@@ -92,6 +92,8 @@ if (!app.requestSingleInstanceLock()) {
       secrets: createSafeStorageSecrets(safeStorage, ensureDataDir(resolveDataDir(process.env))),
       // Risky actions become a native question on the app window (never a silent allow).
       approvals: createDialogApprovals({ dialog, window: () => mainWindow }),
+      // Compute jobs left running when the app closed are polled again (and harvested if they finished).
+      resumeComputeJobs: true,
     });
     const router = createRouter(routes, createHandlers(core), {
       checkSender: isTrustedCaller,
