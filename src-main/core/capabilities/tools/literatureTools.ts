@@ -3,6 +3,7 @@ import { NAVIGATOR_BASE_VAR, NAVIGATOR_KEY_VAR } from '../../science/navigator/c
 import type { Tool } from '../define';
 import { navigatorTool } from './navigatorTools';
 import { readPdfTool } from './pdfTools';
+import { openAccessTool } from './openAccessTool';
 
 /** The id the Bohrium access key is stored under in the app's secret store (Settings). */
 export const NAVIGATOR_SECRET_ID = 'bohrium';
@@ -16,8 +17,8 @@ export interface LiteratureToolDeps {
 }
 
 /**
- * The literature capabilities (issue 21), all found on demand: the Science Navigator and
- * read_pdf.
+ * The literature capabilities (issue 21), all found on demand: the Science Navigator,
+ * read_pdf and fetch_open_access.
  * Their stores open on first use.
  */
 export function literatureTools(deps: LiteratureToolDeps): Tool[] {
@@ -36,5 +37,6 @@ export function literatureTools(deps: LiteratureToolDeps): Tool[] {
       evidence: deps.evidence,
     }),
     readPdfTool({ evidence: deps.evidence, pdftotext: () => deps.env('OPENAI4S_PDFTOTEXT')?.trim() ?? '' }),
+    openAccessTool({ env: deps.env, evidence: deps.evidence }),
   ];
 }

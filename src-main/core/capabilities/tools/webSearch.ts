@@ -68,7 +68,7 @@ export function chooseBackend(env: Env): BackendChoice {
 }
 
 /** A configured endpoint may be on a private or loopback address: that address (and only it) is let through. */
-async function configuredAllowance(choice: BackendChoice, egress: EgressOptions | undefined, varName: string): Promise<EgressOptions['allowAddress']> {
+export async function configuredAllowance(choice: BackendChoice, egress: EgressOptions | undefined, varName: string): Promise<EgressOptions['allowAddress']> {
   if (!choice.configured) return egress?.allowAddress;
   const host = choice.url.hostname.replace(/^\[|\]$/g, '');
   const port = choice.url.port ? Number(choice.url.port) : choice.url.protocol === 'https:' ? 443 : 80;
