@@ -156,7 +156,7 @@ const hostCallDataSchema: z.ZodType<HostCallEventData> = z
 
 /** `data-run-status` (transient): a run waiting in the session's queue, or the model call being retried. */
 const runStatusDataSchema = z.union([
-  z.object({ runId: z.string(), status: z.literal('queued'), position: z.number().int().min(1) }).strict(),
+  z.object({ runId: z.string(), status: z.literal('queued'), position: z.number().int().min(1), waitingFor: z.string().optional() }).strict(),
   z.object({ status: z.literal('retrying'), attempt: z.number().int().min(1), delayMs: z.number().min(0), reason: z.string() }).strict(),
 ]);
 

@@ -19,3 +19,4 @@ export type * from './dataParts';
 export type * from './skills';
 export type * from './mcp';
 export type * from './memory';
+export type * from './notebook';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { route } from './define';
+import type { KernelLeaseView, UserCellRun } from './notebook';
 
 export type KernelLanguage = 'python' | 'r';
 
@@ -93,6 +94,8 @@ export interface KernelSlotStatus {
 export interface KernelStatus {
   sessionId: string;
   slots: KernelSlotStatus[];
+  /** Who holds the session's kernels and who waits (issue 25): agent turns, user cells, environment switches take turns. */
+  lease?: KernelLeaseView;
 }
 
 /** Streamed while a cell runs (coalesced: a few events per second at most per stream). */
@@ -127,14 +130,19 @@ const sessionId = z
 const language = z.enum(['python', 'r']);
 
 export const kernelRoutes = {
-  /** A user's REPL cell in the session's kernel (the agent's cells go through the engine). */
-  'kernel.execute': route<KernelCellResult>()(
+  /**
+   * A user's cell in the session's kernel (the agent's cells go through the engine): it waits
+   * for the session's kernel lease and is recorded as a new version of notebook cell `cellKey`
+   * (a new cell without it).
+   */
+  'kernel.execute': route<UserCellRun>()(
     z
       .object({
         sessionId,
         language,
         code: z.string().max(1_000_000),
         timeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
+        cellKey: z.string().regex(/^uc_[A-Za-z0-9-]{1,64}$/).optional(),
       })
       .strict(),
   ),

@@ -12,6 +12,7 @@ import { skillRoutes } from './skills';
 import { environmentRoutes } from './environments';
 import { memoryRoutes } from './memory';
 import { delegationRoutes } from './delegation';
+import { notebookRoutes } from './notebook';
 import { mcpRoutes } from './mcp';
 
 /**
@@ -33,6 +34,7 @@ export const routes = {
   ...environmentRoutes,
   ...memoryRoutes,
   ...delegationRoutes,
+  ...notebookRoutes,
   ...mcpRoutes,
 };
 

@@ -19,13 +19,14 @@ import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
 import { skillReadiness, skillsReadiness } from '../environments/skillReadiness';
 import { MemoryService } from '../memory/memories';
+import { NotebookCells } from '../runner/notebookCells';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
 
 /** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
 export interface ApiServices {
   readonly config: { readonly dataDir: string };
   readonly ledger: Ledger;
-  readonly kernels: Pick<KernelSupervisor, 'execute' | 'interrupt' | 'extendCellLimit' | 'restart' | 'status' | 'openSession' | 'workspaceFor'>;
+  readonly kernels: Pick<KernelSupervisor, 'execute' | 'interrupt' | 'extendCellLimit' | 'restart' | 'status' | 'openSession' | 'workspaceFor' | 'lease'>;
   readonly runner: Pick<SessionRunner, 'submit' | 'stop' | 'state'>;
   /** Child agents (issue 20): the user stops one from its card. */
   readonly delegation: Pick<DelegationService, 'stopFromUser'>;
@@ -60,6 +61,8 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
   });
   // Memories the user manages (the Memory panel); the agent's go through the remember/forget tools.
   const memory = new MemoryService(() => core.ledger);
+  // The Notebook tab's cells (issue 25): run under the session's kernel lease, every version recorded.
+  const notebook = new NotebookCells({ userCells: () => core.ledger.userCells, kernels: core.kernels, lease: core.kernels.lease, provenance: () => core.provenance });
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),
@@ -76,12 +79,14 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'kernel.execute': async (input) => {
       // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
       await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
-      return core.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {});
+      return notebook.run(input);
     },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),
     'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
-    'kernel.status': (input) => core.kernels.status(input.sessionId),
+    'kernel.status': (input) => ({ ...core.kernels.status(input.sessionId), lease: core.kernels.lease.view(input.sessionId) }),
+    'kernel.variables': (input) => notebook.variables(input.sessionId, input.language),
+    'notebook.cells': (input) => notebook.list(input.sessionId),
     'session.create': (input) => core.ledger.createSession(input.title),
     'session.list': () => core.ledger.sessions.list(),
     'session.get': (input) => {
@@ -141,7 +146,8 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       if (input.refresh) core.environments.probes.clear();
       return core.environments.list(input.sessionId);
     },
-    'env.use': (input) => core.environments.use(input.sessionId, input.environmentId),
+    // A switch restarts the kernel: it waits for the agent's turn or the user's cell in progress (the kernel lease).
+    'env.use': (input) => core.kernels.lease.run(input.sessionId, { kind: 'environment', id: input.environmentId, label: 'an environment switch' }, () => core.environments.use(input.sessionId, input.environmentId)),
     'env.create': (input) => core.environments.create(input.sessionId, input),
     'env.rollback': (input) => core.environments.rollback(input.sessionId, input.language),
     'memory.list': (input) => ({ memories: memory.list(input.sessionId ?? null) }),

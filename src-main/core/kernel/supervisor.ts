@@ -6,6 +6,7 @@ import { KERNEL_ENVS } from '../config/kernelEnvs';
 import type { KernelLimits } from '../config/kernelLimits';
 import { SYSTEM_PATH, findOnPath } from '../shared/executables';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
+import { KernelLease } from './kernelLease';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
 import { PathViews } from './pathViews';
 import { armIdleShutdown, ensureSlotProcess, resetForRestart } from './restartPolicy';
@@ -74,6 +75,8 @@ export interface ExecuteOptions {
  * Workers are specified by WorkerSetup and pre-warmed by the SparePool.
  */
 export class KernelSupervisor {
+  /** Who holds each session's kernels: agent turns, user cells, environment switches in FIFO order (issue 25). */
+  readonly lease = new KernelLease();
   private sessions: SlotTable = new Map();
   private live = new Set<KernelProcess>();
   private closed = false;

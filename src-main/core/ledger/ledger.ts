@@ -13,6 +13,7 @@ import { PermissionsRepo } from './permissionsRepo';
 import { repairOnOpen, type RepairReport } from './repair';
 import { RunsRepo } from './runsRepo';
 import { SafetyChecksRepo } from './safetyChecksRepo';
+import { UserCellsRepo } from './userCellsRepo';
 import { SessionsRepo } from './sessionsRepo';
 import { SettingsRepo } from './settingsRepo';
 import { SqliteArtifactIndex } from './artifactIndexRepo';
@@ -54,6 +55,8 @@ export interface Ledger {
   readonly archive: ArchiveRepo;
   /** Biosecurity screenings and pre-execution cell reviews (migration 9). */
   readonly safety: SafetyChecksRepo;
+  /** The Notebook tab's user cells, every version (migration 10). */
+  readonly userCells: UserCellsRepo;
   /** Compute jobs on Slurm clusters and SSH hosts, and their append-only events (migration 8). */
   readonly compute: ComputeJobsRepo;
   createSession(title?: string): SessionSummary;
@@ -106,6 +109,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       memory: new MemoryRepo(db),
       archive: new ArchiveRepo(db),
       safety: new SafetyChecksRepo(db),
+      userCells: new UserCellsRepo(db),
       compute: new ComputeJobsRepo(db),
       createSession: (title) => sessions.create(title),
       detail(sessionId) {

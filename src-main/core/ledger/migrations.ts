@@ -327,6 +327,32 @@ CREATE TRIGGER safety_checks_no_delete BEFORE DELETE ON safety_checks
 BEGIN SELECT RAISE(ABORT, 'safety_checks is append-only: DELETE refused'); END;
 `;
 
+const v10 = `
+-- Issue 25: the cells the user ran in the Notebook tab, append-only. Editing a cell and
+-- running it again adds a version of it (same cell_key, version + 1); earlier versions
+-- stay. A row is written once the cell has finished, with its whole result.
+CREATE TABLE user_cells (
+  id           TEXT PRIMARY KEY,
+  session_id   TEXT NOT NULL REFERENCES sessions (id),
+  cell_key     TEXT NOT NULL,
+  version      INTEGER NOT NULL CHECK (version >= 1),
+  language     TEXT NOT NULL CHECK (language IN ('python','r')),
+  code         TEXT NOT NULL,
+  status       TEXT NOT NULL,
+  generation   TEXT,
+  result_json  TEXT NOT NULL,
+  evidence_id  TEXT,
+  started_at   TEXT NOT NULL,
+  finished_at  TEXT NOT NULL,
+  UNIQUE (session_id, cell_key, version)
+);
+CREATE INDEX user_cells_by_session ON user_cells (session_id, finished_at);
+CREATE TRIGGER user_cells_no_update BEFORE UPDATE ON user_cells
+BEGIN SELECT RAISE(ABORT, 'user_cells is append-only: UPDATE refused'); END;
+CREATE TRIGGER user_cells_no_delete BEFORE DELETE ON user_cells
+BEGIN SELECT RAISE(ABORT, 'user_cells is append-only: DELETE refused'); END;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'sessions, runs, append-only stream_events, settings', sql: v1 },
   { version: 2, name: 'action groups and events, kernel generations, permission requests', sql: v2 },
@@ -337,6 +363,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'child runs: parent run id and depth (delegation)', sql: v7 },
   { version: 8, name: 'compute jobs and their append-only events (Slurm and SSH targets)', sql: v8 },
   { version: 9, name: 'safety checks: biosecurity screenings and pre-execution cell reviews (append-only)', sql: v9 },
+  { version: 10, name: 'user cells of the Notebook tab, every version (append-only)', sql: v10 },
 ];
 
 export function migrationChecksum(m: Migration): string {

@@ -24,6 +24,7 @@ import { SessionRunner } from './sessionRunner';
 import { runContextPolicy } from './contextWiring';
 import type { StandingContextSource } from '../archive/standingContext';
 import { mentionedSkills } from '../skills/mentions';
+import { userCellsNote } from './userCellsContext';
 
 /** What the session runner is built from: the modules below it, each as far as the runner uses it. */
 export interface RunnerWiring {
@@ -104,6 +105,9 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
     mentionedSkills: (message) => mentionedSkills(message, w.skills.enabled().map((s) => s.name)),
     // Host calls from a running cell find its run here (audit, activity, host.llm).
     liveRuns: w.liveRuns,
+    // Agent turns, the user's Notebook cells and environment switches take the session's kernels in turn (issue 25).
+    kernelLease: w.kernels.lease,
+    userCellsNote: (sessionId, runId) => userCellsNote(w.ledger.userCells.list(sessionId), w.ledger.runs.listBySession(sessionId), runId),
     publish: (event) => w.events.emit('session.stream', event),
     // Per-run state elsewhere (audit turns, the ledger's run cache, an untaken submission) ends with the run.
     onRunEnd: (sessionId, runId) => {

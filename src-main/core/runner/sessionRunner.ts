@@ -12,6 +12,7 @@ import type { LiveRuns } from '../engine/liveRuns';
 import type { LanguageModelPort, LlmTool } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
+import { LeaseWaitAborted, type KernelLease } from '../kernel/kernelLease';
 import { responsiveModel } from './responsiveModel';
 import { ToolInputCoalescer } from './toolInputCoalescer';
 import { errorMessage } from '../shared/errorMessage';
@@ -51,6 +52,10 @@ export interface RunnerDeps {
   guard?(run: { sessionId: string; runId: string; model: LanguageModelPort }): ActionGuardPort | undefined;
   /** Called once a run has ended (any status): owners of per-run state release it. */
   onRunEnd?(sessionId: string, runId: string): void;
+  /** The session's kernel lease (issue 25): a run holds it for its whole turn, after the user's cell in progress. */
+  kernelLease?: KernelLease;
+  /** What the user ran in the Notebook tab, told to the agent before the message (runner/userCellsContext.ts). */
+  userCellsNote?(sessionId: string, runId: string): string | null;
   maxTurns?: number;
   /** How long a run's model stream may hold the event loop (responsiveModel.ts); tests pass 0. */
   streamSliceMs?: number;
@@ -286,7 +291,7 @@ export class SessionRunner {
     const controller = new AbortController();
     const active: ActiveRun = { runId, controller, done: Promise.resolve() };
     q.active = active;
-    active.done = this.execute(sessionId, runId, controller)
+    active.done = this.executeWithLease(sessionId, runId, controller)
       .catch(async (error) => {
         // A bug or a storage failure must not leave the run (and its waiters) hanging.
         const message = `Internal error: ${errorMessage(error)}`;
@@ -303,6 +308,31 @@ export class SessionRunner {
         if (q.active === active) q.active = null;
         this.pump(sessionId);
       });
+  }
+
+  /**
+   * A run holds the session's kernel lease for its whole turn (issue 25), so a user's cell
+   * or an environment switch never lands between two of its cells; it waits for one in
+   * progress. Stopped while it waits, it is cancelled without starting.
+   */
+  private async executeWithLease(sessionId: string, runId: string, controller: AbortController): Promise<void> {
+    const lease = this.deps.kernelLease;
+    if (!lease) return this.execute(sessionId, runId, controller);
+    let release: () => void;
+    try {
+      release = await lease.acquire(sessionId, { kind: 'agent', id: runId, label: "the agent's run" }, {
+        signal: controller.signal,
+        onWait: (holder) => this.emit(sessionId, runId, transientDataChunk('run-status', { runId, status: 'queued', position: 1, waitingFor: holder.label })),
+      });
+    } catch (error) {
+      if (!(error instanceof LeaseWaitAborted)) throw error;
+      return this.cancelQueued(sessionId, runId, error.message);
+    }
+    try {
+      await this.execute(sessionId, runId, controller);
+    } finally {
+      release();
+    }
   }
 
   private async execute(sessionId: string, runId: string, controller: AbortController): Promise<void> {
@@ -362,7 +392,7 @@ export class SessionRunner {
           // Rebuilt before every request (never summarised away by a compaction).
           system: () => this.deps.systemPrompt(),
           tools: () => this.deps.tools(runId),
-          history: [...before, { role: 'user', content: await this.withAttachedSkills(sessionId, runId, input.message, controller.signal) }],
+          history: [...before, { role: 'user', content: this.withUserCells(sessionId, runId, await this.withAttachedSkills(sessionId, runId, input.message, controller.signal)) }],
           signal: controller.signal,
           maxTurns: input.maxTurns ?? this.deps.maxTurns,
           startMetadata: { provider: model.providerId, model: model.model },
@@ -420,6 +450,12 @@ export class SessionRunner {
     const results = await this.deps.executor.executeBatch(calls, { sessionId, runId, signal, emit: () => undefined });
     const attached = results.filter((r) => !r.isError).map((r) => r.content);
     return attached.length ? `${message}\n\n---\nSkills attached by the user (follow them):\n\n${attached.join('\n\n')}` : message;
+  }
+
+  /** The user's Notebook cells go before the message: the agent works in the same kernels. */
+  private withUserCells(sessionId: string, runId: string, message: string): string {
+    const note = this.deps.userCellsNote?.(sessionId, runId);
+    return note ? `${note}\n\n---\n\n${message}` : message;
   }
 
   private finishRun(sessionId: string, runId: string, outcome: Parameters<Ledger['runs']['finish']>[1]): void {

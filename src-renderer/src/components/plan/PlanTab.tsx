@@ -59,10 +59,7 @@ export function PlanTab() {
     if (sessionId) void load(sessionId);
   }, [sessionId, key, load]);
   const live = open ? stepsOf(messages[messages.length - 1]) : [];
-  const planned = plan.sessionId === sessionId ? plan.data : NO_STEPS;
-  // What runs now joins the checklist, under the plan step it serves (the tree by parentId).
-  const running = live.filter((s) => s.kind !== 'plan' && s.status === 'in_progress');
-  const steps = running.length ? [...planned, ...running] : planned;
+  const steps = plan.sessionId === sessionId ? plan.data : NO_STEPS;
   return (
     <div className="plan-tab" data-testid="plan-tab">
       <NowLine step={currentStep(live.filter((s) => s.kind !== 'plan')) ?? (open ? currentStep(live) : null)} />

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { KernelCellResult, KernelLanguage } from '../../../src-preload/contract/kernel';
+import type { UserCellRecord } from '../../../src-preload/contract/notebook';
+import type { Db } from './database';
+
+/** What is recorded of a finished user cell (migration 10); the version is assigned here. */
+export interface UserCellInput {
+  sessionId: string;
+  /** The notebook cell it is a version of; null starts a new cell. */
+  cellKey: string | null;
+  language: KernelLanguage;
+  code: string;
+  result: KernelCellResult;
+  evidenceId: string | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+interface Row {
+  id: string;
+  session_id: string;
+  cell_key: string;
+  version: number;
+  language: KernelLanguage;
+  code: string;
+  status: UserCellRecord['status'];
+  generation: string | null;
+  result_json: string;
+  evidence_id: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
+const toRecord = (r: Row): UserCellRecord => ({
+  id: r.id,
+  sessionId: r.session_id,
+  cellKey: r.cell_key,
+  version: r.version,
+  language: r.language,
+  code: r.code,
+  status: r.status,
+  generation: r.generation,
+  result: JSON.parse(r.result_json) as KernelCellResult,
+  evidenceId: r.evidence_id,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+});
+
+/** The Notebook tab's user cells: every version, append-only (migration 10). */
+export class UserCellsRepo {
+  constructor(private readonly db: Db) {}
+
+  record(input: UserCellInput): UserCellRecord {
+    const insert = this.db.transaction((): UserCellRecord => {
+      const cellKey = input.cellKey ?? `uc_${randomUUID()}`;
+      const last = this.db.prepare('SELECT MAX(version) FROM user_cells WHERE session_id = ? AND cell_key = ?').pluck().get(input.sessionId, cellKey) as number | null;
+      const row: Row = {
+        id: `ucv_${randomUUID()}`,
+        session_id: input.sessionId,
+        cell_key: cellKey,
+        version: (last ?? 0) + 1,
+        language: input.language,
+        code: input.code,
+        status: input.result.status,
+        generation: input.result.generation || null,
+        result_json: JSON.stringify(input.result),
+        evidence_id: input.evidenceId,
+        started_at: input.startedAt,
+        finished_at: input.finishedAt,
+      };
+      this.db
+        .prepare(
+          `INSERT INTO user_cells (id, session_id, cell_key, version, language, code, status, generation, result_json, evidence_id, started_at, finished_at)
+           VALUES (@id, @session_id, @cell_key, @version, @language, @code, @status, @generation, @result_json, @evidence_id, @started_at, @finished_at)`,
+        )
+        .run(row);
+      return toRecord(row);
+    });
+    return insert();
+  }
+
+  /** Every version of the session's user cells, in the order they finished. */
+  list(sessionId: string): UserCellRecord[] {
+    return (this.db.prepare('SELECT * FROM user_cells WHERE session_id = ? ORDER BY finished_at, rowid').all(sessionId) as Row[]).map(toRecord);
+  }
+}

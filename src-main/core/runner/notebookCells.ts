@@ -1,0 +1,82 @@
+import type { KernelLanguage } from '../../../src-preload/contract/kernel';
+import type { KernelLeaseOwner, KernelVariables, UserCellRecord, UserCellRun } from '../../../src-preload/contract/notebook';
+import type { KernelLease } from '../kernel/kernelLease';
+import type { KernelSupervisor } from '../kernel/supervisor';
+import type { UserCellsRepo } from '../ledger/userCellsRepo';
+import { recordCellEvidence } from '../provenance/evidenceRecords';
+import { captureFigures } from '../provenance/figures';
+import type { ProvenanceServices } from '../provenance/services';
+import { parseVariables, variablesSnippet } from './variablesSnippet';
+
+export interface NotebookCellsDeps {
+  readonly userCells: () => Pick<UserCellsRepo, 'record' | 'list'>;
+  readonly kernels: Pick<KernelSupervisor, 'execute' | 'status' | 'workspaceFor'>;
+  readonly lease: KernelLease;
+  /** Each user cell becomes evidence and its figures artifact versions, as an agent's cell does. */
+  readonly provenance?: () => Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
+}
+
+export interface UserCellInput {
+  sessionId: string;
+  language: KernelLanguage;
+  code: string;
+  /** The notebook cell this run is a new version of; absent: a new cell. */
+  cellKey?: string;
+  timeoutMs?: number;
+}
+
+const LABEL: Record<KernelLanguage, string> = { python: 'Python', r: 'R' };
+/** The variables view's cell: long enough for a namespace of big objects, short enough never to hold the kernel. */
+const VARIABLES_TIMEOUT_MS = 15_000;
+
+/**
+ * The cells the user writes in the Notebook tab (issue 25). Each runs in the session's
+ * kernel once it holds the session's kernel lease (after the agent's turn in progress, in
+ * arrival order), and is recorded when it finishes as a new version of its notebook cell,
+ * with evidence and its figures as artifact versions. The agent reads them in its next
+ * request (runner/userCellsContext.ts).
+ */
+export class NotebookCells {
+  constructor(private readonly deps: NotebookCellsDeps) {}
+
+  list(sessionId: string): UserCellRecord[] {
+    return this.deps.userCells().list(sessionId);
+  }
+
+  async run(input: UserCellInput): Promise<UserCellRun> {
+    const owner: KernelLeaseOwner = { kind: 'user', id: input.cellKey ?? 'new cell', label: `your ${LABEL[input.language]} cell` };
+    return this.deps.lease.run(input.sessionId, owner, async () => {
+      const startedAt = new Date().toISOString();
+      const result = await this.deps.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {});
+      let evidenceId: string | null = null;
+      if (this.deps.provenance) {
+        const services = this.deps.provenance();
+        evidenceId = recordCellEvidence(services.evidence, result, input.code).id;
+        await captureFigures(services.artifacts, result, this.deps.kernels.workspaceFor(input.sessionId), [evidenceId]);
+      }
+      const recorded = this.deps.userCells().record({
+        sessionId: input.sessionId,
+        cellKey: input.cellKey ?? null,
+        language: input.language,
+        code: input.code,
+        result,
+        evidenceId,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+      });
+      return { ...result, userCell: { id: recorded.id, cellKey: recorded.cellKey, version: recorded.version } };
+    });
+  }
+
+  /** The running kernel's names; a kernel that is not running is not started for it. */
+  async variables(sessionId: string, language: KernelLanguage): Promise<KernelVariables> {
+    const slot = this.deps.kernels.status(sessionId).slots.find((s) => s.language === language);
+    if (!slot || slot.state === 'none' || slot.state === 'dead' || !slot.generation) return { language, generation: null, variables: [] };
+    const owner: KernelLeaseOwner = { kind: 'user', id: 'variables', label: 'the variables view' };
+    return this.deps.lease.run(sessionId, owner, async () => {
+      const result = await this.deps.kernels.execute(sessionId, language, variablesSnippet(language), { timeoutMs: VARIABLES_TIMEOUT_MS });
+      if (result.status !== 'ok') throw new Error(`The variables could not be listed: ${result.error ? `${result.error.ename}: ${result.error.evalue}` : result.status}`);
+      return { language, generation: result.generation, variables: parseVariables(result.stdout) };
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { route } from './define';
+import type { KernelCellResult, KernelLanguage } from './kernel';
+
+/** Who holds a session's kernels (issue 25): an agent turn, a user's cell, an environment switch. */
+export interface KernelLeaseOwner {
+  kind: 'agent' | 'user' | 'environment';
+  /** The run, the user cell, the environment. */
+  id: string;
+  /** In words, for the one waiting: "the agent's run", "your cell (Python)". */
+  label: string;
+}
+
+export interface KernelLeaseView {
+  holder: KernelLeaseOwner | null;
+  /** When the holder got it. */
+  since: string | null;
+  /** In the order they will get it. */
+  waiting: KernelLeaseOwner[];
+}
+
+/** One finished version of a cell the user ran (append-only: an edit and re-run is a new version). */
+export interface UserCellRecord {
+  id: string;
+  sessionId: string;
+  /** The notebook cell this is a version of. */
+  cellKey: string;
+  version: number;
+  language: KernelLanguage;
+  code: string;
+  status: KernelCellResult['status'];
+  generation: string | null;
+  result: KernelCellResult;
+  /** The cell's evidence record (cite it for computed claims), when provenance was recorded. */
+  evidenceId: string | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** What `kernel.execute` answers: the cell's result, and the version it was recorded as. */
+export type UserCellRun = KernelCellResult & { userCell: Pick<UserCellRecord, 'id' | 'cellKey' | 'version'> | null };
+
+/** One name in a kernel's global namespace, for the variables view. */
+export interface KernelVariable {
+  name: string;
+  /** `DataFrame`, `ndarray`, `int`, `data.frame`… */
+  type: string;
+  /** `110 x 3`, `len 20`; null when the value has no shape. */
+  shape: string | null;
+  /** A short, plain-text preview (never HTML). */
+  preview: string;
+}
+
+export interface KernelVariables {
+  language: KernelLanguage;
+  /** Null when the kernel is not running (nothing to list, and nothing was started for it). */
+  generation: string | null;
+  variables: KernelVariable[];
+}
+
+const sessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,128}$/, 'a session id is 1-128 letters, digits, "_" or "-"');
+
+export const notebookRoutes = {
+  /** Every version of every cell the user ran in the session, oldest first. */
+  'notebook.cells': route<UserCellRecord[]>()(z.object({ sessionId }).strict()),
+  /** The names in a running kernel: type, shape, a short preview (a small introspection cell). */
+  'kernel.variables': route<KernelVariables>()(z.object({ sessionId, language: z.enum(['python', 'r']) }).strict()),
+};

@@ -1,0 +1,138 @@
+/**
+ * Issue 25, working in the notebook (core): the user's cells run in the session's kernel
+ * under the kernel lease (agent turns, user cells and environment switches take turns,
+ * FIFO, the waiter sees the holder), every version is recorded append-only, the variables
+ * view lists a DataFrame, and the agent reads the user's cells in its next request.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers } from '../../../src-main/core/api/handlers';
+import { createCore, type Core } from '../../../src-main/core/core';
+import { KernelLease, LeaseWaitAborted } from '../../../src-main/core/kernel/kernelLease';
+import { startScriptedModel, type ScriptedModel, type ScriptStep } from '../../support/scriptedModel';
+import { validAnswer } from '../../support/mockModel';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const caller = { origin: 'app://openai4s', isMainFrame: true };
+
+async function start(script: ScriptStep[] = []): Promise<{ core: Core; model: ScriptedModel }> {
+  const model = await startScriptedModel(script);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-notebook-'));
+  const core = createCore({
+    env: {
+      ...process.env,
+      OPENAI4S_DATA_DIR: dir,
+      OPENAI4S_KERNEL_PREWARM: '0',
+      OPENAI4S_PROVIDER: 'openai',
+      OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
+      OPENAI4S_OPENAI_API_KEY: 'scripted-test-key',
+      OPENAI4S_OPENAI_MODEL: 'scripted-model',
+    },
+  });
+  cleanups.push(async () => {
+    await core.close();
+    await model.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { core, model };
+}
+
+describe('the kernel lease', () => {
+  it('hands the kernels on in arrival order, tells the waiter who holds them, and drops a waiter that stops', async () => {
+    const lease = new KernelLease();
+    const order: string[] = [];
+    const agent = { kind: 'agent' as const, id: 'run-1', label: "the agent's run" };
+    const releaseAgent = await lease.acquire('s', agent);
+    const seen: string[] = [];
+    const user = lease.acquire('s', { kind: 'user', id: 'uc_1', label: 'your Python cell' }, { onWait: (h) => seen.push(h.label) }).then((r) => (order.push('user'), r));
+    const stop = new AbortController();
+    const stopped = lease.acquire('s', { kind: 'user', id: 'uc_2', label: 'your R cell' }, { signal: stop.signal });
+    const env = lease.acquire('s', { kind: 'environment', id: 'py-env', label: 'an environment switch' }).then((r) => (order.push('environment'), r));
+    expect(seen).toEqual(["the agent's run"]);
+    expect(lease.view('s')).toMatchObject({ holder: agent, waiting: [{ id: 'uc_1' }, { id: 'uc_2' }, { id: 'py-env' }] });
+    stop.abort();
+    await expect(stopped).rejects.toBeInstanceOf(LeaseWaitAborted);
+    expect(lease.view('s').waiting.map((w) => w.id)).toEqual(['uc_1', 'py-env']);
+    releaseAgent();
+    releaseAgent(); // a second release is a no-op, not a hand-on
+    const releaseUser = await user;
+    expect(lease.view('s').holder?.id).toBe('uc_1');
+    releaseUser();
+    (await env)();
+    expect(order).toEqual(['user', 'environment']);
+    expect(lease.view('s')).toEqual({ holder: null, since: null, waiting: [] });
+  });
+});
+
+describe('user cells in the session kernel', () => {
+  it('records each run as a version of its cell (append-only), and lists a DataFrame in the variables view', async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('notebook');
+    const handlers = createHandlers(core);
+    const first = await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: 'import pandas as pd\nx = 6 * 7\nprint(x)' }, caller);
+    expect(first).toMatchObject({ status: 'ok', stdout: '42\n', userCell: { version: 1, cellKey: expect.stringMatching(/^uc_/) } });
+    // Edited and run again: a new version of the same cell; the first stays.
+    const second = await handlers['kernel.execute'](
+      { sessionId: session.id, language: 'python', code: "df = pd.DataFrame({'residue': ['A', 'C', 'G'], 'count': [10, 6, 12]})\nprint(len(df))", cellKey: first.userCell!.cellKey },
+      caller,
+    );
+    expect(second).toMatchObject({ status: 'ok', stdout: '3\n', userCell: { version: 2, cellKey: first.userCell!.cellKey } });
+    const cells = await handlers['notebook.cells']({ sessionId: session.id }, caller);
+    expect(cells.map((c) => [c.version, c.code.split('\n')[0], c.status])).toEqual([
+      [1, 'import pandas as pd', 'ok'],
+      [2, "df = pd.DataFrame({'residue': ['A', 'C', 'G'], 'count': [10, 6, 12]})", 'ok'],
+    ]);
+    expect(cells[1]!.evidenceId).toMatch(/^ev_/);
+    expect(() => core.ledger.db.prepare("UPDATE user_cells SET code = 'x'").run()).toThrow(/append-only/);
+
+    const vars = await handlers['kernel.variables']({ sessionId: session.id, language: 'python' }, caller);
+    expect(vars.generation).toBe(second.generation);
+    expect(vars.variables).toEqual([
+      { name: 'df', type: 'DataFrame', shape: '3 x 2', preview: 'columns: residue, count' },
+      { name: 'x', type: 'int', shape: null, preview: '42' },
+    ]);
+    // The introspection cell left nothing behind.
+    const check = await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: "print(sorted(k for k in globals() if 'openai4s' in k))" }, caller);
+    expect(check.stdout).toBe('[]\n');
+    // A kernel that is not running is not started to list nothing.
+    expect(await handlers['kernel.variables']({ sessionId: session.id, language: 'r' }, caller)).toEqual({ language: 'r', generation: null, variables: [] });
+    expect(core.kernels.status(session.id).slots.find((s) => s.language === 'r')?.state).toBe('none');
+  }, 120_000);
+
+  it("an agent turn waits for the user's cell in progress, sees who holds the kernel, then reads the user's cells in its request", async () => {
+    let request = '';
+    const { core } = await start([
+      (body) => {
+        request = JSON.stringify(body);
+        return { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] };
+      },
+    ]);
+    const session = core.ledger.createSession('shared kernel');
+    const handlers = createHandlers(core);
+    const workspace = core.kernels.workspaceFor(session.id);
+    // A user cell that runs until the test lets it finish (a file appears in the workspace).
+    const code = 'import os, time\nwhile not os.path.exists("go"):\n    time.sleep(0.05)\nsequence_length = 110\nprint("user cell done", sequence_length)';
+    const cell = handlers['kernel.execute']({ sessionId: session.id, language: 'python', code }, caller);
+    for (let i = 0; i < 600 && core.kernels.lease.view(session.id).holder?.kind !== 'user'; i++) await new Promise((r) => setTimeout(r, 20));
+    const run = core.runner.submit({ sessionId: session.id, mutationId: 'm-1', message: 'What is the sequence length?' });
+    for (let i = 0; i < 600 && !core.kernels.lease.view(session.id).waiting.length; i++) await new Promise((r) => setTimeout(r, 20));
+    const status = await handlers['kernel.status']({ sessionId: session.id }, caller);
+    expect(status.lease).toMatchObject({ holder: { kind: 'user', label: 'your Python cell' }, waiting: [{ kind: 'agent', id: run.id, label: "the agent's run" }] });
+    expect(request).toBe(''); // the agent's turn has not started
+    fs.writeFileSync(path.join(workspace, 'go'), '');
+    expect((await cell).stdout).toBe('user cell done 110\n');
+    expect((await core.runner.result(run.id)).status).toBe('completed');
+    expect(request).toContain('NEW user cell (Python, version 1');
+    expect(request).toContain('sequence_length = 110');
+    expect(request).toContain('user cell done 110');
+    // The run gives the kernels back as it ends (just after its result is final).
+    for (let i = 0; i < 600 && core.kernels.lease.view(session.id).holder; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(core.kernels.lease.view(session.id).holder).toBeNull();
+  }, 120_000);
+});
