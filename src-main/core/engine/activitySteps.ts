@@ -2,6 +2,7 @@ import { dataChunk, type ThinkingStepData } from '../../../src-preload/contract/
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { ToolResult } from './ports';
 import { FINALIZE_TOOL, type ToolCallRecord } from './routeAction';
+import { scrubSecrets } from '../security/secrets';
 
 /** Tools whose calls are the plan or the catalogue itself: no activity step of their own. */
 const QUIET_TOOLS = new Set(['write_todos', 'update_plan_step', 'find_tools', FINALIZE_TOOL]);
@@ -36,6 +37,10 @@ export function describeCall(name: string, args: unknown): string {
       return query ? `Searching the web for "${clip(query, 60)}"` : 'Searching the web';
     case 'web_fetch':
       return str(a.url) ? `Reading ${clip(str(a.url)!)}` : 'Reading a web page';
+    case 'remember':
+      return str(a.text) ? `Remembering "${clip(str(a.text)!, 60)}"` : 'Remembering';
+    case 'forget':
+      return `Forgetting ${str(a.id) ?? 'a memory'}`;
     default: {
       const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
       return target ? `Running ${name} (${clip(target, 60)})` : `Running ${name}`;
@@ -80,11 +85,11 @@ export class ActivitySteps {
         this.finish(id, d.state === 'denied' || d.state === 'expired' ? 'failed' : 'completed', [`Answer: ${d.state.replace('_', ' ')}`]);
       }
     } else if (chunk.type === 'data-cell' && 'data' in chunk) {
+      // The kernel numbers a cell when it has run it: the step then names it as the notebook does.
       const cell = chunk.data as { cellNumber?: number; language?: string };
       const step = this.open.get(this.cellStepId());
-      if (step && cell.cellNumber !== undefined && !step.title.startsWith('Running cell ')) {
-        this.put({ ...step, title: `Running cell ${cell.cellNumber}${cell.language ? ` (${cell.language === 'r' ? 'R' : 'Python'})` : ''}` });
-      }
+      const title = cell.cellNumber === undefined ? null : `${cell.language === 'r' ? 'R' : 'Python'} cell ${cell.cellNumber}`;
+      if (step && title && step.title !== title) this.put({ ...step, title });
     } else if (chunk.type === 'tool-input-start' && chunk.toolName === FINALIZE_TOOL && !this.answerStep) {
       this.answerStep = `act-${this.runId}-answer`;
       this.start(this.answerStep, 'Writing the answer');
@@ -135,7 +140,8 @@ export class ActivitySteps {
   }
 
   private start(id: string, title: string, parentId?: string, extra: Partial<ThinkingStepData> = {}): void {
-    this.put({ id, title, status: 'in_progress', kind: 'activity', startedAt: this.now(), ...(parentId ? { parentId } : {}), ...extra });
+    // A title quotes the call's arguments: a key the model pasted there never reaches the stream through it.
+    this.put({ id, title: scrubSecrets(title), status: 'in_progress', kind: 'activity', startedAt: this.now(), ...(parentId ? { parentId } : {}), ...extra });
   }
 
   private finish(id: string, status: 'completed' | 'failed', items?: string[]): void {

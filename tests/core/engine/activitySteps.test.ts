@@ -62,12 +62,14 @@ describe('activity steps: what the run is doing now', () => {
     expect(latest(h.chunks).find((s) => s.id === 'wait-req1')).toMatchObject({ status: 'failed', items: ['Answer: denied'] });
   });
 
-  it('names the running cell by its number once the kernel gives it, and writes the answer as a step', () => {
+  it('names the cell by its number once the kernel gives it, and writes the answer as a step', () => {
     const h = harness();
     h.steps.cellStarted('python');
-    h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'running', cellNumber: 3, output: [] }));
-    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running cell 3 (Python)', status: 'in_progress' });
+    h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'running', output: [] }));
+    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running a Python cell', status: 'in_progress' });
+    h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'ok', cellNumber: 3 }));
     h.steps.cellEnded(true);
+    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Python cell 3', status: 'completed' });
     h.emit({ type: 'tool-input-start', toolCallId: 'f1', toolName: 'finalize_response' });
     expect(latest(h.chunks)[1]).toMatchObject({ title: 'Writing the answer', status: 'in_progress' });
     h.steps.answerEnded(false);

@@ -110,11 +110,11 @@ describe('the visible plan and memory', () => {
     // What the engine did, nested under the plan step that was running.
     const activities = steps.filter((s) => s.kind === 'activity');
     expect(activities.find((s) => s.title === 'Running list_dir (.)')).toMatchObject({ status: 'completed', parentId: 'plan-search' });
-    expect(activities.filter((s) => s.title.startsWith('Running remember')).map((s) => s.status).sort()).toEqual(['completed', 'failed']);
+    expect(activities.filter((s) => s.title.startsWith('Remembering "')).map((s) => s.status).sort()).toEqual(['completed', 'failed']);
     const cellPart = message!.parts.find((p) => p.type === 'data-cell') as { data: { stdout?: string; stderr?: string; error?: unknown } };
     expect(cellPart.data.error ?? null, JSON.stringify(cellPart.data)).toBeNull();
     expect(cellPart.data.stdout).toMatch(/remembered .*mem_[0-9a-f]{16}/);
-    expect(activities.find((s) => s.title.startsWith('Running cell '))).toMatchObject({ status: 'completed', parentId: 'plan-compute' });
+    expect(activities.find((s) => s.title === 'Python cell 1')).toMatchObject({ status: 'completed', parentId: 'plan-compute' });
     expect(activities.find((s) => s.title === 'Writing the answer')).toMatchObject({ status: 'completed' });
     expect(activities.every((s) => s.startedAt && s.finishedAt)).toBe(true);
 
