@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../shared/errorMessage';
+import { registerSecrets } from '../security/secrets';
 import { APP_VERSION } from '../config/version';
 import type { McpServerConfig } from './config';
 
@@ -15,6 +16,7 @@ const CRASH_WINDOW_MS = 60_000;
 const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL = 2_000;
+const SECRET_NAME = /key|token|secret|password|passwd|auth|credential/i;
 
 /**
  * The environment of a stdio server: exactly the variables its config names, over the
@@ -43,7 +45,10 @@ export class McpConnection {
   constructor(
     readonly config: McpServerConfig,
     private readonly onToolsChanged: () => void,
-  ) {}
+  ) {
+    // Header values and key-like env values are credentials: scrubbed from anything the app writes out.
+    registerSecrets(config.transport === 'http' ? Object.values(config.headers) : Object.entries(config.env).filter(([k]) => SECRET_NAME.test(k)).map(([, v]) => v));
+  }
 
   private describe(): string {
     return this.config.transport === 'stdio' ? `${this.config.command} ${this.config.args.join(' ')}`.trim() : this.config.url;

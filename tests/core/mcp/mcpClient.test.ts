@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../../src-main/core/core';
 import type { ApprovalPort, ApprovalQuestion } from '../../../src-main/core/capabilities/permissions/approvals';
 import { MCP_POLICY_KEY } from '../../../src-main/core/mcp/config';
 import { NEUTRALISED, UNTRUSTED_CLOSE } from '../../../src-main/core/security/untrusted';
+import { scrubSecrets } from '../../../src-main/core/security/secrets';
 
 // Real servers, started by the tests: the SDK's example server (server-everything), a
 // published package (server-filesystem on a temporary folder) and a fixture that crashes.
@@ -13,6 +14,7 @@ const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-every
 const FILESYSTEM = path.resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const CRASHING = path.resolve('tests/fixtures/mcp/crashingServer.mjs');
 const PROVIDER_KEY = 'sk-provider-key-never-for-servers-7781';
+const SERVER_TOKEN = 'lab-token-for-this-server-only-9931';
 
 let dir: string;
 let folder: string;
@@ -27,7 +29,7 @@ beforeEach(() => {
     path.join(dir, 'mcp.json'),
     JSON.stringify({
       mcpServers: {
-        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GREETING: 'named-in-config' } },
+        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GREETING: 'named-in-config', LAB_API_TOKEN: SERVER_TOKEN } },
         fs: { command: process.execPath, args: [FILESYSTEM, folder] },
         fragile: { command: process.execPath, args: [CRASHING] },
       },
@@ -89,7 +91,7 @@ describe('MCP servers as capabilities', () => {
     expect(record.envelope.result_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('gives a stdio server only the env its config names, never the app provider keys', async () => {
+  it('gives a stdio server only the env its config names, never the app provider keys; key-like values become secrets', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
     await c.mcp.discover();
@@ -97,6 +99,9 @@ describe('MCP servers as capabilities', () => {
     expect(r.status).toBe('ok');
     const env = JSON.parse((r.output as { text: string }).text) as Record<string, string>;
     expect(env.GREETING).toBe('named-in-config');
+    // The server gets the token its entry names; the app treats it as a secret (scrubbed wherever it writes).
+    expect(env.LAB_API_TOKEN).toBe(SERVER_TOKEN);
+    expect(scrubSecrets(`token ${SERVER_TOKEN}`)).not.toContain(SERVER_TOKEN);
     expect(JSON.stringify(env)).not.toContain(PROVIDER_KEY);
     expect(Object.keys(env).filter((k) => k.startsWith('OPENAI4S_'))).toEqual([]);
   });
