@@ -82,4 +82,8 @@ export const evidenceRoutes = {
       .strict(),
   ),
   'evidence.get': route<EvidenceRecord>()(z.object({ sessionId, id: evidenceId }).strict()),
+  /** The session's literature evidence as BibTeX or RIS (the same as `openai4s bibliography`). */
+  'evidence.bibliography': route<{ format: 'bibtex' | 'ris'; text: string; count: number }>()(
+    z.object({ sessionId, format: z.enum(['bibtex', 'ris']), includeSearchResults: z.boolean().optional() }).strict(),
+  ),
 };

@@ -21,6 +21,7 @@ import { skillReadiness, skillsReadiness } from '../environments/skillReadiness'
 import { MemoryService } from '../memory/memories';
 import { NotebookCells } from '../runner/notebookCells';
 import { defineHandlers, type HandlersFor } from './defineHandlers';
+import { bibliographyEntries, formatBibliography } from '../export/bibliography';
 
 /** What the routes reach, and nothing more (the core provides it; tests may pass a part). */
 export interface ApiServices {
@@ -134,6 +135,10 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       return view;
     },
     'evidence.list': (input) => core.provenance.evidence.list(input.sessionId, { ...(input.kind ? { kind: input.kind } : {}), ...(input.limit ? { limit: input.limit } : {}) }),
+    'evidence.bibliography': (input) => {
+      const entries = bibliographyEntries(core.provenance.evidence.list(input.sessionId), { includeSearchResults: input.includeSearchResults ?? false });
+      return { format: input.format, text: formatBibliography(entries, input.format), count: entries.length };
+    },
     'evidence.get': (input) => {
       const found = core.provenance.evidence.get(input.sessionId, input.id);
       if (!found) throw new AppError('not_found', `No evidence ${input.id} in session ${input.sessionId}.`);

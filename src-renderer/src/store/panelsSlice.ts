@@ -53,6 +53,15 @@ export const createPanelsSlice =
           get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
         }
       },
+      async exportBibliography(sessionId, format) {
+        try {
+          const { text, count } = await deps.bridge.invoke('evidence.bibliography', { sessionId, format });
+          return { text, count };
+        } catch (error) {
+          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          return null;
+        }
+      },
       async fetchEvidence(sessionId, id) {
         try {
           const record = await deps.bridge.invoke('evidence.get', { sessionId, id });

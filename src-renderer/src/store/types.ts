@@ -138,6 +138,8 @@ export interface PanelsSlice {
    * the list was loaded names a record the list does not have yet.
    */
   fetchEvidence(sessionId: string, id: string): Promise<void>;
+  /** The session's literature evidence as BibTeX or RIS text (null after a failure, shown as a notice). */
+  exportBibliography(sessionId: string, format: 'bibtex' | 'ris'): Promise<{ text: string; count: number } | null>;
 }
 
 export interface SkillsSlice {

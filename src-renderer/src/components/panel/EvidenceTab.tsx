@@ -7,6 +7,7 @@ import { isDataPart } from '../parts/dataPart';
 import type { MessageKey } from '../../i18n/messages';
 import { formatBytes } from '../parts/format';
 import { evidenceFacts } from './evidenceFacts';
+import { BibliographyExport } from './BibliographyExport';
 
 /** The evidence ids the session's answers cite, in first-cited order. */
 function citedIds(messages: readonly UIMessage[]): string[] {
@@ -201,6 +202,7 @@ export function EvidenceTab() {
           {t('panel.evidence.all')} · {evidence.data.length}
         </button>
       </div>
+      <BibliographyExport sessionId={conv.sessionId} />
       {evidence.status === 'error' ? (
         <p className="panel-empty error-text">{evidence.error?.message}</p>
       ) : null}

@@ -374,6 +374,8 @@ export const en = {
   'panel.evidence.kind.page': 'web page',
   'panel.evidence.kind.cell': 'cell run',
   'panel.evidence.kind.artifact_version': 'artifact version',
+  'panel.evidence.export': 'Export references as',
+  'panel.evidence.exportNone': 'No literature in this session to export yet (references, papers, pages or PDFs).',
   'panel.artifacts.empty':
     'No artifacts yet. Files the agent saves appear here with their versions.',
   'panel.artifacts.versions': { one: '{count} version', other: '{count} versions' },

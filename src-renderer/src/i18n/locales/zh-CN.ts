@@ -362,6 +362,8 @@ export const zhCN: Dictionary = {
   'panel.evidence.kind.page': '网页',
   'panel.evidence.kind.cell': '代码运行',
   'panel.evidence.kind.artifact_version': '产物版本',
+  'panel.evidence.export': '导出参考文献为',
+  'panel.evidence.exportNone': '本会话还没有可导出的文献（参考文献、论文、网页或 PDF）。',
   'panel.artifacts.empty': '还没有产物。智能体保存的文件会连同版本显示在这里。',
   'panel.artifacts.versions': { other: '{count} 个版本' },
   'artifact.failedCell': '来自失败的单元',
