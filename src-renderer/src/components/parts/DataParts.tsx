@@ -6,6 +6,7 @@ import type {
   HostCallEventData,
 } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { ApprovalReason } from './ApprovalReason';
 import { EvidenceLink } from './AnswerCard';
 import { FailedCellBadge } from './FailedCellBadge';
 import { preview } from './format';
@@ -36,7 +37,7 @@ export function ApprovalLine({ data }: { data: ApprovalEventData }) {
       <span className={`pill pill-${denied ? 'bad' : data.state === 'requested' ? 'warn' : 'ok'}`}>
         {data.state.replace('_', ' ')}
       </span>
-      {data.reason ? <span className="muted small"> {data.reason}</span> : null}
+      {data.reason ? <ApprovalReason reason={data.reason} /> : null}
     </div>
   );
 }

@@ -1,0 +1,32 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApprovalLine } from '../../src-renderer/src/components/parts/DataParts';
+
+afterEach(cleanup);
+
+describe('approval card reason (issue 27)', () => {
+  it("shows a flagged cell's lines as code, one per line, with their numbers", () => {
+    render(
+      <ApprovalLine
+        data={{
+          requestId: 'req-1',
+          state: 'requested',
+          origin: 'cell',
+          tool: 'cell_review',
+          target: 'python cell 0a1b2c3d4e5f',
+          reason: 'The pre-execution review flagged 2 lines of this Python cell:\nline 1: import subprocess (imports subprocess, which starts other programs)\nline 2: subprocess.run(["curl", "-s", "https://example.org"]) (calls subprocess.run, which starts another program)',
+        }}
+      />,
+    );
+    const lines = screen.getByTestId('flagged-lines').querySelectorAll('.flagged-line');
+    expect([...lines].map((l) => l.getAttribute('data-line'))).toEqual(['1', '2']);
+    expect(lines[1]!.textContent).toContain('subprocess.run(["curl", "-s", "https://example.org"])');
+    expect(screen.getByText(/The pre-execution review flagged 2 lines/)).toBeTruthy();
+  });
+
+  it('keeps any other reason as plain text', () => {
+    render(<ApprovalLine data={{ requestId: 'req-2', state: 'denied', origin: 'tool', tool: 'biosecurity_screen', target: 'enhancing a pathogen', reason: 'Biosecurity screening asks you to confirm before the agent continues: dual-use work.' }} />);
+    expect(screen.queryByTestId('flagged-lines')).toBeNull();
+    expect(screen.getByText(/asks you to confirm/)).toBeTruthy();
+  });
+});
