@@ -5,6 +5,7 @@ import type { CoreConfig } from '../config/coreConfig';
 import { findProvider, PROVIDERS } from '../config/providerCatalog';
 import type { SettingsRepo } from '../ledger/settingsRepo';
 import type { SecretStore } from './secretStore';
+import { isServiceKeyId, SERVICE_KEYS } from './serviceKeys';
 
 /** The keys of AppSettings in the ledger's settings table. */
 const KEYS = {
@@ -109,10 +110,11 @@ export class SettingsService {
   }
 
   private requireProvider(id: string): void {
-    if (!findProvider(id)) {
+    // A service key (the Science Navigator's) is stored like a provider key.
+    if (!findProvider(id) && !isServiceKeyId(id)) {
       throw new AppError(
         'invalid_input',
-        `Unknown provider "${id}". Use one of: ${PROVIDERS.map((p) => p.id).join(', ')}.`,
+        `Unknown provider "${id}". Use one of: ${[...PROVIDERS.map((p) => p.id), ...SERVICE_KEYS.map((s) => s.id)].join(', ')}.`,
       );
     }
   }

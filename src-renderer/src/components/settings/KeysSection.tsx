@@ -2,6 +2,7 @@ import type { ProviderReport } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { KeyRow } from './KeyRow';
+import { SERVICE_KEY_ROWS, ServiceKeyRow } from './ServiceKeyRow';
 import { Section } from './Section';
 
 /** Provider keys: one row per provider the doctor report knows. */
@@ -34,6 +35,9 @@ export function KeysSection({ providers }: { providers: readonly ProviderReport[
                 stored={view?.keys.find((k) => k.providerId === p.id)}
                 canStore={view?.keyStorage.available ?? false}
               />
+            ))}
+            {SERVICE_KEY_ROWS.map((s) => (
+              <ServiceKeyRow key={s.id} service={s} stored={view?.keys.find((k) => k.providerId === s.id)} canStore={view?.keyStorage.available ?? false} />
             ))}
           </tbody>
         </table>

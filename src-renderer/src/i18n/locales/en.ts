@@ -123,6 +123,7 @@ export const en = {
   'settings.keys.replace': 'Paste a new key to replace it',
   'settings.keys.remove': 'Remove',
   'settings.keys.inputLabel': 'API key for {provider}',
+  'settings.keys.serviceEnv': '{variable} in the environment wins over a stored key',
   'settings.defaults.title': 'Default provider and model',
   'settings.defaults.note':
     'Used by new messages unless the composer picks another. Any model id is accepted.',

@@ -115,6 +115,7 @@ export const zhCN: Dictionary = {
   'settings.keys.replace': '粘贴新密钥以替换',
   'settings.keys.remove': '移除',
   'settings.keys.inputLabel': '{provider} 的 API 密钥',
+  'settings.keys.serviceEnv': '环境变量 {variable} 优先于已保存的密钥',
   'settings.defaults.title': '默认服务商与模型',
   'settings.defaults.note': '新消息默认使用，除非在输入框中另选。可填写任意模型 ID。',
   'settings.defaults.fromEnv': '来自环境变量（OPENAI4S_PROVIDER）',
