@@ -19,10 +19,11 @@ import { computeCommand } from './commands/compute';
 import { mcpCommand } from './commands/mcp';
 import { reproduceCommand } from './commands/reproduce';
 import { bibliographyCommand } from './commands/bibliography';
+import { memoryCommand } from './commands/memory';
 import { errorMessage } from '../core/shared/errorMessage';
 
 /** Every command of `openai4s`, in the order `--help` lists them (the demo replays `run` through runCli). */
-export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, computeCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, memoryCommand, computeCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
