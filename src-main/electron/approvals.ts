@@ -12,7 +12,28 @@ const VERB: Record<ApprovalQuestion['sideEffect'], string> = {
   exec: 'run a program',
 };
 
+/** Questions the safety layers ask (issue 27): they speak for the layer, not the agent, and offer no "always". */
+const SAFETY_QUESTIONS: Record<string, string> = {
+  cell_review: 'A cell was flagged before it runs',
+  biosecurity_screen: 'Biosecurity screening asks you to confirm',
+};
+
 export function approvalDialogOptions(q: ApprovalQuestion, signal?: AbortSignal): MessageBoxOptions {
+  const safety = SAFETY_QUESTIONS[q.tool];
+  if (safety) {
+    return {
+      type: 'warning',
+      title: 'Safety check',
+      message: safety,
+      // The cell review's reason lists the flagged lines; the screening adds what the pre-scan found.
+      detail: [q.reason, q.tool === 'biosecurity_screen' && q.detail ? `What the pre-scan found:\n${q.detail}` : ''].filter(Boolean).join('\n\n'),
+      buttons: [...APPROVAL_BUTTONS],
+      defaultId: 2,
+      cancelId: 2,
+      noLink: true,
+      ...(signal ? { signal } : {}),
+    };
+  }
   return {
     type: 'question',
     title: 'Approval needed',
@@ -53,7 +74,8 @@ export function createDialogApprovals(deps: { dialog: Pick<Dialog, 'showMessageB
       const win = deps.window();
       try {
         const result = win && !win.isDestroyed() ? await deps.dialog.showMessageBox(win, options) : await deps.dialog.showMessageBox(options);
-        return answerOf(result.response, result.checkboxChecked);
+        // A safety question has no "remember" box: its answer is never a stored rule.
+        return answerOf(result.response, !SAFETY_QUESTIONS[question.tool] && result.checkboxChecked);
       } catch {
         // A dialog that cannot be shown answers no: a call never runs without a yes.
         return 'deny';
