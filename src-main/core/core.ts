@@ -211,7 +211,7 @@ export function createCore(options: CoreOptions = {}): Core {
     // delegate_task and the other child-agent tools reach the delegation layer (above the runner) through this port.
     delegation: (): DelegationService => delegationOf(),
     // MCP servers start on the first catalogue search; their tools join it as on-demand tools.
-    refreshCatalogue: (): Promise<void> => mcp.discover(),
+    refreshCatalogue: (): Promise<string[]> => mcp.discover(),
   });
   const mcp: McpClients = new McpClients({ dataDir: config.dataDir, settings: () => ledgerOf().settings, registry: host.registry, dispatcher: host.dispatcher, evidence: () => provenanceOf().evidence });
   // 4b. The safety layers (issue 27): biosecurity screening of each run, review of each cell before it runs.

@@ -45,8 +45,8 @@ export interface HostOptions {
   liveRuns: LiveRuns;
   /** Who answers approval questions (the app's native dialog); absent: headless (env-configured, else deny). */
   approvals?: ApprovalPort;
-  /** Registers tools discovered at run time (MCP servers') before find_tools searches the catalogue. */
-  refreshCatalogue?: () => Promise<void>;
+  /** Registers tools discovered at run time (MCP servers') before find_tools searches the catalogue; answers notes on sources that failed. */
+  refreshCatalogue?: () => Promise<string[]>;
   /** Child agents (src-main/core/delegation, above this layer): absent, no delegation tools. */
   delegation?: () => DelegationPort;
 }

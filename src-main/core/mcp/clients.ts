@@ -92,12 +92,15 @@ export class McpClients {
 
   /**
    * Starts every configured server not started yet and registers its tools, so the
-   * catalogue search sees them. A server that fails is skipped (its error is in status()).
+   * catalogue search sees them. A server that fails is skipped (its error is in status());
+   * the answer names the ones that failed, for find_tools to say.
    */
-  async discover(): Promise<void> {
-    if (this.closed) return;
+  async discover(): Promise<string[]> {
+    if (this.closed) return [];
     const { servers } = this.config();
-    await Promise.all(servers.map((s) => this.discoverServer(s).catch(() => undefined)));
+    const failed = await Promise.all(servers.map((s) => this.discoverServer(s).then(() => null, () => s.name)));
+    // The server's own words (its stderr) are outside content: the model gets the name and where to look.
+    return failed.filter((n): n is string => n !== null).map((n) => `MCP server "${n}" could not be started, so its tools are missing; the user can see why in Settings → MCP servers.`);
   }
 
   /** The registry name of a server's tool, starting the server if needed (host.mcp.call). */

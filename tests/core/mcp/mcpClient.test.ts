@@ -73,6 +73,16 @@ describe('MCP servers as capabilities', () => {
     expect(c.mcp.size()).toBe(3);
   });
 
+  it('says in find_tools which server could not start', async () => {
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { broken: { command: path.join(dir, 'no-such-server') } } }));
+    const c = open();
+    const session = c.ledger.createSession('mcp');
+    const found = await call(c, session.id, 'find_tools', { query: 'zotero' }, 'tool', 'run-1');
+    expect(found.text).toMatch(/No tool in the catalogue matches "zotero"/);
+    expect(found.text).toMatch(/MCP server "broken" could not be started/);
+    expect(c.mcp.status().servers[0]).toMatchObject({ name: 'broken', state: 'failed', error: expect.stringMatching(/could not start/) });
+  });
+
   it('calls a read-only tool through the dispatcher: wrapped as untrusted, recorded as evidence with hashes', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');

@@ -10,7 +10,7 @@ export const FIND_TOOLS = 'find_tools';
  * them to the model for the rest of the run (`disclose`), so the first request stays
  * small however many capabilities are installed.
  */
-export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, names: string[]) => void, refresh?: () => Promise<void>): Tool {
+export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, names: string[]) => void, refresh?: () => Promise<string[]>): Tool {
   return defineTool({
     name: FIND_TOOLS,
     description: 'Search the catalogue of further tools (skills, environments, compute, literature, ...) by a few words; the tools found become callable for the rest of this run.',
@@ -21,12 +21,13 @@ export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, 
     target: (a) => a.query,
     async execute(a, ctx) {
       // Capabilities found at run time (MCP servers' tools) join the catalogue before it is searched.
-      await refresh?.();
+      const notes = (await refresh?.()) ?? [];
       const found = registry.searchCatalogue(a.query);
       if (ctx.runId && found.length) disclose(ctx.runId, found.map((t) => t.name));
-      const text = found.length
+      const listed = found.length
         ? `Now callable:\n${found.map((t) => `- ${t.name}: ${t.description}`).join('\n')}`
         : `No tool in the catalogue matches "${a.query}". Call find_tools with an empty query to list them all.`;
+      const text = notes.length ? `${listed}\n${notes.join('\n')}` : listed;
       return { text, output: { query: a.query, tools: found.map((t) => t.name) } };
     },
   });
