@@ -213,7 +213,6 @@ function recordAndReport(question: string, result: NavigatorResult, ctx: ToolCon
       answerId: answer.answerId,
       status: answer.status,
       error: answer.error,
-      text: answer.text,
       evidenceId: answerEvidence,
       thinking: answer.thinking,
       references: used.map(({ receipt, ...r }) => ({ ...r, sha256: receipt?.sha256 ?? null })),
@@ -231,6 +230,7 @@ function recordAndReport(question: string, result: NavigatorResult, ctx: ToolCon
   return {
     text: `${head}\n\n${sections.join('\n\n---\n\n') || 'The navigator returned no answer.'}`,
     untrustedSource: 'science_navigator (Bohrium)',
-    output: { sessionId: result.sessionId, via: result.via, streamProblem: result.streamProblem, issues: result.issues, answers, suggested_questions },
+    // `text` (the answers' Markdown) is what the tool card shows; the rest is the structured result.
+    output: { text: result.answers.map((x) => x.text).filter(Boolean).join('\n\n---\n\n'), sessionId: result.sessionId, via: result.via, streamProblem: result.streamProblem, issues: result.issues, answers, suggested_questions },
   };
 }

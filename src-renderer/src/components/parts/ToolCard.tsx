@@ -3,6 +3,13 @@ import type { HostCallEventData } from '../../../../src-preload/contract/approva
 import { useT } from '../../i18n/useT';
 import type { MessageKey } from '../../i18n/messages';
 import { formatSeconds, preview } from './format';
+import { Markdown } from './Markdown';
+
+/** A tool output that carries readable text (the Science Navigator's answer): shown as Markdown. */
+function outputText(output: unknown): string | null {
+  const text = output && typeof output === 'object' ? (output as { text?: unknown }).text : undefined;
+  return typeof text === 'string' && text.trim() ? text : null;
+}
 
 export type AnyToolPart = ToolUIPart | DynamicToolUIPart;
 
@@ -34,8 +41,12 @@ export function ToolCard({
 }) {
   const t = useT();
   const name = toolNameOf(part);
-  const state = denied && part.state !== 'output-available' ? 'output-denied' : part.state;
+  const settled = denied && part.state !== 'output-available' ? 'output-denied' : part.state;
+  // A preliminary output (a tool streaming its answer) is shown while the call still runs.
+  const streaming = settled === 'output-available' && part.preliminary === true;
+  const state = streaming ? 'input-available' : settled;
   const running = state === 'input-streaming' || state === 'input-available';
+  const text = settled === 'output-available' ? outputText(part.output) : null;
   const hasInput = part.input !== undefined && part.input !== null;
   return (
     <details
@@ -43,7 +54,8 @@ export function ToolCard({
       data-testid="tool-card"
       data-tool={name}
       data-state={state}
-      open={state === 'output-error' || state === 'output-denied' || undefined}
+      open={state === 'output-error' || state === 'output-denied' || streaming || undefined}
+      data-streaming={streaming || undefined}
     >
       <summary>
         <span className="tool-icon" aria-hidden="true">
@@ -69,9 +81,15 @@ export function ToolCard({
             <pre className="code-block">{hasInput ? preview(part.input) : part.rawInput}</pre>
           </section>
         ) : null}
+        {text ? (
+          <section data-testid="tool-output-text">
+            <h4 className="section-label">{t('tool.output')}</h4>
+            <Markdown text={text} />
+          </section>
+        ) : null}
         {state === 'output-available' ? (
           <section>
-            <h4 className="section-label">{t('tool.output')}</h4>
+            {text ? null : <h4 className="section-label">{t('tool.output')}</h4>}
             <pre className="code-block" data-testid="tool-output">
               {preview(part.output)}
             </pre>
