@@ -13,12 +13,12 @@ import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
 
-function renderSteps(steps: ThinkingStepData[]) {
+function renderSteps(steps: ThinkingStepData[], live = true) {
   window.openai4s = fakeBridgeApi(() => ({ ok: true, data: null }));
   const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
   return render(
     <StoreProvider store={store}>
-      <ThinkingSteps steps={steps} />
+      <ThinkingSteps steps={steps} live={live} />
     </StoreProvider>,
   );
 }
@@ -89,5 +89,15 @@ describe('ThinkingSteps', () => {
     });
     expect(within(lines[2]!).getByTestId('step-elapsed').textContent).toBe('5 s');
     expect(within(lines[0]!).getByTestId('step-elapsed').textContent).toBe('2 s');
+  });
+
+  it('shows a step its ended run left running as stalled: no spinner, no clock', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-01-01T00:00:10.000Z'));
+    const { container } = renderSteps([{ id: 'p1', title: 'Fit the curve', status: 'in_progress', kind: 'plan', startedAt: '2026-01-01T00:00:00.000Z' }], false);
+    const line = screen.getByTestId('thinking-step');
+    expect(line.className).toContain('step-stalled');
+    expect(container.querySelector('.spinner')).toBeNull();
+    expect(within(line).queryByTestId('step-elapsed')).toBeNull();
   });
 });

@@ -69,6 +69,8 @@ export class MemoryService {
 
   /** The session's memories and the data root's (no session: the data root's), oldest first. */
   list(sessionId: string | null): MemoryRecord[] {
+    // An unknown session is an error, not an empty list that hides a typo.
+    if (sessionId) this.ledger().sessions.require(sessionId);
     return this.ledger().memory.visible(sessionId);
   }
 }

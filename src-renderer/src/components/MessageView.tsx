@@ -87,6 +87,8 @@ interface DataViewContext {
   toolIds: ReadonlySet<string>;
   /** Every child agent of the message's run (any depth): each card nests its own children. */
   children: readonly ChildData[];
+  /** The message's run is still streaming (its running steps tick). */
+  live: boolean;
 }
 
 /** Each part of the contract's map of data parts (exhaustive: a new part is a compile error here). */
@@ -118,7 +120,7 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
       return null;
     case 'data-thinking-step':
       // Grouped into one checklist by AssistantMessage; a lone one still shows.
-      return <ThinkingSteps key={key} steps={[part.data]} />;
+      return <ThinkingSteps key={key} steps={[part.data]} live={ctx.live} />;
     case 'data-compaction':
       return <CompactionDivider key={key} data={part.data} />;
     default: {
@@ -151,7 +153,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   const out: ReactNode[] = [];
   let steps: ThinkingStepData[] = [];
   const flushSteps = (key: string) => {
-    if (steps.length) out.push(<ThinkingSteps key={`steps-${key}`} steps={steps} />);
+    if (steps.length) out.push(<ThinkingSteps key={`steps-${key}`} steps={steps} live={live} />);
     steps = [];
   };
   message.parts.forEach((part, i) => {
@@ -192,7 +194,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       const known = knownDataPart(part);
       out.push(
         known ? (
-          dataPartView(known, key, { sessionId, canAsk, toolIds, children })
+          dataPartView(known, key, { sessionId, canAsk, toolIds, children, live })
         ) : (
           <UnknownData key={key} part={part as DataUIPart} />
         ),

@@ -36,6 +36,7 @@ describe('memories in the ledger', () => {
     expect(memory.list(b.id).map((m) => m.id)).toEqual([everywhere.id]);
     expect(memory.list(a.id).map((m) => m.id)).toEqual([own.id, everywhere.id]);
     expect(memory.list(null).map((m) => m.id)).toEqual([everywhere.id]);
+    expect(() => memory.list('no-such-session')).toThrow(/no-such-session/);
 
     const edited = memory.edit(own.id, 'Use the human isoform P01308 (INS_HUMAN).', 'user');
     expect(edited).toMatchObject({ text: 'Use the human isoform P01308 (INS_HUMAN).', origin: 'agent', editedBy: 'user' });

@@ -59,12 +59,15 @@ export function PlanTab() {
     if (sessionId) void load(sessionId);
   }, [sessionId, key, load]);
   const live = open ? stepsOf(messages[messages.length - 1]) : [];
-  const steps = plan.sessionId === sessionId ? plan.data : NO_STEPS;
+  const planned = plan.sessionId === sessionId ? plan.data : NO_STEPS;
+  // What runs now joins the checklist, under the plan step it serves (the tree by parentId).
+  const running = live.filter((s) => s.kind !== 'plan' && s.status === 'in_progress');
+  const steps = running.length ? [...planned, ...running] : planned;
   return (
     <div className="plan-tab" data-testid="plan-tab">
       <NowLine step={currentStep(live.filter((s) => s.kind !== 'plan')) ?? (open ? currentStep(live) : null)} />
       {steps.length ? (
-        <ThinkingSteps steps={steps} label={t('plan.title')} />
+        <ThinkingSteps steps={steps} label={t('plan.title')} live={open} />
       ) : (
         <p className="muted" data-testid="plan-empty">
           {t('plan.empty')}

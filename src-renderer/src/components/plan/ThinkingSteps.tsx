@@ -23,15 +23,17 @@ const MARK: Record<ThinkingStepData['status'], string> = {
   failed: '✕',
 };
 
-function StepLine({ node, now }: { node: StepNode; now: number }) {
+function StepLine({ node, now, live }: { node: StepNode; now: number; live: boolean }) {
   const t = useT();
   const { step } = node;
-  const elapsed = stepElapsedMs(step, now);
+  // A step left running by a run that has ended (stopped, failed) neither spins nor counts on.
+  const stalled = step.status === 'in_progress' && !live;
+  const elapsed = stalled ? null : stepElapsedMs(step, now);
   return (
-    <li className={`step step-${step.status}`} data-testid="thinking-step" data-status={step.status}>
+    <li className={`step step-${step.status}${stalled ? ' step-stalled' : ''}`} data-testid="thinking-step" data-status={step.status}>
       <div className="step-line">
         <span className="step-mark" aria-hidden="true">
-          {step.status === 'in_progress' ? <span className="spinner spinner-sm" /> : MARK[step.status]}
+          {stalled ? '◌' : step.status === 'in_progress' ? <span className="spinner spinner-sm" /> : MARK[step.status]}
         </span>
         <span className="step-title">{step.title}</span>
         <span className="sr-only"> ({t(`plan.status.${step.status}`)})</span>
@@ -48,16 +50,16 @@ function StepLine({ node, now }: { node: StepNode; now: number }) {
           ))}
         </ul>
       ) : null}
-      {node.children.length ? <StepList nodes={node.children} now={now} /> : null}
+      {node.children.length ? <StepList nodes={node.children} now={now} live={live} /> : null}
     </li>
   );
 }
 
-function StepList({ nodes, now }: { nodes: StepNode[]; now: number }) {
+function StepList({ nodes, now, live }: { nodes: StepNode[]; now: number; live: boolean }) {
   return (
     <ul className="thinking-steps">
       {nodes.map((n) => (
-        <StepLine key={n.step.id} node={n} now={now} />
+        <StepLine key={n.step.id} node={n} now={now} live={live} />
       ))}
     </ul>
   );
@@ -65,14 +67,15 @@ function StepList({ nodes, now }: { nodes: StepNode[]; now: number }) {
 
 /**
  * `data-thinking-step` parts as a checklist: a tree by `parentId`, the running step with a
- * spinner and its elapsed time (ticking), finished steps with the time they took.
+ * spinner and its elapsed time (ticking), finished steps with the time they took. `live`
+ * false: the run they belong to is over, so a step still marked running is shown stalled.
  */
-export function ThinkingSteps({ steps, label }: { steps: readonly ThinkingStepData[]; label?: string }) {
+export function ThinkingSteps({ steps, label, live = true }: { steps: readonly ThinkingStepData[]; label?: string; live?: boolean }) {
   const t = useT();
-  const now = useNow(steps.some((s) => s.status === 'in_progress'));
+  const now = useNow(live && steps.some((s) => s.status === 'in_progress'));
   return (
     <div className="thinking-steps-block" role="group" aria-label={label ?? t('conv.steps')}>
-      <StepList nodes={stepTree(steps)} now={now} />
+      <StepList nodes={stepTree(steps)} now={now} live={live} />
     </div>
   );
 }
