@@ -185,6 +185,17 @@ describe('MCP servers as capabilities', () => {
     const again = await call(c, session.id, 'mcp_fragile_ping', {});
     expect(again.status).toBe('ok');
     expect(/pong from (\d+)/.exec(again.text)![1]).not.toBe(pid);
+    // A server that keeps crashing is left stopped, with what to fix.
+    await call(c, session.id, 'mcp_fragile_crash', {});
+    await call(c, session.id, 'mcp_fragile_ping', {});
+    await call(c, session.id, 'mcp_fragile_crash', {});
+    const given = await call(c, session.id, 'mcp_fragile_ping', {});
+    expect(given.status).toBe('error');
+    expect(given.text).toMatch(/MCP server "fragile" crashed 3 times within a minute and is not restarted again .*Fix its configuration/);
+    expect(c.mcp.status().servers.find((s) => s.name === 'fragile')).toMatchObject({ state: 'failed' });
+    // From a cell, an unknown tool names the ones there are.
+    const unknown = await call(c, session.id, 'mcp.call', { server: 'everything', tool: 'nope', arguments: {} }, 'cell');
+    expect(unknown.text).toMatch(/MCP server "everything" has no tool "nope"\. Its tools: .*echo/);
   });
 
   it('stops every server when the core closes', async () => {
