@@ -70,7 +70,13 @@ export class ResearchService {
     }
   }
 
-  /** The run an earlier request with this mutation id started, in the named conversation or any. */
+  /**
+   * The run an earlier request with this mutation id started, in the named conversation or
+   * any: a retried request without conversation_id must find the session its first attempt
+   * created. The ledger keys mutations per session, so this reads each session's runs (a
+   * few thousand rows at most); the lookup and the submit that follows run without an await
+   * between them, so two requests in this process cannot both miss and start two runs.
+   */
   private existing(mutationId: string, conversationId: string | undefined): RunRecord | null {
     const { ledger } = this.core;
     const sessions = conversationId ? [this.session(conversationId)] : ledger.sessions.list();
