@@ -29,6 +29,8 @@ export const createCodeRunnerSlice =
       }
       // The kernel may have started, or died: the rows above say so.
       if (get().kernels.sessionId === sessionId) await get().loadKernels(sessionId);
+      // The run is recorded as a user cell: the notebook's list shows it.
+      if (get().notebook.sessionId === sessionId) await get().loadNotebook(sessionId);
     },
 
     async interruptCode() {

@@ -9,6 +9,7 @@ import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
 import { createMemorySlice } from './memorySlice';
 import { createMcpSlice } from './mcpSlice';
+import { createNotebookSlice } from './notebookSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -51,6 +52,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createDelegationSlice(options)(...a),
     ...createMemorySlice(options)(...a),
     ...createMcpSlice(options)(...a),
+    ...createNotebookSlice(options)(...a),
   }));
 }
 

@@ -4,6 +4,7 @@
  * slice can import AppState without an import cycle (type-only ones included).
  */
 import type { StateCreator } from 'zustand';
+import type { NotebookSlice } from './notebookTypes';
 import type {
   AppNoticeEvent,
   ApprovalRule,
@@ -308,7 +309,8 @@ export type AppState = UiSlice &
   CodeRunnerSlice &
   DelegationSlice &
   MemorySlice &
-  McpSlice;
+  McpSlice &
+  NotebookSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

@@ -4,8 +4,14 @@ import { CellCard, type CellData } from '../parts/CellCard';
 import { isDataPart } from '../parts/dataPart';
 import { EnvironmentPicker } from './EnvironmentPicker';
 import { KernelPanel } from './KernelPanel';
+import { UserNotebook } from './UserNotebook';
+import { VariablesView } from './VariablesView';
 
-/** Every cell of the session in order, read-only, with a marker where the kernel generation changes. */
+/**
+ * The kernels, the user's own cells (editable, run in the same kernels) and the variables
+ * view, then every cell the agent ran in order, read-only, with a marker where the kernel
+ * generation changes.
+ */
 export function NotebookTab() {
   const t = useT();
   const conv = useAppStore((s) => s.conversation);
@@ -18,9 +24,13 @@ export function NotebookTab() {
     }
   }
   const kernels = (
-    <KernelPanel sessionId={conv.sessionId}>
-      <EnvironmentPicker sessionId={conv.sessionId} />
-    </KernelPanel>
+    <>
+      <KernelPanel sessionId={conv.sessionId}>
+        <EnvironmentPicker sessionId={conv.sessionId} />
+      </KernelPanel>
+      <UserNotebook sessionId={conv.sessionId} />
+      <VariablesView sessionId={conv.sessionId} />
+    </>
   );
   if (cells.length === 0)
     return (
