@@ -138,6 +138,14 @@ describe('the visible plan and memory', () => {
     const refused = message!.parts.find((p) => p.type === 'tool-remember' && (p as { state: string }).state === 'output-error') as { errorText: string };
     expect(refused.errorText).toMatch(/secret/);
 
+    // Standing context is rebuilt before every request: the memory made in turn 3 and the plan
+    // written in turn 2 are in the very next request of the same run, not only in later runs.
+    expect(systemOf(server.requests[1]!.body)).not.toContain('## Your plan');
+    expect(systemOf(server.requests[2]!.body)).toContain('[>] search. Find the insulin record');
+    expect(systemOf(server.requests[2]!.body)).not.toContain('The user studies human insulin');
+    expect(systemOf(server.requests[3]!.body)).toContain('The user studies human insulin (P01308).');
+    expect(systemOf(server.requests[4]!.body)).toContain('[x] search. Find the insulin record');
+
     // The next run's request carries the memories and the plan (standing context).
     const second = await cli(['run', 'And the B chain?', '--provider', 'openai', '--session', sessionId]);
     expect(second.code).toBe(0);
@@ -151,6 +159,8 @@ describe('the visible plan and memory', () => {
     const out = path.join(dir, 'export.zip');
     const exported = await cli(['export', sessionId, '-o', out, '--unsigned']);
     expect(exported.code).toBe(0);
+    const verified = await cli(['verify', out]);
+    expect(verified.code, verified.stderr).toBe(0);
     const files = unzipSync(fs.readFileSync(out));
     const events = strFromU8(files['ledger/memory_events.jsonl']!).trim().split('\n').map((l) => JSON.parse(l) as { text: string; scope: string });
     expect(events.map((e) => [e.text, e.scope])).toEqual([['Composition counts exclude the signal peptide.', 'session']]);
