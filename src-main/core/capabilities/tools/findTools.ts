@@ -13,7 +13,7 @@ export const FIND_TOOLS = 'find_tools';
 export function findToolsTool(registry: ToolRegistry, disclose: (runId: string, names: string[]) => void, refresh?: () => Promise<string[]>): Tool {
   return defineTool({
     name: FIND_TOOLS,
-    description: 'Search the catalogue of further tools (skills, environments, compute, literature, ...) by a few words; the tools found become callable for the rest of this run.',
+    description: 'Search the catalogue of further tools (skills, environments, compute, literature, MCP servers, ...) by a few words; the tools found become callable for the rest of this run.',
     input: z.object({ query: z.string().max(200).describe('Words naming what you need, e.g. "load skill" or "submit job". Empty lists all.') }).strict(),
     sideEffect: 'read',
     defaultPolicy: 'allow',
