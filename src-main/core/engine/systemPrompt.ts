@@ -41,7 +41,7 @@ const capabilities = (ctx: PromptContext) => {
   const skills = ctx.skills?.trim()
     ? `Skills are tested recipes; before following one, load it with load_skill(name):\n${ctx.skills.trim()}\n`
     : '';
-  return `## Skills and further tools\n${skills}More tools (skill search, environments, compute, literature, ...) are found with find_tools(query); what it finds becomes callable.`;
+  return `## Skills and further tools\n${skills}More tools (a visible plan, memory, skill search, environments, compute, literature, ...) are found with find_tools(query); what it finds becomes callable.`;
 };
 
 const safety = () => `## Safety

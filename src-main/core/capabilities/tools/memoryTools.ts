@@ -13,7 +13,7 @@ import { defineTool, type Tool } from '../define';
 export function memoryTools(memory: () => MemoryService): Tool[] {
   const remember = defineTool({
     name: 'remember',
-    description: 'Keep a short fact or preference across turns (never a key or password). scope: "session" (default) or "data_root" (all sessions).',
+    description: 'Add to memory: keep a short fact or preference across turns (never a key or password). scope: "session" (default) or "data_root" (all sessions).',
     input: z
       .object({
         text: z.string().min(1).max(MEMORY_MAX_CHARS),
