@@ -356,11 +356,61 @@ def _limit_hint(exc):
     return None
 
 
+# A table the app renders itself (sortable, paged, copyable): the data of a pandas
+# DataFrame or Series, never its HTML. Kept under the host's 64 KiB text cap.
+TABLE_MIME = "application/vnd.openai4s.table+json"
+_TABLE_MAX_BYTES = 56 * 1024
+_TABLE_MAX_ROWS = 1000
+
+
+def _table_cell(v):
+    if hasattr(v, "item") and callable(v.item):  # a numpy scalar
+        try:
+            v = v.item()
+        except Exception:
+            pass
+    if v is None or isinstance(v, bool):
+        return v
+    if isinstance(v, (int, float)):
+        return None if v != v or v in (float("inf"), float("-inf")) else v
+    return str(v)[:200]
+
+
+def _table_json(value):
+    # Duck-typed on pandas (never imported here): a cell that returns a DataFrame has pandas loaded.
+    kind = type(value).__name__
+    if not (type(value).__module__ or "").startswith("pandas") or kind not in ("DataFrame", "Series"):
+        return None
+    try:
+        frame = value.to_frame() if kind == "Series" else value
+        rows = min(len(frame), _TABLE_MAX_ROWS)
+        while True:
+            head = frame.head(rows)
+            table = {
+                "columns": [str(c) for c in head.columns],
+                "dtypes": [str(t) for t in head.dtypes],
+                "index": [str(i) for i in head.index],
+                "rows": [[_table_cell(v) for v in row] for row in head.itertuples(index=False, name=None)],
+                "total_rows": int(len(frame)),
+            }
+            text = json.dumps(table, ensure_ascii=False, allow_nan=False)
+            if len(text.encode("utf-8")) <= _TABLE_MAX_BYTES:
+                return text
+            if rows <= 1:
+                return None  # too wide even for one row: the text form stands alone
+            rows //= 2
+    except Exception:
+        return None
+
+
 def _display_value(cell_id, value):
     if value is None:
         return
     html = getattr(value, "_repr_html_", None)
     data = {"text/plain": repr(value)}
+    table = _table_json(value)
+    if table is not None:
+        data[TABLE_MIME] = table
     if callable(html):
         try:
             rendered = html()

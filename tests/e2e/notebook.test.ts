@@ -5,8 +5,8 @@ import { launchChromium, openShell, screenshotPath, type Shell } from '../suppor
 /**
  * Issue 25, working in the Notebook tab against the real core: the user writes a cell,
  * runs it, edits and runs it again (a new version; the first stays), interrupts a long
- * cell, restarts the kernel (a generation divider), and the variables view shows a
- * DataFrame. Every run is recorded in the ledger as a version of its cell.
+ * cell, restarts the kernel (a generation divider), a DataFrame value is a sortable table,
+ * and the variables view shows the DataFrame. Every run is recorded in the ledger as a version of its cell.
  */
 describe('Working in the Notebook tab', () => {
   let browser: Browser;
@@ -39,10 +39,19 @@ describe('Working in the Notebook tab', () => {
     expect(await cell.getByTestId('cell-output').textContent()).toBe('28\n');
 
     // Edit it and run again: version 2, and version 1 is still listed.
-    await cell.getByTestId('user-cell-input').fill('import pandas as pd\ndf = pd.DataFrame({"residue": ["A", "C", "G"], "count": [10, 6, 12]})\nprint(df["count"].max())');
+    await cell.getByTestId('user-cell-input').fill('import pandas as pd\ndf = pd.DataFrame({"residue": ["A", "C", "G"], "count": [10, 6, 12]})\nprint(df["count"].max())\ndf');
     await cell.getByTestId('user-cell-input').press('Control+Enter');
     await notebook.locator('[data-testid="user-cell"][data-version="2"][data-status="ok"]').waitFor({ timeout: 60_000 });
     expect(await cell.getByTestId('cell-output').textContent()).toBe('12\n');
+    // The DataFrame value is a real table (the kernel's data, not its HTML): sort by count.
+    const table = cell.getByTestId('table-output');
+    const firstResidue = () => table.getByTestId('table-row').first().locator('td').first().textContent();
+    expect(await firstResidue()).toBe('A');
+    await table.getByRole('button', { name: 'Sort by count' }).click();
+    expect(await firstResidue()).toBe('C');
+    await table.getByRole('button', { name: 'Sort by count' }).click();
+    expect(await firstResidue()).toBe('G');
+    expect(await table.getByTestId('table-range').textContent()).toBe('rows 1–3 of 3');
     await cell.getByTestId('user-cell-versions').locator('summary').click();
     expect(await cell.getByTestId('user-cell-old-version').count()).toBe(2);
     expect(await cell.getByTestId('user-cell-old-version').first().textContent()).toContain('print(sum(counts.values()))');

@@ -6,6 +6,7 @@ import { IconButton } from '../ui';
 import { CellTimeLimit } from './CellTimeLimit';
 import { Figure } from './Figure';
 import { formatSeconds } from './format';
+import { TABLE_MIME, TableOutput, parseTable } from './TableOutput';
 
 /** The data of a `data-cell` part (the contract's map): first the running cell, then its result. */
 export type { CellData };
@@ -124,11 +125,17 @@ export function CellCard({
           ))}
         </div>
       ) : null}
-      {values.map((d, i) => (
-        <pre key={i} className="cell-value">
-          {d.data['text/plain']}
-        </pre>
-      ))}
+      {values.map((d, i) => {
+        // A DataFrame comes with its data as a table (never the kernel's HTML); else its text.
+        const table = parseTable(d.data[TABLE_MIME]);
+        return table ? (
+          <TableOutput key={i} table={table} />
+        ) : (
+          <pre key={i} className="cell-value">
+            {d.data['text/plain']}
+          </pre>
+        );
+      })}
       {figures.map((d) => (
         <Figure key={d.path} path={d.path!} sessionId={sessionId} />
       ))}
