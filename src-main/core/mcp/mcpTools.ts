@@ -2,7 +2,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import type { ToolContext, ToolOutput, Tool } from '../capabilities/define';
 import { truncateForModel } from '../capabilities/truncate';
 import type { EvidenceStore } from '../records/evidenceStore';
-import { annotateUntrusted } from '../security/untrusted';
+import { annotateUntrusted, neutraliseMarkers } from '../security/untrusted';
 import { canonicalJson, resultToText, sha256 } from './resultText';
 import type { McpToolPolicy } from './policy';
 
@@ -53,7 +53,9 @@ function parseArgs(tool: McpTool, args: unknown): { ok: true; args: unknown } | 
 /** A server's tool as one of ours: on demand, through the one dispatcher, its policy read at each call. */
 export function mcpTool(name: string, server: string, tool: McpTool, port: McpToolPort): Tool & { askEveryTime: boolean } {
   const source = `MCP server ${server}, tool ${tool.name}`;
-  const description = `[MCP ${server}] ${(tool.description ?? tool.title ?? tool.name).replace(/\s+/g, ' ').trim()}`.slice(0, DESCRIPTION_CHARS);
+  // The server wrote this text: one line, bounded, and no look-alike of our untrusted-data markers.
+  const own = neutraliseMarkers((tool.description ?? tool.title ?? tool.name).replace(/\s+/g, ' ').trim()).text;
+  const description = `[MCP ${server}] ${own}`.slice(0, DESCRIPTION_CHARS);
   const target = `${server}/${tool.name}`;
   return {
     name,
