@@ -4,7 +4,12 @@ import { USER_AGENT } from '../http';
 import { readAnswer, type NavigatorAnswer } from './answer';
 import { captureReceipts, type Receipt } from './receipts';
 import { Snp2Merger, type Snp2Event, type Snp2Step } from './snp2';
+import { mergeHistory } from './history';
+import { NavigatorError } from './errors';
 import { SseReader } from './sse';
+
+export { NavigatorError, type NavigatorErrorCode } from './errors';
+export { mergeHistory } from './history';
 
 /**
  * Bohrium's Science Navigator (seeds/bohrium-mentor-snp2.txt): create a session with the
@@ -26,19 +31,6 @@ export const historyPath = (sessionId: string) => `${API}/api/v4/${encodeURIComp
 export const HOW_TO_GET_A_KEY =
   `Create an access key in your Bohrium account (https://www.bohrium.com, account settings → AccessKey), then set ${NAVIGATOR_KEY_VAR} in the environment or in the data root's .env (or store it in Settings), and retry.`;
 
-export type NavigatorErrorCode = 'not_configured' | 'unauthorized' | 'rate_limited' | 'http_error' | 'network' | 'malformed_response' | 'upstream_error' | 'cancelled';
-
-export class NavigatorError extends Error {
-  constructor(
-    readonly code: NavigatorErrorCode,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(`Science Navigator: ${message}`);
-    this.name = 'NavigatorError';
-  }
-}
-
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface NavigatorOptions {
@@ -48,7 +40,10 @@ export interface NavigatorOptions {
   fetch?: FetchLike;
   /** No byte on the stream for this long counts as a stall (default 120 s; the seed: first packets can take 30-60 s). */
   stallMs?: number;
-  /** History reads while the answer is still being generated, and the pause between them. */
+  /**
+   * History reads while the answer is still being generated after the stream broke, and the
+   * pause between them (default 60 reads 5 s apart: a deep answer can take minutes).
+   */
   historyAttempts?: number;
   historyPauseMs?: number;
   requestTimeoutMs?: number;
@@ -140,13 +135,11 @@ export type NavigatorObserver = (step: Snp2Step, merger: Snp2Merger, receipts: R
 export class NavigatorClient {
   private readonly base: URL;
   private readonly fetch: FetchLike;
-  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly opts: NavigatorOptions) {
     if (!opts.key.trim()) throw new NavigatorError('not_configured', `no access key is set. ${HOW_TO_GET_A_KEY}`);
     this.base = navigatorBase(opts.baseUrl);
     this.fetch = opts.fetch ?? ((input, init) => fetch(input, init));
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   get origin(): string {
@@ -276,8 +269,22 @@ export class NavigatorClient {
     return merger.answers.size ? 'the stream ended before the answer finished' : 'the stream ended without any answer';
   }
 
+  /** The injected sleep (tests), or a timer that a cancel clears at once. */
+  private pause(ms: number, signal: AbortSignal): Promise<void> {
+    if (this.opts.sleep) return this.opts.sleep(ms);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   private async fromHistory(sessionId: string, problem: string, signal: AbortSignal, observe?: NavigatorObserver): Promise<NavigatorResult> {
-    const attempts = Math.max(1, this.opts.historyAttempts ?? 3);
+    const attempts = Math.max(1, this.opts.historyAttempts ?? 60);
     let last: NavigatorResult | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const res = await this.request('GET', historyPath(sessionId), { signal });
@@ -289,60 +296,12 @@ export class NavigatorClient {
       last = { sessionId, via: 'history', streamProblem: problem, answers, issues: merger.issues };
       observe?.({ changes: [], issues: [] }, merger, receipts);
       if (answers.length && answers.every((a) => a.status !== 'incomplete')) return last;
-      if (attempt < attempts) await this.sleep(this.opts.historyPauseMs ?? 2000);
+      if (attempt < attempts) {
+        // A cancel stops the wait too, not only the next request.
+        await this.pause(this.opts.historyPauseMs ?? 5000, signal);
+        if (signal.aborted) throw new NavigatorError('cancelled', 'the question was cancelled.');
+      }
     }
     return last!;
-  }
-}
-
-/**
- * The history answer as merged state: each entry is a whole message (the stream's appends,
- * deltas and patches already applied), so each is replayed as one `append`. An answer
- * whose main text reports status 1 (or 2) is finished (or failed); otherwise it is still
- * being generated (so is every answer while the service says `need_stream: true`). Entry shapes accepted: a stream event envelope (`{channel: {...}}`),
- * a bare channel (`{uiInfo, answerId, ...}`), or a flat message (`{layout, subType, content, ...}`).
- */
-export function mergeHistory(raw: string, merger: Snp2Merger, receipts: Map<string, Receipt>): void {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch (error) {
-    throw new NavigatorError('malformed_response', `the history answer is not JSON (${errorMessage(error)}).`);
-  }
-  const b = (body ?? {}) as { code?: unknown; message?: unknown; data?: unknown; historyData?: unknown };
-  if (typeof b.code === 'number' && b.code !== 0) {
-    throw new NavigatorError('upstream_error', `reading the history failed: ${typeof b.message === 'string' ? b.message : 'no message'} (code ${b.code}).`);
-  }
-  const data = b.data as { historyData?: unknown } | unknown[] | undefined;
-  let list: unknown[];
-  let at: (string | number)[];
-  if (data && !Array.isArray(data) && Array.isArray(data.historyData)) [list, at] = [data.historyData, ['data', 'historyData']];
-  else if (Array.isArray(b.historyData)) [list, at] = [b.historyData, ['historyData']];
-  else if (Array.isArray(data)) [list, at] = [data, ['data']];
-  else throw new NavigatorError('malformed_response', 'the history answer has no historyData list.');
-
-  list.forEach((entry, i) => {
-    if (!entry || typeof entry !== 'object') return;
-    const e = entry as Record<string, unknown>;
-    let channel: Record<string, unknown>;
-    let uiPath: (string | number)[];
-    if (e.channel && typeof e.channel === 'object') [channel, uiPath] = [e.channel as Record<string, unknown>, [...at, i, 'channel', 'uiInfo']];
-    else if (e.uiInfo && typeof e.uiInfo === 'object') [channel, uiPath] = [e, [...at, i, 'uiInfo']];
-    else [channel, uiPath] = [{ answerId: e.answerId, messageId: e.messageId, role: e.role, uiInfo: { layout: e.layout, subType: e.subType, content: e.content } }, [...at, i]];
-    const ui = (channel.uiInfo ?? {}) as Record<string, unknown>;
-    const event: Snp2Event = {
-      channel: { ...(channel as NonNullable<Snp2Event['channel']>), uiInfo: { ...ui, actionList: [{ key: 'text', action: 'append' }], patches: undefined } },
-    };
-    captureReceipts(event, raw, uiPath, 'history', receipts);
-    merger.apply(event);
-  });
-  // `need_stream: false` is the service saying the answer is complete (public integrations poll for it).
-  const needStream = data && !Array.isArray(data) ? (data as { need_stream?: unknown }).need_stream : undefined;
-  for (const answer of merger.answers.values()) {
-    const main = [...(answer.layouts.get('main')?.values() ?? [])].find((m) => m.subType === '@bohrium-chat/common/markdown' || typeof m.content.text === 'string');
-    const status = main?.content.status;
-    if (needStream === true && status !== 2) continue;
-    if (status === 1 || (needStream === false && status !== 2)) merger.apply({ channel: { answerId: answer.answerId }, system: { event: { type: 'finish' } } });
-    else if (status === 2) merger.apply({ channel: { answerId: answer.answerId }, system: { event: { type: 'error', message: 'the navigator marked the answer as failed (content.status 2)' } } });
   }
 }

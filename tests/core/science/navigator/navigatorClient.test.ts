@@ -68,6 +68,19 @@ describe('Science Navigator client over a loopback server', () => {
     expect(server.seen.filter((s) => s.path.endsWith('/history'))).toHaveLength(2);
   });
 
+  it('a cancel while waiting for history to finish stops the wait', async () => {
+    const pending = JSON.stringify({ code: 0, data: { need_stream: true, historyData: [] } });
+    server = await startNavigatorServer({ stopAfter: { frames: 2, how: 'cut' }, history: [{ body: pending }] });
+    const controller = new AbortController();
+    // The real wait (no injected sleep) is long; the cancel ends it.
+    const slow = new NavigatorClient({ key: KEY, baseUrl: server.base, historyPauseMs: 60_000 });
+    const asked = slow.ask({ question: 'q?' }, controller.signal);
+    while (!server.seen.some((s) => s.path.endsWith('/history'))) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await expect(asked).rejects.toThrow(/the question was cancelled/);
+    expect(server.seen.filter((s) => s.path.endsWith('/history'))).toHaveLength(1);
+  });
+
   it('an error event ends the answer as failed with its message (no history read)', async () => {
     const frames = [...streamFrames().slice(0, 12), frame({ channel: { answerId: 'ans-1' }, system: { event: { type: 'error', message: 'upstream model overloaded' } } })];
     server = await startNavigatorServer({ frames, stopAfter: { frames: frames.length, how: 'stall' } });
