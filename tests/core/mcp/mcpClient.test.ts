@@ -205,10 +205,23 @@ describe('MCP servers as capabilities', () => {
 
   it('stops every server when the core closes', async () => {
     const c = open();
+    const session = c.ledger.createSession('mcp');
     await c.mcp.discover();
     expect(c.mcp.size()).toBe(3);
+    const pid = Number(/pong from (\d+)/.exec((await call(c, session.id, 'mcp_fragile_ping', {})).text)![1]);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
     await c.close();
     core = null;
     expect(c.mcp.size()).toBe(0);
+    // The server process itself is gone, not only our record of it.
+    await expect.poll(alive, { timeout: 10_000 }).toBe(false);
   });
 });
