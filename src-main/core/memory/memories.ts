@@ -58,11 +58,15 @@ export class MemoryService {
 
   /**
    * Forgets a memory. `sessionId` (the agent's calls) limits it to what that session sees:
-   * an agent cannot forget another session's memory by guessing its id.
+   * an agent cannot forget another session's memory by guessing its id, nor the user's own.
    */
   forget(id: string, origin: MemoryOrigin, sessionId?: string, runId: string | null = null): MemoryRecord {
     const memory = this.ledger().memory.get(id);
     if (!memory || (sessionId !== undefined && !visibleTo(memory, sessionId))) throw missing(id);
+    // The user's memories (made or edited by them) are their instructions: the agent may not drop one on its own.
+    if (origin === 'agent' && (memory.origin === 'user' || memory.editedBy === 'user')) {
+      throw new AppError('invalid_input', `Memory ${id} is the user's, and only the user removes it (Memory panel). If it looks wrong or outdated, say so in your answer.`);
+    }
     this.ledger().memory.forget(id, origin, runId);
     return memory;
   }

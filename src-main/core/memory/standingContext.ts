@@ -15,7 +15,7 @@ export function roughTokens(text: string): number {
   return Math.ceil((text.length - cjk) / 3.5 + cjk * 1.1);
 }
 
-const MEMORY_HEAD = "Facts and preferences kept across turns (the user's are instructions; forget(id) drops a wrong one):";
+const MEMORY_HEAD = "Facts and preferences kept across turns (the user's are instructions; forget(id) drops a wrong one of yours):";
 
 /**
  * The memories the model reads each turn, newest first within the cap: what was said last

@@ -53,15 +53,23 @@ describe('memories in the ledger', () => {
     expect(() => l.db.prepare("UPDATE memory_events SET text = 'x'").run()).toThrow(/append-only/);
   });
 
-  it('an agent cannot forget a memory of another session, nor one already forgotten', () => {
+  it('an agent cannot forget a memory of another session, one already forgotten, nor the user\'s', () => {
     const l = ledger();
     const memory = new MemoryService(() => l);
     const a = l.createSession('a');
     const b = l.createSession('b');
-    const m = memory.remember({ text: 'Only for a.', scope: 'session', sessionId: a.id, origin: 'user' });
+    const m = memory.remember({ text: 'Only for a.', scope: 'session', sessionId: a.id, origin: 'agent' });
     expect(() => memory.forget(m.id, 'agent', b.id)).toThrow(/No memory/);
     memory.forget(m.id, 'agent', a.id);
     expect(() => memory.forget(m.id, 'agent', a.id)).toThrow(/forgotten already/);
+    // The user's own memory is theirs to remove.
+    const users = memory.remember({ text: 'Answer in French.', scope: 'data_root', sessionId: null, origin: 'user' });
+    expect(() => memory.forget(users.id, 'agent', a.id)).toThrow(/is the user's, and only the user removes it/);
+    memory.forget(users.id, 'user');
+    const edited = memory.remember({ text: 'Use mouse data.', scope: 'session', sessionId: a.id, origin: 'agent' });
+    memory.edit(edited.id, 'Use mouse and rat data.', 'user');
+    expect(() => memory.forget(edited.id, 'agent', a.id)).toThrow(/is the user's/);
+    expect(memory.list(a.id).map((x) => x.text)).toEqual(['Use mouse and rat data.']);
     expect(() => memory.edit(m.id, 'again', 'user')).toThrow(/No memory/);
   });
 
