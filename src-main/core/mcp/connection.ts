@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../shared/errorMessage';
 import { registerSecrets } from '../security/secrets';
+import { annotateUntrusted } from '../security/untrusted';
 import { APP_VERSION } from '../config/version';
 import type { McpServerConfig } from './config';
 
@@ -39,8 +40,10 @@ export class McpConnection {
   private stderrTail = '';
   private closing = false;
   state: ConnectionState = 'stopped';
-  /** Why the server is not ready (the last crash or start failure), for errors and Settings. */
+  /** Why the server is not ready (the last crash or start failure), for Settings and the CLI. */
   lastError: string | null = null;
+  /** The same reason for the model: the server's own output inside an untrusted-data block. */
+  private lastErrorForModel: string | null = null;
 
   constructor(
     readonly config: McpServerConfig,
@@ -48,6 +51,16 @@ export class McpConnection {
   ) {
     // Header values and key-like env values are credentials: scrubbed from anything the app writes out.
     registerSecrets(config.transport === 'http' ? Object.values(config.headers) : Object.entries(config.env).filter(([k]) => SECRET_NAME.test(k)).map(([, v]) => v));
+  }
+
+  /**
+   * Records why the server is down. Its stderr says why, but it is the server's text: the
+   * user sees it as it is, the model only inside an untrusted-data block.
+   */
+  private fail(what: string): void {
+    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
+    this.lastError = tail ? `${what} (its last output: ${tail})` : what;
+    this.lastErrorForModel = tail ? `${what}; its last output, as data:\n${annotateUntrusted(`stderr of MCP server ${this.config.name}`, tail).text}\n` : what;
   }
 
   private describe(): string {
@@ -73,7 +86,7 @@ export class McpConnection {
     if (this.crashes.length >= MAX_RESTARTS) {
       this.state = 'failed';
       throw new Error(
-        `MCP server "${this.config.name}" crashed ${this.crashes.length} times within a minute and is not restarted again (last: ${this.lastError ?? 'unknown'}). Fix its configuration (${this.describe()}) in Settings → MCP servers or ${this.config.source === 'file' ? 'mcp.json in the data root' : 'Settings'}, then try again in a minute.`,
+        `MCP server "${this.config.name}" crashed ${this.crashes.length} times within a minute and is not restarted again. Fix its configuration (${this.describe()}) in Settings → MCP servers or mcp.json in the data root, then try again in a minute. Last: ${this.lastErrorForModel ?? 'unknown'}`,
       );
     }
     this.state = 'starting';
@@ -88,8 +101,7 @@ export class McpConnection {
       // An exit we did not ask for: remembered, and the next use restarts the server.
       if (this.client === client && !this.closing) {
         this.crashes.push(Date.now());
-        const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-        this.lastError = `the server stopped unexpectedly${tail ? ` (its last output: ${tail.slice(0, 500)})` : ''}`;
+        this.fail('the server stopped unexpectedly');
         this.state = 'crashed';
       }
       if (this.client === client) this.client = null;
@@ -99,10 +111,9 @@ export class McpConnection {
     } catch (error) {
       this.state = 'failed';
       this.crashes.push(Date.now());
-      const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-      this.lastError = `could not start (${errorMessage(error)})${tail ? `; its output: ${tail.slice(0, 500)}` : ''}`;
+      this.fail(`could not start (${errorMessage(error)})`);
       await client.close().catch(() => undefined);
-      throw new Error(`MCP server "${this.config.name}" ${this.lastError}. Check its command or url (${this.describe()}).`);
+      throw new Error(`MCP server "${this.config.name}" could not start: check its command or url (${this.describe()}). ${this.lastErrorForModel}`);
     }
     this.client = client;
     this.state = 'ready';
@@ -141,7 +152,7 @@ export class McpConnection {
     } catch (error) {
       if (this.client !== client && !signal.aborted) {
         // The process died during the call: say so, and that the next call starts it again.
-        throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}: ${this.lastError ?? errorMessage(error)}. It is restarted on the next call.`);
+        throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}; it is restarted on the next call. ${this.lastErrorForModel ?? errorMessage(error)}`);
       }
       throw error;
     }

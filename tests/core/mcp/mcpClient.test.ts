@@ -183,9 +183,10 @@ describe('MCP servers as capabilities', () => {
     const pid = /pong from (\d+)/.exec(first.text)![1];
     const crashed = await call(c, session.id, 'mcp_fragile_crash', {});
     expect(crashed.status).toBe('error');
-    expect(crashed.text).toMatch(/MCP server "fragile" stopped during the call to crash/);
-    expect(crashed.text).toContain('boom: the fixture crashed on purpose');
-    expect(crashed.text).toMatch(/restarted on the next call/);
+    expect(crashed.text).toMatch(/MCP server "fragile" stopped during the call to crash; it is restarted on the next call/);
+    // The server's stderr says why; the model reads it only as data (the user sees it as it is).
+    expect(crashed.text).toMatch(/<<<UNTRUSTED_DATA source="stderr of MCP server fragile"[^\n]*\n.*\nboom: the fixture crashed on purpose\n<<<END_UNTRUSTED_DATA/);
+    expect(c.mcp.status().servers.find((s) => s.name === 'fragile')!.error).toBe('the server stopped unexpectedly (its last output: boom: the fixture crashed on purpose)');
     expect(c.mcp.status().servers.find((s) => s.name === 'fragile')).toMatchObject({ state: 'crashed' });
     const again = await call(c, session.id, 'mcp_fragile_ping', {});
     expect(again.status).toBe('ok');
@@ -196,7 +197,7 @@ describe('MCP servers as capabilities', () => {
     await call(c, session.id, 'mcp_fragile_crash', {});
     const given = await call(c, session.id, 'mcp_fragile_ping', {});
     expect(given.status).toBe('error');
-    expect(given.text).toMatch(/MCP server "fragile" crashed 3 times within a minute and is not restarted again .*Fix its configuration/);
+    expect(given.text).toMatch(/MCP server "fragile" crashed 3 times within a minute and is not restarted again\. Fix its configuration/);
     expect(c.mcp.status().servers.find((s) => s.name === 'fragile')).toMatchObject({ state: 'failed' });
     // From a cell, an unknown tool names the ones there are.
     const unknown = await call(c, session.id, 'mcp.call', { server: 'everything', tool: 'nope', arguments: {} }, 'cell');
