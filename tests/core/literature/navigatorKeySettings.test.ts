@@ -47,3 +47,13 @@ describe('the Science Navigator key in Settings', () => {
     expect(server.seen[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 });
+
+describe('the Science Navigator key from the data root .env', () => {
+  it('is a registered secret from the start: scrubbed from text before any use', async () => {
+    const { scrubSecrets, clearRegisteredSecrets } = await import('../../../src-main/core/security/secrets');
+    clearRegisteredSecrets();
+    fs.writeFileSync(path.join(dir, '.env'), 'OPENAI4S_BOHRIUM_ACCESS_KEY=bohr-dotenv-key-777777\n');
+    core = createCore({ env: { PATH: process.env.PATH, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' } });
+    expect(scrubSecrets('echoed bohr-dotenv-key-777777 back')).toBe('echoed [redacted] back');
+  });
+});

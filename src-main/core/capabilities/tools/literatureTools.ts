@@ -1,4 +1,6 @@
 import type { EvidenceStore } from '../../records/evidenceStore';
+import { registerSecrets } from '../../security/secrets';
+import { BRAVE_KEY_VAR } from './webSearch';
 import { NAVIGATOR_BASE_VAR, NAVIGATOR_KEY_VAR } from '../../science/navigator/client';
 import type { Tool } from '../define';
 import { navigatorTool } from './navigatorTools';
@@ -22,6 +24,9 @@ export interface LiteratureToolDeps {
  * Their stores open on first use.
  */
 export function literatureTools(deps: LiteratureToolDeps): Tool[] {
+  // The configured key is a secret from the start (a .env value is not named like one in the
+  // process environment): scrubbed from every log and stored error even before its first use.
+  registerSecrets([deps.env(NAVIGATOR_KEY_VAR), deps.env(BRAVE_KEY_VAR)]);
   const storedKey = () => {
     try {
       return deps.storedKey?.(NAVIGATOR_SECRET_ID) ?? null;
