@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { dataChunk } from '../../../../src-preload/contract/dataParts';
 import type { ThinkingStepData } from '../../../../src-preload/contract/dataParts';
@@ -110,7 +110,8 @@ function recordReference(store: EvidenceStore, sessionId: string, ref: Navigator
 function liveView(ctx: ToolContext) {
   const sent = new Map<string, string>();
   let textSent = -PRELIMINARY_STEP_CHARS;
-  const prefix = `nav-${(ctx.toolCallId ?? ctx.cell?.cellId ?? 'call').slice(-24)}`;
+  // A tool call's id is unique in its run; a cell may ask twice, so its calls get a suffix of their own.
+  const prefix = ctx.toolCallId ? `nav-${ctx.toolCallId.slice(-24)}` : `nav-${(ctx.cell?.cellId ?? 'call').slice(-16)}-${randomUUID().slice(0, 8)}`;
   const steps = (answers: NavigatorAnswer[], final: boolean) => {
     answers.forEach((a, i) => {
       if (!a.thinking) return;
@@ -173,6 +174,11 @@ export function navigatorTool(options: NavigatorToolOptions): Tool {
         },
       );
       live.steps(result.answers, true);
+      // Nothing to show for the question: an error, not an empty success the model might cite.
+      if (!result.answers.some((x) => x.text || x.used.length)) {
+        const why = result.answers.map((x) => x.error).filter(Boolean).join('; ') || (result.streamProblem ?? 'no answer was produced');
+        throw new NavigatorError('upstream_error', `session ${result.sessionId} produced no answer (${why}). Retry later or rephrase the question.`);
+      }
       return recordAndReport(a.question, result, ctx, options);
     },
   });
