@@ -4,7 +4,7 @@ import type { StreamChunk } from '../../../../src-preload/contract/stream';
 import { navigatorTool } from '../../../../src-main/core/capabilities/tools/navigatorTools';
 import { MemoryEvidenceStore } from '../../../../src-main/core/records/evidenceStore';
 import { clearRegisteredSecrets, scrubSecrets } from '../../../../src-main/core/security/secrets';
-import { startNavigatorServer, streamFrames } from './navigatorServer';
+import { frame, startNavigatorServer, streamFrames } from './navigatorServer';
 
 let server: Awaited<ReturnType<typeof startNavigatorServer>> | null = null;
 afterEach(async () => {
@@ -75,6 +75,27 @@ describe('science_navigator tool', () => {
 
     // The key is a registered secret: scrubbed from anything stored or printed.
     expect(scrubSecrets(`token ${KEY}`)).not.toContain(KEY);
+  });
+
+  it('two calls from one cell keep separate thinking-step trees', async () => {
+    server = await startNavigatorServer({});
+    const { tool, ctx, chunks } = setup(KEY, server.base);
+    const cellCtx = { ...ctx, origin: 'cell' as const, toolCallId: undefined, cell: { cellId: 'cell-1', generation: 'g1', language: 'python' as const } };
+    await tool.execute({ question: 'First question?' }, cellCtx);
+    await tool.execute({ question: 'Second question?' }, cellCtx);
+    const roots = new Set(chunks.filter((c) => c.type === 'data-thinking-step' && !(c as { data: { parentId?: string } }).data.parentId).map((c) => (c as { id: string }).id));
+    expect(roots.size).toBe(2);
+    for (const id of roots) expect(id).toMatch(/^nav-cell-1-[0-9a-f]{8}-1$/);
+    // A cell call has no tool card: no preliminary output.
+    expect(chunks.some((c) => c.type === 'tool-output-available')).toBe(false);
+  });
+
+  it('an answer that failed before any text is an error naming why', async () => {
+    const frames = [...streamFrames().slice(0, 3), frame({ channel: { answerId: 'ans-1' }, system: { event: { type: 'error', message: 'upstream model overloaded' } } })];
+    server = await startNavigatorServer({ frames });
+    const { tool, ctx, evidence } = setup(KEY, server.base);
+    await expect(tool.execute({ question: 'CRISPR-Cas9 in gene therapy since 2021?' }, ctx)).rejects.toThrow(/session sn-7f3c2a produced no answer \(upstream model overloaded\)/);
+    expect(evidence.list('s1')).toEqual([]);
   });
 
   it('a stream cut mid-answer still records the same references (read from history)', async () => {
