@@ -154,7 +154,9 @@ export class McpConnection {
         // The process died during the call: say so, and that the next call starts it again.
         throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}; it is restarted on the next call. ${this.lastErrorForModel ?? errorMessage(error)}`);
       }
-      throw error;
+      if (signal.aborted) throw error;
+      // A protocol error's message is the server's words (bad arguments, its own failure): data, not instructions.
+      throw new Error(`MCP server "${this.config.name}" refused the call to ${name}:\n${annotateUntrusted(`MCP server ${this.config.name}, tool ${name}`, errorMessage(error)).text}\n`);
     }
   }
 

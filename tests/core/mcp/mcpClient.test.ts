@@ -133,6 +133,17 @@ describe('MCP servers as capabilities', () => {
     expect(found.text).toContain(NEUTRALISED);
   });
 
+  it('passes a tool error on as data, without evidence', async () => {
+    const c = open();
+    const session = c.ledger.createSession('mcp');
+    await c.mcp.discover();
+    const r = await call(c, session.id, 'mcp_everything_get_sum', { a: 'not a number', b: 2 });
+    expect(r.status).toBe('ok');
+    expect(r.text).toMatch(/^The MCP tool everything\/get-sum reported an error:\n<<<UNTRUSTED_DATA source="MCP server everything, tool get-sum"/);
+    expect(r.output).toMatchObject({ is_error: true });
+    expect(c.provenance.evidence.list(session.id)).toEqual([]);
+  });
+
   it('reads a file with server-filesystem and denies its destructive write headless', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
