@@ -132,14 +132,18 @@ export class Snp2Merger {
     const step: Snp2Step = { changes: [], issues: [] };
     const channel = isObj(event.channel) ? event.channel : {};
     const answerId = str(channel.answerId) || null;
-    const type = str(isObj(event.system) && isObj(event.system.event) ? event.system.event.type : '');
+    const raw = str(isObj(event.system) && isObj(event.system.event) ? event.system.event.type : '');
     const ui = isObj(channel.uiInfo) ? channel.uiInfo : null;
+    // An `error` message (uiInfo.type "error") fails its answer like an error event does.
+    const uiError = ui && str(ui.type) === 'error' ? (isObj(ui.content) ? str(ui.content.text) || str(ui.content.message) : '') || 'the navigator sent an error message' : null;
+    // "end" is an older name of "finish" (public readers of the stream accept both).
+    const type = uiError ? 'error' : raw === 'end' ? 'finish' : raw;
 
-    if (ui && str(channel.role) !== 'user') this.merge(answerId ?? DEFAULT_ANSWER, channel, ui, step);
+    if (ui && !uiError && str(channel.role) !== 'user') this.merge(answerId ?? DEFAULT_ANSWER, channel, ui, step);
 
     if (LIFECYCLES.has(type as Snp2Lifecycle)) {
       const lifecycle = type as Snp2Lifecycle;
-      const message = lifecycle === 'error' ? str((event.system?.event as { message?: unknown }).message) || 'the navigator reported an error without a message' : undefined;
+      const message = lifecycle === 'error' ? uiError ?? (str((event.system?.event as { message?: unknown }).message) || 'the navigator reported an error without a message') : undefined;
       const targets = answerId ? [this.answerOf(answerId)] : lifecycle === 'finish' || lifecycle === 'error' ? [...this.answers.values()] : [];
       for (const a of targets) {
         // A finished or failed answer stays so: a late "streaming" does not reopen it.

@@ -169,6 +169,18 @@ describe('SNP2 merge edge cases', () => {
     expect(m.settled()).toBe(true);
   });
 
+  it('an error message (uiInfo.type "error") fails its answer; "end" is read as finish', () => {
+    const m = new Snp2Merger();
+    m.apply(ev('a', 'm', 'main', { text: 'A', status: 0 }, [['text', 'append']], undefined, 'start'));
+    m.apply(ev('b', 'n', 'main', { text: 'B', status: 0 }, [['text', 'append']], undefined, 'start'));
+    m.apply({ channel: { answerId: 'a', messageId: 'e', uiInfo: { type: 'error', layout: 'main', content: { text: 'quota exceeded' } } } });
+    m.apply({ channel: { answerId: 'b' }, system: { event: { type: 'end' } } });
+    const [a, b] = m.answerIds().map((id) => readAnswer(m.answers.get(id)!, new Map()));
+    expect([a!.status, a!.error]).toEqual(['failed', 'quota exceeded']);
+    expect(b!.status).toBe('complete');
+    expect(m.settled()).toBe(true);
+  });
+
   it('content.status 2 marks the answer failed even after finish', () => {
     const m = new Snp2Merger();
     m.apply(ev('a', 'm', 'main', { text: 'x', status: 0 }, [['text', 'append']]));
