@@ -7,12 +7,14 @@ import { stripTerminalControls as untrusted } from '../terminalText';
  * Prints a run readably as its chunks arrive: text as it streams, reasoning dimmed
  * (on a terminal), tool activity and cells as one-line notes, and the final cited
  * answer with its claims and evidence. Everything from the model, tools and cells is
- * stripped of terminal controls first; our own dimming is added after.
+ * stripped of terminal controls first; our own dimming is added after. A cited answer's
+ * sources (source-url / source-document parts) follow it, one line each.
  */
 export function textPrinter(write: (text: string) => void, tty: boolean) {
   const dim = (s: string) => (tty ? `\x1b[2m${s}\x1b[22m` : s);
   let mode: 'none' | 'text' | 'reasoning' = 'none';
   const tools = new Map<string, string>();
+  let sources = 0;
   const breakLine = () => {
     if (mode !== 'none') write('\n');
     mode = 'none';
@@ -49,7 +51,16 @@ export function textPrinter(write: (text: string) => void, tty: boolean) {
         note(`${tools.get(chunk.toolCallId) ?? 'tool'} denied`);
         break;
       case 'tool-output-available':
-        if (tools.get(chunk.toolCallId) !== 'finalize_response') note(`${tools.get(chunk.toolCallId) ?? 'tool'} done`);
+        // A preliminary output (a tool streaming its answer) is not the end of the call.
+        if (!chunk.preliminary && tools.get(chunk.toolCallId) !== 'finalize_response') note(`${tools.get(chunk.toolCallId) ?? 'tool'} done`);
+        break;
+      case 'source-url':
+        if (!sources++) write('Sources:\n');
+        write(`  [${untrusted(chunk.sourceId)}] ${untrusted(chunk.title ?? '')} <${untrusted(chunk.url)}>\n`);
+        break;
+      case 'source-document':
+        if (!sources++) write('Sources:\n');
+        write(`  [${untrusted(chunk.sourceId)}] ${untrusted(chunk.title)}${chunk.filename ? ` (${untrusted(chunk.filename)})` : ''}\n`);
         break;
       case 'data-cell': {
         const data = chunk.data as { language?: string; status?: string; stdout?: string; error?: { ename: string; evalue: string } | null } | undefined;
