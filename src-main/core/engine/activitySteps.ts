@@ -76,10 +76,11 @@ export class ActivitySteps {
       if (step.status === 'in_progress') this.planStep = step.id;
       else if (this.planStep === step.id) this.planStep = null;
     } else if (chunk.type === 'data-approval' && 'data' in chunk) {
-      const d = chunk.data as { requestId: string; state: string; tool: string; target: string; toolCallId?: string };
+      const d = chunk.data as { requestId: string; state: string; tool: string; target: string; toolCallId?: string; origin?: string };
       const id = `wait-${d.requestId}`;
       if (d.state === 'requested') {
-        const parent = d.toolCallId ? this.open.get(this.toolStepId(d.toolCallId)) : undefined;
+        // Under the tool call that asked, or under the running cell whose host call asked.
+        const parent = d.toolCallId ? this.open.get(this.toolStepId(d.toolCallId)) : d.origin === 'cell' ? this.open.get(this.cellStepId()) : undefined;
         this.start(id, `Waiting for your approval: ${d.tool} → ${clip(d.target, 60)}`, parent?.id, d.toolCallId ? { toolCallId: d.toolCallId } : {});
       } else {
         this.finish(id, d.state === 'denied' || d.state === 'expired' ? 'failed' : 'completed', [`Answer: ${d.state.replace('_', ' ')}`]);

@@ -45,6 +45,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     send(chunk);
     activity.observe(chunk);
   };
+  options.bindEmit?.(emit);
   const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit };
   let usage = emptyUsage();
   let cost: EngineResult['cost'] = null;

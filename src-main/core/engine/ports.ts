@@ -134,6 +134,12 @@ export interface EngineOptions {
   temperature?: number;
   /** Metadata of the assistant message (provider, model), sent on the `start` chunk. */
   startMetadata?: Record<string, unknown>;
+  /**
+   * Receives the run's emit as soon as it exists. The runner sends what a cell's host calls
+   * stream (approvals, plan steps) through it, so the engine sees them as it sees its own
+   * (a cell waiting for the user's approval is a step of what the run is doing).
+   */
+  bindEmit?(emit: (chunk: StreamChunk) => void): void;
 }
 
 export type EngineStatus = 'completed' | 'failed' | 'cancelled';

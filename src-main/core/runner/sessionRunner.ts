@@ -362,10 +362,12 @@ export class SessionRunner {
     this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
     const generation = { live: true };
     const evidence = this.deps.evidenceFor(sessionId);
+    // A cell's host calls stream through the engine once it runs (its activity steps see their approvals).
+    let engineEmit: ((chunk: StreamChunk) => void) | null = null;
     this.deps.liveRuns.start(sessionId, {
       runId,
       model,
-      emit: (chunk) => generation.live && this.deltas.push(sessionId, runId, chunk),
+      emit: (chunk) => (engineEmit ? engineEmit(chunk) : generation.live && this.deltas.push(sessionId, runId, chunk)),
       signal: controller.signal,
       ...(input.delegation === false ? { delegation: false } : {}),
     });
@@ -396,6 +398,9 @@ export class SessionRunner {
           signal: controller.signal,
           maxTurns: input.maxTurns ?? this.deps.maxTurns,
           startMetadata: { provider: model.providerId, model: model.model },
+          bindEmit: (emit) => {
+            engineEmit = emit;
+          },
         },
       );
     } finally {

@@ -62,6 +62,15 @@ describe('activity steps: what the run is doing now', () => {
     expect(latest(h.chunks).find((s) => s.id === 'wait-req1')).toMatchObject({ status: 'failed', items: ['Answer: denied'] });
   });
 
+  it('shows a wait for approval of a cell\'s host call under the running cell', () => {
+    const h = harness();
+    h.steps.cellStarted('python');
+    h.emit(dataChunk('approval', 'req2', { requestId: 'req2', origin: 'cell', tool: 'web_fetch', target: 'https://example.org', reason: '', cellId: 'c', state: 'requested' }));
+    expect(latest(h.chunks).find((s) => s.id === 'wait-req2')).toMatchObject({ status: 'in_progress', parentId: 'act-run-1-cell1' });
+    h.emit(dataChunk('approval', 'req2', { requestId: 'req2', origin: 'cell', tool: 'web_fetch', target: 'https://example.org', reason: '', cellId: 'c', state: 'allowed_once' }));
+    expect(latest(h.chunks).find((s) => s.id === 'wait-req2')).toMatchObject({ status: 'completed', items: ['Answer: allowed once'] });
+  });
+
   it('names the cell by its number once the kernel gives it, and writes the answer as a step', () => {
     const h = harness();
     h.steps.cellStarted('python');
