@@ -150,13 +150,14 @@ describe('the insulin story in the workbench (Try the demo)', () => {
   });
 
   it('opens the real Evidence record of every cited id (source, time, sha256)', async () => {
-    const ids = [...new Set(await answer().getByTestId('evidence-link').allTextContents())];
+    // The chips show the records' labels ("UniProt P01308"); their ids are attributes.
+    const ids = [...new Set(await answer().getByTestId('evidence-link').evaluateAll((els) => els.map((e) => e.getAttribute('data-evidence-id')!)))];
     expect(ids.length).toBeGreaterThanOrEqual(3);
     const records = await shell.core.provenance.evidence.list(
       (await page.getByTestId('session-row').first().getAttribute('data-session-id'))!,
     );
     for (const id of ids) {
-      await answer().getByTestId('evidence-link').filter({ hasText: id }).first().click();
+      await answer().locator(`[data-testid="evidence-link"][data-evidence-id="${id}"]`).first().click();
       const item = page.locator(`[data-testid="evidence-item"][data-evidence-id="${id}"]`);
       await item.waitFor();
       expect(await item.getAttribute('class')).toContain('focused');

@@ -112,7 +112,8 @@ describe('workbench: a research conversation', () => {
     expect(await page.getByTestId('generation-marker').count()).toBe(1);
 
     // A clicked evidence id opens the Evidence tab on that id.
-    const cited = (await claims.nth(0).getByTestId('evidence-link').textContent())!.trim();
+    // The chip shows the record's label once the evidence is loaded; its id is an attribute.
+    const cited = (await claims.nth(0).getByTestId('evidence-link').getAttribute('data-evidence-id'))!;
     expect(cited).toMatch(/^ev_[a-z2-7]{16}$/);
     await claims.nth(0).getByTestId('evidence-link').click();
     await page.locator(`[data-testid="evidence-item"][data-evidence-id="${cited}"]`).waitFor();

@@ -39,5 +39,7 @@ describe('citation chips', () => {
     expect(chips.map((b) => b.textContent)).toEqual(['Frangoul 2021, New England Journal of Medicine', 'UniProt P01308', 'ev_cccccccccccccccc']);
     expect(chips[0]!.getAttribute('title')).toBe(`${PAPER.id} · ${PAPER.title}`);
     expect(chips[2]!.getAttribute('title')).toBe('ev_cccccccccccccccc');
+    // The id stays reachable for tests and tools whatever the chip shows.
+    expect(chips.map((c) => c.getAttribute('data-evidence-id'))).toEqual([PAPER.id, UNIPROT.id, 'ev_cccccccccccccccc']);
   });
 });

@@ -37,6 +37,7 @@ export function EvidenceLink({ id }: { id: string }) {
       title={record ? `${id} · ${record.title}` : id}
       onClick={() => focus(id)}
       data-testid="evidence-link"
+      data-evidence-id={id}
     >
       {record ? evidenceLabel(record) : id}
     </button>
