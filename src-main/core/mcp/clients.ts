@@ -98,6 +98,12 @@ export class McpClients {
   async discover(): Promise<string[]> {
     if (this.closed) return [];
     const { servers } = this.config();
+    // A server taken out of mcp.json by hand stops at the next search (its tools then answer "not configured").
+    for (const [name, known] of this.connections) {
+      if (servers.some((s) => s.name === name)) continue;
+      this.connections.delete(name);
+      void known.connection.close();
+    }
     const failed = await Promise.all(servers.map((s) => this.discoverServer(s).then(() => null, () => s.name)));
     // The server's own words (its stderr) are outside content: the model gets the name and where to look.
     return failed.filter((n): n is string => n !== null).map((n) => `MCP server "${n}" could not be started, so its tools are missing; the user can see why in Settings → MCP servers.`);

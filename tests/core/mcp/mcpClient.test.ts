@@ -215,6 +215,21 @@ describe('MCP servers as capabilities', () => {
     expect(unknown.text).toMatch(/MCP server "everything" has no tool "nope"\. Its tools: .*echo/);
   });
 
+  it('stops a server taken out of mcp.json by hand at the next search, and its tools say so', async () => {
+    const c = open();
+    const session = c.ledger.createSession('mcp');
+    await c.mcp.discover();
+    expect(c.mcp.size()).toBe(3);
+    const config = JSON.parse(fs.readFileSync(path.join(dir, 'mcp.json'), 'utf8'));
+    delete config.mcpServers.fragile;
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify(config));
+    await call(c, session.id, 'find_tools', { query: 'ping' }, 'tool', 'run-1');
+    expect(c.mcp.size()).toBe(2);
+    const r = await call(c, session.id, 'mcp_fragile_ping', {});
+    expect(r.status).toBe('error');
+    expect(r.text).toMatch(/No MCP server named "fragile" is configured \(configured: everything, fs\)/);
+  });
+
   it('stops every server when the core closes', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
