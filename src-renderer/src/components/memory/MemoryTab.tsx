@@ -56,7 +56,7 @@ export function MemoryTab() {
           void submit();
         }}
       >
-        <label className="field">
+        <label className="memory-add-label">
           <span>{t('memory.addLabel')}</span>
           <textarea value={draft} rows={2} onChange={(e) => setDraft(e.target.value)} data-testid="memory-add-input" />
         </label>
