@@ -79,7 +79,7 @@ export const mcpCommand: CliCommand = {
       }
       const token = httpToken(c, values.token as string | undefined, env);
       const serving = await serveHttp(() => createWorkbenchMcpServer(service), { port, token });
-      io.err(`openai4s MCP server at ${serving.url} (Authorization: Bearer <token>; the token is in Settings → MCP or OPENAI4S_MCP_TOKEN). Ctrl-C stops it.`);
+      io.err(`openai4s MCP server at ${serving.url} (Authorization: Bearer <token>: the token Settings → MCP servers shows, or the --token / OPENAI4S_MCP_TOKEN given). Ctrl-C stops it.`);
       await stop.promise;
       await serving.close();
       return 0;

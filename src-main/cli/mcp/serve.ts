@@ -46,7 +46,7 @@ export async function serveHttp(makeServer: () => McpServer, options: { port: nu
     const host = (req.headers.host ?? '').toLowerCase();
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, `Host ${host || '(none)'} is not this loopback server.`);
     const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith('Bearer ') || !sameToken(auth.slice(7).trim(), options.token)) return refuse(res, 401, 'Missing or wrong bearer token: copy it from Settings → MCP (or the line `openai4s mcp --http` printed).');
+    if (!auth.startsWith('Bearer ') || !sameToken(auth.slice(7).trim(), options.token)) return refuse(res, 401, 'Missing or wrong bearer token: send Authorization: Bearer <token>, with the token Settings → MCP servers shows (or the --token / OPENAI4S_MCP_TOKEN the server was started with).');
     if (req.method !== 'POST') return refuse(res, 405, 'This server is stateless: send JSON-RPC requests with POST.');
     const server = makeServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
