@@ -11,6 +11,7 @@ import { KeysSection } from './KeysSection';
 import { RulesSection } from './RulesSection';
 import { SandboxSection } from './SandboxSection';
 import { SkillFoldersSection } from './SkillFoldersSection';
+import { McpServersSection } from './McpServersSection';
 import type { SaveSettings } from './saveSettings';
 
 /** Providers and keys, defaults, sandbox, approval rules, language, theme, data directory. */
@@ -55,6 +56,7 @@ export function SettingsPanel() {
         <CellLimitSection save={save} />
         <SkillFoldersSection save={save} />
         <EnvironmentsSection />
+        <McpServersSection />
         <RulesSection />
         <AppearanceSection />
         <DataDirSection />
