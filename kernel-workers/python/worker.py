@@ -443,6 +443,25 @@ def _figure_title(fig):
     return None
 
 
+# The vector form of a figure, saved beside its PNG. No date and a fixed id salt, so the
+# same figure gives the same bytes (an export's `openai4s reproduce` compares them).
+_SVG_MAX_BYTES = 4 * 1024 * 1024
+
+
+def _figure_svg(fig):
+    try:
+        import matplotlib
+
+        buf = io.BytesIO()
+        with matplotlib.rc_context({"svg.hashsalt": "openai4s"}):
+            fig.savefig(buf, format="svg", dpi=100, bbox_inches="tight", metadata={"Date": None})
+        if buf.tell() > _SVG_MAX_BYTES:
+            return None  # a figure of very many points: the PNG stands alone
+        return buf.getvalue().decode("utf-8")
+    except Exception:
+        return None
+
+
 def _capture_figures(cell_id, close):
     # Figures exist only if the cell (or an earlier one) imported pyplot.
     plt = sys.modules.get("matplotlib.pyplot")
@@ -457,6 +476,9 @@ def _capture_figures(cell_id, close):
             send({"type": "display", "id": cell_id, "data": {"text/plain": "figure %s could not be rendered: %s" % (num, exc)}})
             continue
         frame = {"type": "display", "id": cell_id, "figure": num, "data": {"image/png": base64.b64encode(buf.getvalue()).decode("ascii")}}
+        svg = _figure_svg(fig)
+        if svg is not None:
+            frame["data"]["image/svg+xml"] = svg
         title = _figure_title(fig)
         if title:
             frame["title"] = title

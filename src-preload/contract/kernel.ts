@@ -32,6 +32,8 @@ export interface KernelDisplay {
   /** Workspace-relative path of a saved image (a matplotlib figure, an R plot). */
   path?: string;
   bytes?: number;
+  /** The figure's vector form (matplotlib SVG), saved beside the PNG (issue 25). */
+  svgPath?: string;
 }
 
 export interface KernelDeath {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
@@ -6,7 +7,7 @@ import { launchChromium, openShell, screenshotPath, type Shell } from '../suppor
  * Issue 25, working in the Notebook tab against the real core: the user writes a cell,
  * runs it, edits and runs it again (a new version; the first stays), interrupts a long
  * cell, restarts the kernel (a generation divider), a DataFrame value is a sortable table,
- * and the variables view shows the DataFrame. Every run is recorded in the ledger as a version of its cell.
+ * the variables view shows the DataFrame, and a figure saves as SVG. Every run is recorded in the ledger as a version of its cell.
  */
 describe('Working in the Notebook tab', () => {
   let browser: Browser;
@@ -85,6 +86,17 @@ describe('Working in the Notebook tab', () => {
     await notebook.getByTestId('user-generation-marker').waitFor();
     const generationAfter = await page.locator('[data-testid="kernel-row"][data-language="python"]').getByTestId('kernel-generation').getAttribute('title');
     expect(generationAfter).not.toBe(generationBefore);
+    // A figure is shown and saves as SVG (its vector form, kept beside the PNG).
+    await notebook.getByTestId('notebook-add-python').click();
+    const plot = notebook.getByTestId('user-cell').nth(2);
+    await plot.getByTestId('user-cell-input').fill('import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.bar(["A", "C", "G"], [10, 6, 12])\nplt.title("Residue counts")');
+    await plot.getByTestId('user-cell-run').click();
+    await plot.getByTestId('cell-figure-img').waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), plot.getByTestId('figure-save-svg').click()]);
+    expect(download.suggestedFilename()).toBe('Residue-counts.svg');
+    const svg = fs.readFileSync((await download.path())!, 'utf8');
+    expect(svg).toMatch(/^<\?xml/);
+    expect(svg).toContain('<svg ');
     await page.evaluate('document.fonts.ready.then(() => true)');
     await page.screenshot({ path: await screenshotPath('notebook-user-cells-en.png'), fullPage: true });
 
@@ -95,6 +107,7 @@ describe('Working in the Notebook tab', () => {
       [2, 'ok'],
       [1, 'interrupted'],
       [2, 'ok'],
+      [1, 'ok'],
     ]);
     expect(shell.errors).toEqual([]);
   }, 240_000);

@@ -11,7 +11,7 @@ interface CellData {
   cellNumber?: number;
   stdout?: string;
   stderr?: string;
-  displays?: { data: Record<string, string>; path?: string; bytes?: number }[];
+  displays?: { data: Record<string, string>; path?: string; bytes?: number; svgPath?: string }[];
   error?: { ename: string; evalue: string; traceback: string } | null;
 }
 
@@ -104,9 +104,12 @@ export function sessionNotebook(
           }
           for (const [mime, value] of Object.entries(d.data ?? {})) if (!(mime in data)) data[mime] = lines(value);
           if (!Object.keys(data).length) continue;
-          const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}) };
+          // The figure's SVG (matplotlib), exported as its own version beside the PNG.
+          const svg = d.svgPath ? figureOf({ path: d.svgPath }, cell.generation) : null;
+          const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}), ...(svg ? { 'openai4s/svgFile': svg.file } : {}) };
           outputs.push({ output_type: 'display_data', data, metadata });
           if (figure) figureFiles.push(figure.file);
+          if (svg) figureFiles.push(svg.file);
         }
         if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
         const openai4s = { language: cell.language, status: cell.status, generation: cell.generation ?? null };

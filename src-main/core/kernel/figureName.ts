@@ -50,6 +50,21 @@ export function figureFileStem(figureTitle: string | undefined, code: string, ge
 }
 
 /**
+ * Writes a figure's SVG beside its PNG (`figures/a.png` -> `figures/a.svg`), never over a
+ * file already there; null when it could not be written (the PNG stands alone).
+ */
+export function writeFigureSvg(workspace: string, pngPath: string, svg: string): string | null {
+  const rel = pngPath.replace(/\.png$/, '.svg');
+  try {
+    writeWorkspaceFile(workspace, rel, Buffer.from(svg, 'utf8'), { exclusive: true });
+    return rel;
+  } catch {
+    // Taken by a file of the cell, or unwritable: the PNG is the figure.
+    return null;
+  }
+}
+
+/**
  * Writes a figure under `figures/` as `<stem>.png`, or `<stem>-2.png`… when the name is
  * taken (never replacing a file); returns the workspace-relative path it wrote.
  */

@@ -10,7 +10,7 @@ import { OutputBudget, capText } from './outputBudget';
 function timeLimitHit(limitMs: number, hint: string | undefined) {
   return { limitMs, message: `The cell hit its wall-clock limit of ${formatLimit(limitMs)} and was stopped.${hint ? ` ${hint}` : ''}` };
 }
-import { figureFileStem, writeNewFigure } from './figureName';
+import { figureFileStem, writeFigureSvg, writeNewFigure } from './figureName';
 
 export interface CellLimits {
   /** stdout+stderr kept per cell, bytes at the JSON-escaped worst case. */
@@ -130,7 +130,9 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
           displays.push({ data: { 'text/plain': `[figure ${frame.figure ?? figureCount} not saved: ${errorMessage(error)}]` } });
           return;
         }
-        displays.push({ data: { 'text/plain': `<figure ${frame.figure ?? figureCount} saved as ${rel}>` }, path: rel, bytes: bytes.length });
+        const svg = frame.data['image/svg+xml'];
+        const svgPath = svg !== undefined && Buffer.byteLength(svg) <= req.limits.imageBytes ? writeFigureSvg(proc.spec.workspace, rel, svg) : null;
+        displays.push({ data: { 'text/plain': `<figure ${frame.figure ?? figureCount} saved as ${rel}>` }, path: rel, bytes: bytes.length, ...(svgPath ? { svgPath } : {}) });
         return;
       }
       const data: Record<string, string> = {};

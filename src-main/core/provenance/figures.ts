@@ -17,14 +17,14 @@ export async function captureFigures(
 ): Promise<{ saved: ArtifactVersion[]; skipped: string[] }> {
   const saved: ArtifactVersion[] = [];
   const skipped: string[] = [];
-  for (const d of cell.displays) {
-    if (!d.path) continue;
+  // Each figure's PNG, then its SVG when the kernel drew one (issue 25): both versions of the cell.
+  for (const figurePath of cell.displays.flatMap((d) => [d.path, d.svgPath].filter((p): p is string => Boolean(p)))) {
     // Read without following symlinks: the cell may have replaced the figure meanwhile.
     let file: { rel: string; bytes: Buffer };
     try {
-      file = readWorkspaceFile(workspace, d.path);
+      file = readWorkspaceFile(workspace, figurePath);
     } catch (error) {
-      skipped.push(`${d.path}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
+      skipped.push(`${figurePath}: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}`);
       continue;
     }
     saved.push(

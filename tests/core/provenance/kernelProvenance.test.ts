@@ -38,7 +38,9 @@ describe('artifact provenance from real kernel cells', () => {
     const cellEv = recordCellEvidence(evidence, cell, code);
     const { saved, skipped } = await captureFigures(service, cell, sup.workspaceFor('prov'), [cellEv.id]);
     expect(skipped).toEqual([]);
-    expect(saved).toHaveLength(figures.length);
+    // Each figure's PNG and, beside it, its SVG (issue 25).
+    expect(saved.map((s) => s.mime)).toEqual(figures.flatMap(() => ['image/png', 'image/svg+xml']));
+    expect(saved[1]!.path).toBe(figures[0]!.svgPath);
     const v = saved[0]!;
     expect(v.mime).toBe('image/png');
     expect(fs.readFileSync(path.join(sup.workspaceFor('prov'), figures[0]!.path!)).subarray(1, 4).toString()).toBe('PNG');

@@ -13,8 +13,10 @@ export interface NotebookCell {
   generation: string | null;
   recordedStatus: string;
   recordedStdout: string | null;
-  /** The exported figure files this cell showed, in order. */
+  /** The exported figure files this cell showed, in order (PNG). */
   figures: string[];
+  /** The SVG file exported beside each of those figures, if any (same order). */
+  svgFigures: (string | null)[];
 }
 
 interface JsonCell {
@@ -43,9 +45,10 @@ export function notebookCells(notebook: unknown): NotebookCell[] {
         recordedStatus: meta.status ?? 'ok',
         recordedStdout: outputs.filter((o) => o.output_type === 'stream' && o.name === 'stdout').map((o) => joined(o.text)).join(''),
         figures: outputs.map((o) => o.metadata?.['openai4s/file']).filter((f): f is string => typeof f === 'string'),
+        svgFigures: outputs.filter((o) => typeof o.metadata?.['openai4s/file'] === 'string').map((o) => (typeof o.metadata?.['openai4s/svgFile'] === 'string' ? (o.metadata['openai4s/svgFile'] as string) : null)),
       });
     } else if (cell.cell_type === 'markdown' && meta.language === 'r' && typeof meta.code === 'string') {
-      out.push({ index: out.length + 1, language: 'r', code: meta.code, generation: meta.generation ?? null, recordedStatus: meta.status ?? 'ok', recordedStdout: meta.stdout ?? null, figures: meta.figures ?? [] });
+      out.push({ index: out.length + 1, language: 'r', code: meta.code, generation: meta.generation ?? null, recordedStatus: meta.status ?? 'ok', recordedStdout: meta.stdout ?? null, figures: meta.figures ?? [], svgFigures: [] });
     }
   }
   return out;
@@ -56,7 +59,7 @@ export interface ReplayedCell {
   cell: NotebookCell;
   result: KernelCellResult | null;
   failure?: string;
-  figures: { path: string; bytes: Uint8Array | null }[];
+  figures: { path: string; bytes: Uint8Array | null; svg: { path: string; bytes: Uint8Array | null } | null }[];
 }
 
 /**
@@ -81,15 +84,17 @@ export async function replayCells(
       let entry: ReplayedCell;
       try {
         const result = await supervisor.execute(sessionId, cell.language, cell.code, { timeoutMs: options.timeoutMs, timeLimitHint: 'run `openai4s reproduce` with a larger --timeout' });
-        const figures = result.displays.flatMap((d): ReplayedCell['figures'] => {
-          if (!d.path) return [];
+        const read = (rel: string) => {
           try {
-            return [{ path: d.path, bytes: new Uint8Array(readWorkspaceFile(workspace, d.path).bytes) }];
+            return new Uint8Array(readWorkspaceFile(workspace, rel).bytes);
           } catch {
             // Removed by a later write of the cell: reported as not recomputed.
-            return [{ path: d.path, bytes: null }];
+            return null;
           }
-        });
+        };
+        const figures = result.displays.flatMap((d): ReplayedCell['figures'] =>
+          d.path ? [{ path: d.path, bytes: read(d.path), svg: d.svgPath ? { path: d.svgPath, bytes: read(d.svgPath) } : null }] : [],
+        );
         entry = { cell, result, figures };
       } catch (error) {
         entry = { cell, result: null, failure: errorMessage(error), figures: [] };

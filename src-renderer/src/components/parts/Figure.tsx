@@ -8,16 +8,26 @@ import { useAppStore } from '../../store/context';
  * and shown as a data: URL (allowed by the CSP's img-src). Until the artifact is
  * listed, or in a build without the artifact store, the saved path is shown instead.
  */
-export function Figure({ path, sessionId }: { path: string; sessionId: string }) {
+export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: string; svgPath?: string | undefined }) {
   const t = useT();
   const artifacts = useAppStore((s) =>
     s.artifacts.sessionId === sessionId ? s.artifacts.data : null,
   );
   const readArtifact = useAppStore((s) => s.readArtifact);
-  const version =
-    artifacts?.find(
-      (a) => a.path === path || a.path.endsWith(`/${path}`) || path.endsWith(`/${a.path}`),
-    )?.latest ?? null;
+  const find = (p: string) => artifacts?.find((a) => a.path === p || a.path.endsWith(`/${p}`) || p.endsWith(`/${a.path}`))?.latest ?? null;
+  const version = find(path);
+  const svgVersion = svgPath ? find(svgPath) : null;
+  // Saves a version's bytes under its own file name (the browser's download).
+  const save = (v: NonNullable<typeof version>) =>
+    void readArtifact(v.id).then(
+      (b) => {
+        const link = document.createElement('a');
+        link.href = `data:${b.mime};base64,${b.base64}`;
+        link.download = v.path.split('/').pop() ?? 'figure';
+        link.click();
+      },
+      () => undefined,
+    );
   const [src, setSrc] = useState<{ id: string; url: string } | null>(null);
 
   useEffect(() => {
@@ -42,7 +52,19 @@ export function Figure({ path, sessionId }: { path: string; sessionId: string })
           <span className="figure-glyph">▦</span>
         </div>
       )}
-      <figcaption className="muted mono">{t('cell.figureSaved', { path })}</figcaption>
+      <figcaption className="muted mono">
+        {t('cell.figureSaved', { path })}
+        {version ? (
+          <button type="button" className="btn btn-ghost" data-testid="figure-save-png" onClick={() => save(version)}>
+            {t('cell.figureSavePng')}
+          </button>
+        ) : null}
+        {svgVersion ? (
+          <button type="button" className="btn btn-ghost" data-testid="figure-save-svg" onClick={() => save(svgVersion)}>
+            {t('cell.figureSaveSvg')}
+          </button>
+        ) : null}
+      </figcaption>
     </figure>
   );
 }

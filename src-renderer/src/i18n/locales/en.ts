@@ -469,6 +469,8 @@ export const en = {
   'notebook.variables.shape': 'Shape',
   'notebook.variables.preview': 'Preview',
   'table.rows': 'rows {from}–{to} of {count}',
+  'cell.figureSavePng': 'Save PNG',
+  'cell.figureSaveSvg': 'Save SVG',
   'table.truncated': 'the first {shown} of {total} rows',
   'table.prev': 'Previous',
   'table.next': 'Next',

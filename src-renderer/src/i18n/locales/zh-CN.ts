@@ -454,6 +454,8 @@ export const zhCN: Dictionary = {
   'notebook.variables.shape': '形状',
   'notebook.variables.preview': '预览',
   'table.rows': '第 {from}–{to} 行，共 {count} 行',
+  'cell.figureSavePng': '保存 PNG',
+  'cell.figureSaveSvg': '保存 SVG',
   'table.truncated': '仅含全部 {total} 行中的前 {shown} 行',
   'table.prev': '上一页',
   'table.next': '下一页',
