@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,7 +61,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(r.text).toContain('42');
   }, 60_000);
 
-  it('serves the workbench on 127.0.0.1 only to a client with the bearer token', async () => {
+  it('serves the workbench on 127.0.0.1 only to a client with the bearer token and a loopback Host', async () => {
     core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' } });
     const service = new ResearchService(core, { waitMs: 0 });
     serving = await serveHttp(() => createWorkbenchMcpServer(service), { port: 0, token: 'tok-right' });
@@ -70,6 +71,17 @@ describe('MCP over Streamable HTTP', () => {
     expect(denied.status).toBe(401);
     const none = await fetch(serving.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(none.status).toBe(401);
+    // A page on another name that resolves to 127.0.0.1 (DNS rebinding) is refused even with the token.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const url = new URL(serving!.url);
+      const req = http.request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { host: `evil.example:${url.port}`, authorization: 'Bearer tok-right', 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+    expect(rebound).toBe(403);
 
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers: { authorization: 'Bearer tok-right' } } }));
