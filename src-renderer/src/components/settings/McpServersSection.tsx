@@ -109,7 +109,7 @@ export function McpServersSection() {
           <ServerCard key={s.name} server={s} change={(c) => void change(c)} />
         ))}
       </ul>
-      <label className="field">
+      <label className="mcp-paste">
         <span>{t('settings.mcp.paste')}</span>
         <textarea rows={4} value={draft} placeholder='{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/data"]}}}' onChange={(e) => setDraft(e.target.value)} data-testid="mcp-paste" />
       </label>
