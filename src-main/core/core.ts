@@ -14,6 +14,7 @@ import { EnvironmentService } from './environments/service';
 import { LEDGER_FILE, openLedger, type Ledger } from './ledger/ledger';
 import { LEDGER_SYNC_VARIABLE, resolveLedgerSync } from './ledger/durability';
 import { buildSessionRunner, runSystemPrompt, sessionKernel } from './runner/buildRunner';
+import { runContextPolicy } from './runner/contextWiring';
 import { DelegationService } from './delegation/service';
 import { limitsFromEnv } from './delegation/limits';
 import { createCellProtocol } from './runner/cellProtocol';
@@ -220,7 +221,8 @@ export function createCore(options: CoreOptions = {}): Core {
 
   // 5. Kernels: their host calls go through the host's dispatcher; cell protocol methods are the runner's.
   const kernels = new KernelSupervisor({
-    host: host.kernelHandler(cells.handlers),
+    // A cell in a child agent's own kernel reports its host calls in that child's stream.
+    host: host.kernelHandler(cells.handlers, (runId) => delegation?.emitOf(runId)),
     // Kernel topics are a subset of the app topics: forward them as they are.
     onEvent: (topic, payload) => events.emit(topic, payload as never),
     dataDir: config.dataDir,
@@ -261,7 +263,14 @@ export function createCore(options: CoreOptions = {}): Core {
       ledger: ledgerOf,
       liveRuns,
       executor: host.executor,
-      kernelFor: () => sessionKernel({ ledger: ledgerOf(), kernels, provenance: provenanceOf, cells, settings, envFor, safety }),
+      // Each child computes in its own kernel of the session (its own generation), stopped when it ends.
+      kernelFor: (_sessionId, runId) => ({
+        ...sessionKernel({ ledger: ledgerOf(), kernels, provenance: provenanceOf, cells, settings, envFor, safety }, runId),
+        release: () => kernels.closeOwner(runId),
+      }),
+      // Children are screened and their context kept in bounds as their parent's are.
+      guard: (run) => safety.guard(run),
+      contextPolicy: runContextPolicy({ ledger: ledgerOf(), host, envFor, standing: memoryStanding(ledgerOf) }),
       evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId),
       tools: (runId) => host.llmTools(runId),
       systemPrompt: () => runSystemPrompt({ skills }),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { LiveRuns } from '../engine/liveRuns';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { Ledger } from '../ledger/ledger';
 import { headlessApprovals, NO_UI_DENIAL, type ApprovalPort, type ApprovalService } from './permissions/approvals';
 import type { EgressOptions } from '../security/egress';
@@ -9,11 +10,11 @@ import { findToolsTool } from './tools/findTools';
 import { skillTools } from './tools/skillTools';
 import { environmentTools } from './tools/environmentTools';
 import { skillStatusTool } from './tools/skillStatusTool';
+import { recallTool } from './tools/recallTool';
+import { ARCHIVE_DIR, ResultArchive } from '../archive/resultArchive';
 import { memoryTools } from './tools/memoryTools';
 import { planTools } from './tools/planTools';
 import { MemoryService } from '../memory/memories';
-import { recallTool } from './tools/recallTool';
-import { ARCHIVE_DIR, ResultArchive } from '../archive/resultArchive';
 import { delegationTools } from './tools/delegationTools';
 import type { DelegationPort } from './delegationPort';
 import type { EnvironmentService } from '../environments/service';
@@ -88,13 +89,13 @@ export class Host {
     if (options.environments) for (const tool of environmentTools(options.environments)) this.registry.register(tool);
     // skill_status checks a skill's packages against the session's environments: it needs both.
     if (options.skills && options.environments) this.registry.register(skillStatusTool(options.skills, options.environments));
+    this.archive = new ResultArchive(path.join(options.dataDir, ARCHIVE_DIR), () => options.ledger().archive);
+    this.registry.register(recallTool(() => this.archive));
     // Memory and the visible plan live in the ledger; plan steps go to the session's live stream.
     const memory = new MemoryService(options.ledger);
     for (const tool of memoryTools(() => memory)) this.registry.register(tool);
     const plans = { load: (s: string) => options.ledger().memory.plan(s), save: (s: string, r: string | null, p: Parameters<Ledger['memory']['savePlan']>[2]) => options.ledger().memory.savePlan(s, r, p) };
     for (const tool of planTools({ ...plans, emitOf: (s) => options.liveRuns.of(s)?.emit })) this.registry.register(tool);
-    this.archive = new ResultArchive(path.join(options.dataDir, ARCHIVE_DIR), () => options.ledger().archive);
-    this.registry.register(recallTool(() => this.archive));
     if (options.delegation) for (const tool of delegationTools(options.delegation)) this.registry.register(tool);
     this.rules = new LedgerRuleStore(options.ledger);
     this.requests = new LedgerRequestStore(options.ledger);
@@ -108,11 +109,12 @@ export class Host {
   }
 
   /** The kernel supervisor's host-call port: a cell's calls run under its session's live run, if any. */
-  kernelHandler(local: KernelHostOptions['local'] = {}) {
+  kernelHandler(local: KernelHostOptions['local'] = {}, childEmit?: (runId: string) => ((chunk: StreamChunk) => void) | undefined) {
     const { liveRuns } = this.options;
+    // A cell in a child agent's own kernel (issue 20) calls as that child's run, into its stream.
     return createKernelHostHandler(this.dispatcher, {
-      runOf: (sessionId) => liveRuns.of(sessionId)?.runId ?? null,
-      emitOf: (sessionId) => liveRuns.of(sessionId)?.emit,
+      runOf: (sessionId, owner) => owner ?? liveRuns.of(sessionId)?.runId ?? null,
+      emitOf: (sessionId, owner) => (owner ? childEmit?.(owner) : liveRuns.of(sessionId)?.emit),
       local,
     });
   }

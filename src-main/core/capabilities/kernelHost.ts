@@ -4,9 +4,9 @@ import type { HostDispatcher } from './dispatcher';
 
 export interface KernelHostOptions {
   /** The run a session's cell belongs to right now (set by the session runner), for audit and approvals. */
-  runOf?: (sessionId: string) => string | null;
-  /** Where a session's activity chunks go while a run is live. */
-  emitOf?: (sessionId: string) => ((chunk: StreamChunk) => void) | undefined;
+  runOf?: (sessionId: string, owner?: string) => string | null;
+  /** Where a session's activity chunks go while a run is live (a child agent's own kernel: that child's stream). */
+  emitOf?: (sessionId: string, owner?: string) => ((chunk: StreamChunk) => void) | undefined;
   /** Methods that are not capabilities but engine protocol (`submit_output`), served by their owner. */
   local?: Record<string, HostCallHandler['call']>;
 }
@@ -21,11 +21,11 @@ export function createKernelHostHandler(dispatcher: HostDispatcher, options: Ker
     async call(method: string, args: Record<string, unknown>, ctx: HostCallContext) {
       const local = options.local?.[method];
       if (local) return local(method, args, ctx);
-      const emit = options.emitOf?.(ctx.sessionId);
+      const emit = options.emitOf?.(ctx.sessionId, ctx.owner);
       const result = await dispatcher.dispatch(method, args, {
         origin: 'cell',
         sessionId: ctx.sessionId,
-        runId: options.runOf?.(ctx.sessionId) ?? null,
+        runId: options.runOf?.(ctx.sessionId, ctx.owner) ?? null,
         workspace: ctx.workspace,
         // Aborted when the cell is interrupted or ends: a pending approval or fetch stops with it.
         signal: ctx.signal ?? new AbortController().signal,

@@ -51,12 +51,13 @@ export function budgetedModel(model: LanguageModelPort, budget: SharedBudget, be
  * joined where they arrived, then the engine's usual budget policy. A message is placed
  * after the history as it stood when the child first saw it, so it stays there on later turns.
  */
-export function steeredContext(inbox: string[], inner: ContextPolicyPort = budgetContextPolicy()): ContextPolicyPort {
+export function steeredContext(inbox: string[], inner: ContextPolicyPort | undefined): ContextPolicyPort {
+  const policy = inner ?? budgetContextPolicy();
   const placed: { at: number; message: LlmMessage }[] = [];
   // Whatever else the engine passes (the request being built) goes to the inner policy unchanged.
   const prepare = (history: readonly LlmMessage[], ...rest: unknown[]) => {
     for (const text of inbox.splice(0)) placed.push({ at: history.length, message: { role: 'user', content: `Message from the parent agent:\n${text}` } });
-    const call = inner.prepare as (h: readonly LlmMessage[], ...r: unknown[]) => ReturnType<ContextPolicyPort['prepare']>;
+    const call = policy.prepare.bind(policy) as (h: readonly LlmMessage[], ...r: unknown[]) => ReturnType<ContextPolicyPort['prepare']>;
     if (!placed.length) return call(history, ...rest);
     const merged: LlmMessage[] = [];
     let next = 0;

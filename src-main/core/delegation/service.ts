@@ -3,7 +3,7 @@ import { dataChunk, transientDataChunk, type ChildData, type ChildStatus } from 
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { ChildTask, ChildView, DelegationCaller, DelegationPort } from '../capabilities/delegationPort';
-import type { ActionExecutorPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
+import type { ActionExecutorPort, ActionGuardPort, ContextPolicyPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
 import { runEngine } from '../engine/loop';
 import type { LiveRuns } from '../engine/liveRuns';
 import type { Ledger } from '../ledger/ledger';
@@ -32,6 +32,10 @@ export interface DelegationDeps {
   systemPrompt(): string;
   /** Appends a chunk to the session's stream under the given run id (durable, then published). */
   append(sessionId: string, runId: string, chunk: StreamChunk): void;
+  /** The biosecurity guard of a run (the runner's own): a child is screened as its parent is. */
+  guard?(run: { sessionId: string; runId: string; model: LanguageModelPort }): ActionGuardPort | undefined;
+  /** The context policy of a run (archive, compaction); absent: the engine's budget policy. */
+  contextPolicy?(run: { sessionId: string; runId: string; model: LanguageModelPort; request: string }): ContextPolicyPort;
   /** A child run ended: owners of per-run state (audit turns, disclosed tools) release it. */
   onRunEnd?(sessionId: string, runId: string): void;
   limits?: Partial<DelegationLimits>;
@@ -64,6 +68,8 @@ interface ChildNode {
   inbox: string[];
   children: string[];
   done: Promise<void>;
+  /** The child's own stream while it runs (host calls from its cells report there). */
+  emit: ((chunk: StreamChunk) => void) | null;
 }
 
 /** What a parent is: a user's run (depth 0) or a child. */
@@ -243,6 +249,11 @@ export class DelegationService implements DelegationPort {
     return { nodes: this.nodes.size, sessions: this.sessions.size, roots: this.watchedRoots.size, poolRunning: running, poolWaiting: waiting };
   }
 
+  /** A running child's own stream (a cell in its own kernel reports its host calls there). */
+  emitOf(runId: string): ((chunk: StreamChunk) => void) | undefined {
+    return this.nodes.get(runId)?.emit ?? undefined;
+  }
+
   /** The session's shared budget, as spent so far. */
   spent(sessionId: string): { tokens: number; usd: number } {
     return this.sessions.get(sessionId)?.budget.spent() ?? { tokens: 0, usd: 0 };
@@ -356,6 +367,7 @@ export class DelegationService implements DelegationPort {
       inbox: [],
       children: [],
       done: Promise.resolve(),
+      emit: null,
     };
     this.nodes.set(node.runId, node);
     this.childrenOf(parent.runId, parent.sessionId).push(node.runId);
@@ -391,9 +403,12 @@ export class DelegationService implements DelegationPort {
       node.startedAt = new Date().toISOString();
       this.publish(node);
       kernel = this.deps.kernelFor(node.sessionId, node.runId);
-      const emit = (chunk: StreamChunk) => {
+      const emit = (node.emit = (chunk: StreamChunk) => {
         if (node.live) this.deps.append(node.sessionId, node.runId, transientDataChunk('child-event', { runId: node.runId, chunk: chunk as unknown as Record<string, unknown> }));
-      };
+      });
+      const task = childTaskMessage(node.task, node.constraints);
+      const guard = this.deps.guard?.({ sessionId: node.sessionId, runId: node.runId, model: node.model });
+      const context = this.deps.contextPolicy?.({ sessionId: node.sessionId, runId: node.runId, model: node.model, request: task });
       const model = budgetedModel(responsiveModel(node.model, this.deps.streamSliceMs), state.budget, () => {
         const why = state.budget.exhausted();
         if (why) this.end(this.subtree(node), 'budget_exhausted', `Ended: ${why}.`);
@@ -405,15 +420,16 @@ export class DelegationService implements DelegationPort {
           executor: restrictedExecutor(this.deps.executor, node.allowed),
           kernel,
           evidence: this.deps.evidenceFor(node.sessionId),
-          context: steeredContext(node.inbox),
+          context: steeredContext(node.inbox, context),
           sink: { emit },
+          ...(guard ? { guard } : {}),
         },
         {
           sessionId: node.sessionId,
           runId: node.runId,
           system: `${this.deps.systemPrompt()}\n\n${childPreamble(node.depth, this.limits.maxDepth)}`,
           tools: () => childTools(this.deps.tools(node.runId), node.allowed, node.mayDelegate && node.depth < this.limits.maxDepth),
-          history: [{ role: 'user', content: childTaskMessage(node.task, node.constraints) }],
+          history: [{ role: 'user', content: task }],
           signal: node.controller.signal,
           maxTurns: this.limits.maxTurns,
           startMetadata: { provider: node.model.providerId, model: node.model.model, parentRunId: node.parentRunId, depth: node.depth },

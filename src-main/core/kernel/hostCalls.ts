@@ -13,6 +13,8 @@ export interface HostCallContext {
    * question, a fetch) must not go on for a cell that no longer wants its answer.
    */
   signal?: AbortSignal;
+  /** Set when the cell runs in a child agent's own kernel (issue 20): that child's run id. */
+  owner?: string;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface CellRequest {
   cellNumber: number;
   limits: CellLimits;
   host: HostCallHandler;
+  /** The child agent's run whose own kernel this is (host calls are answered as that run's). */
+  owner?: string;
   onOutput?: (stream: 'stdout' | 'stderr', text: string, cellId: string) => void;
   /** Registers the cell's interrupt function with the supervisor while it runs. */
   setInterrupt: (fn: (graceMs: number) => void) => void;
@@ -142,7 +144,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       displays.push({ data });
     },
     onHostCall(frame) {
-      const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace, signal: cellCalls.signal };
+      const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace, signal: cellCalls.signal, ...(req.owner ? { owner: req.owner } : {}) };
       let answer: unknown;
       try {
         answer = req.host.call(frame.method, frame.args ?? {}, ctx);

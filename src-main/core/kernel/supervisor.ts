@@ -65,6 +65,11 @@ export interface ExecuteOptions {
   /** Stop: a cell still waiting for its kernel never starts; a running one is interrupted by the caller. */
   signal?: AbortSignal;
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /**
+   * A child agent's run (issue 20): the cell runs in that run's own kernel of the session
+   * (its own slot and generation, the session's workspace), not in the session's kernel.
+   */
+  owner?: string;
 }
 
 /**
@@ -78,6 +83,9 @@ export class KernelSupervisor {
   /** Who holds each session's kernels: agent turns, user cells, environment switches in FIFO order (issue 25). */
   readonly lease = new KernelLease();
   private sessions: SlotTable = new Map();
+  /** Child agents' own kernels, by owner (run id), and the session each belongs to. */
+  private owned: SlotTable = new Map();
+  private ownerSession = new Map<string, string>();
   private live = new Set<KernelProcess>();
   private closed = false;
   private readonly limits: CellLimits;
@@ -206,7 +214,8 @@ export class KernelSupervisor {
 
   /** Runs a cell in the session's kernel of that language, starting it if needed. */
   execute(sessionId: string, language: KernelLanguage, code: string, options: ExecuteOptions = {}): Promise<KernelCellResult> {
-    const slot = slotIn(this.sessions, sessionId, language);
+    if (options.owner) this.ownerSession.set(options.owner, sessionId);
+    const slot = options.owner ? slotIn(this.owned, options.owner, language) : slotIn(this.sessions, sessionId, language);
     if (slot.dead) return Promise.reject(new AppError('unavailable', slot.dead));
     const run = async (): Promise<KernelCellResult> => {
       if (slot.dead) throw new AppError('unavailable', slot.dead);
@@ -228,6 +237,7 @@ export class KernelSupervisor {
           cellNumber: ++slot.cells,
           limits: this.limits,
           host: this.host,
+          ...(options.owner ? { owner: options.owner } : {}),
           interruptGraceMs: this.opts.interruptGraceMs ?? 2_000,
           ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
           ...(options.timeLimitHint ? { timeLimitHint: options.timeLimitHint } : {}),
@@ -266,8 +276,8 @@ export class KernelSupervisor {
   }
 
   /** Interrupts the running cell (SIGINT in the worker, a kill after the bound). */
-  interrupt(sessionId: string, language: KernelLanguage): boolean {
-    const slot = this.sessions.get(sessionId)?.get(language);
+  interrupt(sessionId: string, language: KernelLanguage, owner?: string): boolean {
+    const slot = owner ? (this.ownerSession.get(owner) === sessionId ? this.owned.get(owner)?.get(language) : undefined) : this.sessions.get(sessionId)?.get(language);
     if (!slot?.interrupt) return false;
     slot.interrupt(this.opts.interruptGraceMs ?? 2_000);
     return true;
@@ -294,6 +304,8 @@ export class KernelSupervisor {
    * once every kernel of the session has exited.
    */
   async closeSession(sessionId: string): Promise<void> {
+    const owners = [...this.ownerSession].filter(([, s]) => s === sessionId).map(([owner]) => owner);
+    await Promise.all(owners.map((owner) => this.closeOwner(owner)));
     const slots = this.sessions.get(sessionId);
     if (!slots) return;
     this.sessions.delete(sessionId);
@@ -307,6 +319,26 @@ export class KernelSupervisor {
     await Promise.all(stopping);
   }
 
+  /**
+   * A child agent ended (issue 20): its own kernels stop now (their generations end as
+   * closed), cells still waiting in them are refused, and their slots are released.
+   */
+  async closeOwner(owner: string): Promise<void> {
+    const slots = this.owned.get(owner);
+    const sessionId = this.ownerSession.get(owner);
+    this.owned.delete(owner);
+    this.ownerSession.delete(owner);
+    if (!slots || !sessionId) return;
+    const stopping: Promise<unknown>[] = [];
+    for (const slot of slots.values()) {
+      const proc = closeSlot(slot);
+      if (!proc) continue;
+      this.emit('kernel.lifecycle', { sessionId, language: slot.language, generation: proc.generation, kind: 'session_closed', reason: 'its child agent ended' });
+      stopping.push(proc.shutdown(300));
+    }
+    await Promise.all(stopping);
+  }
+
   /** Process-group ids of the session's running kernels (diagnostics and the lifecycle test). */
   processGroups(sessionId: string): number[] {
     const slots = this.sessions.get(sessionId);
@@ -314,8 +346,8 @@ export class KernelSupervisor {
   }
 
   /** How many entries the per-session tables hold (diagnostics and the lifecycle test). */
-  sizes(): { sessions: number; liveProcesses: number } {
-    return { sessions: this.sessions.size, liveProcesses: this.live.size };
+  sizes(): { sessions: number; liveProcesses: number; ownedKernels: number } {
+    return { sessions: this.sessions.size, liveProcesses: this.live.size, ownedKernels: this.owned.size };
   }
 
   /** Stops every worker and spare; called by Core.close(). */
@@ -323,7 +355,7 @@ export class KernelSupervisor {
     this.closed = true;
     process.off('exit', this.onExit);
     const all = [...this.live];
-    for (const slots of this.sessions.values()) for (const slot of slots.values()) if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    for (const table of [this.sessions, this.owned]) for (const slots of table.values()) for (const slot of slots.values()) if (slot.idleTimer) clearTimeout(slot.idleTimer);
     await Promise.all(all.map((proc) => proc.shutdown(300)));
     this.spares.clear();
     this.views.closeAll();

@@ -61,12 +61,14 @@ function storedCellTimeout(settings: RunnerWiring['settings']): number | null {
  * The engine's kernel port over the supervisor: every cell recorded as an action group,
  * as evidence, with its figures as artifacts (child agents use it too, issue 20).
  */
-export function sessionKernel(w: Pick<RunnerWiring, 'ledger' | 'kernels' | 'provenance' | 'cells' | 'settings' | 'envFor' | 'safety'>): KernelPort {
+export function sessionKernel(w: Pick<RunnerWiring, 'ledger' | 'kernels' | 'provenance' | 'cells' | 'settings' | 'envFor' | 'safety'>, owner?: string): KernelPort {
   const port = kernelPort(w.kernels, {
     provenance: w.provenance,
     takeSubmitted: (sessionId, cellId) => w.cells.takeSubmitted(sessionId, cellId),
     cellTimeoutMs: (sessionId) => resolveCellTimeoutMs(w.envFor(sessionId), storedCellTimeout(w.settings)),
     timeLimitHint: CELL_LIMIT_HINT,
+    // A child agent's cells (issue 20) run in its own kernel of the session: its own generation.
+    ...(owner ? { owner } : {}),
   });
   // The pre-execution review sits in front of the kernel, inside the recorded attempt: a cell not approved is a failed attempt with the reason.
   return recordingKernel(w.ledger, w.safety ? reviewedKernel(port, w.safety.gate) : port);

@@ -22,7 +22,8 @@ export function createCellProtocol(deps: {
   liveRuns: LiveRuns;
   evidenceFor(sessionId: string): EvidenceLookupPort;
 }): CellProtocol {
-  const submitted = new Map<string, { cellId: string; answer: unknown }>();
+  // Per session, per cell: a child agent's cell (its own kernel, issue 20) may submit while the parent's does.
+  const submitted = new Map<string, Map<string, unknown>>();
   return {
     handlers: {
       async submit_output(_method, args, ctx: HostCallContext) {
@@ -30,7 +31,9 @@ export function createCellProtocol(deps: {
         const check = await checkCitedAnswer(answer, deps.evidenceFor(ctx.sessionId));
         if (!check.ok) throw new Error(`submit_output was not accepted: ${check.errors.join('; ')}`);
         if (!deps.liveRuns.of(ctx.sessionId)) throw new Error('submit_output works only while the agent is running (not in a REPL cell)');
-        submitted.set(ctx.sessionId, { cellId: ctx.cellId, answer });
+        const cells = submitted.get(ctx.sessionId) ?? new Map<string, unknown>();
+        cells.set(ctx.cellId, answer);
+        submitted.set(ctx.sessionId, cells);
         return { accepted: true };
       },
       async llm(_method, args, ctx: HostCallContext) {
@@ -47,10 +50,13 @@ export function createCellProtocol(deps: {
       },
     },
     takeSubmitted(sessionId, cellId) {
-      const entry = submitted.get(sessionId);
-      if (!entry || (cellId && entry.cellId !== cellId)) return undefined;
-      submitted.delete(sessionId);
-      return entry.answer;
+      const cells = submitted.get(sessionId);
+      const key = cellId ?? cells?.keys().next().value;
+      if (!cells || key === undefined || !cells.has(key)) return undefined;
+      const answer = cells.get(key);
+      cells.delete(key);
+      if (!cells.size) submitted.delete(sessionId);
+      return answer;
     },
     endSession(sessionId) {
       submitted.delete(sessionId);

@@ -47,6 +47,8 @@ export interface KernelPortOptions {
   cellTimeoutMs?: (sessionId: string) => number;
   /** How to raise that limit, said when a cell hits it. */
   timeLimitHint?: string;
+  /** A child agent's run (issue 20): its cells run in its own kernel of the session (supervisor `owner`). */
+  owner?: string;
 }
 
 /**
@@ -72,13 +74,14 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
       // The running view shows the limit and offers to extend it (kernel.extendCellLimit).
       ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [], ...(timeoutMs ? { timeLimitMs: timeoutMs } : {}) }));
       const pieces: { stream: 'stdout' | 'stderr'; text: string }[] = [];
-      const onAbort = () => supervisor.interrupt(ctx.sessionId, language);
+      const onAbort = () => supervisor.interrupt(ctx.sessionId, language, options.owner);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const result = await supervisor.execute(ctx.sessionId, language, code, {
           ...(timeoutMs ? { timeoutMs } : {}),
           ...(options.timeLimitHint ? { timeLimitHint: options.timeLimitHint } : {}),
           signal: ctx.signal,
+          ...(options.owner ? { owner: options.owner } : {}),
           onOutput: (stream, text) => {
             pieces.push({ stream, text });
             ctx.emit(dataPatchChunk('cell', id, [{ op: 'add', path: '/output/-', value: { stream, text } }]));
