@@ -16,10 +16,11 @@ import type { ResearchResult } from '../../../src-main/cli/mcp/researchSchema';
 const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const KEY = 'sk-workbench-test-key-5521';
 
-async function startWorkbench(dataDir: string, env: Record<string, string>): Promise<Client> {
+/** From the sources (tsx), or as Claude Desktop starts it: the built `bin/openai4s.cjs mcp`. */
+async function startWorkbench(dataDir: string, env: Record<string, string>, built = false): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.resolve('src-main/cli/index.ts'), 'mcp'],
+    args: built ? [path.resolve('bin/openai4s.cjs'), 'mcp'] : ['--import', 'tsx', path.resolve('src-main/cli/index.ts'), 'mcp'],
     env: { OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_PROVIDER: 'openai', OPENAI4S_UNATTENDED_APPROVAL: '', OPENAI4S_LLM_API_KEY: '', ...env },
     stderr: 'pipe',
     cwd: path.resolve('.'),
@@ -142,6 +143,20 @@ describe('openai4s mcp: the workbench as an MCP research tool', () => {
 });
 
 describe('openai4s mcp without a model key', () => {
+  it('runs from the built CLI as Claude Desktop starts it, and says the workbench has no key', async () => {
+    if (!fs.existsSync(path.resolve('out/main/cli.js'))) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-mcp-built-'));
+    const client = await startWorkbench(dir, { OPENAI4S_OPENAI_API_KEY: '' }, true);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['research_assistant_request', 'research_assistant_status']);
+      const result = structured(await client.callTool({ name: 'research_assistant_request', arguments: { mutation_id: randomUUID(), question: 'What does insulin do?' } }));
+      expect(result.availability).toMatchObject({ configured: false, reason: 'not_configured', processor: 'openai' });
+    } finally {
+      await client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('answers availability.configured = false with reason not_configured, and starts nothing', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-mcp-nokey-'));
     const client = await startWorkbench(dir, { OPENAI4S_OPENAI_API_KEY: '' });
