@@ -17,7 +17,7 @@ import { runTree } from './runTree';
 
 /** What an export reads: the session's ledger rows, its workspace (figures) and the data root (signing key). */
 export interface ExportSources {
-  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments' | 'memory' | 'runs'> & Partial<Pick<Ledger, 'safety'>>;
+  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments' | 'memory' | 'runs'> & Partial<Pick<Ledger, 'safety' | 'userCells'>>;
   readonly kernels: { workspaceFor(sessionId: string): string };
   readonly config: { readonly dataDir: string };
 }
@@ -27,6 +27,14 @@ export type ExportContributor = (sessionId: string) => Map<string, Uint8Array>;
 
 const jsonl = (rows: readonly unknown[]) => strToU8(rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
+
+/** When the run of each message started: its own run (assistant), else the next message's (the user's question). */
+function messageStarts(messages: readonly { id: string }[], runs: readonly { id: string; startedAt: string | null; createdAt: string }[]): (string | null)[] {
+  const startOf = new Map(runs.map((r) => [r.id, r.startedAt ?? r.createdAt]));
+  const starts: (string | null)[] = messages.map((m) => startOf.get(m.id) ?? null);
+  for (let i = starts.length - 2; i >= 0; i--) starts[i] ??= starts[i + 1] ?? null;
+  return starts;
+}
 
 /** Reads a workspace-relative file through safeFs (no symlink followed); null when absent or refused. */
 function workspaceReader(root: string) {
@@ -78,6 +86,9 @@ export function exportSession(
   if (memoryEvents.length) files.set('ledger/memory_events.jsonl', jsonl(memoryEvents));
   const plan = ledger.memory.plan(sessionId);
   if (plan.length) files.set('ledger/plan.json', json(plan));
+  // The cells the user ran in the Notebook tab, every version (issue 25).
+  const userCells = ledger.userCells?.list(sessionId) ?? [];
+  if (userCells.length) files.set('ledger/user_cells.jsonl', jsonl(userCells));
   const generated = new Set([...files.keys(), 'notebook.ipynb', 'README.md', HOST_CALLS_FILE]);
   const contributed = new Map<string, Uint8Array>();
   for (const contribute of contributors) for (const [p, bytes] of contribute(sessionId)) contributed.set(p, bytes);
@@ -87,7 +98,13 @@ export function exportSession(
   const readWorkspace = workspaceReader(workspace);
   // What runs the notebook outside the app: the recorded host, its answers and the workspace inputs.
   for (const [p, bytes] of reproduceFiles(actionRuns.flatMap((r) => r.groups), exported, workspace, readWorkspace)) contributed.set(p, bytes);
-  const notebookFiles = { artifacts: exported, read: (file: string) => contributed.get(file) ?? null, setup: NOTEBOOK_SETUP };
+  const notebookFiles = {
+    artifacts: exported,
+    read: (file: string) => contributed.get(file) ?? null,
+    setup: NOTEBOOK_SETUP,
+    userCells: userCells.map((c) => ({ cell: { ...c.result, code: c.code }, finishedAt: c.finishedAt, meta: { user: true, cellKey: c.cellKey, version: c.version } })),
+    messageStarts: messageStarts(history.messages, detail.runs),
+  };
   files.set('notebook.ipynb', json(sessionNotebook(detail.session.title, history.messages, readWorkspace, notebookFiles)));
   for (const [p, bytes] of contributed) files.set(p, bytes);
   const skills = skillUses(actionRuns.map(({ runId, groups }) => ({ runId, results: groups.flatMap((g) => g.events.map((e) => e.result)) })));

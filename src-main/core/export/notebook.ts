@@ -3,7 +3,7 @@ import type { ArtifactIndexRow } from './artifactFiles';
 import { markdownFileLink } from './markdownLink';
 
 /** A `data-cell` part's final data (see runner/kernelCells.ts). */
-interface CellData {
+export interface CellData {
   language: 'python' | 'r';
   code: string;
   status: string;
@@ -28,6 +28,13 @@ export interface ExportedFiles {
   read(file: string): Uint8Array | null;
   /** The first code cell: installs the package's recorded `host` (see reproducePackage.ts). */
   setup?: string;
+  /**
+   * The cells the user ran in the Notebook tab (issue 25), every version in the order they
+   * finished, each placed before the first message whose run started after it.
+   */
+  userCells?: readonly { cell: CellData; finishedAt: string; meta: Record<string, unknown> }[];
+  /** When each message's run started (null: unknown), to place the user's cells among them. */
+  messageStarts?: readonly (string | null)[];
 }
 
 /**
@@ -83,54 +90,68 @@ export function sessionNotebook(
   cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`# ${title}\n\nExported from OpenAI4S.`) });
   let execution = 0;
   if (exported.setup) cells.push({ cell_type: 'code', id: id(), execution_count: null, metadata: { openai4s: { setup: true } }, source: lines(exported.setup), outputs: [] });
-  for (const message of messages) {
+  const pushCell = (cell: CellData, extra: Record<string, unknown> = {}) => {
+    const outputs: NotebookOutput[] = [];
+    if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: lines(cell.stdout) });
+    if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: lines(cell.stderr) });
+    const figureFiles: string[] = [];
+    for (const d of cell.displays ?? []) {
+      const data: Record<string, string | string[]> = {};
+      const figure = d.path ? figureOf(d, cell.generation) : null;
+      if (d.path && d.path.endsWith('.png')) {
+        // The bytes hashed at save time; the workspace file may have changed since.
+        const bytes = (figure && exported.read(figure.file)) ?? readWorkspaceFile(d.path);
+        if (bytes) data['image/png'] = Buffer.from(bytes).toString('base64');
+      }
+      for (const [mime, value] of Object.entries(d.data ?? {})) if (!(mime in data)) data[mime] = lines(value);
+      if (!Object.keys(data).length) continue;
+      // The figure's SVG (matplotlib), exported as its own version beside the PNG.
+      const svg = d.svgPath ? figureOf({ path: d.svgPath }, cell.generation) : null;
+      const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}), ...(svg ? { 'openai4s/svgFile': svg.file } : {}) };
+      outputs.push({ output_type: 'display_data', data, metadata });
+      if (figure) figureFiles.push(figure.file);
+      if (svg) figureFiles.push(svg.file);
+    }
+    if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
+    const openai4s = { language: cell.language, status: cell.status, generation: cell.generation ?? null, ...extra };
+    if (cell.language === 'r') {
+      // The notebook's kernel is Python: an R cell is shown, not run there (`openai4s reproduce` runs it in R).
+      // What `openai4s reproduce` needs to run it again and compare: the code, its printed output, its figures.
+      const replay = { code: cell.code, stdout: cell.stdout ?? '', figures: figureFiles };
+      cells.push({ cell_type: 'markdown', id: id(), metadata: { openai4s: { ...openai4s, ...replay } }, source: lines(rCellMarkdown(cell)) });
+    } else {
+      // A cell that failed in the session fails again here: Jupyter (and nbclient) go on past it.
+      const tags = cell.status === 'ok' ? {} : { tags: ['raises-exception'] };
+      cells.push({ cell_type: 'code', id: id(), execution_count: ++execution, metadata: { openai4s, ...tags }, source: lines(cell.code), outputs });
+    }
+    const links = figureFiles.map((file) => `- ${markdownFileLink(file)}`);
+    if (links.length) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`Figures of this cell in the export:\n\n${links.join('\n')}`) });
+  };
+  const userCells = [...(exported.userCells ?? [])];
+  const flushUserCells = (before: string | null) => {
+    while (userCells.length && (before === null || userCells[0]!.finishedAt <= before)) {
+      const { cell, meta } = userCells.shift()!;
+      cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`**Cell run by the user** (Notebook tab, version ${String(meta.version ?? 1)}):`) });
+      pushCell(cell, meta);
+    }
+  };
+  messages.forEach((message, i) => {
+    const start = exported.messageStarts?.[i];
+    if (start) flushUserCells(start);
     for (const part of message.parts) {
       if (message.role === 'user' && part.type === 'text') {
         cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`**Question:** ${part.text}`) });
       } else if (part.type === 'data-cell') {
         const cell = (part as { data: CellData }).data;
         if (!cell || typeof cell.code !== 'string') continue;
-        const outputs: NotebookOutput[] = [];
-        if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: lines(cell.stdout) });
-        if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: lines(cell.stderr) });
-        const figureFiles: string[] = [];
-        for (const d of cell.displays ?? []) {
-          const data: Record<string, string | string[]> = {};
-          const figure = d.path ? figureOf(d, cell.generation) : null;
-          if (d.path && d.path.endsWith('.png')) {
-            // The bytes hashed at save time; the workspace file may have changed since.
-            const bytes = (figure && exported.read(figure.file)) ?? readWorkspaceFile(d.path);
-            if (bytes) data['image/png'] = Buffer.from(bytes).toString('base64');
-          }
-          for (const [mime, value] of Object.entries(d.data ?? {})) if (!(mime in data)) data[mime] = lines(value);
-          if (!Object.keys(data).length) continue;
-          // The figure's SVG (matplotlib), exported as its own version beside the PNG.
-          const svg = d.svgPath ? figureOf({ path: d.svgPath }, cell.generation) : null;
-          const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}), ...(svg ? { 'openai4s/svgFile': svg.file } : {}) };
-          outputs.push({ output_type: 'display_data', data, metadata });
-          if (figure) figureFiles.push(figure.file);
-          if (svg) figureFiles.push(svg.file);
-        }
-        if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
-        const openai4s = { language: cell.language, status: cell.status, generation: cell.generation ?? null };
-        if (cell.language === 'r') {
-          // The notebook's kernel is Python: an R cell is shown, not run there (`openai4s reproduce` runs it in R).
-          // What `openai4s reproduce` needs to run it again and compare: the code, its printed output, its figures.
-          const replay = { code: cell.code, stdout: cell.stdout ?? '', figures: figureFiles };
-          cells.push({ cell_type: 'markdown', id: id(), metadata: { openai4s: { ...openai4s, ...replay } }, source: lines(rCellMarkdown(cell)) });
-        } else {
-          // A cell that failed in the session fails again here: Jupyter (and nbclient) go on past it.
-          const tags = cell.status === 'ok' ? {} : { tags: ['raises-exception'] };
-          cells.push({ cell_type: 'code', id: id(), execution_count: ++execution, metadata: { openai4s, ...tags }, source: lines(cell.code), outputs });
-        }
-        const links = figureFiles.map((file) => `- ${markdownFileLink(file)}`);
-        if (links.length) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`Figures of this cell in the export:\n\n${links.join('\n')}`) });
+        pushCell(cell);
       } else if (part.type === 'data-answer') {
         const summary = (part as { data?: { summary?: string } }).data?.summary;
         if (summary) cells.push({ cell_type: 'markdown', id: id(), metadata: {}, source: lines(`**Answer:**\n\n${summary}`) });
       }
     }
-  }
+  });
+  flushUserCells(null);
   return {
     nbformat: 4,
     nbformat_minor: 5,
