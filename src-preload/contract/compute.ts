@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { route } from './define';
+
 /**
  * Compute targets and jobs (issue 23): a Slurm cluster (this machine or a login node over
  * SSH) or a host reached over SSH runs a job script with staged inputs; its declared
@@ -113,3 +116,32 @@ export interface ComputeJobView {
   lastPolledAt: string | null;
   pollError: string | null;
 }
+
+/** A job's stdout and stderr: the kept evidence once harvested, else the tail read from the target. */
+export interface ComputeJobLogs {
+  jobId: string;
+  stdout: string;
+  stderr: string;
+  /** Where the text came from: the harvested evidence, or the target while the job runs. */
+  source: 'harvested' | 'target';
+  /** Only the last bytes are shown. */
+  truncated: boolean;
+}
+
+const targetName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'a target name is 1-40 lower-case letters, digits, "_" or "-"');
+const jobId = z.string().regex(/^job_[a-z2-7]{16}$/, 'a job id is "job_" followed by 16 base32 letters');
+const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a session id is 1-128 letters, digits, "_" or "-"');
+
+export const computeRoutes = {
+  /** The configured targets (`<data root>/compute/targets.json`). */
+  'compute.targets': route<ComputeTargetView[]>()(z.object({}).strict().default({})),
+  /** Adds or replaces a target by name (validated in main: a key or password in it is refused). */
+  'compute.targets.save': route<ComputeTargetView[]>()(z.object({ target: z.record(z.string(), z.unknown()) }).strict()),
+  'compute.targets.remove': route<ComputeTargetView[]>()(z.object({ name: targetName }).strict()),
+  /** A session's jobs, newest first, as last polled (the poller keeps them current). */
+  'compute.jobs': route<ComputeJobView[]>()(z.object({ sessionId }).strict()),
+  /** Asks the target now (harvesting a finished job). */
+  'compute.job.refresh': route<ComputeJobView>()(z.object({ jobId }).strict()),
+  'compute.job.cancel': route<ComputeJobView>()(z.object({ jobId }).strict()),
+  'compute.job.logs': route<ComputeJobLogs>()(z.object({ jobId }).strict()),
+};

@@ -20,3 +20,4 @@ export type * from './skills';
 export type * from './mcp';
 export type * from './memory';
 export type * from './notebook';
+export type * from './compute';

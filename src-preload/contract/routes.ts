@@ -12,6 +12,7 @@ import { skillRoutes } from './skills';
 import { environmentRoutes } from './environments';
 import { memoryRoutes } from './memory';
 import { delegationRoutes } from './delegation';
+import { computeRoutes } from './compute';
 import { notebookRoutes } from './notebook';
 import { mcpRoutes } from './mcp';
 
@@ -34,6 +35,7 @@ export const routes = {
   ...environmentRoutes,
   ...memoryRoutes,
   ...delegationRoutes,
+  ...computeRoutes,
   ...notebookRoutes,
   ...mcpRoutes,
 };

@@ -13,6 +13,8 @@ import type { SessionRunner } from '../runner/sessionRunner';
 import type { SafetyLayers } from '../runner/safetyWiring';
 import type { DelegationService } from '../delegation/service';
 import type { McpClients } from '../mcp/clients';
+import type { ComputeService } from '../compute/service';
+import { targetView } from '../compute/targets';
 import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
 import type { SkillCatalog } from '../skills/catalogView';
@@ -31,6 +33,8 @@ export interface ApiServices {
   readonly runner: Pick<SessionRunner, 'submit' | 'stop' | 'state'>;
   /** Child agents (issue 20): the user stops one from its card. */
   readonly delegation: Pick<DelegationService, 'stopFromUser'>;
+  /** Compute targets and jobs (issue 23): the Jobs panel and Settings → Compute. */
+  readonly compute: Pick<ComputeService, 'listTargets' | 'targets' | 'list' | 'refresh' | 'cancel' | 'logs'>;
   /** MCP servers (issue 22): Settings lists, adds, removes and starts them, and sets policy overrides. */
   readonly mcp: Pick<McpClients, 'view' | 'add' | 'remove' | 'connect' | 'setPolicy'>;
   readonly host: { readonly rules: RuleStore };
@@ -173,6 +177,22 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       await core.revealPath(dir);
       return { revealed: true, path: dir };
     },
+    'compute.targets': () => core.compute.listTargets(),
+    'compute.targets.save': (input) => {
+      core.compute.targets.save(input.target);
+      return core.compute.targets.list().map(targetView);
+    },
+    'compute.targets.remove': (input) => {
+      if (!core.compute.targets.remove(input.name)) throw new AppError('not_found', `No compute target "${input.name}" to remove.`);
+      return core.compute.targets.list().map(targetView);
+    },
+    'compute.jobs': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return core.compute.list(input.sessionId);
+    },
+    'compute.job.refresh': (input) => core.compute.refresh(input.jobId),
+    'compute.job.cancel': (input) => core.compute.cancel(input.jobId),
+    'compute.job.logs': (input) => core.compute.logs(input.jobId),
     'artifact.reveal': async (input) => {
       const file = core.provenance.artifacts.blobPath(input.versionId);
       if (!core.revealPath) return { revealed: false, path: file };

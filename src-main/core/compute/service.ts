@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ComputeJobView, ComputeLanguage, ComputeResources, ComputeTargetConfig, ComputeTargetView } from '../../../src-preload/contract/compute';
+import type { ComputeJobLogs, ComputeJobView, ComputeLanguage, ComputeResources, ComputeTargetConfig, ComputeTargetView } from '../../../src-preload/contract/compute';
 import { TERMINAL_JOB_STATES } from '../../../src-preload/contract/compute';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Ledger } from '../ledger/ledger';
@@ -10,7 +10,7 @@ import { errorMessage } from '../shared/errorMessage';
 import { harvestJob } from './harvest';
 import { jobPath, scriptHead, sha256, stageJobFolder, type InputRequest } from './jobFolder';
 import { foldJob, lastStateData, type JobSpec } from './jobState';
-import type { Scheduler, SchedulerStatus } from './scheduler';
+import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
 import { SlurmScheduler } from './slurm';
 import { SshHostScheduler } from './sshHost';
 import { TargetStore, targetView } from './targets';
@@ -52,6 +52,8 @@ interface StoredSpec extends JobSpec {
 }
 
 const MAX_WAIT_S = 600;
+/** How much of each log the Jobs panel shows (characters). */
+const LOG_TAIL = 64 * 1024;
 
 export class ComputeService {
   readonly targets: TargetStore;
@@ -229,6 +231,32 @@ export class ComputeService {
     await this.schedulerFor(spec.target, transport).cancel(view.schedulerJobId, view.remoteDir);
     this.schedule(0);
     return this.refresh(jobId);
+  }
+
+  /** stdout and stderr: the harvested evidence, or the last bytes on the target while the job runs. */
+  async logs(jobId: string): Promise<ComputeJobLogs> {
+    const view = this.view(jobId);
+    const tail = (s: string) => (s.length > LOG_TAIL ? s.slice(-LOG_TAIL) : s);
+    if (view.harvested) {
+      const read = (log: ComputeJobView['logs']['stdout']) => {
+        if (!log) return { text: '', truncated: false };
+        const bytes = this.deps.artifacts().read(log.versionId, 4 * LOG_TAIL);
+        const text = Buffer.from(bytes.base64, 'base64').toString('utf8');
+        return { text: tail(text), truncated: bytes.truncated || text.length > LOG_TAIL };
+      };
+      const [out, err] = [read(view.logs.stdout), read(view.logs.stderr)];
+      return { jobId, stdout: out.text, stderr: err.text, source: 'harvested', truncated: out.truncated || err.truncated };
+    }
+    if (!view.remoteDir) return { jobId, stdout: '', stderr: view.reason ?? '', source: 'target', truncated: false };
+    const spec = this.deps.ledger().compute.require(jobId).spec as StoredSpec;
+    const transport = this.transportFor(spec.target);
+    const read = async (rel: string) => {
+      const r = await transport.exec(['tail', '-c', String(LOG_TAIL + 1), `${view.remoteDir}/${rel}`]);
+      // Not written yet (the job is pending): nothing to show, not an error.
+      return r.code === 0 ? r.stdout : '';
+    };
+    const [stdout, stderr] = [await read(STDOUT_LOG), await read(STDERR_LOG)];
+    return { jobId, stdout: tail(stdout), stderr: tail(stderr), source: 'target', truncated: stdout.length > LOG_TAIL || stderr.length > LOG_TAIL };
   }
 
   /** Picks up the jobs left open by an earlier run of the app (a job that finished meanwhile is harvested now). */

@@ -8,6 +8,7 @@ import { createEnvironmentsSlice } from './environmentsSlice';
 import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
 import { createMemorySlice } from './memorySlice';
+import { createComputeSlice } from './computeSlice';
 import { createMcpSlice } from './mcpSlice';
 import { createNotebookSlice } from './notebookSlice';
 import { createPanelsSlice } from './panelsSlice';
@@ -53,6 +54,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createMemorySlice(options)(...a),
     ...createMcpSlice(options)(...a),
     ...createNotebookSlice(options)(...a),
+    ...createComputeSlice(options)(...a),
   }));
 }
 

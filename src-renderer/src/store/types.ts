@@ -25,6 +25,7 @@ import type {
 import type { EnvironmentList } from '../../../src-preload/contract/environments';
 import type { McpPolicyAction, McpView } from '../../../src-preload/contract/mcp';
 import type { MemoryRecord, MemoryScope, ThinkingStepData } from '../../../src-preload/contract';
+import type { ComputeJobLogs, ComputeJobView, ComputeTargetView } from '../../../src-preload/contract/compute';
 import type { Bridge } from '../api/bridge';
 import type { Language } from '../i18n/language';
 import type { ConversationState } from './conversationReducer';
@@ -44,7 +45,7 @@ export interface StoreDeps {
 }
 
 export type View = 'home' | 'system' | 'session' | 'settings' | 'skills';
-export type RightTab = 'notebook' | 'evidence' | 'artifacts' | 'plan' | 'memory';
+export type RightTab = 'notebook' | 'evidence' | 'artifacts' | 'plan' | 'memory' | 'jobs';
 
 export interface UiSlice {
   language: Language;
@@ -295,6 +296,21 @@ export interface McpSlice {
   changeMcp(change: McpChange): Promise<string | null>;
 }
 
+/** Compute jobs and targets (issue 23): the Jobs tab of the right panel and Settings → Compute. */
+export interface ComputeSlice {
+  /** `compute.jobs`: the session's jobs as last polled. */
+  jobs: Loadable<ComputeJobView[]> & { sessionId: string | null };
+  loadJobs(sessionId: string): Promise<void>;
+  /** Cancels a job, then reloads the list; answers the error message or null. */
+  cancelJob(jobId: string): Promise<string | null>;
+  /** A job's stdout and stderr (not kept in the store: the panel shows them while open). */
+  jobLogs(jobId: string): Promise<{ logs: ComputeJobLogs } | { error: string }>;
+  computeTargets: Loadable<ComputeTargetView[]>;
+  loadComputeTargets(): Promise<void>;
+  saveComputeTarget(target: Record<string, unknown>): Promise<string | null>;
+  removeComputeTarget(name: string): Promise<string | null>;
+}
+
 export type AppState = UiSlice &
   SystemSlice &
   NoticesSlice &
@@ -310,7 +326,8 @@ export type AppState = UiSlice &
   DelegationSlice &
   MemorySlice &
   McpSlice &
-  NotebookSlice;
+  NotebookSlice &
+  ComputeSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

@@ -148,6 +148,25 @@ describe.skipIf(skip !== null)('SSH compute target', () => {
     expect(text(second, view.outputsHarvested[0]!.versionId)).toBe('later\n');
   });
 
+  it('is reachable from a Python cell as host.compute.*', async () => {
+    const core = world.open({ unattended: 'allow' });
+    const sessionId = sessionWith(core, { 'x.txt': 'from the workspace' });
+    const cell = await core.kernels.execute(
+      sessionId,
+      'python',
+      [
+        "job = host.compute.submit(target='gpu-box', language='shell', script='cat x.txt > y.txt', inputs=[{'workspace': 'x.txt'}], outputs=['y.txt'])['output']",
+        // A host call answers {text, output}: output is the job view.
+        "done = host.compute.result(job_id=job['id'], wait_s=60)['output']",
+        "print(done['state'], done['exitCode'], [o['path'] for o in done['outputsHarvested']])",
+      ].join('\n'),
+    );
+    expect(cell.error ?? null).toBeNull();
+    expect(cell.stdout.trim()).toBe("completed 0 ['y.txt']");
+    const [job] = core.compute.list(sessionId);
+    expect(text(core, job!.outputsHarvested[0]!.versionId)).toBe('from the workspace');
+  }, 90_000);
+
   it('refuses a submission headless without the unattended policy', async () => {
     const core = world.open();
     const sessionId = sessionWith(core);

@@ -8,6 +8,7 @@ import { EvidenceTab } from './EvidenceTab';
 import { NotebookTab } from './NotebookTab';
 import { PlanTab } from '../plan/PlanTab';
 import { MemoryTab } from '../memory/MemoryTab';
+import { JobsTab } from '../compute/JobsTab';
 
 const TABS: readonly [RightTab, MessageKey][] = [
   ['notebook', 'panel.notebook'],
@@ -15,9 +16,10 @@ const TABS: readonly [RightTab, MessageKey][] = [
   ['artifacts', 'panel.artifacts'],
   ['plan', 'panel.plan'],
   ['memory', 'panel.memory'],
+  ['jobs', 'panel.jobs'],
 ];
 
-/** The session's side panel: Notebook, Evidence, Artifacts, the agent's Plan and its Memory. */
+/** The session's side panel: Notebook, Evidence, Artifacts, the agent's Plan, its Memory and compute Jobs. */
 export function RightPanel() {
   const t = useT();
   const tab = useAppStore((s) => s.rightTab);
@@ -51,6 +53,7 @@ export function RightPanel() {
         {tab === 'artifacts' ? <ArtifactsTab /> : null}
         {tab === 'plan' ? <PlanTab /> : null}
         {tab === 'memory' ? <MemoryTab /> : null}
+        {tab === 'jobs' ? <JobsTab /> : null}
       </div>
     </aside>
   );

@@ -1,0 +1,114 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Envelope } from '../../src-preload/contract';
+import type { ComputeJobLogs, ComputeJobView } from '../../src-preload/contract/compute';
+import { bridge } from '../../src-renderer/src/api/bridge';
+import { formatElapsed, JobsTab } from '../../src-renderer/src/components/compute/JobsTab';
+import { StoreProvider } from '../../src-renderer/src/store/context';
+import { createAppStore } from '../../src-renderer/src/store/store';
+import { fakeBridgeApi, memoryStorage } from './support';
+
+// Issue 23: the Jobs tab shows each job's live state, elapsed time and logs, and cancels a running one.
+
+function job(over: Partial<ComputeJobView>): ComputeJobView {
+  return {
+    id: 'job_aaaaaaaaaaaaaaaa',
+    sessionId: 's1',
+    target: 'hpc',
+    targetKind: 'slurm',
+    language: 'python',
+    scriptSha256: 'a'.repeat(64),
+    scriptHead: 'print(1)',
+    inputs: [],
+    outputs: ['out.csv'],
+    resources: { cpus: 2 },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    schedulerJobId: '42',
+    remoteDir: '/scratch/job',
+    state: 'running',
+    reason: null,
+    exitCode: null,
+    node: 'node7',
+    partition: 'gpu',
+    elapsedSeconds: 125,
+    startedAt: '2026-01-01T00:00:01.000Z',
+    endedAt: null,
+    harvested: false,
+    outputsHarvested: [],
+    missingOutputs: [],
+    logs: { stdout: null, stderr: null },
+    lastPolledAt: null,
+    pollError: null,
+    ...over,
+  };
+}
+
+/** main's compute routes over two jobs: one running (cancellable), one that failed without its output. */
+function backend() {
+  const running = job({});
+  const failed = job({ id: 'job_bbbbbbbbbbbbbbbb', state: 'failed', exitCode: 0, harvested: true, elapsedSeconds: 7, missingOutputs: ['out.csv'], reason: 'declared output "out.csv" was not written' });
+  const calls: string[] = [];
+  const api = fakeBridgeApi((route, input): Envelope<unknown> => {
+    calls.push(route);
+    const { jobId } = input as { jobId?: string };
+    switch (route) {
+      case 'compute.jobs':
+        return { ok: true, data: [running, failed] };
+      case 'compute.job.cancel':
+        Object.assign(running, { state: 'cancelled', harvested: true, reason: 'cancelled' });
+        return { ok: true, data: running };
+      case 'compute.job.logs': {
+        const logs: ComputeJobLogs = { jobId: jobId!, stdout: 'step 1 of 3\n', stderr: '', source: 'target', truncated: false };
+        return { ok: true, data: logs };
+      }
+      default:
+        return { ok: false, error: { code: 'unknown_route', message: route } };
+    }
+  });
+  return { api, calls };
+}
+
+afterEach(() => cleanup());
+
+describe('Jobs tab', () => {
+  it('shows state, elapsed time, the missing output, logs, and cancels a running job', async () => {
+    const { api, calls } = backend();
+    window.openai4s = api;
+    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
+    store.setState({ conversation: { sessionId: 's1' } as never });
+    render(
+      <StoreProvider store={store}>
+        <JobsTab />
+      </StoreProvider>,
+    );
+    const running = await screen.findByTestId('job-job_aaaaaaaaaaaaaaaa');
+    expect(within(running).getByTestId('job-state').textContent).toBe('running');
+    expect(within(running).getByTestId('job-elapsed').textContent).toBe('2m 05s');
+    const failed = screen.getByTestId('job-job_bbbbbbbbbbbbbbbb');
+    expect(within(failed).getByTestId('job-state').textContent).toBe('failed');
+    expect(failed.textContent).toContain('Not written: out.csv');
+    // Only a job still open can be cancelled.
+    expect(within(failed).queryByTestId('job-cancel')).toBeNull();
+
+    fireEvent.click(within(running).getByRole('button', { name: 'Logs' }));
+    expect((await screen.findByTestId('job-logs-job_aaaaaaaaaaaaaaaa')).textContent).toContain('step 1 of 3');
+
+    fireEvent.click(within(running).getByTestId('job-cancel'));
+    await waitFor(() => expect(within(screen.getByTestId('job-job_aaaaaaaaaaaaaaaa')).getByTestId('job-state').textContent).toBe('cancelled'));
+    expect(calls).toContain('compute.job.cancel');
+  });
+
+  it('says there is no job, and formats elapsed times', async () => {
+    window.openai4s = fakeBridgeApi((route): Envelope<unknown> => (route === 'compute.jobs' ? { ok: true, data: [] } : { ok: false, error: { code: 'unknown_route', message: route } }));
+    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
+    store.setState({ conversation: { sessionId: 's1' } as never });
+    render(
+      <StoreProvider store={store}>
+        <JobsTab />
+      </StoreProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('jobs-empty').textContent).toContain('No compute job in this session'));
+    expect(formatElapsed(3723)).toBe('1h 02m 03s');
+    expect(formatElapsed(7)).toBe('7s');
+  });
+});
