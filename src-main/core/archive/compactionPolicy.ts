@@ -10,7 +10,7 @@ import { fallbackHandoff, renderHandoff, summarise } from './handoff';
 import { ledgerFacts, type FactsLedger } from './ledgerFacts';
 import { ARCHIVED_NOTE, archivedPreview } from './preview';
 import type { ResultArchive } from './resultArchive';
-import { renderStanding, STANDING_CAP_TOKENS, type StandingContextSource } from './standingContext';
+import { fitTokens, renderStanding, STANDING_CAP_TOKENS, type StandingContextSource } from './standingContext';
 import { messageTokens, toolTokens, type TokenCounter } from './tokens';
 
 export interface CompactionOptions {
@@ -84,6 +84,7 @@ export class CompactionPolicy implements ContextPolicyPort {
   /** The preview that replaced a message, by the message (history keeps the same objects). */
   private readonly replaced = new WeakMap<LlmMessage, LlmMessage>();
   private readonly tokenCache = new WeakMap<LlmMessage, number>();
+  private counter: TokenCounter | null = null;
 
   constructor(private readonly deps: CompactionPolicyDeps) {
     this.options = { ...defaultCompactionOptions(deps.window.tokens), ...deps.options };
@@ -95,7 +96,7 @@ export class CompactionPolicy implements ContextPolicyPort {
   }
 
   async prepare(history: readonly LlmMessage[], request?: ContextRequest): Promise<PreparedContext> {
-    const counter = await this.deps.counter;
+    const counter = (this.counter = await this.deps.counter);
     const { sessionId, runId } = this.deps;
     const base = request?.system ?? '';
     const sections = this.deps.standing ? await this.deps.standing(sessionId, runId) : [];
@@ -145,6 +146,10 @@ export class CompactionPolicy implements ContextPolicyPort {
     return out;
   }
 
+  private handoffAllowance(): number {
+    return Math.min(HANDOFF_ALLOWANCE, Math.floor(this.deps.window.tokens * 0.1));
+  }
+
   private tokensOf(counter: TokenCounter, m: LlmMessage): number {
     let n = this.tokenCache.get(m);
     if (n === undefined) {
@@ -162,7 +167,8 @@ export class CompactionPolicy implements ContextPolicyPort {
   private assemble(view: LlmMessage[]): LlmMessage[] {
     if (!this.handoff) return view;
     const facts = ledgerFacts(this.deps.ledger, this.deps.sessionId, this.deps.runId);
-    const text = renderHandoff(this.handoff, this.deps.request, facts, this.compactions);
+    // Bounded whatever the handoff holds, so a compaction always makes room.
+    const text = fitTokens(this.counter!, renderHandoff(this.handoff, this.deps.request, facts, this.compactions), this.handoffAllowance());
     const first = view[0];
     // Providers want turns to alternate: a kept turn that starts with a user message takes the handoff in front of it.
     if (first?.role === 'user') return [{ role: 'user', content: `${text}\n\n---\n\n${first.content}` }, ...view.slice(1)];
@@ -176,7 +182,7 @@ export class CompactionPolicy implements ContextPolicyPort {
   private async compact(view: LlmMessage[], counter: TokenCounter, fixed: number, request?: ContextRequest): Promise<Made | null> {
     const groups = segmentHistory(view);
     if (groups.length < 2) return null;
-    const room = Math.floor(this.deps.window.tokens * this.options.targetRatio) - fixed - HANDOFF_ALLOWANCE;
+    const room = Math.floor(this.deps.window.tokens * this.options.targetRatio) - fixed - this.handoffAllowance();
     let keepFrom = groups[groups.length - 1]!.start;
     let kept = this.messagesTokens(counter, view.slice(keepFrom));
     for (let g = groups.length - 2; g >= 0; g--) {

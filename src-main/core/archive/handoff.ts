@@ -140,7 +140,8 @@ export function fallbackHandoff(input: { request: string; previous: Handoff | nu
     inProgress: keep(previous?.inProgress ?? [], 30),
     blocked: keep(blocked, 30),
     nextMove: 'Continue from the most recent turns below; recall an archived result by its sha256 when its preview is not enough.',
-    keyArtifacts: keep([...facts.artifacts, ...facts.archived.map((a) => `archived ${a}`)], 60),
+    // The newest archived results only: every one stays recallable by the hash in its preview.
+    keyArtifacts: keep([...facts.artifacts.slice(-40), ...facts.archived.slice(-10).map((a) => `archived ${a}`)], 60),
     activeKernelGeneration: cap(facts.activeKernelGeneration, 1_000),
   };
 }

@@ -26,16 +26,16 @@ export function combineStanding(...sources: StandingContextSource[]): StandingCo
   return async (sessionId, runId) => (await Promise.all(sources.map((s) => s(sessionId, runId)))).flat();
 }
 
-/** Cuts `text` to at most `tokens` tokens by halving until it fits (cheap: a few counts). */
-function fit(counter: TokenCounter, text: string, tokens: number): string {
+/** Cuts `text` to at most `tokens` tokens, shrinking until it fits (cheap: a few counts). */
+export function fitTokens(counter: TokenCounter, text: string, tokens: number): string {
   if (counter.count(text) <= tokens) return text;
   let chars = Math.max(0, Math.floor(text.length * (tokens / Math.max(1, counter.count(text)))));
   let cut = text.slice(0, chars);
-  while (chars > 0 && counter.count(`${cut}\n[… cut to fit the standing-context budget]`) > tokens) {
+  while (chars > 0 && counter.count(`${cut}\n[… cut to fit the context budget]`) > tokens) {
     chars = Math.floor(chars * 0.8);
     cut = text.slice(0, chars);
   }
-  return chars > 0 ? `${cut}\n[… cut to fit the standing-context budget]` : '';
+  return chars > 0 ? `${cut}\n[… cut to fit the context budget]` : '';
 }
 
 /**
@@ -47,7 +47,7 @@ export function renderStanding(sections: readonly StandingSection[], counter: To
   const parts: string[] = [];
   for (const s of sections) {
     if (!s.text.trim() || left <= 20) continue;
-    const text = fit(counter, `## ${s.title}\n${s.text.trim()}`, Math.min(left, s.maxTokens ?? left));
+    const text = fitTokens(counter, `## ${s.title}\n${s.text.trim()}`, Math.min(left, s.maxTokens ?? left));
     if (!text) continue;
     left -= counter.count(text);
     parts.push(text);
