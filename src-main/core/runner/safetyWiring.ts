@@ -23,7 +23,7 @@ export interface SafetyDeps {
   env: Pick<ConfigEnv, 'get'>;
   processEnv: NodeJS.ProcessEnv;
   ledger: () => Pick<Ledger, 'safety' | 'sessions'>;
-  host: { approvals: ApprovalService; policy: Pick<PermissionPolicy, 'consumeOnce'> };
+  host: { approvals: ApprovalService; policy: Pick<PermissionPolicy, 'consumeOnce' | 'evaluate'> };
   /** No one answers approvals (CLI, tests): a question is denied unless OPENAI4S_UNATTENDED_APPROVAL=allow. */
   headless: boolean;
   provenance: () => Pick<ProvenanceServices, 'evidence'>;
