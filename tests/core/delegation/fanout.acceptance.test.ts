@@ -4,6 +4,7 @@ import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CitedAnswer } from '../../../src-preload/contract/answer';
+import { dataPartSchemas } from '../../../src-preload/contract/dataParts';
 import { runCli } from '../../../src-main/cli/main';
 import { createCore } from '../../../src-main/core/core';
 import type { RunTreeNode } from '../../../src-main/core/export/runTree';
@@ -154,6 +155,8 @@ describe('delegation acceptance: six children, one per protein, on a science mir
       for (const id of cited) expect(evidence.get(sessionId, id), id).not.toBeNull();
       const childParts = message.parts.filter((p) => p.type === 'data-child') as { data: { runId: string; status: string; evidence: string[] } }[];
       expect(childParts.map((p) => p.data.status)).toEqual(Array(6).fill('completed'));
+      // Every child part is valid by the contract's map of data parts.
+      for (const p of childParts) expect(dataPartSchemas.child.safeParse(p.data).success).toBe(true);
       expect(new Set(childParts.flatMap((p) => p.data.evidence))).toEqual(new Set(cited));
       // The children's streams are in the session's stream, under their own run ids, and stay out of the messages.
       const events = core.ledger.events.readFrom(sessionId);
