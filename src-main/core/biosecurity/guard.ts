@@ -1,3 +1,4 @@
+import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { ActionContext, ActionGuardPort, GuardedStep, GuardVerdict } from '../engine/ports';
 import type { SafetyCheckInput } from '../ledger/safetyChecksRepo';
 import type { LanguageModelPort, LlmMessage } from '../llm/types';
@@ -43,6 +44,7 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
   const seen: PrescanHit[] = [];
   /** Terms the screener allowed in this run: they do not buy another model call (escalated ones do). */
   const cleared = new Set<string>();
+  let refusals = 0;
 
   const record = (step: GuardedStep, ctx: ActionContext, row: Omit<SafetyCheckInput, 'sessionId' | 'runId' | 'turn' | 'subject' | 'subjectSha256'>) => {
     try {
@@ -68,6 +70,8 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
     const what = concern.sequences.map((s) => `a ${s.length}-${s.kind === 'dna' ? 'nt' : 'residue'} ${s.kind === 'dna' ? 'nucleotide' : 'protein'} sequence (${s.preview})`).join(', ');
     const message = `this step works to enhance ${what} ("${concern.intent}") whose identity has not been established in this session. First identify it (science_search in uniprot or pdb, or a similarity search) and say what it is; capability-enhancing work continues only on an identified sequence that is not a regulated pathogen or toxin.`;
     record(step, ctx, { layer: 'sequence', trigger, checkedBy: 'identity-check', verdict: 'refused', reason: message, outcome: 'refused', requestId: null, durationMs: performance.now() - started });
+    // The conversation shows the cell that was not run, and why (a refused tool call shows as its error).
+    if (step.kind === 'cell') ctx.emit(dataChunk('cell', `${deps.runId}-refused-${++refusals}`, { language: step.language, code: step.code, status: 'error', error: { ename: 'Refused', evalue: `Not run: ${message}`, traceback: '', line: null } }));
     return { action: 'refuse', message };
   }
 

@@ -158,6 +158,41 @@ describe('issue 27 acceptance: biosecurity screening', () => {
   }, 120_000);
 });
 
+describe('issue 27 acceptance: sequence check', () => {
+  const PROTEIN = 'MALWMRLLPLLALLALWGPDPAAAFVNQHLCGSHLVEALYLVCGERGFFYTPKTRREAEDLQVGQVELGGGPGAGSLQPLALEGSLQKRGIVEQCCTSICSLYQLENYCN';
+  const CELL = `seq = "${PROTEIN}"\n# point mutations to increase the thermal stability\nprint(len(seq))`;
+
+  it('enhancing an unlabelled sequence is refused until a search in the session identifies it, then runs', async () => {
+    const fixtures = await startFixtureServer(path.resolve('resources/demo'), INSULIN_ROUTES);
+    cleanups.push(() => fixtures.close());
+    const { core, model } = await start(
+      [
+        { reply: [{ text: `Designing stabilising mutations.\n\n\`\`\`python\n${CELL}\n\`\`\`\n` }] },
+        { reply: [{ toolCall: { id: 'call_uniprot', name: 'science_search', arguments: { database: 'uniprot', operation: 'fasta', query: 'P01308' } } }] },
+        { reply: [{ text: `It is human insulin (P01308).\n\n\`\`\`python\n${CELL}\n\`\`\`\n` }] },
+        text('The sequence is human preproinsulin; stabilising variants follow.'),
+        text('Done.'),
+      ],
+      { env: { OPENAI4S_UNIPROT_BASE_URL: fixtures.origin } },
+    );
+    const { sessionId, record } = await run(core, `Increase the thermal stability of this protein: ${PROTEIN}`);
+    expect(record.status).toBe('completed');
+    // The model read why the first cell did not run, and the conversation shows it.
+    expect(JSON.stringify(model.requests[1]!.body)).toContain('identity has not been established');
+    const cells = partsOf(core, sessionId).filter((p) => p.type === 'data-cell') as { data: { status: string; error?: { ename: string } | null } }[];
+    expect(cells.map((c) => [c.data.status, c.data.error?.ename ?? null])).toEqual([
+      ['error', 'Refused'],
+      ['ok', null],
+    ]);
+    const checks = core.ledger.safety.listBySession(sessionId).filter((c) => c.layer === 'sequence');
+    expect(checks.map((c) => [c.verdict, c.outcome])).toEqual([
+      ['refused', 'refused'],
+      ['allow', 'proceeded'],
+    ]);
+    expect(checks[1]!.reason).toMatch(/identity evidence in the session: ev_\w+ \(UniProt/);
+  }, 120_000);
+});
+
 describe('issue 27 acceptance: pre-execution review of cells', () => {
   const CURL = 'import subprocess\nout = subprocess.run(["curl", "-s", "https://example.org/genes.csv"], capture_output=True)\nprint(out.stdout[:200])';
 
