@@ -109,7 +109,7 @@ describe('stop_child ends the subtree; nothing it produces afterwards is kept', 
     expect(h.service.sizes()).toEqual({ nodes: 0, sessions: 0, roots: 0, poolRunning: 0, poolWaiting: 0 });
   }, 120_000);
 
-  it('Stop on the user\'s run stops its children too, and a run that ends takes its running children with it', async () => {
+  it('a run that answers without collecting takes its running children with it', async () => {
     const running = new Set<string>();
     let release: (() => void) | null = null;
     const started = new Promise<void>((resolve) => (release = resolve));
@@ -129,6 +129,66 @@ describe('stop_child ends the subtree; nothing it produces afterwards is kept', 
     const session = h.ledger.createSession('orphans');
     const root = await runMessage(h, session.id, 'fan out, then answer at once');
     expect(root.status).toBe('completed');
+    await until(() => h!.ledger.runs.listChildren(session.id).every((c) => c.status !== 'processing'));
+    expect(h.ledger.runs.listChildren(session.id).map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
+    expect(JSON.stringify(h.ledger.events.readFrom(session.id).map((e) => e.chunk))).not.toContain(LATE);
+  });
+});
+
+describe('the user stops children', () => {
+  it('the stop button (delegation.stop) ends a child and its subtree; the parent reads it as stopped by the user', async () => {
+    const running = new Set<string>();
+    let ready: (() => void) | null = null;
+    const bothRunning = new Promise<void>((resolve) => (ready = resolve));
+    const parentSaw: string[] = [];
+    h = delegationHarness({
+      reply: (a) => {
+        if (a.depth === 2) return cell();
+        if (a.depth === 1) return a.tools.length ? cell() : call('delegate_task', { task: 'grandchild' });
+        parentSaw.splice(0, parentSaw.length, ...a.tools.map((t) => t.content));
+        if (!a.tools.length) return call('delegate_task', { task: 'child' });
+        if (a.tools.length === 1) return call('collect_children', {});
+        return call('finalize_response', validAnswer);
+      },
+      kernelFor: () =>
+        stubbornKernel(running, () => {
+          if (running.size >= 2) ready?.();
+        }),
+    });
+    const session = h.ledger.createSession('user stop');
+    const run = h.runner.submit({ sessionId: session.id, mutationId: 'u', message: 'start a child' });
+    await bothRunning;
+    const [child, grandchild] = h.ledger.runs.listChildren(session.id);
+    const { stopped } = await h.service.stopFromUser(session.id, child!.id);
+    expect(stopped).toEqual([child!.id, grandchild!.id]);
+    await expect(h.service.stopFromUser(session.id, child!.id)).resolves.toEqual({ stopped: [] });
+    await expect(h.service.stopFromUser('another-session', child!.id)).rejects.toThrow(/is not running in this session/);
+    const done = await h.runner.result(run.id);
+    expect(done.status).toBe('completed');
+    expect(parentSaw[1]).toMatch(/\[stopped\][^\n]*\n\s+Stopped by the user\./);
+    expect(JSON.stringify(h.ledger.events.readFrom(session.id).map((e) => e.chunk))).not.toContain(LATE);
+  });
+
+  it("Stop on the user's run stops the children it started", async () => {
+    const running = new Set<string>();
+    let ready: (() => void) | null = null;
+    const started = new Promise<void>((resolve) => (ready = resolve));
+    h = delegationHarness({
+      reply: (a) => {
+        if (a.depth === 1) return cell();
+        if (!a.tools.length) return call('delegate_task', { tasks: [{ task: 'a' }, { task: 'b' }] });
+        return call('collect_children', {});
+      },
+      kernelFor: () =>
+        stubbornKernel(running, () => {
+          if (running.size >= 2) ready?.();
+        }),
+    });
+    const session = h.ledger.createSession('stop run');
+    const run = h.runner.submit({ sessionId: session.id, mutationId: 's', message: 'fan out and wait' });
+    await started;
+    expect(h.runner.stop(session.id)).toEqual({ stopped: run.id });
+    expect((await h.runner.result(run.id)).status).toBe('cancelled');
     await until(() => h!.ledger.runs.listChildren(session.id).every((c) => c.status !== 'processing'));
     expect(h.ledger.runs.listChildren(session.id).map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
     expect(JSON.stringify(h.ledger.events.readFrom(session.id).map((e) => e.chunk))).not.toContain(LATE);
