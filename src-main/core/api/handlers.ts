@@ -178,15 +178,15 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       return { revealed: true, path: dir };
     },
     'compute.targets': () => core.compute.listTargets(),
-    'compute.targets.save': (input) => {
+    'compute.targets.save': async (input) => {
       core.compute.targets.save(input.target);
       return core.compute.targets.list().map(targetView);
     },
-    'compute.targets.remove': (input) => {
+    'compute.targets.remove': async (input) => {
       if (!core.compute.targets.remove(input.name)) throw new AppError('not_found', `No compute target "${input.name}" to remove.`);
       return core.compute.targets.list().map(targetView);
     },
-    'compute.jobs': (input) => {
+    'compute.jobs': async (input) => {
       core.ledger.sessions.require(input.sessionId);
       return core.compute.list(input.sessionId);
     },

@@ -12,6 +12,7 @@ import { RulesSection } from './RulesSection';
 import { SandboxSection } from './SandboxSection';
 import { SkillFoldersSection } from './SkillFoldersSection';
 import { McpServersSection } from './McpServersSection';
+import { ComputeTargetsSection } from './ComputeTargetsSection';
 import type { SaveSettings } from './saveSettings';
 
 /** Providers and keys, defaults, sandbox, approval rules, language, theme, data directory. */
@@ -57,6 +58,7 @@ export function SettingsPanel() {
         <SkillFoldersSection save={save} />
         <EnvironmentsSection />
         <McpServersSection />
+        <ComputeTargetsSection />
         <RulesSection />
         <AppearanceSection />
         <DataDirSection />

@@ -130,6 +130,13 @@ export const en = {
   'settings.defaults.fromEnv': 'From the environment (OPENAI4S_PROVIDER)',
   'settings.sandbox.note':
     'Running kernels use “{mode}”. A change applies to kernels started after the app restarts.',
+  'settings.compute.title': 'Compute targets',
+  'settings.compute.note': 'Slurm clusters and SSH hosts the agent may send jobs to (each submission asks you first). A target names a key file; it never holds a key or a password. SSH uses your own keys or ssh-agent and checks the host key against known_hosts. Stored in <data root>/compute/targets.json.',
+  'settings.compute.none': 'No target yet.',
+  'settings.compute.label': 'Add or replace a target (JSON)',
+  'settings.compute.save': 'Save target',
+  'settings.compute.remove': 'Remove',
+  'settings.compute.notJson': 'Paste one target as a JSON object, e.g. { "name": "hpc", "kind": "slurm", "host": "login.example.org" }.',
   'settings.skillFolders.title': 'Skill folders',
   'settings.skillFolders.note': 'More folders of skills (for example a published collection), read after the bundled skills and yours; the Skills page lists what they hold.',
   'settings.skillFolders.label': 'Add a folder (absolute path)',
