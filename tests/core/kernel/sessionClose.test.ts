@@ -40,7 +40,7 @@ describe('closing a session', () => {
     expect((await running).died).toBeTruthy();
     await expect(waiting).rejects.toThrow(/session was closed/);
     expect(events.filter((e) => e.sessionId === 'gone').map((e) => e.kind)).toEqual(['started', 'session_closed']);
-    expect(sup.sizes()).toEqual({ sessions: 0, liveProcesses: 0 });
+    expect(sup.sizes()).toEqual({ sessions: 0, liveProcesses: 0, ownedKernels: 0 });
     // Asking about a session does not bring its slots back.
     expect(sup.status('gone').slots.map((s) => s.state)).toEqual(['none', 'none']);
     expect(sup.sizes().sessions).toBe(0);
