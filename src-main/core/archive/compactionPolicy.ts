@@ -9,7 +9,7 @@ import { isCellResult, segmentHistory } from './groups';
 import { fallbackHandoff, renderHandoff, summarise } from './handoff';
 import { ledgerFacts, type FactsLedger } from './ledgerFacts';
 import { ARCHIVED_NOTE, archivedPreview } from './preview';
-import type { ResultArchive } from './resultArchive';
+import type { ArchivedRef, ResultArchive } from './resultArchive';
 import { fitTokens, renderStanding, STANDING_CAP_TOKENS, type StandingContextSource } from './standingContext';
 import { messageTokens, toolTokens, type TokenCounter } from './tokens';
 
@@ -84,6 +84,7 @@ export class CompactionPolicy implements ContextPolicyPort {
   /** The preview that replaced a message, by the message (history keeps the same objects). */
   private readonly replaced = new WeakMap<LlmMessage, LlmMessage>();
   private readonly tokenCache = new WeakMap<LlmMessage, number>();
+  private readonly stored = new WeakMap<LlmMessage, ArchivedRef>();
   private counter: TokenCounter | null = null;
 
   constructor(private readonly deps: CompactionPolicyDeps) {
@@ -130,19 +131,35 @@ export class CompactionPolicy implements ContextPolicyPort {
     return rest.map((m, i) => {
       const done = this.replaced.get(m);
       if (done) return done;
-      if (!bulky(m) || (!all && i >= newest)) return m;
-      if (Buffer.byteLength(m.content, 'utf8') <= (all ? 1_024 : this.options.archiveBytes)) return m;
+      if (!bulky(m)) return m;
+      const bytes = Buffer.byteLength(m.content, 'utf8');
+      if (!all && i >= newest) {
+        // The newest results stay whole in context, but a large one is archived now: the audit
+        // keeps only 8 KB of a result, so the archive is where its full text survives the run.
+        if (bytes > this.options.archiveBytes) this.store(m);
+        return m;
+      }
+      if (bytes <= (all ? 1_024 : this.options.archiveBytes)) return m;
       return this.archived(m);
     });
   }
 
+  /** Archives a message's full text once (content-addressed, so a repeat costs a hash). */
+  private store(m: LlmMessage): ArchivedRef {
+    let ref = this.stored.get(m);
+    if (!ref) {
+      ref = this.deps.archive.put(this.deps.sessionId, this.deps.runId, m.role === 'tool' ? m.toolName : 'cell', m.content);
+      this.stored.set(m, ref);
+      if (this.archivedCount++ === 0) this.deps.onArchived?.();
+    }
+    return ref;
+  }
+
   private archived(m: LlmMessage): LlmMessage {
-    const source = m.role === 'tool' ? m.toolName : 'cell';
-    const ref = this.deps.archive.put(this.deps.sessionId, this.deps.runId, source, m.content);
+    const ref = this.store(m);
     const label = m.role === 'tool' ? `${m.toolName} (call ${m.toolCallId})` : 'a cell observation';
     const out = { ...m, content: archivedPreview(m.content, ref, label) } as LlmMessage;
     this.replaced.set(m, out);
-    if (this.archivedCount++ === 0) this.deps.onArchived?.();
     return out;
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Ledger } from '../ledger/ledger';
 import { APP_VERSION } from '../config/version';
+import { archiveFiles } from './archiveFiles';
 import { readArtifactIndex } from './artifactFiles';
 import { generationLocks } from './environmentLock';
 import { collisionKey, unsafeNameReason } from './entryNames';
@@ -17,7 +18,7 @@ import { runTree } from './runTree';
 
 /** What an export reads: the session's ledger rows, its workspace (figures) and the data root (signing key). */
 export interface ExportSources {
-  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments' | 'memory' | 'runs'> & Partial<Pick<Ledger, 'safety' | 'userCells'>>;
+  readonly ledger: Pick<Ledger, 'detail' | 'history' | 'events' | 'actions' | 'kernels' | 'environments' | 'memory' | 'runs'> & Partial<Pick<Ledger, 'safety' | 'userCells' | 'archive'>>;
   readonly kernels: { workspaceFor(sessionId: string): string };
   readonly config: { readonly dataDir: string };
 }
@@ -74,6 +75,8 @@ export function exportSession(
   files.set('ledger/stream_events.jsonl', jsonl(ledger.events.readFrom(sessionId)));
   const actionRuns = [...detail.runs, ...childRuns].map((r) => ({ runId: r.id, groups: ledger.actions.listByRun(r.id) }));
   files.set('ledger/action_events.jsonl', jsonl(actionRuns.flatMap((r) => r.groups)));
+  // Long sessions: the compactions' handoffs and the archived results recall reads (issue 19).
+  for (const [p, bytes] of archiveFiles(ledger, sources.config.dataDir, sessionId)) files.set(p, bytes);
   // Every biosecurity screening and pre-execution cell review of the session, with verdicts and reasons (issue 27).
   if (ledger.safety) files.set('ledger/safety_checks.jsonl', jsonl(ledger.safety.listBySession(sessionId)));
   // Each generation with its environment lock: the environment, interpreter and versions of what its cells imported.
@@ -97,7 +100,8 @@ export function exportSession(
   const workspace = sources.kernels.workspaceFor(sessionId);
   const readWorkspace = workspaceReader(workspace);
   // What runs the notebook outside the app: the recorded host, its answers and the workspace inputs.
-  for (const [p, bytes] of reproduceFiles(actionRuns.flatMap((r) => r.groups), exported, workspace, readWorkspace)) contributed.set(p, bytes);
+  const userCalls = userCells.flatMap((c) => c.hostCalls.map((h) => ({ ...h, cellId: c.result.cellId, generation: c.generation })));
+  for (const [p, bytes] of reproduceFiles(actionRuns.flatMap((r) => r.groups), exported, workspace, readWorkspace, userCalls)) contributed.set(p, bytes);
   const notebookFiles = {
     artifacts: exported,
     read: (file: string) => contributed.get(file) ?? null,

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compactionDataSchema } from '../../../src-preload/contract/compaction';
 import { SUMMARY_SYSTEM } from '../../../src-main/core/archive/handoff';
 import { createCore } from '../../../src-main/core/core';
+import { exportSession } from '../../../src-main/core/export/exportSession';
 import type { StaticStep } from '../../../src-main/core/llm/scripted/script';
 import { sessionWorkspace } from '../../../src-main/core/workspace/sessionWorkspace';
 import { startScriptedModel } from '../../support/scriptedModel';
@@ -183,6 +185,20 @@ describe('a long session (issue 19)', () => {
       const bytes = Buffer.concat(pages.map((p) => Buffer.from(p.text, 'utf8')));
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(recallSha);
       expect(bytes.toString('utf8')).toContain('表达量上调');
+
+      // The export keeps both: the full history (every read whole in the stream) and the handoffs, plus the archived bytes.
+      const out = path.join(dir, 'long.zip');
+      exportSession(core, session.id, out, [], { sign: false });
+      const zip = unzipSync(fs.readFileSync(out));
+      const handoffs = strFromU8(zip['ledger/compactions.jsonl']!).trim().split('\n').map((l) => JSON.parse(l) as { handoff: { objective: string } });
+      expect(handoffs).toHaveLength(rows.length);
+      expect(handoffs[0]!.handoff.objective).toBe(handoff.objective);
+      expect(createHash('sha256').update(zip[`archive/${recallSha}.txt`]!).digest('hex')).toBe(recallSha);
+      const stream = strFromU8(zip['ledger/stream_events.jsonl']!);
+      expect(stream).toContain('data-compaction');
+      // Every read's full text is in the package: the audit keeps 8 KB of a result, the archive the rest.
+      const archived = Object.entries(zip).filter(([name]) => name.startsWith('archive/')).map(([, b]) => strFromU8(b));
+      for (let i = 0; i < PARTS; i++) expect(archived.some((text) => text.includes(partText(i))), `part ${i}`).toBe(true);
     } finally {
       await core.close();
       await server.close();
