@@ -33,8 +33,19 @@ export interface UserCellRecord {
   result: KernelCellResult;
   /** The cell's evidence record (cite it for computed claims), when provenance was recorded. */
   evidenceId: string | null;
+  /** The host calls the cell made and their answers, in order: an export replays them. */
+  hostCalls: UserCellHostCall[];
   startedAt: string;
   finishedAt: string;
+}
+
+/** A host call of a user's cell (`host.science.search(...)`) and the answer the app gave. */
+export interface UserCellHostCall {
+  method: string;
+  arguments: Record<string, unknown>;
+  status: 'ok' | 'error';
+  text: string;
+  output?: unknown;
 }
 
 /** What `kernel.execute` answers: the cell's result, and the version it was recorded as. */

@@ -33,7 +33,7 @@ function backend(options: { holdExecute?: boolean } = {}) {
       };
       const version = versions.filter((v) => v.cellKey === key).length + 1;
       const finish = () => {
-        versions.push({ id: `v${versions.length}`, sessionId: SESSION, cellKey: key, version, language, code, status: result.status, generation: 'gen-1', result, evidenceId: null, startedAt: 't', finishedAt: `t${versions.length}` });
+        versions.push({ id: `v${versions.length}`, sessionId: SESSION, cellKey: key, version, language, code, status: result.status, generation: 'gen-1', result, evidenceId: null, hostCalls: [], startedAt: 't', finishedAt: `t${versions.length}` });
         return { ok: true as const, data: { ...result, userCell: { id: `v${versions.length}`, cellKey: key, version } } };
       };
       return options.holdExecute ? new Promise(() => {}) : finish();

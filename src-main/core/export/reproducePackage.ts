@@ -143,11 +143,13 @@ export function reproduceFiles(
   artifacts: readonly ArtifactIndexRow[],
   workspace: string,
   readWorkspace: (rel: string) => Uint8Array | null,
+  /** Host calls recorded elsewhere than the action ledger: the user's Notebook cells'. */
+  moreCalls: readonly RecordedHostCall[] = [],
   hostModule: Uint8Array = fs.readFileSync(path.join(appRoot(), 'resources', 'reproduce', 'openai4s_host.py')),
 ): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   files.set(HOST_MODULE_FILE, hostModule);
-  const calls = recordedHostCalls(groups);
+  const calls = [...recordedHostCalls(groups), ...moreCalls];
   files.set(HOST_CALLS_FILE, strToU8(calls.map((c) => JSON.stringify(c)).join('\n') + (calls.length ? '\n' : '')));
   const byHash = new Map(artifacts.map((a) => [a.sha256, a.file]));
   // The latest of each path wins: that is what the workspace held for the cells after it.

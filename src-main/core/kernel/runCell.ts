@@ -40,6 +40,8 @@ export interface CellRequest {
   /** The child agent's run whose own kernel this is (host calls are answered as that run's). */
   owner?: string;
   onOutput?: (stream: 'stdout' | 'stderr', text: string, cellId: string) => void;
+  /** Sees each host call of the cell with its answer (a user's Notebook cell records them, issue 25). */
+  onHostCall?: (call: ObservedHostCall) => void;
   /** Registers the cell's interrupt function with the supervisor while it runs. */
   setInterrupt: (fn: (graceMs: number) => void) => void;
   /** Wall-clock limit of the cell; on expiry it is interrupted (then killed after the grace). */
@@ -49,6 +51,14 @@ export interface CellRequest {
   /** Registers the cell's deadline (to extend it) while it runs. */
   setDeadline?: (deadline: CellDeadline | null) => void;
   interruptGraceMs: number;
+}
+
+/** A host call of a cell and how it was answered. */
+export interface ObservedHostCall {
+  method: string;
+  args: Record<string, unknown>;
+  result?: unknown;
+  error?: string;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -145,15 +155,25 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     },
     onHostCall(frame) {
       const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace, signal: cellCalls.signal, ...(req.owner ? { owner: req.owner } : {}) };
+      const args = frame.args ?? {};
+      const observe = (outcome: { result: unknown } | { error: string }) => {
+        try {
+          req.onHostCall?.({ method: frame.method, args, ...outcome });
+        } catch {
+          // An observer's failure is not the cell's.
+        }
+      };
+      const answered = (result: unknown) => (observe({ result }), reply(frame.id, result));
+      const failed = (error: unknown) => (observe({ error: errorMessage(error) || 'the host call failed' }), replyError(frame.id, error));
       let answer: unknown;
       try {
-        answer = req.host.call(frame.method, frame.args ?? {}, ctx);
+        answer = req.host.call(frame.method, args, ctx);
       } catch (error) {
-        return replyError(frame.id, error);
+        return failed(error);
       }
       // A synchronous answer is written back in the same turn that read the call.
-      if (isThenable(answer)) answer.then((result) => reply(frame.id, result), (error: unknown) => replyError(frame.id, error));
-      else reply(frame.id, answer);
+      if (isThenable(answer)) answer.then(answered, failed);
+      else answered(answer);
     },
     onDroppedFrame(reason) {
       if (!dropped.count++) dropped.first = reason;

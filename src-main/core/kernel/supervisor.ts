@@ -10,7 +10,7 @@ import { KernelLease } from './kernelLease';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
 import { PathViews } from './pathViews';
 import { armIdleShutdown, ensureSlotProcess, resetForRestart } from './restartPolicy';
-import { DEFAULT_LIMITS, runCell, type CellLimits } from './runCell';
+import { DEFAULT_LIMITS, runCell, type CellLimits, type ObservedHostCall } from './runCell';
 import type { SandboxDecision } from './sandbox';
 import { sessionStatus, slotStatus } from './slotStatus';
 import { SESSION_CLOSED, closeSlot, slotIn, type Slot, type SlotTable } from './slots';
@@ -65,6 +65,8 @@ export interface ExecuteOptions {
   /** Stop: a cell still waiting for its kernel never starts; a running one is interrupted by the caller. */
   signal?: AbortSignal;
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** Sees each host call of the cell with its answer (issue 25: a user's cell records them for its export). */
+  onHostCall?: (call: ObservedHostCall) => void;
   /**
    * A child agent's run (issue 20): the cell runs in that run's own kernel of the session
    * (its own slot and generation, the session's workspace), not in the session's kernel.
@@ -243,6 +245,7 @@ export class KernelSupervisor {
           ...(options.timeLimitHint ? { timeLimitHint: options.timeLimitHint } : {}),
           setInterrupt: (fn) => (slot.interrupt = fn),
           setDeadline: (deadline) => (slot.deadline = deadline),
+          ...(options.onHostCall ? { onHostCall: options.onHostCall } : {}),
           onOutput: (stream, text, cellId) => {
             options.onOutput?.(stream, text);
             this.emit('kernel.output', { sessionId, language, generation: proc.generation, cellId, stream, text });

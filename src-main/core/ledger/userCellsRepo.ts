@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KernelCellResult, KernelLanguage } from '../../../src-preload/contract/kernel';
-import type { UserCellRecord } from '../../../src-preload/contract/notebook';
+import type { UserCellHostCall, UserCellRecord } from '../../../src-preload/contract/notebook';
 import type { Db } from './database';
 
 /** What is recorded of a finished user cell (migration 10); the version is assigned here. */
@@ -12,6 +12,8 @@ export interface UserCellInput {
   code: string;
   result: KernelCellResult;
   evidenceId: string | null;
+  /** Its host calls with their answers (kept in result_json beside the result). */
+  hostCalls?: UserCellHostCall[];
   startedAt: string;
   finishedAt: string;
 }
@@ -31,20 +33,24 @@ interface Row {
   finished_at: string;
 }
 
-const toRecord = (r: Row): UserCellRecord => ({
-  id: r.id,
-  sessionId: r.session_id,
-  cellKey: r.cell_key,
-  version: r.version,
-  language: r.language,
-  code: r.code,
-  status: r.status,
-  generation: r.generation,
-  result: JSON.parse(r.result_json) as KernelCellResult,
-  evidenceId: r.evidence_id,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-});
+const toRecord = (r: Row): UserCellRecord => {
+  const { hostCalls = [], ...result } = JSON.parse(r.result_json) as KernelCellResult & { hostCalls?: UserCellHostCall[] };
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    cellKey: r.cell_key,
+    version: r.version,
+    language: r.language,
+    code: r.code,
+    status: r.status,
+    generation: r.generation,
+    result,
+    evidenceId: r.evidence_id,
+    hostCalls,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+};
 
 /** The Notebook tab's user cells: every version, append-only (migration 10). */
 export class UserCellsRepo {
@@ -63,7 +69,7 @@ export class UserCellsRepo {
         code: input.code,
         status: input.result.status,
         generation: input.result.generation || null,
-        result_json: JSON.stringify(input.result),
+        result_json: JSON.stringify(input.hostCalls?.length ? { ...input.result, hostCalls: input.hostCalls } : input.result),
         evidence_id: input.evidenceId,
         started_at: input.startedAt,
         finished_at: input.finishedAt,

@@ -1,5 +1,6 @@
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
-import type { KernelLeaseOwner, KernelVariables, UserCellRecord, UserCellRun } from '../../../src-preload/contract/notebook';
+import type { KernelLeaseOwner, KernelVariables, UserCellHostCall, UserCellRecord, UserCellRun } from '../../../src-preload/contract/notebook';
+import type { ObservedHostCall } from '../kernel/runCell';
 import type { KernelLease } from '../kernel/kernelLease';
 import type { KernelSupervisor } from '../kernel/supervisor';
 import type { UserCellsRepo } from '../ledger/userCellsRepo';
@@ -26,6 +27,14 @@ export interface UserCellInput {
 }
 
 const LABEL: Record<KernelLanguage, string> = { python: 'Python', r: 'R' };
+
+/** A call as the export replays it: the `{text, output}` the cell received, or the error it raised. */
+function recordedCall(call: ObservedHostCall): UserCellHostCall {
+  if (call.error !== undefined) return { method: call.method, arguments: call.args, status: 'error', text: call.error };
+  const answer = call.result as { text?: unknown; output?: unknown } | null | undefined;
+  const text = typeof answer?.text === 'string' ? answer.text : JSON.stringify(call.result ?? null);
+  return { method: call.method, arguments: call.args, status: 'ok', text, ...(answer && typeof answer === 'object' && 'output' in answer ? { output: answer.output } : {}) };
+}
 /** The variables view's cell: long enough for a namespace of big objects, short enough never to hold the kernel. */
 const VARIABLES_TIMEOUT_MS = 15_000;
 
@@ -47,7 +56,12 @@ export class NotebookCells {
     const owner: KernelLeaseOwner = { kind: 'user', id: input.cellKey ?? 'new cell', label: `your ${LABEL[input.language]} cell` };
     return this.deps.lease.run(input.sessionId, owner, async () => {
       const startedAt = new Date().toISOString();
-      const result = await this.deps.kernels.execute(input.sessionId, input.language, input.code, input.timeoutMs ? { timeoutMs: input.timeoutMs } : {});
+      // Its host calls are kept with it (an agent's are in the action ledger), so an export can replay them.
+      const hostCalls: UserCellHostCall[] = [];
+      const result = await this.deps.kernels.execute(input.sessionId, input.language, input.code, {
+        ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
+        onHostCall: (call) => hostCalls.push(recordedCall(call)),
+      });
       let evidenceId: string | null = null;
       if (this.deps.provenance) {
         const services = this.deps.provenance();
@@ -61,6 +75,7 @@ export class NotebookCells {
         code: input.code,
         result,
         evidenceId,
+        hostCalls,
         startedAt,
         finishedAt: new Date().toISOString(),
       });

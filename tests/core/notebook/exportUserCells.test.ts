@@ -36,6 +36,9 @@ beforeAll(async () => {
   await core.runner.result(run.id);
   for (let i = 0; i < 500 && core.kernels.lease.view(session.id).holder; i++) await new Promise((r) => setTimeout(r, 10));
   await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: 'print("after", x + 1)' }, caller);
+  // A host call of a user's cell is kept with the cell, so the export can answer it again.
+  const listed = await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: 'found = host.list_artifacts()\nprint("artifacts:", len(found["output"]))' }, caller);
+  expect(listed.stdout).toBe('artifacts: 0\n');
   zip = path.join(dir, 'session.zip');
   exportSession(core, session.id, zip, exportContributors(() => core.provenance));
 }, 120_000);
@@ -54,7 +57,11 @@ describe('user cells in the export', () => {
       [1, 'x = 6 * 7\nprint(x)'],
       [2, 'x = 6 * 8\nprint(x)'],
       [1, 'print("after", x + 1)'],
+      [1, 'found = host.list_artifacts()\nprint("artifacts:", len(found["output"]))'],
     ]);
+    expect(recorded[3].result.hostCalls).toBeUndefined(); // kept beside the result, not in it
+    const calls = strFromU8(entries['reproduce/host_calls.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls).toEqual([expect.objectContaining({ method: 'list_artifacts', arguments: {}, status: 'ok', output: [] })]);
     const notebook = JSON.parse(strFromU8(entries['notebook.ipynb']!));
     const order = notebook.cells
       .filter((c: { cell_type: string; metadata: { openai4s?: { setup?: boolean } } }) => !c.metadata.openai4s?.setup)
@@ -69,8 +76,10 @@ describe('user cells in the export', () => {
       'markdown: **Answer:**',
       'markdown: **Cell run by the user** (Notebook tab, version 1):',
       'code: print("after", x + 1)',
+      'markdown: **Cell run by the user** (Notebook tab, version 1):',
+      'code: found = host.list_artifacts()',
     ]);
-    const last = notebook.cells.at(-1);
+    const last = notebook.cells.at(-3);
     expect(last.metadata.openai4s).toMatchObject({ user: true, version: 1, status: 'ok' });
     expect(last.outputs[0].text.join('')).toBe('after 49\n');
   });
@@ -81,7 +90,9 @@ describe('user cells in the export', () => {
       [1, 'ok', 'match'],
       [2, 'ok', 'match'],
       [3, 'ok', 'match'],
+      [4, 'ok', 'match'],
     ]);
+    expect(report.unanswered).toEqual([]);
     expect(report.ok).toBe(true);
   }, 120_000);
 });
