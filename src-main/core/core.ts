@@ -33,6 +33,8 @@ import { createProvenanceServices, type ProvenanceServices } from './provenance/
 import { provenanceTools } from './capabilities/tools/provenanceTools';
 import { ComputeService } from './compute/service';
 import { computeTools } from './compute/tools';
+import { dataChunk } from '../../src-preload/contract/dataParts';
+import { jobStepData } from './compute/jobState';
 import { literatureTools } from './capabilities/tools/literatureTools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
 import { SettingsService } from './settings/settingsService';
@@ -183,6 +185,8 @@ export function createCore(options: CoreOptions = {}): Core {
     artifacts: () => provenanceOf().artifacts,
     workspaceFor,
     ...(Number.isInteger(pollMs) && pollMs > 0 ? { pollMs } : {}),
+    // Each change of a job is a step of the session's live run, if one is streaming.
+    onChange: (job) => liveRuns.of(job.sessionId)?.emit(dataChunk('compute-job', job.id, jobStepData(job))),
   });
   if (options.resumeComputeJobs) compute.resume();
 

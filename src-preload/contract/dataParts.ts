@@ -231,6 +231,25 @@ export const childDataSchema = z
  */
 const childEventDataSchema = z.object({ runId: z.string(), chunk: z.record(z.string(), z.unknown()) }).strict();
 
+/**
+ * `data-compute-job`: a compute job (issue 23) as a step of the run that is live when it
+ * changes (submitted, running, finished and harvested), re-sent under its job id.
+ */
+export const computeJobDataSchema = z
+  .object({
+    jobId: z.string(),
+    target: z.string(),
+    state: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled', 'timeout', 'out_of_memory', 'node_fail']),
+    exitCode: z.number().int().nullable(),
+    elapsedSeconds: z.number().nullable(),
+    reason: z.string().nullable(),
+    harvested: z.boolean(),
+    /** The declared outputs that came back, and those that were not written. */
+    outputs: z.array(z.string()),
+    missing: z.array(z.string()),
+  })
+  .strict();
+
 export const dataPartSchemas = {
   cell: cellDataSchema,
   answer: answerDataSchema,
@@ -245,6 +264,7 @@ export const dataPartSchemas = {
   'thinking-step': thinkingStepDataSchema,
   /** Issue 19: the divider "earlier turns summarised", with the handoff (contract/compaction.ts). */
   compaction: compactionDataSchema,
+  'compute-job': computeJobDataSchema,
 } as const;
 
 export type DataPartName = keyof typeof dataPartSchemas;

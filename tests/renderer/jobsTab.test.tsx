@@ -4,6 +4,7 @@ import type { Envelope } from '../../src-preload/contract';
 import type { ComputeJobLogs, ComputeJobView } from '../../src-preload/contract/compute';
 import { bridge } from '../../src-renderer/src/api/bridge';
 import { formatElapsed, JobsTab } from '../../src-renderer/src/components/compute/JobsTab';
+import { JobStep } from '../../src-renderer/src/components/compute/JobStep';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
@@ -110,5 +111,19 @@ describe('Jobs tab', () => {
     await waitFor(() => expect(screen.getByTestId('jobs-empty').textContent).toContain('No compute job in this session'));
     expect(formatElapsed(3723)).toBe('1h 02m 03s');
     expect(formatElapsed(7)).toBe('7s');
+  });
+
+  it('shows a job as a conversation step: target, state, exit code, elapsed, outputs and the missing one', () => {
+    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
+    render(
+      <StoreProvider store={store}>
+        <JobStep
+          data={{ jobId: 'job_cccccccccccccccc', target: 'hpc', state: 'failed', exitCode: 0, elapsedSeconds: 65, reason: 'declared output "b.csv" was not written', harvested: true, outputs: ['a.csv'], missing: ['b.csv'] }}
+        />
+      </StoreProvider>,
+    );
+    expect(screen.getByTestId('job-step-job_cccccccccccccccc').textContent).toBe(
+      'Jobs hpc · failed · Exit code 0 · 1m 05s · Outputs: a.csv · Not written: b.csvdeclared output "b.csv" was not written',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { ComputeHarvestedOutput, ComputeInput, ComputeJobState, ComputeJobView, ComputeLanguage, ComputeResources } from '../../../src-preload/contract/compute';
+import type { DataPartData } from '../../../src-preload/contract/dataParts';
 import type { ComputeJobEvent, ComputeJobRecord } from '../ledger/computeJobsRepo';
 
 /** What compute_jobs.spec_json holds (written once at submission). */
@@ -110,4 +111,19 @@ export function foldJob(job: ComputeJobRecord, events: ComputeJobEvent[]): Compu
 export function lastStateData(events: ComputeJobEvent[]): Record<string, unknown> | null {
   for (let i = events.length - 1; i >= 0; i--) if (events[i]!.kind === 'state') return events[i]!.data;
   return null;
+}
+
+/** The conversation step of a job (`data-compute-job`), from its view. */
+export function jobStepData(j: ComputeJobView): DataPartData['compute-job'] {
+  return {
+    jobId: j.id,
+    target: j.target,
+    state: j.state,
+    exitCode: j.exitCode,
+    elapsedSeconds: j.elapsedSeconds,
+    reason: j.pollError ? `target unreachable: ${j.pollError}` : j.reason,
+    harvested: j.harvested,
+    outputs: j.outputsHarvested.map((o) => o.path),
+    missing: j.missingOutputs,
+  };
 }

@@ -13,6 +13,7 @@ import { useT } from '../i18n/useT';
 import { AnswerCard } from './parts/AnswerCard';
 import { CellCard } from './parts/CellCard';
 import { CompactionDivider } from './parts/CompactionDivider';
+import { JobStep } from './compute/JobStep';
 import {
   ApprovalLine,
   ErrorPart,
@@ -123,6 +124,8 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
       return <ThinkingSteps key={key} steps={[part.data]} live={ctx.live} />;
     case 'data-compaction':
       return <CompactionDivider key={key} data={part.data} />;
+    case 'data-compute-job':
+      return <JobStep key={key} data={part.data} />;
     default: {
       const unhandled: never = part;
       return unhandled;

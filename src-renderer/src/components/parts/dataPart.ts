@@ -25,6 +25,7 @@ const KNOWN: Record<DataPartName, true> = {
   'child-event': true,
   'thinking-step': true,
   compaction: true,
+  'compute-job': true,
 };
 
 /**
