@@ -151,7 +151,35 @@ describe('delegation limits (refused by name)', () => {
     expect(parentSaw[1]).toMatch(/\[completed\]/);
     const child = h.ledger.runs.listChildren(session.id)[0]!;
     const groups = h.ledger.actions.listByRun(child.id);
+    expect(groups.length).toBeGreaterThan(0);
     const refused = groups.flatMap((g) => g.events).find((e) => e.name === 'list_children');
     expect(JSON.stringify(refused)).toMatch(/did not allow list_children/);
+  });
+
+  it('a child cannot hand its own child a tool it was not given', async () => {
+    const childSaw: string[] = [];
+    h = delegationHarness({
+      reply: (a) => {
+        if (a.depth === 1) {
+          childSaw.splice(0, childSaw.length, ...a.tools.map((t) => t.content));
+          if (a.tools.length === 0) return call('delegate_task', { task: 'fetch a page', tools: ['web_fetch'] });
+          if (a.tools.length === 1) return call('delegate_task', { task: 'read a file', tools: ['read_text_file'] });
+          if (a.tools.length === 2) return call('collect_children', {});
+          return finalize();
+        }
+        if (a.depth === 2) return finalize();
+        if (a.tools.length === 0) return call('delegate_task', { task: 'narrow', tools: ['delegate_task', 'collect_children', 'read_text_file'] });
+        if (a.tools.length === 1) return call('collect_children', {});
+        return finalize();
+      },
+    });
+    const session = h.ledger.createSession('narrow');
+    await runMessage(h, session.id, 'narrow the tools');
+    expect(childSaw[0]).toMatch(/refused \(forbidden\): a child cannot have tools its parent lacks \(web_fetch\)/);
+    expect(childSaw[1]).toMatch(/^Started 1 child agent/);
+    expect(h.ledger.runs.listChildren(session.id).map((r) => [r.depth, r.status])).toEqual([
+      [1, 'completed'],
+      [2, 'completed'],
+    ]);
   });
 });
