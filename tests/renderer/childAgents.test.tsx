@@ -111,4 +111,16 @@ describe('child agents in the conversation', () => {
     const submit = api.calls.find((c) => c.route === 'run.submit');
     expect(submit?.input).toMatchObject({ sessionId: 'session-1', message: 'hi', delegation: false });
   });
+
+  it("a child's own chunks do not make the window reload the session's runs (they carry the child's run id)", async () => {
+    const { api, store } = setup(() => ({ ok: true, data: { session: { id: 'session-1' }, runs: [], lastSeq: 0 } }));
+    store.setState({ conversation: { ...openConversation('session-1', 1), status: 'ready' } });
+    const childChunk = { type: 'data-child-event', data: { runId: 'child-1', chunk: { type: 'text-delta', id: 't', delta: 'x' } }, transient: true };
+    store.getState().receiveStream([{ sessionId: 'session-1', seq: 1, runId: 'child-1', chunk: childChunk as never }]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(api.calls.filter((c) => c.route === 'session.get')).toEqual([]);
+    // A chunk of a run the window does not know yet (a new user's run) still does.
+    store.getState().receiveStream([{ sessionId: 'session-1', seq: 2, runId: 'run-2', chunk: { type: 'start', messageId: 'run-2' } }]);
+    await waitFor(() => expect(api.calls.filter((c) => c.route === 'session.get')).toHaveLength(1));
+  });
 });

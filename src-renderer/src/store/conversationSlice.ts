@@ -29,6 +29,8 @@ export function titleFrom(text: string): string {
 function touchesRecords(e: SessionStreamEvent): boolean {
   const c = e.chunk as { type: string; data?: { status?: unknown } };
   if (c.type === 'data-cell') return c.data !== undefined && c.data.status !== 'running';
+  // A child agent that ended may have left evidence and artifacts of the session (issue 20).
+  if (c.type === 'data-child') return c.data !== undefined && c.data.status !== 'running' && c.data.status !== 'queued';
   return (
     c.type === 'data-artifact' ||
     c.type === 'data-evidence' ||
@@ -156,7 +158,8 @@ export const createConversationSlice =
         if (after && after.gapAfter !== null && before?.gapAfter === null) void fillGap();
         if (after && after.status === 'ready') {
           const known = new Set(after.runs.map((r) => r.id));
-          if (events.some((e) => e.sessionId === after.sessionId && e.runId && !known.has(e.runId)))
+          // A child agent's chunks (data-child-event) carry its own run id, never one of the session's runs.
+          if (events.some((e) => e.sessionId === after.sessionId && e.runId && !known.has(e.runId) && e.chunk.type !== 'data-child-event'))
             void refreshRuns(after.sessionId);
         }
         if (after && events.some((e) => e.sessionId === after.sessionId && touchesRecords(e)))
