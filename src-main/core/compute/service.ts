@@ -74,7 +74,7 @@ export class ComputeService {
   }
 
   private transportFor(target: ComputeTargetConfig): Transport {
-    return target.host ? sshTransport(target, this.deps.processEnv) : localTransport(this.deps.processEnv);
+    return target.host ? sshTransport(target, this.deps.processEnv, path.join(this.deps.dataDir, 'compute', 'ssh')) : localTransport(this.deps.processEnv);
   }
 
   private schedulerFor(target: ComputeTargetConfig, transport: Transport): Scheduler {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import type { ComputeTargetConfig } from '../../../src-preload/contract/compute';
@@ -105,9 +106,19 @@ export function localTransport(processEnv: NodeJS.ProcessEnv): Transport {
  * The ssh options every call uses: no prompt (keys or agent only: a password never passes
  * through the app), the host key checked against known_hosts, a bounded connect.
  */
-export function sshArgs(target: ComputeTargetConfig): string[] {
+export function sshArgs(target: ComputeTargetConfig, controlDir?: string): string[] {
   if (!target.host) throw new AppError('invalid_input', `Target "${target.name}" has no host; an ssh target needs one.`);
   const args = ['-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=yes', '-o', 'ConnectTimeout=15', '-o', 'ServerAliveInterval=15', '-o', 'LogLevel=ERROR'];
+  // One connection per target, reused by the calls of the next minute (a poll, a harvest):
+  // each new SSH handshake costs a second on a busy login node. The socket lives in the
+  // data root's private folder; a path too long for a Unix socket goes without.
+  // The socket is named by every setting that decides whom we trust (host key file, key),
+  // not only by host, port and user: a connection checked against one known_hosts file is
+  // never reused for a target that names another.
+  if (controlDir && controlDir.length + 18 <= 100) {
+    const identity = createHash('sha256').update(JSON.stringify([target.host, target.port ?? null, target.user ?? null, target.identityFile ?? null, target.knownHostsFile ?? null])).digest('hex').slice(0, 16);
+    args.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${controlDir}/${identity}`, '-o', 'ControlPersist=60');
+  }
   if (target.port) args.push('-p', String(target.port));
   if (target.identityFile) args.push('-i', target.identityFile, '-o', 'IdentitiesOnly=yes');
   if (target.knownHostsFile) args.push('-o', `UserKnownHostsFile=${target.knownHostsFile}`);
@@ -131,9 +142,10 @@ function sshFailure(target: ComputeTargetConfig, stderr: string): AppError {
   return new AppError('unavailable', `Cannot reach target "${target.name}" (${sshWhere(target)}) over SSH: ${detail}. Fix: ${hint}.`);
 }
 
-export function sshTransport(target: ComputeTargetConfig, processEnv: NodeJS.ProcessEnv): Transport {
+export function sshTransport(target: ComputeTargetConfig, processEnv: NodeJS.ProcessEnv, controlDir?: string): Transport {
   const env = commandEnv(processEnv);
-  const base = sshArgs(target);
+  if (controlDir) fs.mkdirSync(controlDir, { recursive: true, mode: 0o700 });
+  const base = sshArgs(target, controlDir);
   const remoteCommand = (argv: string[]) => argv.map(shQuote).join(' ');
   const checked = (r: CommandResult) => {
     if (r.code === 255) throw sshFailure(target, r.stderr);

@@ -101,6 +101,10 @@ describe('targets and commands', () => {
     expect(args.join(' ')).toContain('-o BatchMode=yes');
     expect(args.join(' ')).toContain('-o UserKnownHostsFile=/kh');
     expect(args.slice(-2)).toEqual(['--', 'gpu.example.org']);
+    // A reused connection is named by the trust settings too: another known_hosts file never reuses it.
+    const control = (kh: string) => sshArgs({ name: 't', kind: 'ssh', host: 'gpu.example.org', knownHostsFile: kh }, '/d').find((a) => a.startsWith('ControlPath='));
+    expect(control('/kh1')).toMatch(/^ControlPath=\/d\/[0-9a-f]{16}$/);
+    expect(control('/kh1')).not.toBe(control('/kh2'));
     const env = commandEnv({ PATH: '/bin', HOME: '/h', SSH_AUTH_SOCK: '/s', SLURM_CONF: '/c', OPENAI4S_OPENAI_API_KEY: 'sk-x', AWS_SECRET_ACCESS_KEY: 'y' });
     expect(env).toEqual({ PATH: '/bin', HOME: '/h', SSH_AUTH_SOCK: '/s', SLURM_CONF: '/c' });
     expect(shQuote("it's; rm")).toBe(`'it'\\''s; rm'`);
