@@ -1,5 +1,4 @@
-import type { CitedAnswer } from '../../../src-preload/contract/answer';
-import { dataChunk, transientDataChunk, type ChildData, type ChildStatus } from '../../../src-preload/contract/dataParts';
+import { dataChunk, transientDataChunk } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { ChildTask, ChildView, DelegationCaller, DelegationPort } from '../capabilities/delegationPort';
@@ -14,6 +13,7 @@ import { SharedBudget } from './budget';
 import { budgetedModel, childPreamble, childTaskMessage, childTools, restrictedExecutor, steeredContext } from './childPorts';
 import { DEFAULT_LIMITS, DelegationRefusedError, type DelegationLimits } from './limits';
 import { Pool } from './pool';
+import { childData, childView, finishOutcome, TERMINAL, type ChildNode } from './childNode';
 
 /** A kernel for one child's cells (its own generation), released when the child ends. */
 export interface ChildKernel extends KernelPort {
@@ -43,35 +43,6 @@ export interface DelegationDeps {
   streamSliceMs?: number;
 }
 
-/** One child agent. Its `live` flag is its generation: once false, nothing it produces is used. */
-interface ChildNode {
-  runId: string;
-  sessionId: string;
-  parentRunId: string;
-  depth: number;
-  task: string;
-  constraints: string | undefined;
-  allowed: ReadonlySet<string> | null;
-  /** The composer's switch of the user's run, inherited by the whole tree (the depth limit is checked apart). */
-  mayDelegate: boolean;
-  model: LanguageModelPort;
-  /** The stream of the user's run at the root of this tree (every descendant is a part of its message). */
-  rootEmit: (chunk: StreamChunk) => void;
-  status: ChildStatus;
-  startedAt: string | null;
-  finishedAt: string | null;
-  turns: number;
-  answer: CitedAnswer | null;
-  failure: string | null;
-  controller: AbortController;
-  live: boolean;
-  inbox: string[];
-  children: string[];
-  done: Promise<void>;
-  /** The child's own stream while it runs (host calls from its cells report there). */
-  emit: ((chunk: StreamChunk) => void) | null;
-}
-
 /** What a parent is: a user's run (depth 0) or a child. */
 interface ParentInfo {
   runId: string;
@@ -91,8 +62,6 @@ interface SessionState {
   /** Children started by a user's run, per root run id (the root is not a node). */
   rootChildren: Map<string, string[]>;
 }
-
-const TERMINAL: ReadonlySet<ChildStatus> = new Set(['completed', 'failed', 'stopped', 'budget_exhausted']);
 
 /**
  * Child agents (issue 20): a tree of runs under a user's run. Each child runs the same
@@ -145,12 +114,12 @@ export class DelegationService implements DelegationPort {
       if (outside.length) throw new DelegationRefusedError('forbidden', `a child cannot have tools its parent lacks (${outside.join(', ')}).`);
     }
     state.started += tasks.length;
-    return tasks.map((t) => this.view(this.start(parent, state, t)));
+    return tasks.map((t) => childView(this.start(parent, state, t)));
   }
 
   list(caller: DelegationCaller): ChildView[] {
     const parent = this.parentOf(caller, true);
-    return this.childrenOf(parent.runId, parent.sessionId).map((id) => this.view(this.nodes.get(id)!));
+    return this.childrenOf(parent.runId, parent.sessionId).map((id) => childView(this.nodes.get(id)!));
   }
 
   async collect(caller: DelegationCaller, options: { ids?: string[]; wait?: boolean }): Promise<ChildView[]> {
@@ -167,7 +136,7 @@ export class DelegationService implements DelegationPort {
       });
       await Promise.race([ended, aborted]);
     }
-    return nodes.map((n) => this.view(n));
+    return nodes.map((n) => childView(n));
   }
 
   async stop(caller: DelegationCaller, childId: string): Promise<ChildView[]> {
@@ -179,7 +148,7 @@ export class DelegationService implements DelegationPort {
     const subtree = this.subtree(node);
     this.end(subtree, 'stopped', 'Stopped by its parent (stop_child).');
     await Promise.all(subtree.map((n) => n.done));
-    return subtree.map((n) => this.view(n));
+    return subtree.map((n) => childView(n));
   }
 
   /** The user stopped a child from its card: it and its subtree end as a parent's stop_child would end them. */
@@ -200,7 +169,7 @@ export class DelegationService implements DelegationPort {
     if (!node || node.parentRunId !== parent.runId) throw new DelegationRefusedError('not_a_child', `${childId} is not a child of this run; list_children shows yours.`);
     if (TERMINAL.has(node.status)) throw new DelegationRefusedError('ended', `child ${childId} has ended (${node.status}); start a new child with delegate_task.`);
     node.inbox.push(message);
-    return this.view(node);
+    return childView(node);
   }
 
   // ---- the tree ------------------------------------------------------------------------
@@ -461,71 +430,16 @@ export class DelegationService implements DelegationPort {
 
   /** The child's run row: completed with its usage, or why it did not complete. */
   private finishRecord(node: ChildNode, result: EngineResult | null): void {
-    const usage = result
-      ? {
-          ...(result.usage.promptTokens !== null ? { inputTokens: result.usage.promptTokens } : {}),
-          ...(result.usage.completionTokens !== null ? { outputTokens: result.usage.completionTokens } : {}),
-        }
-      : undefined;
-    const cost = result?.cost?.currency === 'USD' ? { costUsd: result.cost.amount } : {};
-    const base = { ...(usage ? { usage } : {}), ...cost };
-    const outcome =
-      node.status === 'completed'
-        ? { status: 'completed' as const, ...base }
-        : node.status === 'budget_exhausted'
-          ? { status: 'failed' as const, failureCode: 'budget_exhausted' as const, failureMessage: node.failure ?? 'budget exhausted', ...base }
-          : node.status === 'stopped'
-            ? { status: 'cancelled' as const, failureCode: 'cancelled' as const, failureMessage: node.failure ?? 'stopped', ...base }
-            : { status: 'failed' as const, failureCode: result?.failureCode ?? 'internal', failureMessage: node.failure ?? 'failed', ...base };
     try {
-      this.deps.ledger().runs.finish(node.runId, outcome);
+      this.deps.ledger().runs.finish(node.runId, finishOutcome(node, result));
     } catch {
       // The ledger closed under a shutdown: crash repair closes the row on the next open.
     }
   }
 
-  private data(node: ChildNode): ChildData {
-    return {
-      runId: node.runId,
-      parentRunId: node.parentRunId,
-      depth: node.depth,
-      task: node.task.slice(0, 500),
-      status: node.status,
-      ...(node.startedAt ? { startedAt: node.startedAt } : {}),
-      ...(node.finishedAt ? { finishedAt: node.finishedAt } : {}),
-      turns: node.turns,
-      ...(node.answer ? { summary: node.answer.summary.slice(0, 1_000) } : {}),
-      ...(node.failure ? { failure: node.failure.slice(0, 1_000) } : {}),
-      evidence: this.evidenceOf(node),
-    };
-  }
-
   /** The child's state in its root run's message (the tree the UI shows); dropped once that run ended. */
   private publish(node: ChildNode): void {
     if (!node.live) return;
-    node.rootEmit(dataChunk('child', node.runId, this.data(node)));
-  }
-
-  private evidenceOf(node: ChildNode): string[] {
-    return node.answer ? [...new Set(node.answer.claims.flatMap((c) => c.evidence))] : [];
-  }
-
-  private view(node: ChildNode): ChildView {
-    const start = node.startedAt ? Date.parse(node.startedAt) : null;
-    const finish = node.finishedAt ? Date.parse(node.finishedAt) : Date.now();
-    return {
-      id: node.runId,
-      parentRunId: node.parentRunId,
-      depth: node.depth,
-      task: node.task,
-      status: node.status,
-      startedAt: node.startedAt,
-      finishedAt: node.finishedAt,
-      elapsedMs: start === null ? 0 : Math.max(0, finish - start),
-      turns: node.turns,
-      answer: node.answer,
-      failure: node.failure,
-      evidence: this.evidenceOf(node),
-    };
+    node.rootEmit(dataChunk('child', node.runId, childData(node)));
   }
 }
