@@ -215,6 +215,8 @@ export class CompactionPolicy implements ContextPolicyPort {
     const maxInputChars = Math.min(400_000, Math.floor(this.deps.window.tokens * 0.5 * 2.5));
     const signal = request?.ctx.signal;
     const summary = await summarise(this.deps.model, { previous: this.handoff, older, facts, maxInputChars, ...(signal ? { signal } : {}) });
+    // Stopped during the summary: nothing is compacted or recorded (the run ends as cancelled).
+    if (signal?.aborted) return null;
     const handoff: Handoff = summary.ok
       ? {
           ...summary.handoff,

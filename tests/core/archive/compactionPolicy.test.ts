@@ -114,3 +114,22 @@ describe('the compaction policy', () => {
     expect(later.messages.some((m) => m.content.includes('remembered fact'))).toBe(false);
   });
 });
+
+describe('the compaction policy when the run is stopped', () => {
+  it('records nothing when the user stops the run during the summary call', async () => {
+    fx = archiveFixture();
+    const controller = new AbortController();
+    const model = new SummaryModel(() => {
+      controller.abort();
+      return [{ ...finishPart, reason: 'aborted' as const }];
+    });
+    const policy = policyFor(fx, model, 8_000);
+    const emitted: StreamChunk[] = [];
+    const request = requestCtx(fx, emitted, 40);
+    await policy.prepare(toolHistory(40, 3_000), { ...request, ctx: { ...request.ctx, signal: controller.signal } });
+    expect(model.requests).toHaveLength(1);
+    expect(fx.ledger.archive.compactionsBySession(fx.sessionId)).toEqual([]);
+    expect(emitted.some((c) => c.type === 'data-compaction')).toBe(false);
+    expect(policy.currentHandoff).toBeNull();
+  });
+});
