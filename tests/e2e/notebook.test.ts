@@ -97,6 +97,11 @@ describe('Working in the Notebook tab', () => {
     const svg = fs.readFileSync((await download.path())!, 'utf8');
     expect(svg).toMatch(/^<\?xml/);
     expect(svg).toContain('<svg ');
+    // A click shows the figure at full size, another fits it again.
+    await plot.getByTestId('cell-figure-img').click();
+    expect(await plot.getByTestId('cell-figure-img').getAttribute('class')).toBe('figure-zoomed');
+    await plot.getByTestId('cell-figure-img').click();
+    expect(await plot.getByTestId('cell-figure-img').getAttribute('class')).toBeNull();
     await page.evaluate('document.fonts.ready.then(() => true)');
     await page.screenshot({ path: await screenshotPath('notebook-user-cells-en.png'), fullPage: true });
 

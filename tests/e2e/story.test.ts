@@ -130,7 +130,7 @@ describe('the insulin story in the workbench (Try the demo)', () => {
 
     // The README picture: the cited answer, and the figure open in the Artifacts tab.
     await page.getByRole('tab', { name: '产物' }).click();
-    await page.locator('.artifact-row').filter({ hasText: /^figures\// }).click();
+    await page.locator('.artifact-row').filter({ hasText: /^figures\/.+\.png/ }).click();
     const preview = page.getByTestId('artifact-image');
     await preview.waitFor();
     await expect

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import '../../styles/figure.css';
 
 /**
  * A figure a cell saved into the workspace. The kernel names it by workspace path; its
@@ -14,6 +15,8 @@ export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: 
     s.artifacts.sessionId === sessionId ? s.artifacts.data : null,
   );
   const readArtifact = useAppStore((s) => s.readArtifact);
+  const reveal = useAppStore((s) => s.revealArtifact);
+  const [zoomed, setZoomed] = useState(false);
   const find = (p: string) => artifacts?.find((a) => a.path === p || a.path.endsWith(`/${p}`) || p.endsWith(`/${a.path}`))?.latest ?? null;
   const version = find(path);
   const svgVersion = svgPath ? find(svgPath) : null;
@@ -46,7 +49,14 @@ export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: 
   return (
     <figure className="cell-figure" data-testid="cell-figure" data-path={path}>
       {shown ? (
-        <img src={shown} alt={`${t('cell.figure')}: ${path}`} data-testid="cell-figure-img" />
+        <img
+          src={shown}
+          alt={`${t('cell.figure')}: ${path}`}
+          data-testid="cell-figure-img"
+          className={zoomed ? 'figure-zoomed' : undefined}
+          title={t(zoomed ? 'cell.figureZoomOut' : 'cell.figureZoomIn')}
+          onClick={() => setZoomed(!zoomed)}
+        />
       ) : (
         <div className="figure-placeholder" aria-hidden="true">
           <span className="figure-glyph">▦</span>
@@ -62,6 +72,11 @@ export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: 
         {svgVersion ? (
           <button type="button" className="btn btn-ghost" data-testid="figure-save-svg" onClick={() => save(svgVersion)}>
             {t('cell.figureSaveSvg')}
+          </button>
+        ) : null}
+        {version ? (
+          <button type="button" className="btn btn-ghost" data-testid="figure-reveal" onClick={() => void reveal(version.id)}>
+            {t('cell.figureReveal')}
           </button>
         ) : null}
       </figcaption>
