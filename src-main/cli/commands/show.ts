@@ -1,4 +1,4 @@
-import type { SessionDetail } from '../../../src-preload/contract/sessions';
+import type { RunRecord, SessionDetail } from '../../../src-preload/contract/sessions';
 import type { UIMessage, UIPart } from '../../../src-preload/contract/stream';
 import type { CliCommand } from '../command';
 import { stripTerminalControls } from '../terminalText';
@@ -17,12 +17,14 @@ export const showCommand: CliCommand = {
     }
     const detail = core!.ledger.detail(sessionId);
     const { messages } = core!.ledger.history(sessionId);
+    // Child agents' runs (issue 20), each naming the run that started it.
+    const childRuns = core!.ledger.runs.listChildren(sessionId);
     if (values.json) {
-      io.out(JSON.stringify({ ...detail, messages }, null, 2));
+      io.out(JSON.stringify({ ...detail, childRuns, messages }, null, 2));
       return 0;
     }
     // Titles, replies, tool errors and cell output are untrusted: no terminal controls.
-    io.out(stripTerminalControls(formatShow(detail, messages)));
+    io.out(stripTerminalControls(formatShow(detail, messages, childRuns)));
     return 0;
   },
 };
@@ -51,14 +53,18 @@ function formatPart(p: UIPart): string | null {
   }
 }
 
-export function formatShow(detail: SessionDetail, messages: UIMessage[]): string {
+export function formatShow(detail: SessionDetail, messages: UIMessage[], childRuns: readonly RunRecord[] = []): string {
   const { session, runs } = detail;
   const lines = [`${session.title}  (${session.id}, revision ${session.revision}, ${detail.lastSeq} events)`, `created ${session.createdAt}, updated ${session.updatedAt}`, ''];
-  lines.push(`runs (${runs.length})`);
-  for (const r of runs) {
+  lines.push(`runs (${runs.length}${childRuns.length ? `, and ${childRuns.length} child agent runs` : ''})`);
+  const runLine = (r: RunRecord, indent: string) => {
     const failure = r.failureCode ? ` ${r.failureCode}${r.failureMessage ? `: ${r.failureMessage}` : ''}` : '';
-    lines.push(`  ${r.id}  ${r.status}${failure}  ${r.provider ?? ''}${r.model ? `/${r.model}` : ''}`);
-  }
+    const task = r.parentRunId ? `  child: ${r.message.split('\n')[0]!.slice(0, 80)}` : '';
+    lines.push(`${indent}${r.id}  ${r.status}${failure}  ${r.provider ?? ''}${r.model ? `/${r.model}` : ''}${task}`);
+    // Each child agent's run under the run that started it.
+    for (const c of childRuns) if (c.parentRunId === r.id) runLine(c, `${indent}  `);
+  };
+  for (const r of runs) runLine(r, '  ');
   lines.push('');
   for (const m of messages) {
     lines.push(`${m.role}:`);

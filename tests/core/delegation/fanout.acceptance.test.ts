@@ -178,6 +178,14 @@ describe('delegation acceptance: six children, one per protein, on a science mir
     expect(tree).toHaveLength(1);
     expect(tree[0]!.children).toHaveLength(6);
     expect(tree[0]!.children.every((c) => c.depth === 1 && c.status === 'completed' && c.children.length === 0)).toBe(true);
+    // `openai4s show` lists the children under their run, and in --json.
+    let shown = '';
+    expect(await runCli(['show', sessionId, '--json'], { out: (t: string) => (shown += t), err: (t: string) => (log += t) }, env), log).toBe(0);
+    expect((JSON.parse(shown) as { childRuns: { parentRunId: string }[] }).childRuns.map((c) => c.parentRunId)).toEqual(Array(6).fill(tree[0]!.id));
+    let text = '';
+    expect(await runCli(['show', sessionId], { out: (t: string) => (text += t), err: (t: string) => (log += t) }, env), log).toBe(0);
+    expect(text).toContain('runs (1, and 6 child agent runs)');
+    expect(text).toMatch(new RegExp(`\\n    ${tree[0]!.children[0]!.id}  completed .*child: Find BRAF`));
     // The children's tool calls are in the exported action events.
     const actions = strFromU8(entries['ledger/action_events.jsonl']!);
     for (const c of tree[0]!.children) expect(actions).toContain(c.id);
