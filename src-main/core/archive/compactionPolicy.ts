@@ -3,7 +3,7 @@ import type { CompactionData, Handoff } from '../../../src-preload/contract/comp
 import { dataChunk } from '../../../src-preload/contract/dataParts';
 import type { ContextPolicyPort, ContextRequest, PreparedContext } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
-import type { LanguageModelPort, LlmMessage } from '../llm/types';
+import type { Cost, LanguageModelPort, LlmMessage, Usage } from '../llm/types';
 import type { ContextWindow } from './contextWindow';
 import { isCellResult, segmentHistory } from './groups';
 import { fallbackHandoff, renderHandoff, summarise } from './handoff';
@@ -59,9 +59,13 @@ const HANDOFF_ALLOWANCE = 3_000;
 
 /** How a compaction was made, until it is recorded. */
 interface Made {
+  /** False when the run was stopped during the summary: nothing was compacted, the call still cost. */
+  handoff: boolean;
   source: 'model' | 'fallback';
   fallbackReason?: string;
   turn: number;
+  usage?: Usage;
+  cost?: Cost | null;
 }
 
 const bulky = (m: LlmMessage): boolean => m.role === 'tool' || isCellResult(m);
@@ -109,10 +113,12 @@ export class CompactionPolicy implements ContextPolicyPort {
 
     let view = this.view(history, false);
     let total = fixed + this.messagesTokens(counter, this.assemble(view));
+    let spent: Pick<PreparedContext, 'usage' | 'cost'> = {};
     if (total > trigger) {
       const before = total;
       const made = await this.compact(view, counter, fixed, request);
-      if (made) {
+      if (made?.usage) spent = { usage: made.usage, cost: made.cost ?? null };
+      if (made?.handoff) {
         view = this.view(history, false);
         total = fixed + this.messagesTokens(counter, this.assemble(view));
         this.announce(made, before, total, request);
@@ -120,7 +126,7 @@ export class CompactionPolicy implements ContextPolicyPort {
     }
     // Still over (the newest turn alone is huge): its results are archived too.
     if (total > trigger) view = this.view(history, true);
-    return { messages: this.assemble(view), system };
+    return { messages: this.assemble(view), system, ...spent };
   }
 
   /** The history after the handoff, with bulky results archived (all of them when `all`, else all but the newest group's). */
@@ -215,8 +221,9 @@ export class CompactionPolicy implements ContextPolicyPort {
     const maxInputChars = Math.min(400_000, Math.floor(this.deps.window.tokens * 0.5 * 2.5));
     const signal = request?.ctx.signal;
     const summary = await summarise(this.deps.model, { previous: this.handoff, older, facts, maxInputChars, ...(signal ? { signal } : {}) });
+    const spent = { ...(summary.usage ? { usage: summary.usage } : {}), ...(summary.cost !== undefined ? { cost: summary.cost } : {}) };
     // Stopped during the summary: nothing is compacted or recorded (the run ends as cancelled).
-    if (signal?.aborted) return null;
+    if (signal?.aborted) return { handoff: false, source: 'fallback', turn: 0, ...spent };
     const handoff: Handoff = summary.ok
       ? {
           ...summary.handoff,
@@ -228,7 +235,7 @@ export class CompactionPolicy implements ContextPolicyPort {
     this.handoff = handoff;
     this.covered += keepFrom;
     this.compactions++;
-    return { source: summary.ok ? 'model' : 'fallback', ...(summary.ok ? {} : { fallbackReason: summary.error }), turn: request?.ctx.turn ?? 1 };
+    return { handoff: true, source: summary.ok ? 'model' : 'fallback', ...(summary.ok ? {} : { fallbackReason: summary.error }), turn: request?.ctx.turn ?? 1, ...spent };
   }
 
   /** Records the compaction just made (ledger row) and shows it (the `data-compaction` part). */

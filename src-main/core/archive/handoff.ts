@@ -1,5 +1,5 @@
 import { HANDOFF_FIELDS, handoffSchema, type Handoff } from '../../../src-preload/contract/compaction';
-import type { LanguageModelPort, LlmMessage } from '../llm/types';
+import type { Cost, LanguageModelPort, LlmMessage, Usage } from '../llm/types';
 import { errorMessage } from '../shared/errorMessage';
 import type { LedgerFacts } from './ledgerFacts';
 
@@ -96,23 +96,25 @@ const factsText = (f: LedgerFacts) =>
 export async function summarise(
   model: LanguageModelPort,
   input: { previous: Handoff | null; older: readonly LlmMessage[]; facts: LedgerFacts; maxInputChars: number; signal?: AbortSignal },
-): Promise<{ ok: true; handoff: Handoff } | { ok: false; error: string }> {
+): Promise<({ ok: true; handoff: Handoff } | { ok: false; error: string }) & { usage?: Usage; cost?: Cost | null }> {
   const content = [
     input.previous ? `Earlier handoff:\n${JSON.stringify(input.previous, null, 1)}` : 'Earlier handoff: none (first compaction).',
     `Ledger facts:\n${factsText(input.facts)}`,
     `Older turns being removed:\n${transcript(input.older, input.maxInputChars)}`,
   ].join('\n\n');
   let text = '';
+  let spent: { usage?: Usage; cost?: Cost | null } = {};
   try {
     for await (const part of model.stream({ system: SUMMARY_SYSTEM, messages: [{ role: 'user', content }], maxOutputTokens: 4_000, ...(input.signal ? { signal: input.signal } : {}) })) {
       if (part.type === 'text-delta') text += part.text;
+      else if (part.type === 'finish') spent = { usage: part.usage, cost: part.cost };
       else if (part.type === 'error') return { ok: false, error: `the summary call failed: ${part.error.message}` };
-      else if (part.type === 'tool-call-start') return { ok: false, error: 'the summary reply called a tool instead of writing the handoff' };
+      else if (part.type === 'tool-call-start') return { ok: false, error: 'the summary reply called a tool instead of writing the handoff', ...spent };
     }
   } catch (error) {
     return { ok: false, error: `the summary call failed: ${errorMessage(error)}` };
   }
-  return parseHandoff(text);
+  return { ...parseHandoff(text), ...spent };
 }
 
 /**

@@ -108,6 +108,12 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       // (a summary call) and may offer a tool (recall) for what it archived, so tools are read after it.
       const system = typeof options.system === 'function' ? options.system() : options.system;
       const prepared = await ports.context.prepare(history, { system, tools: offeredTools(), ctx });
+      if (!Array.isArray(prepared) && prepared.usage) {
+        // A summary call is a model call of the run: its tokens and cost count.
+        usage = addUsage(usage, prepared.usage);
+        cost = addCost(cost, prepared.cost ?? null, calls === 0);
+        calls++;
+      }
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       const request = Array.isArray(prepared) ? { messages: prepared, system } : { messages: prepared.messages, system: prepared.system ?? system };
       const reply: ModelReply = await streamReply(

@@ -58,6 +58,9 @@ export interface ContextRequest {
 export interface PreparedContext {
   messages: LlmMessage[];
   system?: string;
+  /** What the policy's own model calls used (a compaction summary): added to the run's usage and cost. */
+  usage?: Usage;
+  cost?: Cost | null;
 }
 
 /**

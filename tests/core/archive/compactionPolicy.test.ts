@@ -57,6 +57,8 @@ describe('the compaction policy', () => {
     const out = await policy.prepare(history, requestCtx(fx, emitted, 40));
     expect(model.requests).toHaveLength(1);
     expect(tokens(out.messages, out.system!)).toBeLessThan(8_000 * 0.75);
+    // The summary call's tokens are handed to the engine, which adds them to the run's usage.
+    expect(out.usage?.promptTokens).toBe(1);
     const head = out.messages[0]!;
     expect(head.role).toBe('user');
     expect(head.content).toContain('Earlier turns summarised');
