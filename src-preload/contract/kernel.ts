@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { route } from './define';
-import type { KernelLeaseView, UserCellRun } from './notebook';
 
 export type KernelLanguage = 'python' | 'r';
 
@@ -92,6 +91,26 @@ export interface KernelSlotStatus {
   /** Why the slot is dead or what happened to the last generation. */
   reason?: string;
 }
+
+/** Who holds a session's kernels (issue 25): an agent turn, a user's cell, an environment switch. */
+export interface KernelLeaseOwner {
+  kind: 'agent' | 'user' | 'environment';
+  /** The run, the user cell, the environment. */
+  id: string;
+  /** In words, for the one waiting: "the agent's run", "your cell (Python)". */
+  label: string;
+}
+
+export interface KernelLeaseView {
+  holder: KernelLeaseOwner | null;
+  /** When the holder got it. */
+  since: string | null;
+  /** In the order they will get it. */
+  waiting: KernelLeaseOwner[];
+}
+
+/** What `kernel.execute` answers: the cell's result, and the version it was recorded as (see notebook.ts). */
+export type UserCellRun = KernelCellResult & { userCell: { id: string; cellKey: string; version: number } | null };
 
 export interface KernelStatus {
   sessionId: string;

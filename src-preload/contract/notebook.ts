@@ -2,22 +2,7 @@ import { z } from 'zod';
 import { route } from './define';
 import type { KernelCellResult, KernelLanguage } from './kernel';
 
-/** Who holds a session's kernels (issue 25): an agent turn, a user's cell, an environment switch. */
-export interface KernelLeaseOwner {
-  kind: 'agent' | 'user' | 'environment';
-  /** The run, the user cell, the environment. */
-  id: string;
-  /** In words, for the one waiting: "the agent's run", "your cell (Python)". */
-  label: string;
-}
-
-export interface KernelLeaseView {
-  holder: KernelLeaseOwner | null;
-  /** When the holder got it. */
-  since: string | null;
-  /** In the order they will get it. */
-  waiting: KernelLeaseOwner[];
-}
+export type { KernelLeaseOwner, KernelLeaseView, UserCellRun } from './kernel';
 
 /** One finished version of a cell the user ran (append-only: an edit and re-run is a new version). */
 export interface UserCellRecord {
@@ -47,9 +32,6 @@ export interface UserCellHostCall {
   text: string;
   output?: unknown;
 }
-
-/** What `kernel.execute` answers: the cell's result, and the version it was recorded as. */
-export type UserCellRun = KernelCellResult & { userCell: Pick<UserCellRecord, 'id' | 'cellKey' | 'version'> | null };
 
 /** One name in a kernel's global namespace, for the variables view. */
 export interface KernelVariable {
