@@ -222,6 +222,18 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     await viewer.waitFor({ timeout: 20_000 });
     expect(await viewer.locator('canvas').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('structure-fallback').count()).toBe(0);
+    // Style, colour and focus (issue 25): sticks coloured by chain, zoomed on chain B, then a surface.
+    await page.getByTestId('structure-style').selectOption('stick');
+    await page.getByTestId('structure-colour').selectOption('chain');
+    await page.getByTestId('structure-chain').selectOption('B');
+    expect(await viewer.getAttribute('data-style')).toBe('stick');
+    expect(await viewer.getAttribute('data-chain')).toBe('B');
+    await page.getByTestId('structure-style').selectOption('surface');
+    expect(await page.locator('[data-testid="structure-viewer"][data-style="surface"][data-colour="chain"]').count()).toBe(1);
+    expect(await page.getByTestId('structure-chain').locator('option').allTextContents()).toEqual(['All chains', 'Chain A', 'Chain B', 'Chain C', 'Chain D']);
+    expect(shell.errors).toEqual([]);
+    await page.getByTestId('structure-style').selectOption('cartoon');
+    await page.getByTestId('structure-chain').selectOption('');
     await language('中文');
     await shot('story-artifacts-structure-zh.png');
   });

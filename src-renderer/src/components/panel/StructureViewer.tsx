@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useT } from '../../i18n/useT';
+import '../../styles/structure.css';
 
 /** True when this window can create a WebGL context (SwiftShader counts; a blocked GPU may not). */
 export function hasWebGL(): boolean {
@@ -11,34 +12,78 @@ export function hasWebGL(): boolean {
   }
 }
 
+export type StructureStyle = 'cartoon' | 'stick' | 'surface';
+export type StructureColour = 'spectrum' | 'chain' | 'residue';
+const STYLES: readonly StructureStyle[] = ['cartoon', 'stick', 'surface'];
+const COLOURS: readonly StructureColour[] = ['spectrum', 'chain', 'residue'];
+
+/** The chain ids of a PDB file's ATOM records (column 22), in file order; none for mmCIF. */
+export function pdbChains(text: string, format: 'pdb' | 'cif'): string[] {
+  if (format !== 'pdb') return [];
+  const chains = new Set<string>();
+  for (const line of text.split('\n')) if (line.startsWith('ATOM') && line.length > 21 && line[21]!.trim()) chains.add(line[21]!);
+  return [...chains];
+}
+
+/** 3Dmol's viewer, as far as the controls use it. */
+interface MolViewer {
+  clear(): void;
+  setStyle(sel: object, style: object): void;
+  addSurface(type: unknown, style: object, sel?: object): unknown;
+  removeAllSurfaces(): void;
+  zoomTo(sel?: object): void;
+  render(): void;
+}
+
+/** Draws the model in the chosen style and colour, zoomed on the focused chain (or all of it). */
+function applyView(v: MolViewer, surfaceType: unknown, style: StructureStyle, colour: StructureColour, chain: string | null): void {
+  const color = colour === 'spectrum' ? { color: 'spectrum' } : { colorscheme: colour === 'chain' ? 'chain' : 'amino' };
+  v.removeAllSurfaces();
+  v.setStyle({}, style === 'stick' ? { stick: { radius: 0.2, ...color } } : { cartoon: color });
+  v.setStyle({ hetflag: true }, { stick: { radius: 0.2 } });
+  // Crystal waters scatter red dots around the molecule and pull the zoom out: hide them.
+  for (const resn of ['HOH', 'WAT', 'DOD']) v.setStyle({ resn }, {});
+  if (style === 'surface') v.addSurface(surfaceType, { opacity: 0.85, ...(colour === 'spectrum' ? { color: 'white' } : color) }, { hetflag: false });
+  v.zoomTo(chain ? { chain } : { hetflag: false });
+  v.render();
+}
+
 /**
  * An interactive 3D view of a PDB or mmCIF structure with 3Dmol.js (loaded on demand:
- * it is large). Cartoon coloured along the chain, ligands as sticks. Without WebGL the
- * file is shown as text with a note saying why.
+ * it is large): cartoon, sticks or surface, coloured along the chain, by chain or by
+ * residue, zoomed on one chain, fullscreen; ligands as sticks. Without WebGL the file is
+ * shown as text with a note saying why.
  */
 export function StructureViewer({ text, format }: { text: string; format: 'pdb' | 'cif' }) {
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const mol = useRef<{ viewer: MolViewer; surface: unknown } | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'nowebgl' | 'error'>(() =>
     hasWebGL() ? 'loading' : 'nowebgl',
   );
   const [error, setError] = useState<string | null>(null);
+  const [style, setStyle] = useState<StructureStyle>('cartoon');
+  const [colour, setColour] = useState<StructureColour>('spectrum');
+  const [chain, setChain] = useState<string | null>(null);
+  const chains = useMemo(() => pdbChains(text, format), [text, format]);
+
+  useEffect(() => {
+    if (state !== 'ready' || !mol.current) return;
+    applyView(mol.current.viewer, mol.current.surface, style, colour, chain);
+  }, [state, style, colour, chain]);
 
   useEffect(() => {
     if (state === 'nowebgl' || !host.current) return;
     let disposed = false;
     let viewer: { clear(): void } | null = null;
     void import('3dmol')
-      .then((mol) => {
+      .then((lib) => {
         if (disposed || !host.current) return;
-        const v = mol.createViewer(host.current, { backgroundColor: 'white', antialias: true });
+        const v = lib.createViewer(host.current, { backgroundColor: 'white', antialias: true });
         v.addModel(text, format);
-        v.setStyle({}, { cartoon: { color: 'spectrum' } });
-        v.setStyle({ hetflag: true }, { stick: { radius: 0.2 } });
-        // Crystal waters scatter red dots around the molecule and pull the zoom out: hide them.
-        for (const resn of ['HOH', 'WAT', 'DOD']) v.setStyle({ resn }, {});
-        v.zoomTo({ hetflag: false });
-        v.render();
+        mol.current = { viewer: v as unknown as MolViewer, surface: lib.SurfaceType.VDW };
+        applyView(mol.current.viewer, mol.current.surface, 'cartoon', 'spectrum', null);
         viewer = v;
         setState('ready');
       })
@@ -49,6 +94,7 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
       });
     return () => {
       disposed = true;
+      mol.current = null;
       viewer?.clear();
     };
     // `state` is read only to skip when WebGL is missing; re-running on its change would rebuild the viewer.
@@ -64,13 +110,47 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
     );
   }
   return (
-    <div
-      ref={host}
-      className="structure-viewer"
-      data-testid="structure-viewer"
-      data-state={state}
-      role="img"
-      aria-label={`3D ${format.toUpperCase()}`}
-    />
+    <div ref={frame} className="structure-frame" data-testid="structure-frame">
+      <div className="structure-controls small" data-testid="structure-controls">
+        <select aria-label={t('structure.style')} data-testid="structure-style" value={style} onChange={(e) => setStyle(e.target.value as StructureStyle)}>
+          {STYLES.map((s) => (
+            <option key={s} value={s}>
+              {t(`structure.style.${s}`)}
+            </option>
+          ))}
+        </select>
+        <select aria-label={t('structure.colour')} data-testid="structure-colour" value={colour} onChange={(e) => setColour(e.target.value as StructureColour)}>
+          {COLOURS.map((c) => (
+            <option key={c} value={c}>
+              {t(`structure.colour.${c}`)}
+            </option>
+          ))}
+        </select>
+        {chains.length > 1 ? (
+          <select aria-label={t('structure.focus')} data-testid="structure-chain" value={chain ?? ''} onChange={(e) => setChain(e.target.value || null)}>
+            <option value="">{t('structure.allChains')}</option>
+            {chains.map((c) => (
+              <option key={c} value={c}>
+                {t('structure.chain', { chain: c })}
+              </option>
+            ))}
+          </select>
+        ) : null}
+        <button type="button" className="btn btn-ghost" data-testid="structure-fullscreen" onClick={() => void frame.current?.requestFullscreen?.()}>
+          {t('structure.fullscreen')}
+        </button>
+      </div>
+      <div
+        ref={host}
+        className="structure-viewer"
+        data-testid="structure-viewer"
+        data-state={state}
+        data-style={style}
+        data-colour={colour}
+        data-chain={chain ?? ''}
+        role="img"
+        aria-label={`3D ${format.toUpperCase()}`}
+      />
+    </div>
   );
 }
