@@ -52,6 +52,10 @@ interface StoredSpec extends JobSpec {
 }
 
 const MAX_WAIT_S = 600;
+/** A job row without its `submitted` event is declared never submitted only after this long (uploads take time). */
+const SUBMIT_GRACE_MS = 15 * 60_000;
+/** A harvest claim older than this is presumed dead (its process stopped mid-harvest): another poller may take over. */
+const HARVEST_CLAIM_MS = 10 * 60_000;
 /** How much of each log the Jobs panel shows (characters). */
 const LOG_TAIL = 64 * 1024;
 
@@ -63,6 +67,8 @@ export class ComputeService {
   /** Jobs this process is submitting right now (their row exists, their `submitted` event not yet). */
   private readonly submitting = new Set<string>();
   private closed = false;
+  /** Names this poller in harvest claims. */
+  private readonly instance = randomId('poller_');
 
   constructor(private readonly deps: ComputeServiceDeps) {
     this.targets = new TargetStore(deps.dataDir);
@@ -168,6 +174,9 @@ export class ComputeService {
     const view = foldJob(record, events);
     if (view.harvested || this.submitting.has(jobId)) return view;
     if (!view.schedulerJobId || !view.remoteDir) {
+      // Another process (the CLI, the app) may be uploading it right now: only a submission
+      // that never finished within the grace period is declared lost.
+      if (Date.now() - Date.parse(record.createdAt) < SUBMIT_GRACE_MS) return view;
       repo.append(jobId, 'submit_failed', { reason: 'the app stopped before the job reached the target; it was never submitted. Submit it again.' });
       this.changed(jobId);
       return this.view(jobId);
@@ -187,13 +196,19 @@ export class ComputeService {
     }
     const last = lastStateData(events);
     const data = { ...status } as Record<string, unknown>;
-    // Elapsed time moves on every poll; a new event is written when anything else changes.
-    const same = last && Object.keys(data).every((k) => k === 'elapsedSeconds' || last[k] === data[k]);
-    if (!same || view.pollError) {
-      repo.append(jobId, 'state', data);
-      this.changed(jobId);
+    if (!TERMINAL_JOB_STATES.includes(status.state)) {
+      // Elapsed time moves on every poll; a new event is written when anything else changes.
+      const same = last && Object.keys(data).every((k) => k === 'elapsedSeconds' || last[k] === data[k]);
+      if (!same || view.pollError) {
+        repo.append(jobId, 'state', data);
+        this.changed(jobId);
+      }
+      return this.view(jobId);
     }
-    if (!TERMINAL_JOB_STATES.includes(status.state)) return this.view(jobId);
+    // The terminal report is also the claim of the harvest: one poller harvests, the others wait.
+    const since = new Date(Date.now() - HARVEST_CLAIM_MS).toISOString();
+    if (!repo.claimHarvest(jobId, { ...data, harvestClaim: this.instance }, since)) return this.view(jobId);
+    this.changed(jobId);
     try {
       const harvested = await harvestJob({
         job: this.view(jobId),
@@ -205,7 +220,7 @@ export class ComputeService {
       });
       repo.append(jobId, 'harvested', harvested as unknown as Record<string, unknown>);
     } catch (error) {
-      repo.append(jobId, 'poll_error', { message: `harvest failed (retried at the next poll): ${errorMessage(error)}` });
+      repo.append(jobId, 'poll_error', { message: `harvest failed (retried at the next poll): ${errorMessage(error)}`, releasesClaim: true });
     }
     this.changed(jobId);
     return this.view(jobId);

@@ -73,6 +73,30 @@ export class ComputeJobsRepo {
     return { seq: row.seq, kind, data, at };
   }
 
+  /**
+   * Claims a finished job's harvest for one poller: appends the terminal `state` event
+   * carrying `harvestClaim` unless another claim younger than `since` exists, in one
+   * statement, so two processes polling the same ledger (the app and the CLI) never both
+   * harvest it. Answers false when someone else holds the claim.
+   */
+  claimHarvest(jobId: string, data: Record<string, unknown> & { harvestClaim: string }, since: string, at = nowIso()): boolean {
+    const r = this.db
+      .prepare(
+        `INSERT INTO compute_job_events (job_id, seq, kind, data_json, at)
+         SELECT ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM compute_job_events WHERE job_id = ?), 'state', ?, ?
+         WHERE NOT EXISTS (
+           SELECT 1 FROM compute_job_events c
+           WHERE c.job_id = ? AND (c.kind = 'harvested' OR (
+             c.kind = 'state' AND json_extract(c.data_json, '$.harvestClaim') IS NOT NULL AND c.at > ?
+             -- A claimant whose harvest failed released its claim with the poll error it recorded.
+             AND NOT EXISTS (SELECT 1 FROM compute_job_events r WHERE r.job_id = c.job_id AND r.seq > c.seq AND r.kind = 'poll_error' AND json_extract(r.data_json, '$.releasesClaim') = 1)
+           ))
+         )`,
+      )
+      .run(jobId, jobId, JSON.stringify(data), at, jobId, since);
+    return r.changes === 1;
+  }
+
   get(jobId: string): ComputeJobRecord | null {
     const row = this.db.prepare('SELECT * FROM compute_jobs WHERE id = ?').get(jobId) as JobRow | undefined;
     return row ? toJob(row) : null;

@@ -111,7 +111,7 @@ describe.skipIf(skip !== null)('Slurm compute target', () => {
     const sessionId = sessionWith(core);
     const job = submitted(await callTool(core, sessionId, 'compute_submit', { target: 'local-slurm', language: 'shell', script: 'echo about to fail >&2\nexit 3' }));
     const done = await waitForJob(core, job.id, harvested, 'harvested');
-    expect(done).toMatchObject({ state: 'failed', exitCode: 3 });
+    expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'failed', exitCode: 3 });
     expect(Buffer.from(core.provenance.artifacts.read(done.logs.stderr!.versionId).base64, 'base64').toString()).toContain('about to fail');
   });
 
