@@ -12,7 +12,7 @@ function view(keys: StoredKeyInfo[]): SettingsView {
   return {
     settings: { defaultProvider: null, defaultModel: null, sandboxMode: null },
     keys,
-    keyStorage: { available: true },
+    keyStorage: { available: true, reason: null },
     dataDir: '/data',
     dataDirSource: 'default',
     activeSandboxMode: 'auto',
