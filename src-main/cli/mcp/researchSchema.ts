@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { failureCodeSchema, runStatusSchema } from '../../../src-preload/contract/sessions';
 
 /**
  * The workbench's MCP research tool, shaped after seeds/research-assistant-request.txt:
@@ -18,25 +19,6 @@ export const REQUEST_ANNOTATIONS = { readOnlyHint: false, destructiveHint: false
 export const STATUS_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export const REQUEST_KINDS = ['question', 'overview', 'themes', 'audiences', 'sentiment', 'query_suggestions'] as const;
-export const RUN_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled', 'expired', 'unavailable'] as const;
-/** The seed's failure codes, plus the workbench's: `interrupted` (the app stopped mid-action), `refused` (a safety layer refused) and `internal` (a bug). */
-export const FAILURE_CODES = [
-  'not_configured',
-  'budget_exhausted',
-  'access_changed',
-  'source_unavailable',
-  'context_changed',
-  'input_too_large',
-  'provider_unavailable',
-  'generation_unconfirmed',
-  'invalid_output',
-  'cancelled',
-  'expired',
-  'conversation_full',
-  'interrupted',
-  'refused',
-  'internal',
-] as const;
 
 const id = z.string().min(1).max(200);
 const revision = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -67,8 +49,9 @@ const runSchema = z
     conversation_revision: revision,
     generation: revision,
     request_kind: z.enum(REQUEST_KINDS),
-    status: z.enum(RUN_STATUSES),
-    failure_code: z.enum(FAILURE_CODES).nullable(),
+    // Statuses and failure codes are the sessions contract's (the seed's, plus the workbench's own).
+    status: runStatusSchema,
+    failure_code: failureCodeSchema.nullable(),
     failure_message: z.string().nullable(),
     created_at: z.string(),
     expires_at: z.string().nullable(),
@@ -107,7 +90,7 @@ export const researchOutput = {
   message: messageSchema.nullable(),
   conversation_revision: revision.nullable(),
   availability: z
-    .object({ configured: z.boolean(), reason: z.enum(FAILURE_CODES).nullable(), processor: z.string().nullable(), retention_hours: z.number().nullable() })
+    .object({ configured: z.boolean(), reason: failureCodeSchema.nullable(), processor: z.string().nullable(), retention_hours: z.number().nullable() })
     .strict(),
 };
 
@@ -116,5 +99,5 @@ export type ResearchRun = z.output<typeof runSchema>;
 export type ResearchAnswer = z.output<typeof answerSchema>;
 export type ResearchClaim = z.output<typeof claim>;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
-export type ResearchFailureCode = (typeof FAILURE_CODES)[number];
+export type ResearchFailureCode = z.output<typeof failureCodeSchema>;
 export type RequestInput = z.output<z.ZodObject<typeof requestInput>>;

@@ -1,10 +1,10 @@
-import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
+import { failureCodeSchema, type RunRecord, type SessionSummary } from '../../../src-preload/contract/sessions';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Core } from '../../core/core';
 import { defaultProviderId, resolveProvider } from '../../core/config/providers';
 import { findProvider } from '../../core/config/providerCatalog';
 import { deniedCalls, storedAnswer, toResearchAnswer } from './answerMap';
-import { FAILURE_CODES, REQUEST_KINDS, type RequestInput, type RequestKind, type ResearchFailureCode, type ResearchResult, type ResearchRun } from './researchSchema';
+import { REQUEST_KINDS, type RequestInput, type RequestKind, type ResearchFailureCode, type ResearchResult, type ResearchRun } from './researchSchema';
 
 /** A refusal the client can act on: `revision_conflict`, `context_changed`, `not_found`. */
 export class ResearchError extends Error {
@@ -139,7 +139,7 @@ export class ResearchService {
   private view(run: RunRecord): ResearchResult {
     const session = this.core.ledger.sessions.require(run.sessionId);
     // A code this tool does not know (a newer app's) is reported as internal rather than dropped.
-    const code: ResearchFailureCode | null = !run.failureCode ? null : (FAILURE_CODES as readonly string[]).includes(run.failureCode) ? (run.failureCode as ResearchFailureCode) : 'internal';
+    const code: ResearchFailureCode | null = !run.failureCode ? null : (failureCodeSchema.safeParse(run.failureCode).data ?? 'internal');
     const shape: ResearchRun = {
       id: run.id,
       conversation_id: run.sessionId,
