@@ -6,6 +6,7 @@ import type { CitedAnswer } from '../../../src-preload/contract/answer';
 import { createCore } from '../../../src-main/core/core';
 import { startScriptedModel, type ScriptedModel } from '../../../src-main/core/llm/scripted/server';
 import type { StaticStep } from '../../../src-main/core/llm/scripted/script';
+import { scriptedCoreEnv } from '../../support/scriptedCore';
 
 /**
  * Delegation from a Python cell, with the real sandboxed kernel: the parent's cell fans out
@@ -76,17 +77,7 @@ afterAll(async () => {
 
 describe('delegation from cells (host.delegate, host.collect) with each child in its own kernel', () => {
   it('fans out from a cell, each child computes in its own generation, the parent collects from a cell and answers', async () => {
-    const core = createCore({
-      env: {
-        ...process.env,
-        OPENAI4S_DATA_DIR: dir,
-        OPENAI4S_KERNEL_PREWARM: '0',
-        OPENAI4S_PROVIDER: 'openai',
-        OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
-        OPENAI4S_OPENAI_API_KEY: 'scripted-no-key',
-        OPENAI4S_OPENAI_MODEL: 'scripted-model',
-      },
-    });
+    const core = createCore({ env: scriptedCoreEnv(dir, model.baseUrl) });
     try {
       const session = core.ledger.createSession('cells');
       const run = core.runner.submit({ sessionId: session.id, mutationId: 'cells', message: 'Compute two values with two child agents from a cell.' });

@@ -11,6 +11,7 @@ import type { RunTreeNode } from '../../../src-main/core/export/runTree';
 import { startScriptedModel, type ScriptedModel } from '../../../src-main/core/llm/scripted/server';
 import type { StaticStep } from '../../../src-main/core/llm/scripted/script';
 import { fixture, startFixtureServer } from '../science/fixtureServer';
+import { scriptedCoreEnv } from '../../support/scriptedCore';
 
 /**
  * Issue 20 acceptance, offline: the real core (runner, host, dispatcher, delegation,
@@ -106,16 +107,7 @@ beforeAll(async () => {
     '/europepmc/webservices/rest/search': { body: fixture('europepmc-search-mlh1-variant.json') },
   });
   const bases = ['UNIPROT', 'PDB_SEARCH', 'PDB_DATA', 'PDB_FILES', 'CHEMBL', 'EUROPEPMC'].map((db) => [`OPENAI4S_${db}_BASE_URL`, mirror.base]);
-  env = {
-    ...process.env,
-    OPENAI4S_DATA_DIR: dir,
-    OPENAI4S_KERNEL_PREWARM: '0',
-    OPENAI4S_PROVIDER: 'openai',
-    OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
-    OPENAI4S_OPENAI_API_KEY: 'scripted-no-key',
-    OPENAI4S_OPENAI_MODEL: 'scripted-model',
-    ...Object.fromEntries(bases),
-  };
+  env = scriptedCoreEnv(dir, model.baseUrl, Object.fromEntries(bases));
 });
 
 afterAll(async () => {
