@@ -1,16 +1,25 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ProviderReport, StoredKeyInfo } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 
-/** One provider's key: its status and a write-only field (a stored key is shown only as a hint). */
-export function KeyRow({
-  provider,
+/**
+ * One stored key (a model provider's or a service's, the same routes under its id): its
+ * name, its status, and a write-only field (a stored key is shown only as a hint).
+ */
+export function KeyEditorRow({
+  id,
+  label,
+  badge,
+  status,
   stored,
   canStore,
 }: {
-  provider: ProviderReport;
+  id: string;
+  label: string;
+  badge?: ReactNode;
+  status: ReactNode;
   stored: StoredKeyInfo | undefined;
   canStore: boolean;
 }) {
@@ -28,24 +37,13 @@ export function KeyRow({
     if (!failed) setKeyText('');
   };
   return (
-    <tr data-testid={`key-row-${provider.id}`}>
+    <tr data-testid={`key-row-${id}`}>
       <td>
-        <span className="provider-name">{provider.label}</span>
-        {provider.isDefault ? (
-          <span className="pill pill-neutral"> {t('system.providers.default')}</span>
-        ) : null}
+        <span className="provider-name">{label}</span>
+        {badge}
       </td>
-      <td>
-        <span className={`pill pill-${provider.configured ? 'ok' : 'neutral'}`}>
-          {provider.configured
-            ? t('system.providers.configured')
-            : t('system.providers.notConfigured')}
-        </span>{' '}
-        <span className="muted small">
-          {t(`system.providers.keySource.${provider.keySource}` as MessageKey)}
-        </span>
-      </td>
-      <td className="mono" data-testid={`key-hint-${provider.id}`}>
+      <td>{status}</td>
+      <td className="mono" data-testid={`key-hint-${id}`}>
         {stored ? stored.hint : '—'}
       </td>
       <td>
@@ -53,7 +51,7 @@ export function KeyRow({
           className="key-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (key.trim()) void run(() => setKey(provider.id, key));
+            if (key.trim()) void run(() => setKey(id, key));
           }}
         >
           <input
@@ -63,19 +61,14 @@ export function KeyRow({
             value={key}
             disabled={!canStore || busy}
             placeholder={stored ? t('settings.keys.replace') : t('settings.keys.enter')}
-            aria-label={t('settings.keys.inputLabel', { provider: provider.label })}
+            aria-label={t('settings.keys.inputLabel', { provider: label })}
             onChange={(e) => setKeyText(e.target.value)}
           />
           <button type="submit" className="btn" disabled={!canStore || busy || !key.trim()}>
             {t('settings.save')}
           </button>
           {stored ? (
-            <button
-              type="button"
-              className="btn"
-              disabled={busy}
-              onClick={() => void run(() => clearKey(provider.id))}
-            >
+            <button type="button" className="btn" disabled={busy} onClick={() => void run(() => clearKey(id))}>
               {t('settings.keys.remove')}
             </button>
           ) : null}
@@ -87,5 +80,39 @@ export function KeyRow({
         ) : null}
       </td>
     </tr>
+  );
+}
+
+/** One provider's key: configured or not, and where its key comes from. */
+export function KeyRow({
+  provider,
+  stored,
+  canStore,
+}: {
+  provider: ProviderReport;
+  stored: StoredKeyInfo | undefined;
+  canStore: boolean;
+}) {
+  const t = useT();
+  return (
+    <KeyEditorRow
+      id={provider.id}
+      label={provider.label}
+      badge={provider.isDefault ? <span className="pill pill-neutral"> {t('system.providers.default')}</span> : null}
+      status={
+        <>
+          <span className={`pill pill-${provider.configured ? 'ok' : 'neutral'}`}>
+            {provider.configured
+              ? t('system.providers.configured')
+              : t('system.providers.notConfigured')}
+          </span>{' '}
+          <span className="muted small">
+            {t(`system.providers.keySource.${provider.keySource}` as MessageKey)}
+          </span>
+        </>
+      }
+      stored={stored}
+      canStore={canStore}
+    />
   );
 }
