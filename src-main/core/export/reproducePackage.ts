@@ -5,6 +5,7 @@ import { strToU8 } from 'fflate';
 import type { ActionGroupRecord } from '../ledger/actionsRepo';
 import { appRoot } from '../config/appPaths';
 import type { ArtifactIndexRow } from './artifactFiles';
+import { listWorkspaceDir, type WorkspaceEntry } from '../workspace/safeFs';
 import { unsafeNameReason } from './entryNames';
 
 /**
@@ -121,16 +122,15 @@ function toolInputs(groups: readonly ActionGroupRecord[]): { path: string; sha25
   return found;
 }
 
-/** The user's uploads (workspace `uploads/`), regular files only, as they are now. */
+/** The user's uploads (workspace `uploads/`), regular files only, as they are now (listed without following a symlink). */
 function uploads(workspace: string): { path: string; origin: string }[] {
-  const dir = path.join(workspace, 'uploads');
-  let names: fs.Dirent[];
+  let entries: WorkspaceEntry[];
   try {
-    names = fs.readdirSync(dir, { withFileTypes: true });
+    entries = listWorkspaceDir(workspace, 'uploads').entries;
   } catch {
-    return [];
+    return []; // no uploads folder (or not a folder of the workspace)
   }
-  return names.filter((d) => d.isFile()).map((d) => ({ path: `uploads/${d.name}`, origin: 'upload' }));
+  return entries.filter((e) => e.kind === 'file').map((e) => ({ path: `uploads/${e.name}`, origin: 'upload' }));
 }
 
 /**
