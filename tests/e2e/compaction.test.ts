@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUMMARY_SYSTEM } from '../../src-main/core/archive/handoff';
 import type { StaticStep } from '../../src-main/core/llm/scripted/script';
-import { launchChromium, openShell, saveScreenshot, type Shell } from '../support/e2e/app';
+import { saveScreenshot, type Shell } from '../support/e2e/app';
+import { askQuestion, e2eSuite, scriptedModelEnv } from '../support/e2e/suite';
 import { validAnswer } from '../support/mockModel';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
 /**
  * Issue 19 in the browser, against the real core and a scripted model: a long run under a
@@ -34,21 +33,13 @@ interface WireBody {
 }
 
 describe('workbench: a long run is compacted and recalls archived results', () => {
-  let browser: Browser;
-  let model: ScriptedModel | null = null;
-  let shell: Shell | null = null;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await shell?.close();
-    await model?.close();
-    await browser?.close();
-  });
+  const e2e = e2eSuite();
 
   it('shows the compaction divider with its handoff, and the recall card shows the archived bytes', async () => {
     let step = 0;
     let sha: string | null = null;
+    // Opened after the model; the script reads it only once requests arrive.
+    let shell: Shell | null = null;
     const script = (body: unknown): StaticStep => {
       const b = body as WireBody;
       if (b.messages[0]?.role === 'system' && b.messages[0].content === SUMMARY_SYSTEM) return { reply: [{ text: JSON.stringify(handoff) }] };
@@ -67,25 +58,15 @@ describe('workbench: a long run is compacted and recalls archived results', () =
       }
       return { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] };
     };
-    model = await startScriptedModel(Array.from({ length: 60 }, () => script));
-    shell = await openShell(browser, {
+    const model = await e2e.startModel(Array.from({ length: 60 }, () => script));
+    shell = await e2e.openShell({
       locale: 'en-US',
-      env: {
-        OPENAI4S_PROVIDER: 'openai',
-        OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
-        OPENAI4S_OPENAI_API_KEY: 'sk-e2e-compaction-never-shown-4242',
-        OPENAI4S_OPENAI_MODEL: 'gpt-4o-mini',
-        OPENAI4S_CONTEXT_WINDOW: '8000',
-        OPENAI4S_KERNEL_PREWARM: '0',
-      },
+      env: scriptedModelEnv(model.baseUrl, 'sk-e2e-compaction-never-shown-4242', { OPENAI4S_CONTEXT_WINDOW: '8000' }),
       viewport: { width: 1440, height: 1000 },
     });
     const { page, core } = shell;
     await shell.open();
-    await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
-    const box = page.getByTestId('composer-input');
-    await box.fill('Read every data file.');
-    await box.press('Enter');
+    await askQuestion(page, 'Read every data file.');
     await page.locator('[data-testid="run-footer"][data-status="completed"]').waitFor({ timeout: 120_000 });
 
     // The divider, closed; opened, it shows the handoff the model continued from.

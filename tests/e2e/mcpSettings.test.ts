@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, saveScreenshot, type Shell } from '../support/e2e/app';
+import { describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../support/e2e/app';
+import { e2eSuite } from '../support/e2e/suite';
 
 // Issue 22 in the production renderer over the real core: a pasted mcpServers block
 // becomes a server in mcp.json, starts, lists its tools with their policies, and a
@@ -10,21 +10,10 @@ import { launchChromium, openShell, saveScreenshot, type Shell } from '../suppor
 const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 describe('Settings → MCP servers against the real core', () => {
-  let browser: Browser;
-  let shell: Shell | null = null;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await shell?.close();
-    shell = null;
-  });
+  const e2e = e2eSuite();
 
   it('adds a pasted server, starts it, shows its tools and stores a per-tool override', async () => {
-    shell = await openShell(browser, { locale: 'en-US', env: { OPENAI4S_KERNEL_PREWARM: '0' }, viewport: { width: 1320, height: 1000 } });
+    const shell = await e2e.openShell({ locale: 'en-US', env: { OPENAI4S_KERNEL_PREWARM: '0' }, viewport: { width: 1320, height: 1000 } });
     const { page } = shell;
     await shell.open();
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -43,7 +32,7 @@ describe('Settings → MCP servers against the real core', () => {
     const echo = server.locator('[data-testid="mcp-tool"][data-tool="echo"]');
     await echo.getByText('read-only', { exact: true }).waitFor();
     await echo.getByRole('combobox', { name: 'Policy for echo' }).selectOption('deny');
-    await expect.poll(() => shell!.core.mcp.config().overrides.tools).toEqual({ 'everything/echo': 'deny' });
+    await expect.poll(() => shell.core.mcp.config().overrides.tools).toEqual({ 'everything/echo': 'deny' });
     const session = shell.core.ledger.createSession('e2e');
     const refused = await shell.core.host.dispatcher.dispatch('mcp_everything_echo', { message: 'hi' }, { origin: 'tool', sessionId: session.id, runId: null, workspace: shell.dataDir, signal: new AbortController().signal });
     expect(refused.status).toBe('denied');

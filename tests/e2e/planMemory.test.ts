@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, saveScreenshot, type Shell } from '../support/e2e/app';
+import { describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../support/e2e/app';
+import { askQuestion, e2eSuite, scriptedModelEnv } from '../support/e2e/suite';
 import { validAnswer } from '../support/mockModel';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
 /**
  * Issue 19 in the browser, against the real core and a scripted model: the Plan tab shows
@@ -16,24 +15,10 @@ const GO_FILE = 'go-on.txt';
 const CELL = ['```python', 'import os, time', `while not os.path.exists(${JSON.stringify(GO_FILE)}):`, '    time.sleep(0.05)', 'print("counted 51 residues")', '```'].join('\n');
 
 describe('workbench: the live plan and memory', () => {
-  let browser: Browser;
-  let model: ScriptedModel | null = null;
-  let shell: Shell | null = null;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await shell?.close();
-    await model?.close();
-    shell = null;
-    model = null;
-  });
+  const e2e = e2eSuite();
 
   it('shows the plan and the running step live, then lets the user manage memories', async () => {
-    model = await startScriptedModel([
+    const model = await e2e.startModel([
       { reply: [{ toolCall: { name: 'find_tools', arguments: { query: 'plan remember' } } }] },
       {
         reply: [
@@ -61,23 +46,14 @@ describe('workbench: the live plan and memory', () => {
       },
       { reply: [{ toolCall: { name: 'finalize_response', arguments: validAnswer } }] },
     ]);
-    shell = await openShell(browser, {
+    const shell = await e2e.openShell({
       locale: 'en-US',
-      env: {
-        OPENAI4S_PROVIDER: 'openai',
-        OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
-        OPENAI4S_OPENAI_API_KEY: 'sk-e2e-plan-never-shown-4242',
-        OPENAI4S_OPENAI_MODEL: 'gpt-4o-mini',
-        OPENAI4S_KERNEL_PREWARM: '0',
-      },
+      env: scriptedModelEnv(model.baseUrl, 'sk-e2e-plan-never-shown-4242'),
       viewport: { width: 1440, height: 1000 },
     });
     const { page, core } = shell;
     await shell.open();
-    await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
-    const box = page.getByTestId('composer-input');
-    await box.fill('How many residues has human insulin?');
-    await box.press('Enter');
+    await askQuestion(page, 'How many residues has human insulin?');
 
     // While the cell runs: the plan beside the conversation, and what is happening now.
     await page.getByRole('tab', { name: 'Plan' }).click();

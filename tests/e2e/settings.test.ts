@@ -1,26 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../src-main/core/settings/secretStore';
-import { launchChromium, openShell, saveScreenshot, type Shell } from '../support/e2e/app';
+import { saveScreenshot } from '../support/e2e/app';
+import { e2eSuite } from '../support/e2e/suite';
 
 const KEY = 'sk-ant-e2e-secret-value-31337';
 
 describe('Settings against the real core', () => {
-  let browser: Browser;
-  let shell: Shell | null = null;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await shell?.close();
-    shell = null;
-  });
+  const e2e = e2eSuite();
 
   it('stores a key that is never shown again, sets defaults, theme and language', async () => {
-    shell = await openShell(browser, {
+    const shell = await e2e.openShell({
       locale: 'en-US',
       env: {
         OPENAI4S_ANTHROPIC_API_KEY: '',
@@ -54,12 +43,12 @@ describe('Settings against the real core', () => {
     await page.getByTestId('default-model').fill('claude-sonnet-4-5');
     await page.getByTestId('default-model').blur();
     await expect
-      .poll(() => shell!.core.settings.read())
+      .poll(() => shell.core.settings.read())
       .toMatchObject({ defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5' });
     // The radio is controlled by the stored setting: it turns checked once the core answered.
     const enforce = page.getByRole('radio', { name: /enforce/ });
     await enforce.click();
-    await expect.poll(() => shell!.core.settings.read().sandboxMode).toBe('enforce');
+    await expect.poll(() => shell.core.settings.read().sandboxMode).toBe('enforce');
     await expect.poll(() => enforce.isChecked()).toBe(true);
     expect(await page.getByTestId('settings-data-dir').textContent()).toBe(shell.dataDir);
     await saveScreenshot(page, 'workbench-settings-en.png');

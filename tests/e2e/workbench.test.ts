@@ -1,39 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from '../support/e2e/app';
 import { ANSWER, QUESTION, researchScript } from '../support/e2e/research';
-import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
+import { e2eSuite, scriptedModelEnv } from '../support/e2e/suite';
 
 /**
  * The workbench against the real core (engine, ledger, sandboxed Python kernel) and a
  * scripted model speaking the OpenAI wire on 127.0.0.1.
  */
 describe('workbench: a research conversation', () => {
-  let browser: Browser;
-  let model: ScriptedModel | null = null;
-  let shell: Shell | null = null;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await shell?.close();
-    await model?.close();
-    shell = null;
-    model = null;
-  });
+  const e2e = e2eSuite();
 
-  const env = (baseUrl: string): NodeJS.ProcessEnv => ({
-    OPENAI4S_PROVIDER: 'openai',
-    OPENAI4S_OPENAI_BASE_URL: baseUrl,
-    OPENAI4S_OPENAI_API_KEY: 'sk-e2e-never-shown-7788',
-    OPENAI4S_OPENAI_MODEL: 'gpt-4o-mini',
-    OPENAI4S_KERNEL_PREWARM: '0',
+  const env = (baseUrl: string): NodeJS.ProcessEnv =>
     // If a UniProt connector is wired, it fails fast on a closed loopback port.
-    OPENAI4S_UNIPROT_BASE_URL: 'http://127.0.0.1:9',
-  });
+    scriptedModelEnv(baseUrl, 'sk-e2e-never-shown-7788', { OPENAI4S_UNIPROT_BASE_URL: 'http://127.0.0.1:9' });
 
   async function shot(page: Page, name: string) {
     await page.evaluate('document.fonts.ready.then(() => true)');
@@ -47,8 +27,8 @@ describe('workbench: a research conversation', () => {
   }
 
   it('renders reasoning, a tool call, a Python cell with its figure and the cited answer; reload restores it', async () => {
-    model = await startScriptedModel(researchScript());
-    shell = await openShell(browser, {
+    const model = await e2e.startModel(researchScript());
+    const shell = await e2e.openShell({
       locale: 'en-US',
       env: env(model.baseUrl),
       viewport: { width: 1440, height: 1000 },
@@ -155,7 +135,7 @@ describe('workbench: a research conversation', () => {
   }, 150_000);
 
   it('shows a tool call the headless approval policy denied as denied', async () => {
-    model = await startScriptedModel([
+    const model = await e2e.startModel([
       {
         reply: [
           {
@@ -168,7 +148,7 @@ describe('workbench: a research conversation', () => {
       },
       { reply: [{ toolCall: { name: 'finalize_response', arguments: ANSWER } }] },
     ]);
-    shell = await openShell(browser, { locale: 'en-US', env: env(model.baseUrl) });
+    const shell = await e2e.openShell({ locale: 'en-US', env: env(model.baseUrl) });
     const { page } = shell;
     await shell.open();
     await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
@@ -184,7 +164,7 @@ describe('workbench: a research conversation', () => {
   }, 60_000);
 
   it('queues a message sent during a run, runs it next, and Stop (Esc) cancels the running one', async () => {
-    model = await startScriptedModel([
+    const model = await e2e.startModel([
       {
         reply: [
           { text: 'Reading the question carefully.' },
@@ -194,7 +174,7 @@ describe('workbench: a research conversation', () => {
       },
       { hang: true },
     ]);
-    shell = await openShell(browser, {
+    const shell = await e2e.openShell({
       locale: 'zh-CN',
       env: env(model.baseUrl),
       viewport: { width: 1440, height: 900 },
