@@ -5,7 +5,7 @@ import { guardedFetch } from '../../security/egress';
 import type { EvidenceStore } from '../../records/evidenceStore';
 import { writeWorkspaceFile } from '../../workspace/safeFs';
 import { defineTool, reasonField, type Tool } from '../define';
-import { configuredAllowance, type BackendChoice } from './webSearch';
+import { configuredAllowance, type Endpoint } from './webSearch';
 
 /**
  * `fetch_open_access`: the open-access full text of a paper, as a PDF saved into the
@@ -29,7 +29,7 @@ export interface OpenAccessOptions {
   egress?: EgressOptions;
 }
 
-function source(kind: 'arxiv' | 'europepmc', id: string, env: OpenAccessOptions['env']): { url: URL; choice: BackendChoice; file: string } {
+function source(kind: 'arxiv' | 'europepmc', id: string, env: OpenAccessOptions['env']): { url: URL; endpoint: Endpoint; file: string } {
   const override = env(kind === 'arxiv' ? ARXIV_PDF_VAR : EUROPEPMC_PDF_VAR)?.trim();
   const base = new URL(override || (kind === 'arxiv' ? ARXIV_DEFAULT : EUROPEPMC_DEFAULT));
   const prefix = base.pathname.replace(/\/+$/, '');
@@ -41,8 +41,8 @@ function source(kind: 'arxiv' | 'europepmc', id: string, env: OpenAccessOptions[
     url.searchParams.set('accid', id);
     url.searchParams.set('blobtype', 'pdf');
   }
-  // The choice type of web search: a configured address is allowed even on loopback (tests, mirrors).
-  return { url, choice: { backend: 'duckduckgo', url: base, configured: Boolean(override) }, file: `papers/${kind}-${id.replace(/[^A-Za-z0-9.-]/g, '_')}.pdf` };
+  // A configured address is allowed even on loopback (tests, mirrors).
+  return { url, endpoint: { url: base, configured: Boolean(override) }, file: `papers/${kind}-${id.replace(/[^A-Za-z0-9.-]/g, '_')}.pdf` };
 }
 
 export function openAccessTool(options: OpenAccessOptions): Tool {
@@ -66,8 +66,8 @@ export function openAccessTool(options: OpenAccessOptions): Tool {
       const id = a.source === 'europepmc' ? a.id.toUpperCase() : a.id;
       if (a.source === 'arxiv' && !ARXIV_ID.test(id)) throw new Error(`"${a.id}" is not an arXiv id (like 2106.01345 or hep-th/9901001).`);
       if (a.source === 'europepmc' && !PMCID.test(id)) throw new Error(`"${a.id}" is not a PMCID (like PMC7096066); Europe PMC serves PDFs of its open-access subset by PMCID (find it with science_search europepmc).`);
-      const { url, choice, file } = source(a.source, id, options.env);
-      const allowAddress = await configuredAllowance(choice, options.egress, a.source === 'arxiv' ? ARXIV_PDF_VAR : EUROPEPMC_PDF_VAR);
+      const { url, endpoint, file } = source(a.source, id, options.env);
+      const allowAddress = await configuredAllowance(endpoint, options.egress, a.source === 'arxiv' ? ARXIV_PDF_VAR : EUROPEPMC_PDF_VAR);
       const res = await guardedFetch(url.href, { ...options.egress, signal: ctx.signal, maxBytes: MAX_PDF_BYTES, timeoutMs: 120_000, headers: { accept: 'application/pdf' }, ...(allowAddress ? { allowAddress } : {}) });
       if (res.status === 404) throw new Error(`${url.href} answered HTTP 404: ${a.source === 'arxiv' ? 'no such e-print' : 'this article has no open-access PDF in Europe PMC'}.`);
       if (res.status !== 200) throw new Error(`${url.href} answered HTTP ${res.status}; retry later.`);

@@ -40,12 +40,9 @@ export interface SearchAnswer {
   results: SearchResultItem[];
 }
 
-export interface BackendChoice {
+/** The endpoint as configured or by default (a configured one's own, possibly private, address is allowed). */
+export interface BackendChoice extends Endpoint {
   backend: SearchBackendName;
-  /** The endpoint as configured or by default. */
-  url: URL;
-  /** True when configuration chose the address (its own, possibly private, address is then allowed). */
-  configured: boolean;
   key?: string;
 }
 
@@ -67,18 +64,24 @@ export function chooseBackend(env: Env): BackendChoice {
   return { backend: 'duckduckgo', url: new URL(override || DUCKDUCKGO_DEFAULT), configured: Boolean(override) };
 }
 
+/** An endpoint address, and whether configuration (not a default) chose it. */
+export interface Endpoint {
+  url: URL;
+  configured: boolean;
+}
+
 /** A configured endpoint may be on a private or loopback address: that address (and only it) is let through. */
-export async function configuredAllowance(choice: BackendChoice, egress: EgressOptions | undefined, varName: string): Promise<EgressOptions['allowAddress']> {
-  if (!choice.configured) return egress?.allowAddress;
-  const host = choice.url.hostname.replace(/^\[|\]$/g, '');
-  const port = choice.url.port ? Number(choice.url.port) : choice.url.protocol === 'https:' ? 443 : 80;
+export async function configuredAllowance(endpoint: Endpoint, egress: EgressOptions | undefined, varName: string): Promise<EgressOptions['allowAddress']> {
+  if (!endpoint.configured) return egress?.allowAddress;
+  const host = endpoint.url.hostname.replace(/^\[|\]$/g, '');
+  const port = endpoint.url.port ? Number(endpoint.url.port) : endpoint.url.protocol === 'https:' ? 443 : 80;
   const allowed = new Set<string>([host]);
   if (!isIP(host)) {
     const resolve = egress?.resolve ?? (async (name: string) => (await dns.promises.lookup(name, { all: true, verbatim: true })).map((r) => ({ address: r.address })));
     try {
       for (const r of await resolve(host)) allowed.add(r.address);
     } catch (error) {
-      throw new Error(`The search host "${host}" of ${varName} does not resolve (${errorMessage(error)}).`);
+      throw new Error(`The host "${host}" of ${varName} does not resolve (${errorMessage(error)}); fix or unset ${varName}.`);
     }
   }
   return (addr, p) => (allowed.has(addr) && p === port) || (egress?.allowAddress?.(addr, p) ?? false);
