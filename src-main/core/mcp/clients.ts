@@ -5,7 +5,7 @@ import type { PolicyAction } from '../capabilities/define';
 import type { HostDispatcher } from '../capabilities/dispatcher';
 import type { ToolRegistry } from '../capabilities/registry';
 import type { EvidenceStore } from '../records/evidenceStore';
-import { loadMcpConfig, mcpConfigFile, type LoadedConfig, type McpConfigSources, type McpServerConfig } from './config';
+import { loadMcpConfig, loadPolicyOverrides, mcpConfigFile, type LoadedConfig, type McpConfigSources, type McpServerConfig } from './config';
 import { addServers, httpToken, removeServer, setPolicyOverride } from './configEdit';
 import { McpConnection } from './connection';
 import { mcpCallTool } from './mcpCallTool';
@@ -63,8 +63,9 @@ export class McpClients {
     return found;
   }
 
+  /** Read at each access of a tool's policy (several per call): the ledger's overrides only, never mcp.json. */
   policy(server: string, tool: McpTool): McpToolPolicy & { override: PolicyAction | null } {
-    return effectivePolicy(server, tool.name, tool.annotations, this.config().overrides);
+    return effectivePolicy(server, tool.name, tool.annotations, loadPolicyOverrides(this.options).overrides);
   }
 
   private async discoverServer(server: McpServerConfig): Promise<McpTool[]> {

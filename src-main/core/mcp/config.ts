@@ -147,14 +147,22 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedConfig {
   if (error) errors.push(error);
   const fromFile = raw === null ? { servers: [], errors: [] } : parseServersBlock(raw, 'file');
   errors.push(...fromFile.errors.map((e) => `${file}: ${e}`));
-  let overrides: McpPolicyOverrides = { servers: {}, tools: {} };
+  const { overrides, error: overridesError } = loadPolicyOverrides(sources);
+  if (overridesError) errors.push(overridesError);
+  return { servers: fromFile.servers.filter((s) => !s.disabled), errors, overrides };
+}
+
+/**
+ * Only the overrides chosen in Settings (a ledger read, no file): what a tool's policy
+ * needs at each call, without re-reading mcp.json.
+ */
+export function loadPolicyOverrides(sources: Pick<McpConfigSources, 'settings'>): { overrides: McpPolicyOverrides; error: string | null } {
   try {
-    const repo = sources.settings();
-    const policy = policyOverridesSchema.safeParse(repo.get<unknown>(MCP_POLICY_KEY) ?? {});
-    if (policy.success) overrides = policy.data;
-    else errors.push(`Settings: the stored MCP policy overrides are malformed (${describeIssues(policy.error)}); they are ignored until saved again.`);
+    const policy = policyOverridesSchema.safeParse(sources.settings().get<unknown>(MCP_POLICY_KEY) ?? {});
+    if (policy.success) return { overrides: policy.data, error: null };
+    return { overrides: { servers: {}, tools: {} }, error: `Settings: the stored MCP policy overrides are malformed (${describeIssues(policy.error)}); they are ignored until saved again.` };
   } catch {
     // The ledger is closing or locked: the file's servers still work, with default policies.
+    return { overrides: { servers: {}, tools: {} }, error: null };
   }
-  return { servers: fromFile.servers.filter((s) => !s.disabled), errors, overrides };
 }

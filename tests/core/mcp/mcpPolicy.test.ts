@@ -1,4 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { McpClients } from '../../../src-main/core/mcp/clients';
+import { MCP_CONFIG_FILE, MCP_POLICY_KEY } from '../../../src-main/core/mcp/config';
+import { ToolRegistry } from '../../../src-main/core/capabilities/registry';
+import type { HostDispatcher } from '../../../src-main/core/capabilities/dispatcher';
+import type { SettingsRepo } from '../../../src-main/core/ledger/settingsRepo';
+import type { EvidenceStore } from '../../../src-main/core/records/evidenceStore';
 import { effectivePolicy, policyFromHints } from '../../../src-main/core/mcp/policy';
 import { parseServerEntry } from '../../../src-main/core/mcp/config';
 import { registryName } from '../../../src-main/core/mcp/mcpTools';
@@ -23,6 +32,30 @@ describe('MCP tool annotations to policy', () => {
     expect(effectivePolicy('fs', 'write_file', { destructiveHint: true }, overrides)).toMatchObject({ defaultPolicy: 'allow', askEveryTime: false, override: 'allow' });
     expect(effectivePolicy('fs', 'read_file', { readOnlyHint: true }, overrides)).toMatchObject({ defaultPolicy: 'deny', override: 'deny' });
     expect(effectivePolicy('other', 'x', { destructiveHint: true }, overrides)).toMatchObject({ defaultPolicy: 'ask', askEveryTime: true, override: null });
+  });
+});
+
+describe('a tool policy read at each call', () => {
+  it('follows the Settings overrides without reading mcp.json (the dispatcher reads it several times per call)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-mcp-policy-'));
+    try {
+      fs.writeFileSync(path.join(dir, MCP_CONFIG_FILE), JSON.stringify({ mcpServers: { fs: { command: 'unused' } } }));
+      const stored = new Map<string, unknown>();
+      const settings = { get: (k: string) => stored.get(k), set: (k: string, v: unknown) => void stored.set(k, v) } as unknown as SettingsRepo;
+      const clients = new McpClients({ dataDir: dir, settings: () => settings, registry: new ToolRegistry(), dispatcher: {} as HostDispatcher, evidence: () => ({}) as EvidenceStore });
+      const tool = { name: 'write_file', inputSchema: { type: 'object' as const }, annotations: { destructiveHint: true } };
+      const reads = vi.spyOn(fs, 'readFileSync');
+      try {
+        expect(clients.policy('fs', tool)).toMatchObject({ defaultPolicy: 'ask', askEveryTime: true, override: null });
+        stored.set(MCP_POLICY_KEY, { servers: {}, tools: { 'fs/write_file': 'allow' } });
+        expect(clients.policy('fs', tool)).toMatchObject({ defaultPolicy: 'allow', askEveryTime: false, override: 'allow' });
+        expect(reads.mock.calls.filter(([file]) => String(file).endsWith(MCP_CONFIG_FILE))).toEqual([]);
+      } finally {
+        reads.mockRestore();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
