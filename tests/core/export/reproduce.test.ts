@@ -228,6 +228,27 @@ describe('openai4s reproduce', () => {
     expect(strict.report.artifacts.find((a) => a.path === FIGURE)).toMatchObject({ outcome: 'differs', pixels: { differingPixels: 5, box: expect.objectContaining({ y: 0 }) } });
   }, 240_000);
 
+  it('a recorded input whose path leaves the workspace is not staged, and says why', async () => {
+    const edited = editedPackage('escaping-input', (folder) => {
+      const file = path.join(folder, 'reproduce/inputs.json');
+      const inputs = JSON.parse(fs.readFileSync(file, 'utf8'));
+      inputs[0].path = '../escaped.pdb';
+      fs.writeFileSync(file, JSON.stringify(inputs));
+    });
+    const { report } = await reproduce(edited);
+    expect(report.refused).toBeNull();
+    expect(report.inputs).toEqual([{ path: '../escaped.pdb', staged: false, reason: expect.stringMatching(/escaped\.pdb/) }]);
+    expect(fs.existsSync(path.join(os.tmpdir(), 'escaped.pdb'))).toBe(false);
+  }, 240_000);
+
+  it('refuses a package whose recorded answers are not what an export writes, naming the file', async () => {
+    const edited = editedPackage('malformed-answers', (folder) => fs.writeFileSync(path.join(folder, 'reproduce/host_calls.jsonl'), '{"method":"science_search","status":"ok"}\n'));
+    const { code, report } = await reproduce(edited);
+    expect(code).toBe(1);
+    expect(report.refused).toMatch(/^reproduce\/host_calls\.jsonl is not what an export writes \(0\.arguments: /);
+    expect(report.cells).toEqual([]);
+  });
+
   it('refuses a package without recorded answers, naming the fix', async () => {
     const old = editedPackage('no-answers', (folder) => fs.rmSync(path.join(folder, 'reproduce'), { recursive: true }));
     const run = await cli(['reproduce', old]);

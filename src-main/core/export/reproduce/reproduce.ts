@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import type { SandboxMode } from '../../../../src-preload/contract/doctor';
 import type { KernelLimits } from '../../config/kernelLimits';
 import { KernelSupervisor } from '../../kernel/supervisor';
+import { errorMessage } from '../../shared/errorMessage';
 import { writeWorkspaceFile } from '../../workspace/safeFs';
-import { ARTIFACT_INDEX, type ArtifactIndexRow } from '../artifactFiles';
+import { readArtifactIndex, type ArtifactIndexRow } from '../artifactFiles';
 import { HOST_CALLS_FILE, INPUTS_FILE, type RecordedHostCall, type ReproduceInput } from '../reproducePackage';
 import { installationPublicKey, type SignatureCheck } from '../signing';
 import { compareArtifacts, DEFAULT_PIXEL_TOLERANCE, type ArtifactCheck } from './compareArtifacts';
@@ -63,9 +65,44 @@ export interface ReproduceOptions {
   onCell?: (cell: NotebookCell, replayed: ReplayedCell) => void;
 }
 
-const parseJsonl = <T>(bytes: Uint8Array | undefined): T[] =>
-  bytes ? Buffer.from(bytes).toString('utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T) : [];
-const parseJson = <T>(bytes: Uint8Array | undefined, fallback: T): T => (bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as T) : fallback);
+/**
+ * The package's records are untrusted input (a package may come from anyone): read
+ * against the shapes the export writes, so a malformed one is refused with its file and
+ * the problem named instead of failing somewhere inside the replay.
+ */
+const recordedCallSchema = z.object({
+  method: z.string(),
+  cellId: z.string().nullable().optional().default(null),
+  generation: z.string().nullable().optional().default(null),
+  arguments: z.record(z.string(), z.unknown()),
+  status: z.string(),
+  text: z.string(),
+  output: z.unknown().optional(),
+});
+const inputSchema = z.object({
+  path: z.string(),
+  sha256: z.string().nullable(),
+  bytes: z.number().nullable(),
+  origin: z.string(),
+  file: z.string().optional(),
+  missing: z.string().optional(),
+});
+
+/** The records of `file`, or the sentence saying why they cannot be read. */
+function readRecords<T>(files: ReadonlyMap<string, Uint8Array>, file: string, schema: z.ZodType<T>, jsonl: boolean): T[] | string {
+  const bytes = files.get(file);
+  if (!bytes) return [];
+  const text = Buffer.from(bytes).toString('utf8');
+  try {
+    const rows: unknown = jsonl ? text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown) : JSON.parse(text);
+    const parsed = z.array(schema).safeParse(rows);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0]!;
+    return `${file} is not what an export writes (${issue.path.join('.') || 'its top level'}: ${issue.message})`;
+  } catch (error) {
+    return `${file} is not valid JSON (${errorMessage(error)})`;
+  }
+}
 
 function refusedReport(file: string, refused: string, base: Partial<ReproduceReport> = {}): ReproduceReport {
   return { ok: false, file, refused, verified: false, problems: [], signature: null, inputs: [], cells: [], artifacts: [], unanswered: [], pixelTolerance: DEFAULT_PIXEL_TOLERANCE, workspace: null, ...base };
@@ -77,7 +114,12 @@ function stageInputs(workspace: string, inputs: readonly ReproduceInput[], files
     const bytes = input.file ? files.get(input.file) : undefined;
     if (!bytes) return { path: input.path, staged: false, reason: input.missing ?? `${input.file ?? 'its file'} is not in the package` };
     if (input.sha256 && createHash('sha256').update(bytes).digest('hex') !== input.sha256) return { path: input.path, staged: false, reason: `${input.file} does not match its recorded sha256` };
-    writeWorkspaceFile(workspace, input.path, bytes);
+    try {
+      // The safe write refuses a path that leaves the replay's workspace (`../`, absolute, through a symlink).
+      writeWorkspaceFile(workspace, input.path, bytes);
+    } catch (error) {
+      return { path: input.path, staged: false, reason: errorMessage(error) };
+    }
     return { path: input.path, staged: true };
   });
 }
@@ -111,9 +153,19 @@ export async function reproducePackage(file: string, options: ReproduceOptions):
   if (!files.has(HOST_CALLS_FILE) || !files.has('notebook.ipynb')) {
     return refusedReport(file, `${file} has no recorded host answers (${HOST_CALLS_FILE}): it was exported before reproducible exports; export the session again`, verification);
   }
-  const calls = parseJsonl<RecordedHostCall>(files.get(HOST_CALLS_FILE));
-  const rows = parseJson<ArtifactIndexRow[]>(files.get(ARTIFACT_INDEX), []);
-  const cells = notebookCells(parseJson<unknown>(files.get('notebook.ipynb'), {}));
+  const calls: RecordedHostCall[] | string = readRecords(files, HOST_CALLS_FILE, recordedCallSchema, true);
+  if (typeof calls === 'string') return refusedReport(file, calls, verification);
+  const recordedInputs: ReproduceInput[] | string = readRecords(files, INPUTS_FILE, inputSchema, false);
+  if (typeof recordedInputs === 'string') return refusedReport(file, recordedInputs, verification);
+  let notebook: unknown;
+  let rows: ArtifactIndexRow[];
+  try {
+    notebook = JSON.parse(Buffer.from(files.get('notebook.ipynb')!).toString('utf8'));
+    rows = readArtifactIndex(files);
+  } catch (error) {
+    return refusedReport(file, `${file}: its notebook or artifacts/index.json is not valid JSON (${errorMessage(error)})`, verification);
+  }
+  const cells = notebookCells(notebook);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'openai4s-reproduce-'));
   const host = new ReplayHost(calls);
   const supervisor = new KernelSupervisor({
@@ -126,7 +178,7 @@ export async function reproducePackage(file: string, options: ReproduceOptions):
     ...(options.kernelLimits ? { kernelLimits: options.kernelLimits } : {}),
   });
   try {
-    const inputs = stageInputs(workspace, parseJson<ReproduceInput[]>(files.get(INPUTS_FILE), []), files);
+    const inputs = stageInputs(workspace, recordedInputs, files);
     const replayed = await replayCells(supervisor, cells, { timeoutMs: options.timeoutMs ?? 10 * 60_000, ...(options.onCell ? { onCell: options.onCell } : {}) });
     const tolerance = options.pixelTolerance ?? DEFAULT_PIXEL_TOLERANCE;
     const artifacts = compareArtifacts(rows, files, calls, host.saves, replayed, tolerance);
