@@ -4,8 +4,7 @@ import type { TokenCounter } from './tokens';
  * Standing context: what the model must see on every request whatever was compacted
  * (memories, the plan, ...). It is rebuilt from its owners each turn and appended to the
  * system prompt, never put into the history, so a compaction can never summarise it away.
- * Owners (the memory and plan modules) contribute sections through a source; the runner
- * composes the sources.
+ * Owners (the memory and plan modules) contribute sections through a source.
  */
 export interface StandingSection {
   /** A short heading (`Memory`, `Plan`). */
@@ -20,11 +19,6 @@ export type StandingContextSource = (sessionId: string, runId: string) => Standi
 
 /** Tokens all standing sections together may take by default. */
 export const STANDING_CAP_TOKENS = 2_000;
-
-/** Several sources as one, in order (earlier sources are kept first when the cap bites). */
-export function combineStanding(...sources: StandingContextSource[]): StandingContextSource {
-  return async (sessionId, runId) => (await Promise.all(sources.map((s) => s(sessionId, runId)))).flat();
-}
 
 /** Cuts `text` to at most `tokens` tokens, shrinking until it fits (cheap: a few counts). */
 export function fitTokens(counter: TokenCounter, text: string, tokens: number): string {

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../../src-preload/contract/memory';
 import { openLedger, type Ledger } from '../../../src-main/core/ledger/ledger';
 import { checkMemoryText, MemoryService } from '../../../src-main/core/memory/memories';
-import { memorySection, roughTokens, standingContext } from '../../../src-main/core/memory/standingContext';
+import { renderStanding } from '../../../src-main/core/archive/standingContext';
+import { estimateTokens } from '../../../src-main/core/archive/tokens';
+import { memoryLines, memoryPlanSections } from '../../../src-main/core/memory/standingContext';
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
@@ -103,18 +105,20 @@ describe('standing context', () => {
   it('lists memories newest first with their ids and origin, within the token cap, counting what is left out', () => {
     const memories = Array.from({ length: 200 }, (_, i) => mem(i, `Fact number ${i}: the assay buffer is PBS at pH 7.4 and 37 degrees.`));
     memories[199] = mem(199, 'Answer in French.', { origin: 'user', scope: 'data_root' });
-    const text = memorySection(memories, 300);
-    expect(roughTokens(text)).toBeLessThanOrEqual(300 + 20);
+    const text = memoryLines(memories, 300);
+    expect(estimateTokens(text)).toBeLessThanOrEqual(300 + 20);
     const lines = text.split('\n').filter((l) => l.startsWith('- '));
     expect(lines[0]).toBe(`- ${memories[199]!.id} (user, all sessions): Answer in French.`);
     expect(lines[1]).toContain('Fact number 198');
     expect(text).toMatch(new RegExp(`\\(${200 - lines.length} older memories do not fit here\\.\\)`));
-    expect(memorySection([])).toBe('');
+    expect(memoryLines([])).toBe('');
   });
 
   it('joins memory and plan, and is empty when there is neither', () => {
-    expect(standingContext([], [])).toBe('');
-    const text = standingContext([mem(1, 'Use mouse data.')], [{ id: 'plan-1', title: 'Search', status: 'in_progress', kind: 'plan' }]);
+    // Rendered as the context policy renders the standing context of every request.
+    const standing = (...args: Parameters<typeof memoryPlanSections>) => renderStanding(memoryPlanSections(...args), { method: 'estimate', count: estimateTokens });
+    expect(standing([], [])).toBe('');
+    const text = standing([mem(1, 'Use mouse data.')], [{ id: 'plan-1', title: 'Search', status: 'in_progress', kind: 'plan' }]);
     expect(text).toContain('## Memory');
     expect(text).toContain('## Your plan\n[>] 1. Search');
   });
