@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { JobProducer } from '../../../src-preload/contract/artifacts';
 import type { ComputeHarvestedOutput, ComputeJobView } from '../../../src-preload/contract/compute';
 import type { ArtifactService } from '../provenance/artifactService';
 import type { HarvestedData } from './jobState';
 import { STDERR_LOG, STDOUT_LOG, type SchedulerStatus } from './scheduler';
 import type { Transport } from './transport';
+import { readFromStart, withWorkspaceFile, WorkspaceEscapeError, WorkspaceKindError, WorkspaceNotFoundError } from '../workspace/safeFs';
 
 /**
  * Brings a finished job's declared outputs and its stdout/stderr back and saves each as an
@@ -28,26 +28,47 @@ export interface HarvestRequest {
   artifacts: ArtifactService;
 }
 
-/** Which of `files` exist as regular files in the job folder. */
+/**
+ * Which of `files` the target says are regular files of the job folder (a symlink is not
+ * sent). On this machine every file is simply tried: the safe read below decides.
+ */
 async function existing(transport: Transport, dir: string, files: string[]): Promise<string[]> {
-  if (!transport.remote) return files.filter((f) => fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.isFile());
-  const r = await transport.exec(['bash', '-c', 'cd -- "$1" || exit 96; shift; for f in "$@"; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0', 'o4s-list', dir, ...files]);
+  if (!transport.remote) return files;
+  const r = await transport.exec(['bash', '-c', 'cd -- "$1" || exit 96; shift; for f in "$@"; do [ -f "$f" ] && [ ! -L "$f" ] && printf "%s\\n" "$f"; done; exit 0', 'o4s-list', dir, ...files]);
   if (r.code !== 0) throw new Error(`could not list the job folder ${dir} on ${transport.where}: ${r.stderr.trim() || `exit ${r.code}`}`);
   const found = new Set(r.stdout.split('\n').filter(Boolean));
   return files.filter((f) => found.has(f));
 }
 
-function readLog(file: string): Buffer {
-  const size = fs.statSync(file).size;
-  if (size <= MAX_LOG_BYTES) return fs.readFileSync(file);
-  const fd = fs.openSync(file, 'r');
+/**
+ * A file of a job folder (or of its harvested copy), read through safeFs: the job wrote
+ * that folder, so a symlink in it (or a folder on the path swapped for one) could name any
+ * file of this machine; it is refused, never followed. `tail` keeps only the last bytes.
+ * Answers null when the file is absent, a symlink or not a regular file.
+ */
+export function readJobFile(dir: string, rel: string, tail?: number): Buffer | null {
   try {
-    const tail = Buffer.alloc(MAX_LOG_BYTES);
-    fs.readSync(fd, tail, 0, MAX_LOG_BYTES, size - MAX_LOG_BYTES);
-    return Buffer.concat([Buffer.from(`[first ${size - MAX_LOG_BYTES} bytes of ${size} dropped; the last ${MAX_LOG_BYTES} kept]\n`), tail]);
-  } finally {
-    fs.closeSync(fd);
+    return withWorkspaceFile(dir, rel, 'read', ({ fd, stat }) => {
+      if (tail === undefined || stat.size <= tail) return readFromStart(fd, stat.size);
+      const buf = Buffer.alloc(tail);
+      let got = 0;
+      while (got < tail) {
+        const n = fs.readSync(fd, buf, got, tail - got, stat.size - tail + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return buf.subarray(0, got);
+    });
+  } catch (error) {
+    if (error instanceof WorkspaceNotFoundError || error instanceof WorkspaceEscapeError || error instanceof WorkspaceKindError) return null;
+    throw error;
   }
+}
+
+function readLog(dir: string, rel: string): Buffer | null {
+  const bytes = readJobFile(dir, rel, MAX_LOG_BYTES + 1);
+  if (!bytes || bytes.length <= MAX_LOG_BYTES) return bytes;
+  return Buffer.concat([Buffer.from(`[earlier bytes dropped; the last ${MAX_LOG_BYTES} kept]\n`), bytes.subarray(1)]);
 }
 
 export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
@@ -79,7 +100,14 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
     const v = await req.artifacts.save({ sessionId: job.sessionId, path: logical, bytes, producer, inputEvidence, ...(mime ? { mime } : {}) });
     return { path: logical, versionId: v.id, evidenceId: v.evidenceId, sha256: v.sha256, size: v.size };
   };
-  const missing = job.outputs.filter((o) => !present.includes(o));
+  // Read before deciding the state: a file the safe read refuses (a symlink) counts as not written:
+  // the job did not write that output as a file, and the host never reads what a link points at.
+  const read = new Map<string, Buffer>();
+  for (const o of job.outputs) {
+    const bytes = present.includes(o) ? readJobFile(localDir, o) : null;
+    if (bytes) read.set(o, bytes);
+  }
+  const missing = job.outputs.filter((o) => !read.has(o));
   // The producer names the job's final state, so decide it before saving anything.
   let state = final.state;
   let reason = final.reason;
@@ -90,8 +118,11 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
     producer.state = state;
   }
   const outputs: ComputeHarvestedOutput[] = [];
-  for (const o of job.outputs) if (present.includes(o)) outputs.push(await save(o, fs.readFileSync(path.join(localDir, o))));
-  const log = async (rel: string, name: string) => (present.includes(rel) ? save(`compute/${job.id}/${name}`, readLog(path.join(localDir, rel)), 'text/plain') : null);
+  for (const [o, bytes] of read) outputs.push(await save(o, bytes));
+  const log = async (rel: string, name: string) => {
+    const bytes = present.includes(rel) ? readLog(localDir, rel) : null;
+    return bytes ? save(`compute/${job.id}/${name}`, bytes, 'text/plain') : null;
+  };
   const logs = { stdout: await log(STDOUT_LOG, 'stdout.log'), stderr: await log(STDERR_LOG, 'stderr.log') };
   return { state, reason, exitCode: final.exitCode, outputs, missing, logs };
 }

@@ -7,7 +7,7 @@ import type { Ledger } from '../ledger/ledger';
 import type { ArtifactService } from '../provenance/artifactService';
 import { randomId } from '../records/ids';
 import { errorMessage } from '../shared/errorMessage';
-import { harvestJob } from './harvest';
+import { harvestJob, readJobFile } from './harvest';
 import { jobPath, scriptHead, sha256, stageJobFolder, type InputRequest } from './jobFolder';
 import { foldJob, lastStateData, type JobSpec } from './jobState';
 import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
@@ -265,8 +265,11 @@ export class ComputeService {
     if (!view.remoteDir) return { jobId, stdout: '', stderr: view.reason ?? '', source: 'target', truncated: false };
     const spec = this.deps.ledger().compute.require(jobId).spec as StoredSpec;
     const transport = this.transportFor(spec.target);
+    const remoteDir = view.remoteDir;
     const read = async (rel: string) => {
-      const r = await transport.exec(['tail', '-c', String(LOG_TAIL + 1), `${view.remoteDir}/${rel}`]);
+      // On this machine through the safe read: a log the job replaced by a symlink is not followed.
+      if (!transport.remote) return readJobFile(remoteDir, rel, LOG_TAIL + 1)?.toString('utf8') ?? '';
+      const r = await transport.exec(['tail', '-c', String(LOG_TAIL + 1), `${remoteDir}/${rel}`]);
       // Not written yet (the job is pending): nothing to show, not an error.
       return r.code === 0 ? r.stdout : '';
     };

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ComputeJobView } from '../../../src-preload/contract/compute';
+import type { Core } from '../../../src-main/core/core';
+import { harvestJob } from '../../../src-main/core/compute/harvest';
+import type { SchedulerStatus } from '../../../src-main/core/compute/scheduler';
+import { localTransport, type Transport } from '../../../src-main/core/compute/transport';
+import { computeWorld, sessionWith } from './support';
+
+/**
+ * A job writes its own folder, so what comes back from it is untrusted: a declared output
+ * or a log that is a symlink (or sits under a symlinked folder) must never make the host
+ * read the file it points at. It counts as not written, and the job says so.
+ */
+
+const SECRET = 'host-only secret: never an artifact\n';
+
+describe('harvest of an untrusted job folder', () => {
+  let world: ReturnType<typeof computeWorld>;
+  let core: Core;
+  let sessionId: string;
+  let outside: string;
+
+  beforeAll(() => {
+    world = computeWorld([]);
+    core = world.open();
+    sessionId = sessionWith(core);
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), SECRET);
+  });
+
+  afterAll(async () => {
+    await world.cleanup();
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  const job = (outputs: string[]): ComputeJobView =>
+    ({ id: `job_${'a'.repeat(16)}`, sessionId, target: 't', targetKind: 'ssh', schedulerJobId: '1', node: null, partition: null, scriptSha256: '0'.repeat(64), inputs: [], outputs }) as unknown as ComputeJobView;
+  const final: SchedulerStatus = { state: 'completed', exitCode: 0, node: 'n1', partition: null, elapsedSeconds: 1, startedAt: null, endedAt: null, reason: null };
+
+  /** Lays the hostile folder: one honest output, a symlinked output, a symlinked folder and a symlinked log. */
+  function plant(dir: string): void {
+    fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
+    fs.mkdirSync(path.join(dir, '.openai4s'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'data/ok.txt'), 'honest output\n');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'out.txt'));
+    fs.symlinkSync(outside, path.join(dir, 'linked'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, '.openai4s/stdout.log'));
+  }
+
+  function expectNothingRead(result: Awaited<ReturnType<typeof harvestJob>>): void {
+    expect(result.state).toBe('failed');
+    expect(result.missing).toEqual(['out.txt', 'linked/secret.txt']);
+    expect(result.reason).toMatch(/"out.txt", "linked\/secret.txt" were not written/);
+    expect(result.outputs.map((o) => o.path)).toEqual(['data/ok.txt']);
+    expect(result.logs.stdout).toBeNull();
+    for (const a of core.provenance.artifacts.list(sessionId)) {
+      const bytes = Buffer.from(core.provenance.artifacts.read(a.latest.id).base64, 'base64').toString();
+      expect(bytes).not.toContain('host-only secret');
+    }
+  }
+
+  it('on this machine: symlinks in the job folder are refused, not followed', async () => {
+    const dir = fs.mkdtempSync(path.join(world.dataDir, 'jobdir-'));
+    plant(dir);
+    const result = await harvestJob({ job: job(['data/ok.txt', 'out.txt', 'linked/secret.txt']), final, transport: localTransport(process.env), remoteDir: dir, harvestDir: dir, artifacts: core.provenance.artifacts });
+    expectNothingRead(result);
+  });
+
+  it('from a remote target: symlinks that arrive in the harvested copy are refused, not followed', async () => {
+    const harvestDir = path.join(world.dataDir, 'harvest-remote');
+    // A hostile target: it claims every file is regular and its tar stream carries symlinks.
+    const transport: Transport = {
+      where: 'hostile',
+      remote: true,
+      exec: async (argv) => ({ code: 0, stdout: `${argv.slice(5).join('\n')}\n`, stderr: '' }),
+      upload: async () => undefined,
+      download: async (_remote, _files, local) => plant(local),
+    };
+    const result = await harvestJob({ job: job(['data/ok.txt', 'out.txt', 'linked/secret.txt']), final, transport, remoteDir: '/remote/job', harvestDir, artifacts: core.provenance.artifacts });
+    expectNothingRead(result);
+  });
+});
