@@ -36,7 +36,6 @@ export interface McpToolView {
 
 export interface McpServerView {
   name: string;
-  source: 'settings' | 'file';
   transport: 'stdio' | 'http';
   /** The command line or the url; never env values or headers (they may hold secrets). */
   endpoint: string;

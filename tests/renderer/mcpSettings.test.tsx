@@ -18,7 +18,6 @@ function view(writeOverride: McpPolicyAction | null, servers = 1): McpView {
       ? [
           {
             name: 'fs',
-            source: 'file',
             transport: 'stdio',
             endpoint: 'npx -y @modelcontextprotocol/server-filesystem /data',
             state: 'ready',

@@ -33,7 +33,7 @@ async function listServers(core: Core, io: CliIO, json: boolean, connect: boolea
   for (const e of status.errors) io.err(`problem: ${e}`);
   if (!status.servers.length) io.out('No MCP servers configured. Add them in Settings → MCP servers or in mcp.json in the data root ({"mcpServers": {...}}).');
   for (const s of status.servers) {
-    io.out(`${s.name}  ${s.transport}  ${s.state}  (${s.source})  ${stripTerminalControls(s.endpoint)}${s.error ? `\n  error: ${stripTerminalControls(s.error)}` : ''}`);
+    io.out(`${s.name}  ${s.transport}  ${s.state}  ${stripTerminalControls(s.endpoint)}${s.error ? `\n  error: ${stripTerminalControls(s.error)}` : ''}`);
     for (const t of s.tools ?? []) io.out(`  ${t.registeredAs ?? t.name}  ${t.policy}${t.askEveryTime ? ' (every time)' : ''}  ${t.basis}`);
   }
   return status.errors.length ? 1 : 0;

@@ -135,7 +135,6 @@ export class McpClients {
         const tools = c?.cachedTools() ?? null;
         return {
           name: s.name,
-          source: s.source,
           transport: s.transport,
           endpoint: s.transport === 'stdio' ? `${s.command} ${s.args.join(' ')}`.trim() : s.url,
           state: c?.state ?? 'stopped',

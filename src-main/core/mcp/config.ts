@@ -48,7 +48,7 @@ const httpSchema = z
 
 export type StdioServerConfig = z.output<typeof stdioSchema> & { transport: 'stdio' };
 export type HttpServerConfig = z.output<typeof httpSchema> & { transport: 'http' };
-export type McpServerConfig = (StdioServerConfig | HttpServerConfig) & { name: string; source: 'settings' | 'file' };
+export type McpServerConfig = (StdioServerConfig | HttpServerConfig) & { name: string };
 
 /** Per-server and per-tool policy overrides chosen in Settings (tool keys are `server/tool`). */
 export interface McpPolicyOverrides {
@@ -66,7 +66,7 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** One entry of an `mcpServers` block, checked; throws a message naming the entry and the problem. */
-export function parseServerEntry(name: string, raw: unknown, source: McpServerConfig['source']): McpServerConfig {
+export function parseServerEntry(name: string, raw: unknown): McpServerConfig {
   if (!SERVER_NAME.test(name)) throw new Error(`MCP server name "${name}" must be 1-64 letters, digits, "_", "-" or ".", starting with a letter or digit.`);
   const entry = raw as Record<string, unknown> | null;
   if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new Error(`MCP server "${name}": the entry must be an object with "command" (stdio) or "url" (Streamable HTTP).`);
@@ -74,19 +74,19 @@ export function parseServerEntry(name: string, raw: unknown, source: McpServerCo
   if ('url' in entry) {
     const r = httpSchema.safeParse(entry);
     if (!r.success) throw new Error(`MCP server "${name}": ${describeIssues(r.error)}`);
-    return { ...r.data, transport: 'http', name, source };
+    return { ...r.data, transport: 'http', name };
   }
   if (!('command' in entry)) throw new Error(`MCP server "${name}": give "command" (and "args", "env") for a local server or "url" (and "headers") for a Streamable HTTP one.`);
   const r = stdioSchema.safeParse(entry);
   if (!r.success) throw new Error(`MCP server "${name}": ${describeIssues(r.error)}`);
-  return { ...r.data, transport: 'stdio', name, source };
+  return { ...r.data, transport: 'stdio', name };
 }
 
 /**
  * A pasted or stored block: `{ "mcpServers": {...} }`, or the bare map of servers, or VS
  * Code's `{ "servers": {...} }`. Returns the good entries and one message per bad one.
  */
-export function parseServersBlock(raw: unknown, source: McpServerConfig['source']): { servers: McpServerConfig[]; errors: string[] } {
+export function parseServersBlock(raw: unknown): { servers: McpServerConfig[]; errors: string[] } {
   const servers: McpServerConfig[] = [];
   const errors: string[] = [];
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { servers, errors: ['The MCP configuration must be a JSON object: { "mcpServers": { "<name>": { ... } } }.'] };
@@ -95,7 +95,7 @@ export function parseServersBlock(raw: unknown, source: McpServerConfig['source'
   if (!map || typeof map !== 'object' || Array.isArray(map)) return { servers, errors: ['"mcpServers" must be an object of named servers.'] };
   for (const [name, entry] of Object.entries(map)) {
     try {
-      servers.push(parseServerEntry(name, entry, source));
+      servers.push(parseServerEntry(name, entry));
     } catch (error) {
       errors.push(errorMessage(error));
     }
@@ -105,7 +105,7 @@ export function parseServersBlock(raw: unknown, source: McpServerConfig['source'
 
 /** The config an entry is stored as (what a user would paste back), without our own fields. */
 export function toStoredEntry(server: McpServerConfig): Record<string, unknown> {
-  const { name: _n, source: _s, transport, ...rest } = server;
+  const { name: _n, transport, ...rest } = server;
   return transport === 'http' ? { type: 'http', ...rest } : rest;
 }
 
@@ -145,7 +145,7 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedConfig {
   const file = mcpConfigFile(sources.dataDir);
   const { raw, error } = readFileBlock(file);
   if (error) errors.push(error);
-  const fromFile = raw === null ? { servers: [], errors: [] } : parseServersBlock(raw, 'file');
+  const fromFile = raw === null ? { servers: [], errors: [] } : parseServersBlock(raw);
   errors.push(...fromFile.errors.map((e) => `${file}: ${e}`));
   const { overrides, error: overridesError } = loadPolicyOverrides(sources);
   if (overridesError) errors.push(overridesError);

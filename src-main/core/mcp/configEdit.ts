@@ -37,7 +37,7 @@ export function addServers(dataDir: string, json: string): string[] {
   } catch (error) {
     throw new AppError('invalid_input', `The pasted text is not JSON (${errorMessage(error)}). Paste a block like {"mcpServers": {"name": {"command": "...", "args": []}}}.`);
   }
-  const { servers, errors } = parseServersBlock(raw, 'file');
+  const { servers, errors } = parseServersBlock(raw);
   if (errors.length) throw new AppError('invalid_input', errors.join(' '));
   if (!servers.length) throw new AppError('invalid_input', 'The block names no server: give {"mcpServers": {"<name>": {...}}}.');
   const file = mcpConfigFile(dataDir);

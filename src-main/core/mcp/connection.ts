@@ -7,9 +7,11 @@ import { errorMessage } from '../shared/errorMessage';
 import { registerSecrets } from '../security/secrets';
 import { annotateUntrusted } from '../security/untrusted';
 import { APP_VERSION } from '../config/version';
+import type { McpServerState } from '../../../src-preload/contract/mcp';
 import type { McpServerConfig } from './config';
 
-export type ConnectionState = 'stopped' | 'starting' | 'ready' | 'crashed' | 'failed';
+/** The states Settings and `openai4s mcp servers` show (the contract's). */
+export type ConnectionState = McpServerState;
 
 /** Restarts allowed inside CRASH_WINDOW_MS before the server is left stopped with its error. */
 export const MAX_RESTARTS = 3;

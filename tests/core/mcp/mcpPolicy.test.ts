@@ -61,11 +61,11 @@ describe('a tool policy read at each call', () => {
 
 describe('mcpServers entries and tool names', () => {
   it('reads the common shape and refuses what it cannot run, naming the entry', () => {
-    expect(parseServerEntry('fs', { command: 'npx', args: ['-y', 'x'], env: { A: 'b' } }, 'file')).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', 'x'], env: { A: 'b' } });
-    expect(parseServerEntry('remote', { url: 'https://example.org/mcp', headers: { Authorization: 'Bearer t' } }, 'file')).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer t' } });
-    expect(() => parseServerEntry('remote', { url: 'ftp://example.org' }, 'file')).toThrow(/MCP server "remote": url: url must be an http\(s\) address/);
-    expect(() => parseServerEntry('x', { command: 'a', extra: 1 }, 'file')).toThrow(/MCP server "x": .*extra/i);
-    expect(() => parseServerEntry('bad name!', { command: 'a' }, 'file')).toThrow(/must be 1-64 letters/);
+    expect(parseServerEntry('fs', { command: 'npx', args: ['-y', 'x'], env: { A: 'b' } })).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', 'x'], env: { A: 'b' } });
+    expect(parseServerEntry('remote', { url: 'https://example.org/mcp', headers: { Authorization: 'Bearer t' } })).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer t' } });
+    expect(() => parseServerEntry('remote', { url: 'ftp://example.org' })).toThrow(/MCP server "remote": url: url must be an http\(s\) address/);
+    expect(() => parseServerEntry('x', { command: 'a', extra: 1 })).toThrow(/MCP server "x": .*extra/i);
+    expect(() => parseServerEntry('bad name!', { command: 'a' })).toThrow(/must be 1-64 letters/);
   });
 
   it('makes registry names in the registry alphabet, distinct for clashing and long pairs', () => {
