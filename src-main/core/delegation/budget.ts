@@ -35,8 +35,4 @@ export class SharedBudget {
     }
     return null;
   }
-
-  spent(): { tokens: number; usd: number } {
-    return { tokens: this.tokens, usd: this.usd };
-  }
 }

@@ -223,11 +223,6 @@ export class DelegationService implements DelegationPort {
     return this.nodes.get(runId)?.emit ?? undefined;
   }
 
-  /** The session's shared budget, as spent so far. */
-  spent(sessionId: string): { tokens: number; usd: number } {
-    return this.sessions.get(sessionId)?.budget.spent() ?? { tokens: 0, usd: 0 };
-  }
-
   private session(sessionId: string): SessionState {
     let state = this.sessions.get(sessionId);
     if (!state) {

@@ -98,7 +98,6 @@ export class RunsRepo {
       // A session's runs are the user's messages; child runs (delegation) are listed by `listChildren`.
       bySession: db.prepare(`SELECT ${cols} FROM runs WHERE session_id = ? AND parent_run_id IS NULL ORDER BY created_at, rowid`),
       children: db.prepare(`SELECT ${cols} FROM runs WHERE session_id = ? AND parent_run_id IS NOT NULL ORDER BY created_at, rowid`),
-      countChildren: db.prepare(`SELECT COUNT(*) FROM runs WHERE session_id = ? AND parent_run_id IS NOT NULL`).pluck(),
       insertChild: db.prepare(
         `INSERT INTO runs (id, session_id, mutation_id, message, status, created_at, started_at, provider, model, parent_run_id, depth) VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`,
       ),
@@ -154,10 +153,6 @@ export class RunsRepo {
   /** The session's child runs (delegation), oldest first: with the user's runs, the run tree. */
   listChildren(sessionId: string): RunRecord[] {
     return (this.q.children.all(sessionId) as RunRow[]).map(toRecord);
-  }
-
-  countChildren(sessionId: string): number {
-    return this.q.countChildren.get(sessionId) as number;
   }
 
   /**

@@ -20,7 +20,7 @@ describe('child runs in the ledger (migration 7)', () => {
     expect(l.runs.listBySession(session.id).map((r) => r.id)).toEqual([root.id]);
     expect(l.runs.listBySession(session.id)[0]).not.toHaveProperty('parentRunId');
     expect(l.runs.listChildren(session.id).map((r) => r.id)).toEqual([child.id, grandchild.id]);
-    expect(l.runs.countChildren(session.id)).toBe(2);
+    expect(l.runs.listChildren(session.id).length).toBe(2);
     // No user turn in the stream for a child.
     expect(l.events.readFrom(session.id).filter((e) => e.chunk.type === 'user-message')).toHaveLength(1);
     l.runs.finish(grandchild.id, { status: 'cancelled', failureCode: 'cancelled', failureMessage: 'Stopped by its parent (stop_child).' });

@@ -102,7 +102,7 @@ describe('delegation limits (refused by name)', () => {
     asks = [{ task: 'd' }, { task: 'e' }];
     await runMessage(h, session.id, 'third');
     expect(h.ledger.runs.listChildren(session.id)).toHaveLength(5);
-    expect(h.ledger.runs.countChildren(session.id)).toBe(5);
+    expect(h.ledger.runs.listChildren(session.id).length).toBe(5);
     asks = [{ task: 'g' }];
     await runMessage(h, session.id, 'fourth');
     expect(results.at(-1)![0]).toMatch(/refused \(session_cap\)/);
