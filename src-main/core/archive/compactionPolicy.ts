@@ -90,6 +90,8 @@ export class CompactionPolicy implements ContextPolicyPort {
   private readonly tokenCache = new WeakMap<LlmMessage, number>();
   private readonly stored = new WeakMap<LlmMessage, ArchivedRef>();
   private counter: TokenCounter | null = null;
+  /** The handoff as rendered for this turn's request (ledger facts read once a turn, not per sizing). */
+  private handoffText: string | null = null;
 
   constructor(private readonly deps: CompactionPolicyDeps) {
     this.options = { ...defaultCompactionOptions(deps.window.tokens), ...deps.options };
@@ -102,6 +104,7 @@ export class CompactionPolicy implements ContextPolicyPort {
 
   async prepare(history: readonly LlmMessage[], request?: ContextRequest): Promise<PreparedContext> {
     const counter = (this.counter = await this.deps.counter);
+    this.handoffText = null;
     const { sessionId, runId } = this.deps;
     const base = request?.system ?? '';
     const sections = this.deps.standing ? await this.deps.standing(sessionId, runId) : [];
@@ -189,9 +192,13 @@ export class CompactionPolicy implements ContextPolicyPort {
   /** The request's messages: the handoff (rendered now, with the ledger's current facts) before the kept turns. */
   private assemble(view: LlmMessage[]): LlmMessage[] {
     if (!this.handoff) return view;
-    const facts = ledgerFacts(this.deps.ledger, this.deps.sessionId, this.deps.runId);
+    // Rendered once per turn (and again after a compaction): the facts are several ledger reads.
     // Bounded whatever the handoff holds, so a compaction always makes room.
-    const text = fitTokens(this.counter!, renderHandoff(this.handoff, this.deps.request, facts, this.compactions), this.handoffAllowance());
+    const text = (this.handoffText ??= fitTokens(
+      this.counter!,
+      renderHandoff(this.handoff, this.deps.request, ledgerFacts(this.deps.ledger, this.deps.sessionId, this.deps.runId), this.compactions),
+      this.handoffAllowance(),
+    ));
     const first = view[0];
     // Providers want turns to alternate: a kept turn that starts with a user message takes the handoff in front of it.
     if (first?.role === 'user') return [{ role: 'user', content: `${text}\n\n---\n\n${first.content}` }, ...view.slice(1)];
@@ -233,6 +240,7 @@ export class CompactionPolicy implements ContextPolicyPort {
         }
       : fallbackHandoff({ request: this.deps.request, previous: this.handoff, older, facts });
     this.handoff = handoff;
+    this.handoffText = null;
     this.covered += keepFrom;
     this.compactions++;
     return { handoff: true, source: summary.ok ? 'model' : 'fallback', ...(summary.ok ? {} : { fallbackReason: summary.error }), turn: request?.ctx.turn ?? 1, ...spent };
