@@ -1,5 +1,6 @@
 import { errorMessage } from '../../shared/errorMessage';
 import { NavigatorError } from './errors';
+import { jsonChildTexts } from './jsonSpan';
 import { captureReceipts, type Receipt } from './receipts';
 import type { Snp2Event, Snp2Merger } from './snp2';
 
@@ -29,19 +30,21 @@ export function mergeHistory(raw: string, merger: Snp2Merger, receipts: Map<stri
   else if (Array.isArray(data)) [list, at] = [data, ['data']];
   else throw new NavigatorError('malformed_response', 'the history answer has no historyData list.');
 
+  // Each entry's own text, split out in one pass: its receipts are found inside it, not by rescanning the whole answer.
+  const entryTexts = jsonChildTexts(raw, at);
   list.forEach((entry, i) => {
     if (!entry || typeof entry !== 'object') return;
     const e = entry as Record<string, unknown>;
     let channel: Record<string, unknown>;
-    let uiPath: (string | number)[];
-    if (e.channel && typeof e.channel === 'object') [channel, uiPath] = [e.channel as Record<string, unknown>, [...at, i, 'channel', 'uiInfo']];
-    else if (e.uiInfo && typeof e.uiInfo === 'object') [channel, uiPath] = [e, [...at, i, 'uiInfo']];
-    else [channel, uiPath] = [{ answerId: e.answerId, messageId: e.messageId, role: e.role, uiInfo: { layout: e.layout, subType: e.subType, content: e.content } }, [...at, i]];
+    let uiPath: string[];
+    if (e.channel && typeof e.channel === 'object') [channel, uiPath] = [e.channel as Record<string, unknown>, ['channel', 'uiInfo']];
+    else if (e.uiInfo && typeof e.uiInfo === 'object') [channel, uiPath] = [e, ['uiInfo']];
+    else [channel, uiPath] = [{ answerId: e.answerId, messageId: e.messageId, role: e.role, uiInfo: { layout: e.layout, subType: e.subType, content: e.content } }, []];
     const ui = (channel.uiInfo ?? {}) as Record<string, unknown>;
     const event: Snp2Event = {
       channel: { ...(channel as NonNullable<Snp2Event['channel']>), uiInfo: { ...ui, actionList: [{ key: 'text', action: 'append' }], patches: undefined } },
     };
-    captureReceipts(event, raw, uiPath, 'history', receipts);
+    captureReceipts(event, entryTexts?.get(i) ?? '', uiPath, 'history', receipts);
     merger.apply(event);
   });
   // `need_stream: false` is the service saying the answer is complete (public integrations poll for it).

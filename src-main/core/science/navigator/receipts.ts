@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { jsonValueText } from './jsonSpan';
+import { jsonChildTexts, jsonValueText } from './jsonSpan';
 import type { Snp2Event } from './snp2';
 
 /** The exact bytes a reference record arrived as: their hash, length and where they came from. */
@@ -24,28 +24,32 @@ function receiptOf(text: string, source: Receipt['source']): Receipt {
  * Records the receipt of every whole resource record an event carries: a patch that adds or
  * replaces `/data/resourceMap/<id>`, or an append whose content has `data.resourceMap`. The
  * bytes are the value's own text inside the raw JSON (`uiPath` locates the event's `uiInfo`
- * in `raw`: `['channel', 'uiInfo']` for a stream event, deeper for one entry of history). The latest whole record wins,
- * as it does in the merged state.
+ * in `raw`: `['channel', 'uiInfo']` for a stream event or a history entry in that shape, with
+ * `raw` the entry's own text). The latest whole record wins, as it does in the merged state.
  */
 export function captureReceipts(event: Snp2Event, raw: string, uiPath: readonly (string | number)[], source: Receipt['source'], into: Map<string, Receipt>): void {
   const ui = event.channel?.uiInfo;
   if (!ui) return;
+  // Each list is split into its members' texts once (one pass), not searched per member.
   if (Array.isArray(ui.patches)) {
+    const texts = jsonChildTexts(raw, [...uiPath, 'patches']);
     ui.patches.forEach((p: unknown, i: number) => {
       const op = p as { op?: unknown; path?: unknown };
       if ((op.op !== 'add' && op.op !== 'replace') || typeof op.path !== 'string') return;
       const m = RESOURCE_PATH.exec(op.path);
-      if (!m) return;
-      const text = jsonValueText(raw, [...uiPath, 'patches', i, 'value']);
+      const patch = texts?.get(i);
+      if (!m || patch === undefined) return;
+      const text = jsonValueText(patch, ['value']);
       if (text !== null) into.set(unescapeToken(m[1]!), receiptOf(text, source));
     });
   }
   const content = ui.content as { data?: { resourceMap?: unknown } } | undefined;
   const map = content?.data?.resourceMap;
   if (map && typeof map === 'object' && !Array.isArray(map)) {
+    const texts = jsonChildTexts(raw, [...uiPath, 'content', 'data', 'resourceMap']);
     for (const id of Object.keys(map)) {
-      const text = jsonValueText(raw, [...uiPath, 'content', 'data', 'resourceMap', id]);
-      if (text !== null) into.set(id, receiptOf(text, source));
+      const text = texts?.get(id);
+      if (text !== undefined) into.set(id, receiptOf(text, source));
     }
   }
 }
