@@ -201,8 +201,21 @@ export class NavigatorClient {
     return id;
   }
 
-  /** Asks the question and returns the merged answers, from the stream or, if it broke, from history. */
+  /**
+   * Asks the question and returns the merged answers, from the stream or, if it broke, from
+   * history. A cancel at any point (a request in flight, a body being read, a wait) ends it
+   * with the one `cancelled` error, whatever the step was doing when it came.
+   */
   async ask(q: NavigatorQuery, signal: AbortSignal, observe?: NavigatorObserver): Promise<NavigatorResult> {
+    try {
+      return await this.answer(q, signal, observe);
+    } catch (error) {
+      if (signal.aborted) throw new NavigatorError('cancelled', 'the question was cancelled.');
+      throw error;
+    }
+  }
+
+  private async answer(q: NavigatorQuery, signal: AbortSignal, observe?: NavigatorObserver): Promise<NavigatorResult> {
     const sessionId = await this.createSession(q, signal);
     const merger = new Snp2Merger();
     const receipts = new Map<string, Receipt>();

@@ -81,6 +81,15 @@ describe('Science Navigator client over a loopback server', () => {
     expect(server.seen.filter((s) => s.path.endsWith('/history'))).toHaveLength(1);
   });
 
+  it('a cancel while the history request is in flight ends with the same cancelled error', async () => {
+    server = await startNavigatorServer({ stopAfter: { frames: 2, how: 'cut' }, history: [{ body: '', hold: true }] });
+    const controller = new AbortController();
+    const asked = client(server.base).ask({ question: 'q?' }, controller.signal);
+    while (!server.seen.some((s) => s.path.endsWith('/history'))) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await expect(asked).rejects.toThrow(/the question was cancelled/);
+  });
+
   it('an error event ends the answer as failed with its message (no history read)', async () => {
     const frames = [...streamFrames().slice(0, 12), frame({ channel: { answerId: 'ans-1' }, system: { event: { type: 'error', message: 'upstream model overloaded' } } })];
     server = await startNavigatorServer({ frames, stopAfter: { frames: frames.length, how: 'stall' } });

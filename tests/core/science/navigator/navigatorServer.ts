@@ -28,7 +28,8 @@ export interface NavigatorServerOptions {
   stopAfter?: { frames: number; how: 'cut' | 'stall' };
   session?: { status?: number; body?: unknown };
   streamStatus?: number;
-  history?: { status?: number; body: string }[];
+  /** History answers in turn; `hold` keeps that request open and unanswered (a request in flight). */
+  history?: { status?: number; body: string; hold?: boolean }[];
 }
 
 /**
@@ -76,6 +77,7 @@ export async function startNavigatorServer(opts: NavigatorServerOptions) {
       if (url.pathname.endsWith('/history')) {
         const list = opts.history ?? [{ body: fixtureText('history.json') }];
         const reply = list[Math.min(historyServed++, list.length - 1)]!;
+        if (reply.hold) return;
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(reply.body);
         return;
       }
