@@ -1,17 +1,11 @@
-import type { ComputeJobState, ComputeResources } from '../../../src-preload/contract/compute';
+import type { ComputeJobState, ComputeJobView, ComputeResources } from '../../../src-preload/contract/compute';
 
-/** What the compute service asks of a scheduler (Slurm, or a plain SSH host). */
-export interface SchedulerStatus {
-  state: ComputeJobState;
-  exitCode: number | null;
-  node: string | null;
-  partition: string | null;
-  elapsedSeconds: number | null;
-  startedAt: string | null;
-  endedAt: string | null;
-  /** The scheduler's reason (Slurm's Reason=, a signal, "no exit record"). */
-  reason: string | null;
-}
+/**
+ * What a scheduler (Slurm, or a plain SSH host) reports of a job: the job view's own fields,
+ * so a report and the view it becomes are one shape. `reason` is the scheduler's (Slurm's
+ * Reason=, a signal, "no exit record").
+ */
+export type SchedulerStatus = Pick<ComputeJobView, 'state' | 'exitCode' | 'node' | 'partition' | 'elapsedSeconds' | 'startedAt' | 'endedAt' | 'reason'>;
 
 export interface SubmitRequest {
   jobId: string;
