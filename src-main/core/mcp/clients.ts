@@ -105,9 +105,16 @@ export class McpClients {
       this.connections.delete(name);
       void known.connection.close();
     }
-    const failed = await Promise.all(servers.map((s) => this.discoverServer(s).then(() => null, () => s.name)));
+    // A server that could not start is not started again by every search (a hung one would hold each find_tools
+    // up to the start timeout): it is retried when its entry changes, on a call of its tools, or by Settings' Connect.
+    const failed = await Promise.all(servers.map((s) => (this.startFailed(s) ? s.name : this.discoverServer(s).then(() => null, () => s.name))));
     // The server's own words (its stderr) are outside content: the model gets the name and where to look.
     return failed.filter((n): n is string => n !== null).map((n) => `MCP server "${n}" could not be started, so its tools are missing; the user can see why in Settings → MCP servers.`);
+  }
+
+  private startFailed(server: McpServerConfig): boolean {
+    const known = this.connections.get(server.name);
+    return known !== undefined && known.key === canonicalJson(server) && known.connection.state === 'failed';
   }
 
   /** The registry name of a server's tool, starting the server if needed (host.mcp.call). */

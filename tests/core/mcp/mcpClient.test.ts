@@ -83,6 +83,22 @@ describe('MCP servers as capabilities', () => {
     expect(c.mcp.status().servers[0]).toMatchObject({ name: 'broken', state: 'failed', error: expect.stringMatching(/could not start/) });
   });
 
+  it('does not start a server that failed to start again on every find_tools; Connect in Settings retries it', async () => {
+    // The "server" notes each launch in a file, then exits before speaking MCP.
+    const launches = path.join(dir, 'launches.txt');
+    const script = `require('fs').appendFileSync(${JSON.stringify(launches)}, 'x'); process.exit(1);`;
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { broken: { command: process.execPath, args: ['-e', script] } } }));
+    const c = open();
+    const session = c.ledger.createSession('mcp');
+    for (const runId of ['run-1', 'run-2', 'run-3']) {
+      const found = await call(c, session.id, 'find_tools', { query: 'anything' }, 'tool', runId);
+      expect(found.text).toMatch(/MCP server "broken" could not be started/);
+    }
+    expect(fs.readFileSync(launches, 'utf8')).toBe('x');
+    await c.mcp.connect('broken');
+    expect(fs.readFileSync(launches, 'utf8')).toBe('xx');
+  });
+
   it('calls a read-only tool through the dispatcher: wrapped as untrusted, recorded as evidence with hashes', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
