@@ -7,23 +7,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src-main/cli/main';
+import { demoCli, exportDemoPackage } from './demoPackage';
 
 let dir: string;
 let zipFile: string;
 let unzipped: string;
 
-const env = () => ({ ...process.env, OPENAI4S_DATA_DIR: path.join(dir, 'data'), OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_ARK_API_KEY: '', OPENAI4S_LLM_API_KEY: '' });
-
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), write: (t) => (out += t) }, env());
-  return { code, out, err };
-}
+const cli = (args: string[]) => demoCli(dir, args);
 
 /** Every file under `root`, as slash-separated relative paths. */
 function tree(root: string, rel = ''): string[] {
@@ -34,15 +26,7 @@ function tree(root: string, rel = ''): string[] {
 const linkTargets = (markdown: string) => [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => decodeURIComponent(m[1]!));
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-demo-export-'));
-  const demo = await cli(['demo']);
-  expect(demo.code, demo.err).toBe(0);
-  const [session] = JSON.parse((await cli(['sessions', '--json'])).out);
-  zipFile = path.join(dir, 'story.zip');
-  const exported = await cli(['export', session.id, '-o', zipFile]);
-  expect(exported.err).toBe('');
-  unzipped = path.join(dir, 'unzipped');
-  execFileSync('/usr/bin/unzip', ['-q', zipFile, '-d', unzipped]);
+  ({ dir, zipFile, unzipped } = await exportDemoPackage('o4s-demo-export-'));
 }, 180_000);
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

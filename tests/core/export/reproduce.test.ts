@@ -13,22 +13,15 @@ import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src-main/cli/main';
 import { decodePng } from '../../../src-main/core/export/reproduce/pngCompare';
 import type { ReproduceReport } from '../../../src-main/core/export/reproduce/reproduce';
+import { demoCli, exportDemoPackage } from './demoPackage';
 
 let dir: string;
 let zipFile: string;
 let unzipped: string;
 
-const env = () => ({ ...process.env, OPENAI4S_DATA_DIR: path.join(dir, 'data'), OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_ARK_API_KEY: '', OPENAI4S_LLM_API_KEY: '' });
-
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), write: (t) => (out += t) }, env());
-  return { code, out, err };
-}
+const cli = (args: string[]) => demoCli(dir, args);
 
 /** Runs a command with no network but loopback (a user and network namespace), when this machine allows one. */
 function offline(command: string[]): string[] {
@@ -51,15 +44,7 @@ function runNotebook(folder: string): NotebookRun {
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-reproduce-'));
-  const demo = await cli(['demo']);
-  expect(demo.code, demo.err).toBe(0);
-  const [session] = JSON.parse((await cli(['sessions', '--json'])).out);
-  zipFile = path.join(dir, 'story.zip');
-  const exported = await cli(['export', session.id, '-o', zipFile]);
-  expect(exported.err).toBe('');
-  unzipped = path.join(dir, 'unzipped');
-  execFileSync('/usr/bin/unzip', ['-q', zipFile, '-d', unzipped]);
+  ({ dir, zipFile, unzipped } = await exportDemoPackage('o4s-reproduce-'));
 }, 180_000);
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
