@@ -98,5 +98,8 @@ describe('the user notebook slice', () => {
     s().editNotebookCell(s().notebook.entries[0]!.key, 'print(1)');
     void s().runNotebookCell(SESSION, s().notebook.entries[0]!.key);
     expect((await screen.findByTestId('notebook-waiting')).textContent).toBe('Waiting for the kernel: the agent’s run holds it.');
+    // Interrupt would stop the agent's cell (kernel.interrupt stops whatever runs), not this waiting one.
+    expect(screen.getByTestId('user-cell').getAttribute('data-status')).toBe('running');
+    expect(screen.queryByTestId('user-cell-interrupt')).toBeNull();
   });
 });

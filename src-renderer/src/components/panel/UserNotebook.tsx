@@ -10,7 +10,8 @@ import '../../styles/notebook.css';
 const NO_ENTRIES: NotebookEntry[] = [];
 const NO_VERSIONS: UserCellRecord[] = [];
 
-function UserCell({ sessionId, entry, versions }: { sessionId: string; entry: NotebookEntry; versions: UserCellRecord[] }) {
+/** `waiting`: another holder (the agent's run, an environment switch) has the kernel; Interrupt would stop its cell, not this one. */
+function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; entry: NotebookEntry; versions: UserCellRecord[]; waiting: boolean }) {
   const t = useT();
   const edit = useAppStore((s) => s.editNotebookCell);
   const run = useAppStore((s) => s.runNotebookCell);
@@ -26,7 +27,7 @@ function UserCell({ sessionId, entry, versions }: { sessionId: string; entry: No
           {latest ? t('notebook.user.version', { version: latest.version }) : t('notebook.user.new')}
         </span>
         <span className="grow" />
-        {entry.running ? (
+        {entry.running && !waiting ? (
           <button type="button" className="btn btn-ghost" data-testid="user-cell-interrupt" onClick={() => void interrupt(sessionId, entry.language, 'interrupt')}>
             {t('kernel.interrupt')}
           </button>
@@ -104,7 +105,7 @@ export function UserNotebook({ sessionId }: { sessionId: string }) {
   const runningAll = useAppStore((s) => s.notebook.runningAll);
   const loadError = useAppStore((s) => s.notebook.loadError);
   const holder = useAppStore((s) => (s.kernels.sessionId === sessionId ? (s.kernels.data?.lease?.holder ?? null) : null));
-  const waiting = entries.some((e) => e.running) && holder && holder.kind !== 'user';
+  const waiting = Boolean(entries.some((e) => e.running) && holder && holder.kind !== 'user');
 
   useEffect(() => {
     void load(sessionId);
@@ -126,7 +127,7 @@ export function UserNotebook({ sessionId }: { sessionId: string }) {
           {t('notebook.user.runAll')}
         </button>
       </div>
-      {waiting ? (
+      {waiting && holder ? (
         <p className="small muted" role="status" data-testid="notebook-waiting">
           {t('notebook.user.waiting', { holder: t(`notebook.holder.${holder.kind}`) })}
         </p>
@@ -144,7 +145,7 @@ export function UserNotebook({ sessionId }: { sessionId: string }) {
                 <span>{t('panel.generation', { id: marker.slice(0, 8) })}</span>
               </li>
             ) : null,
-            <UserCell key={entry.key} sessionId={sessionId} entry={entry} versions={versions} />,
+            <UserCell key={entry.key} sessionId={sessionId} entry={entry} versions={versions} waiting={waiting} />,
           ];
         })}
       </ol>
