@@ -128,13 +128,16 @@ export class DelegationService implements DelegationPort {
     const ids = options.ids ?? mine;
     for (const id of ids) if (!mine.includes(id)) throw new DelegationRefusedError('not_a_child', `${id} is not a child of this run; list_children shows yours.`);
     const nodes = ids.map((id) => this.nodes.get(id)!);
-    if (options.wait !== false) {
-      const ended = Promise.all(nodes.map((n) => n.done));
-      const aborted = new Promise<void>((resolve) => {
-        if (caller.signal.aborted) resolve();
-        caller.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      await Promise.race([ended, aborted]);
+    if (options.wait !== false && !caller.signal.aborted) {
+      // The listener goes once the wait ends: a run that collects often must not pile them on its signal.
+      let onAbort = () => {};
+      const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+      caller.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await Promise.race([Promise.all(nodes.map((n) => n.done)), aborted]);
+      } finally {
+        caller.signal.removeEventListener('abort', onAbort);
+      }
     }
     return nodes.map((n) => childView(n));
   }
