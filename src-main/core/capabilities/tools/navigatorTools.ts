@@ -6,7 +6,7 @@ import type { EvidenceRecord } from '../../../../src-preload/contract/evidence';
 import { evidenceLabel } from '../../../../src-preload/contract/evidenceLabel';
 import type { EvidenceStore } from '../../records/evidenceStore';
 import { registerSecrets } from '../../security/secrets';
-import { readAnswer, type NavigatorAnswer, type NavigatorReference, type ThinkingNode } from '../../science/navigator/answer';
+import { answerText, readAnswer, type NavigatorAnswer, type NavigatorReference, type ThinkingNode } from '../../science/navigator/answer';
 import { HOW_TO_GET_A_KEY, NavigatorClient, NavigatorError, type FetchLike, type NavigatorResult } from '../../science/navigator/client';
 import { defineTool, type Tool, type ToolContext } from '../define';
 
@@ -123,12 +123,12 @@ function liveView(ctx: ToolContext) {
       }
     });
   };
-  const preliminary = (answers: NavigatorAnswer[], force: boolean) => {
+  // The text is cheap to read; the answers (references) are read only when an update is sent.
+  const preliminary = (text: string, answers: () => NavigatorAnswer[]) => {
     if (!ctx.emit || !ctx.toolCallId) return;
-    const text = answers.map((a) => a.text).join('\n\n');
-    if (!force && text.length - textSent < PRELIMINARY_STEP_CHARS) return;
+    if (text.length - textSent < PRELIMINARY_STEP_CHARS) return;
     textSent = text.length;
-    const references = answers.reduce((n, a) => n + a.used.length, 0);
+    const references = answers().reduce((n, a) => n + a.used.length, 0);
     ctx.emit({ type: 'tool-output-available', toolCallId: ctx.toolCallId, output: { status: 'streaming', text, references }, preliminary: true });
   };
   return { steps, preliminary };
@@ -168,9 +168,12 @@ export function navigatorTool(options: NavigatorToolOptions): Tool {
           if (!ctx.emit) return;
           const touched = new Set(step.changes.map((c) => c.layout));
           if (!touched.size && !step.lifecycle) return;
-          const answers = merger.answerIds().map((id) => readAnswer(merger.answers.get(id)!, receipts));
-          if (touched.has('preprocessor') || step.lifecycle) live.steps(answers, false);
-          if (touched.has('main')) live.preliminary(answers, false);
+          // A text delta arrives many times a second: the whole answers (hundreds of references) are read only when needed.
+          const ids = merger.answerIds();
+          let answers: NavigatorAnswer[] | null = null;
+          const read = () => (answers ??= ids.map((id) => readAnswer(merger.answers.get(id)!, receipts)));
+          if (touched.has('preprocessor') || step.lifecycle) live.steps(read(), false);
+          if (touched.has('main')) live.preliminary(ids.map((id) => answerText(merger.answers.get(id)!)).join('\n\n'), read);
         },
       );
       live.steps(result.answers, true);

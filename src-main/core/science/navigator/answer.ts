@@ -125,29 +125,41 @@ export function referenceOf(resourceId: string, item: Record<string, unknown>, r
   };
 }
 
-/** Reads one merged answer: its text, thought tree, references, results and suggestions. */
-export function readAnswer(answer: Snp2Answer, receipts: ReadonlyMap<string, Receipt>): NavigatorAnswer {
-  const main = messagesOf(answer, 'main');
-  const text = main
+const textOfMain = (main: ReturnType<typeof messagesOf>) =>
+  main
     .filter((m) => m.subType !== CARDS && (m.subType === MARKDOWN || typeof m.content.text === 'string'))
     .map((m) => str(m.content.text))
     .filter(Boolean)
     .join('\n\n');
+
+/** Only the Markdown answer text of a merged answer (cheap: no references read). */
+export function answerText(answer: Snp2Answer): string {
+  return textOfMain(messagesOf(answer, 'main'));
+}
+
+/** Reads one merged answer: its text, thought tree, references, results and suggestions. */
+export function readAnswer(answer: Snp2Answer, receipts: ReadonlyMap<string, Receipt>): NavigatorAnswer {
+  const main = messagesOf(answer, 'main');
+  const text = textOfMain(main);
   const resources: Record<string, Record<string, unknown>> = {};
   for (const m of main) {
     const map = isObj(m.content.data) ? m.content.data.resourceMap : undefined;
     if (isObj(map)) for (const [id, r] of Object.entries(map)) if (isObj(r)) resources[id] = r;
   }
   const tabs = messagesOf(answer, 'sider').flatMap((m) => (Array.isArray(m.content.tabs) ? m.content.tabs.filter(isObj) : []));
-  const tab = (id: string) =>
-    tabs
+  const tab = (id: string) => {
+    // Each resource once (its first place), by a set: a tab can list hundreds.
+    const seen = new Set<string>();
+    return tabs
       .filter((t) => t.id === id)
       .flatMap((t) => (Array.isArray(t.items) ? t.items.filter(isObj) : []))
-      .map((item) => {
+      .flatMap((item) => {
         const rid = str(item.resourceId);
-        return referenceOf(rid, item, resources[rid], receipts.get(rid));
-      })
-      .filter((ref, i, all) => ref.resourceId && all.findIndex((x) => x.resourceId === ref.resourceId) === i);
+        if (!rid || seen.has(rid)) return [];
+        seen.add(rid);
+        return [referenceOf(rid, item, resources[rid], receipts.get(rid))];
+      });
+  };
   const pre = messagesOf(answer, 'preprocessor');
   // The tree message is the one with a title or children; a Markdown thought chain otherwise.
   const treeMessage = pre.find((m) => 'title' in m.content || 'children' in m.content) ?? pre[0];
