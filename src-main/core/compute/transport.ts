@@ -103,6 +103,16 @@ export function localTransport(processEnv: NodeJS.ProcessEnv): Transport {
 }
 
 /**
+ * A path as the value of `ssh -o Key=value`: ssh splits that value at spaces (a data root
+ * or known_hosts file under "Application Support" or "John Smith" would fail every call
+ * with "extra arguments at end of line"), so such a value is double-quoted, which ssh undoes.
+ */
+function sshOptionPath(value: string): string {
+  if (value.includes('"')) throw new AppError('invalid_input', `The path ${value} holds a double quote, which ssh options cannot carry; move the file to a path without one.`);
+  return /[\s'\\]/.test(value) ? `"${value}"` : value;
+}
+
+/**
  * The ssh options every call uses: no prompt (keys or agent only: a password never passes
  * through the app), the host key checked against known_hosts, a bounded connect.
  */
@@ -111,17 +121,17 @@ export function sshArgs(target: ComputeTargetConfig, controlDir?: string): strin
   const args = ['-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=yes', '-o', 'ConnectTimeout=15', '-o', 'ServerAliveInterval=15', '-o', 'LogLevel=ERROR'];
   // One connection per target, reused by the calls of the next minute (a poll, a harvest):
   // each new SSH handshake costs a second on a busy login node. The socket lives in the
-  // data root's private folder; a path too long for a Unix socket goes without.
+  // data root's private folder; a path too long for a Unix socket (or with a quote) goes without.
   // The socket is named by every setting that decides whom we trust (host key file, key),
   // not only by host, port and user: a connection checked against one known_hosts file is
   // never reused for a target that names another.
-  if (controlDir && controlDir.length + 18 <= 100) {
+  if (controlDir && controlDir.length + 18 <= 100 && !controlDir.includes('"')) {
     const identity = createHash('sha256').update(JSON.stringify([target.host, target.port ?? null, target.user ?? null, target.identityFile ?? null, target.knownHostsFile ?? null])).digest('hex').slice(0, 16);
-    args.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${controlDir}/${identity}`, '-o', 'ControlPersist=60');
+    args.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${sshOptionPath(`${controlDir}/${identity}`)}`, '-o', 'ControlPersist=60');
   }
   if (target.port) args.push('-p', String(target.port));
   if (target.identityFile) args.push('-i', target.identityFile, '-o', 'IdentitiesOnly=yes');
-  if (target.knownHostsFile) args.push('-o', `UserKnownHostsFile=${target.knownHostsFile}`);
+  if (target.knownHostsFile) args.push('-o', `UserKnownHostsFile=${sshOptionPath(target.knownHostsFile)}`);
   if (target.user) args.push('-l', target.user);
   args.push('--', target.host);
   return args;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,5 +109,14 @@ describe('targets and commands', () => {
     const env = commandEnv({ PATH: '/bin', HOME: '/h', SSH_AUTH_SOCK: '/s', SLURM_CONF: '/c', OPENAI4S_OPENAI_API_KEY: 'sk-x', AWS_SECRET_ACCESS_KEY: 'y' });
     expect(env).toEqual({ PATH: '/bin', HOME: '/h', SSH_AUTH_SOCK: '/s', SLURM_CONF: '/c' });
     expect(shQuote("it's; rm")).toBe(`'it'\\''s; rm'`);
+  });
+
+  it.skipIf(spawnSync('ssh', ['-V']).error !== undefined)('passes a data root or known_hosts path with spaces to ssh as one value', () => {
+    const args = sshArgs({ name: 't', kind: 'ssh', host: 'gpu.example.org', knownHostsFile: '/Users/John Smith/known hosts' }, '/Users/John Smith/Application Support/o4s');
+    // `ssh -G` parses the options exactly as a connection would, then prints the result.
+    const shown = spawnSync('ssh', ['-G', ...args], { encoding: 'utf8' });
+    expect(shown.stderr).toBe('');
+    expect(shown.stdout).toContain('userknownhostsfile /Users/John Smith/known hosts\n');
+    expect(shown.stdout).toMatch(/^controlpath \/Users\/John Smith\/Application Support\/o4s\/[0-9a-f]{16}$/m);
   });
 });
