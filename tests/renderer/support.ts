@@ -1,4 +1,4 @@
-import type { BridgeApi, DoctorReport, Envelope } from '../../src-preload/contract';
+import type { BridgeApi, DoctorReport, Envelope, SettingsView } from '../../src-preload/contract';
 import recorded from './fixtures/doctor-report.linux.json';
 
 /** A deep copy of the recorded report, so a test may change it freely. */
@@ -50,3 +50,13 @@ export function memoryStorage(initial: Record<string, string> = {}) {
     setItem: (key: string, value: string) => void data.set(key, value),
   };
 }
+
+/** Settings with nothing chosen and no keychain: what a fresh installation's settings.get answers. */
+export const NO_SETTINGS: SettingsView = {
+  settings: { defaultProvider: null, defaultModel: null, sandboxMode: null },
+  keys: [],
+  keyStorage: { available: false, reason: 'no keychain in this test' },
+  dataDir: '/data',
+  dataDirSource: 'default',
+  activeSandboxMode: 'auto',
+};

@@ -1,20 +1,11 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DoctorReport, Envelope, SettingsView } from '../../src-preload/contract';
+import type { DoctorReport, Envelope } from '../../src-preload/contract';
 import { bridge } from '../../src-renderer/src/api/bridge';
 import { App } from '../../src-renderer/src/App';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
-import { fakeBridgeApi, memoryStorage, recordedReport } from './support';
-
-const NO_SETTINGS: SettingsView = {
-  settings: { defaultProvider: null, defaultModel: null, sandboxMode: null },
-  keys: [],
-  keyStorage: { available: false, reason: 'no keychain in this test' },
-  dataDir: '/data',
-  dataDirSource: 'default',
-  activeSandboxMode: 'auto',
-};
+import { fakeBridgeApi, memoryStorage, NO_SETTINGS, recordedReport } from './support';
 
 /** The real app, on the real facade, over a fake `window.openai4s` (what the preload provides). */
 function renderApp(
