@@ -4,7 +4,7 @@ import { BRAVE_KEY_VAR } from './webSearch';
 import { NAVIGATOR_BASE_VAR, NAVIGATOR_KEY_VAR } from '../../science/navigator/client';
 import type { Tool } from '../define';
 import { navigatorTool } from './navigatorTools';
-import { readPdfTool } from './pdfTools';
+import { PDFTOTEXT_VAR, readPdfTool } from './pdfTools';
 import { openAccessTool } from './openAccessTool';
 
 /** The id the Bohrium access key is stored under in the app's secret store (Settings). */
@@ -41,7 +41,7 @@ export function literatureTools(deps: LiteratureToolDeps): Tool[] {
       baseUrl: () => deps.env(NAVIGATOR_BASE_VAR),
       evidence: deps.evidence,
     }),
-    readPdfTool({ evidence: deps.evidence, pdftotext: () => deps.env('OPENAI4S_PDFTOTEXT')?.trim() ?? '' }),
+    readPdfTool({ evidence: deps.evidence, pdftotext: () => deps.env(PDFTOTEXT_VAR)?.trim() ?? '' }),
     openAccessTool({ env: deps.env, evidence: deps.evidence }),
   ];
 }
