@@ -79,10 +79,14 @@ export class DelegationService implements DelegationPort {
 
   constructor(private readonly deps: DelegationDeps) {
     this.limits = { ...DEFAULT_LIMITS, ...deps.limits };
-    // A user's run that ended takes its tree with it (after its last chunk, so no child part lands after it).
-    deps.liveRuns.onEnd((sessionId, runId) => {
+    // A user's run that ends takes its tree with it: while it ends (its message still open, so
+    // each child's final part lands in it), and again once it ended (a run that ended without
+    // the engine's end, e.g. a failure before it started; a no-op when the tree is gone).
+    const endTree = (sessionId: string, runId: string) => {
       if (this.watchedRoots.has(runId)) void this.endRoot(sessionId, runId);
-    });
+    };
+    deps.liveRuns.onEnding(endTree);
+    deps.liveRuns.onEnd(endTree);
   }
 
   // ---- the port (tools and host calls) -----------------------------------------------

@@ -20,23 +20,29 @@ export interface LiveRun {
 export class LiveRuns {
   private readonly bySession = new Map<string, LiveRun>();
   private readonly endListeners: ((sessionId: string, runId: string) => void)[] = [];
+  private readonly endingListeners: ((sessionId: string, runId: string) => void)[] = [];
 
   /** Registers a session's running run (its model and stream exist). */
   start(sessionId: string, run: LiveRun): void {
     this.bySession.set(sessionId, run);
   }
 
+  /** The run is ending: its message still takes chunks (its closing chunks come next). */
+  ending(sessionId: string, runId: string): void {
+    if (this.bySession.get(sessionId)?.runId !== runId) return;
+    notify(this.endingListeners, sessionId, runId);
+  }
+
+  /** Called while a run ends, before its last chunks (the delegation layer closes its children's parts). */
+  onEnding(listener: (sessionId: string, runId: string) => void): void {
+    this.endingListeners.push(listener);
+  }
+
   /** The run ended: its entry goes (and only its entry, should a newer run have started). */
   end(sessionId: string, runId: string): void {
     if (this.bySession.get(sessionId)?.runId !== runId) return;
     this.bySession.delete(sessionId);
-    for (const listener of this.endListeners) {
-      try {
-        listener(sessionId, runId);
-      } catch {
-        // a listener's failure is not the run's
-      }
-    }
+    notify(this.endListeners, sessionId, runId);
   }
 
   /** Called after a run's entry goes (the delegation layer ends the children it started). */
@@ -50,5 +56,15 @@ export class LiveRuns {
 
   size(): number {
     return this.bySession.size;
+  }
+}
+
+function notify(listeners: readonly ((sessionId: string, runId: string) => void)[], sessionId: string, runId: string): void {
+  for (const listener of listeners) {
+    try {
+      listener(sessionId, runId);
+    } catch {
+      // a listener's failure is not the run's
+    }
   }
 }

@@ -60,6 +60,11 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     failureMessage: string | null,
     answer: EngineResult['answer'] = null,
   ): EngineResult => {
+    try {
+      options.onEnding?.();
+    } catch {
+      // What listens for the end must not change how the run ends.
+    }
     activity.closeAll(status === 'completed');
     // The outcome travels with the message, so history shows it exactly as live did.
     emit({

@@ -143,6 +143,11 @@ export interface EngineOptions {
    * (a cell waiting for the user's approval is a step of what the run is doing).
    */
   bindEmit?(emit: (chunk: StreamChunk) => void): void;
+  /**
+   * Called once as the run ends, before its closing chunks: what it started and still runs
+   * (child agents) can close its parts in the message while the message is still open.
+   */
+  onEnding?(): void;
 }
 
 export type EngineStatus = 'completed' | 'failed' | 'cancelled';

@@ -401,6 +401,7 @@ export class SessionRunner {
           bindEmit: (emit) => {
             engineEmit = emit;
           },
+          onEnding: () => this.deps.liveRuns.ending(sessionId, runId),
         },
       );
     } finally {

@@ -132,6 +132,13 @@ describe('stop_child ends the subtree; nothing it produces afterwards is kept', 
     await until(() => h!.ledger.runs.listChildren(session.id).every((c) => c.status !== 'processing'));
     expect(h.ledger.runs.listChildren(session.id).map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
     expect(JSON.stringify(h.ledger.events.readFrom(session.id).map((e) => e.chunk))).not.toContain(LATE);
+    // The message shows them stopped (their last part landed before the run's closing chunks), not running forever.
+    const rootChunks = h.ledger.events.readFrom(session.id).filter((e) => e.runId === root.id).map((e) => e.chunk as { type: string; id?: string; data?: { status?: string } });
+    const lastState = new Map<string, string>();
+    for (const c of rootChunks) if (c.type === 'data-child' && c.id && c.data?.status) lastState.set(c.id, c.data.status);
+    expect([...lastState.values()]).toEqual(['stopped', 'stopped']);
+    const finishAt = rootChunks.findIndex((c) => c.type === 'finish');
+    expect(rootChunks.slice(finishAt + 1).some((c) => c.type === 'data-child')).toBe(false);
   });
 });
 
