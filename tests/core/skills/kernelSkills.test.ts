@@ -40,7 +40,8 @@ function kernelWith(sandboxMode: 'enforce' | 'off', processEnv: NodeJS.ProcessEn
     },
   };
   const { sup } = makeSupervisor({ host, prewarm: [], sandboxMode: () => sandboxMode, processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...processEnv }, skillDirs: () => library.enabled().map((s) => ({ name: s.name, dir: s.dir })) });
-  afterAll(() => sup.close());
+  // Closing waits for each worker to leave (1 s grace each); a loaded CI machine needs more than the 10 s default.
+  afterAll(() => sup.close(), 30_000);
   return { sup, root };
 }
 
