@@ -12,7 +12,7 @@ export default defineConfig({
           name: 'core',
           environment: 'node',
           pool: 'forks',
-          include: ['tests/core/**/*.test.ts', 'tests/electron/**/*.test.ts', 'tests/lint/**/*.test.ts', 'src-main/**/*.test.ts', 'src-preload/**/*.test.ts'],
+          include: ['tests/core/**/*.test.ts', 'tests/electron/**/*.test.ts', 'tests/release/**/*.test.ts', 'tests/lint/**/*.test.ts', 'src-main/**/*.test.ts', 'src-preload/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },
