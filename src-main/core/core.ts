@@ -185,6 +185,8 @@ export function createCore(options: CoreOptions = {}): Core {
     artifacts: () => provenanceOf().artifacts,
     workspaceFor,
     ...(Number.isInteger(pollMs) && pollMs > 0 ? { pollMs } : {}),
+    // How long a target may stay unreachable before polling its jobs stops (OPENAI4S_COMPUTE_UNREACHABLE_MS; default 10 min).
+    ...(Number(config.env.value('OPENAI4S_COMPUTE_UNREACHABLE_MS')) > 0 ? { unreachableMs: Number(config.env.value('OPENAI4S_COMPUTE_UNREACHABLE_MS')) } : {}),
     // Each change of a job is a step of the session's live run, if one is streaming.
     onChange: (job) => liveRuns.of(job.sessionId)?.emit(dataChunk('compute-job', job.id, jobStepData(job))),
   });
