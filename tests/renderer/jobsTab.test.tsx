@@ -72,17 +72,22 @@ function backend() {
 
 afterEach(() => cleanup());
 
+/** The Jobs tab of session s1, over whatever window.openai4s answers. */
+function mountJobsTab() {
+  const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
+  store.setState({ conversation: { sessionId: 's1' } as never });
+  render(
+    <StoreProvider store={store}>
+      <JobsTab />
+    </StoreProvider>,
+  );
+}
+
 describe('Jobs tab', () => {
   it('shows state, elapsed time, the missing output, logs, and cancels a running job', async () => {
     const { api, calls } = backend();
     window.openai4s = api;
-    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
-    store.setState({ conversation: { sessionId: 's1' } as never });
-    render(
-      <StoreProvider store={store}>
-        <JobsTab />
-      </StoreProvider>,
-    );
+    mountJobsTab();
     const running = await screen.findByTestId('job-job_aaaaaaaaaaaaaaaa');
     expect(within(running).getByTestId('job-state').textContent).toBe('running');
     expect(within(running).getByTestId('job-elapsed').textContent).toBe('2m 05s');
@@ -102,13 +107,7 @@ describe('Jobs tab', () => {
 
   it('says there is no job, and formats elapsed times', async () => {
     window.openai4s = fakeBridgeApi((route): Envelope<unknown> => (route === 'compute.jobs' ? { ok: true, data: [] } : { ok: false, error: { code: 'unknown_route', message: route } }));
-    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
-    store.setState({ conversation: { sessionId: 's1' } as never });
-    render(
-      <StoreProvider store={store}>
-        <JobsTab />
-      </StoreProvider>,
-    );
+    mountJobsTab();
     await waitFor(() => expect(screen.getByTestId('jobs-empty').textContent).toContain('No compute job in this session'));
     expect(formatElapsed(3723)).toBe('1h 02m 03s');
     expect(formatElapsed(7)).toBe('7s');
@@ -140,13 +139,7 @@ describe('Jobs tab', () => {
       }
       return { ok: false, error: { code: 'unknown_route', message: route } };
     });
-    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
-    store.setState({ conversation: { sessionId: 's1' } as never });
-    render(
-      <StoreProvider store={store}>
-        <JobsTab />
-      </StoreProvider>,
-    );
+    mountJobsTab();
     const row = await screen.findByTestId('job-job_dddddddddddddddd');
     expect(within(row).getByTestId('job-unreachable').textContent).toContain('Polling stopped: target "hpc" (login.example.org) has not answered');
     fireEvent.click(within(row).getByTestId('job-retry'));
