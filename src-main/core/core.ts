@@ -185,6 +185,8 @@ export function createCore(options: CoreOptions = {}): Core {
     artifacts: () => provenanceOf().artifacts,
     workspaceFor,
     ...(Number.isInteger(pollMs) && pollMs > 0 ? { pollMs } : {}),
+    // How long a target may stay unreachable before polling its jobs stops (OPENAI4S_COMPUTE_UNREACHABLE_MS; default 10 min).
+    ...(Number(config.env.value('OPENAI4S_COMPUTE_UNREACHABLE_MS')) > 0 ? { unreachableMs: Number(config.env.value('OPENAI4S_COMPUTE_UNREACHABLE_MS')) } : {}),
     // Each change of a job is a step of the session's live run, if one is streaming.
     onChange: (job) => liveRuns.of(job.sessionId)?.emit(dataChunk('compute-job', job.id, jobStepData(job))),
   });
@@ -215,10 +217,19 @@ export function createCore(options: CoreOptions = {}): Core {
     environments: (): EnvironmentService => environments,
     // delegate_task and the other child-agent tools reach the delegation layer (above the runner) through this port.
     delegation: (): DelegationService => delegationOf(),
-    // MCP servers start on the first catalogue search; their tools join it as on-demand tools.
+    // MCP servers start on the first catalogue search (which waits a few seconds, not for every server); their tools join it as on-demand tools.
     refreshCatalogue: (): Promise<string[]> => mcp.discover(),
   });
-  const mcp: McpClients = new McpClients({ dataDir: config.dataDir, settings: () => ledgerOf().settings, registry: host.registry, dispatcher: host.dispatcher, evidence: () => provenanceOf().evidence });
+  // How long a catalogue search waits for MCP servers still starting (OPENAI4S_MCP_DISCOVER_WAIT_MS; default 3 s).
+  const mcpWaitMs = config.env.value('OPENAI4S_MCP_DISCOVER_WAIT_MS');
+  const mcp: McpClients = new McpClients({
+    dataDir: config.dataDir,
+    settings: () => ledgerOf().settings,
+    registry: host.registry,
+    dispatcher: host.dispatcher,
+    evidence: () => provenanceOf().evidence,
+    ...(mcpWaitMs && Number(mcpWaitMs) >= 0 ? { discoverWaitMs: Number(mcpWaitMs) } : {}),
+  });
   // 4b. The safety layers (issue 27): biosecurity screening of each run, review of each cell before it runs.
   const safety = buildSafetyLayers({ env: config.env, processEnv: config.processEnv, ledger: ledgerOf, host, headless: !options.approvals, provenance: provenanceOf });
   const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });

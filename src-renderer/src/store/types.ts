@@ -303,6 +303,8 @@ export interface ComputeSlice {
   loadJobs(sessionId: string): Promise<void>;
   /** Cancels a job, then reloads the list; answers the error message or null. */
   cancelJob(jobId: string): Promise<string | null>;
+  /** Asks the target about a job now (a job whose target was unreachable resumes if it answers), then reloads; the error or null. */
+  refreshJob(jobId: string): Promise<string | null>;
   /** A job's stdout and stderr (not kept in the store: the panel shows them while open). */
   jobLogs(jobId: string): Promise<{ logs: ComputeJobLogs } | { error: string }>;
   computeTargets: Loadable<ComputeTargetView[]>;

@@ -234,6 +234,8 @@ export const en = {
   'jobs.exit': 'Exit code',
   'jobs.node': 'Node',
   'jobs.unreachable': 'Target unreachable',
+  'jobs.pollingStopped': 'Polling stopped',
+  'jobs.retry': 'Retry now',
   'jobs.outputs': 'Outputs',
   'jobs.missing': 'Not written',
   'jobs.logsFrom.harvested': 'stdout and stderr, kept as evidence',

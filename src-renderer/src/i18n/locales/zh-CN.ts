@@ -223,6 +223,8 @@ export const zhCN: Dictionary = {
   'jobs.exit': '退出码',
   'jobs.node': '节点',
   'jobs.unreachable': '目标不可达',
+  'jobs.pollingStopped': '已停止查询',
+  'jobs.retry': '立即重试',
   'jobs.outputs': '输出',
   'jobs.missing': '未写出',
   'jobs.logsFrom.harvested': 'stdout 与 stderr，已作为证据保存',
