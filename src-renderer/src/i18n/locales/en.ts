@@ -1,4 +1,5 @@
 import type { Message } from '../plural';
+import { workbenchEn } from './workbench.en';
 
 /**
  * Every UI string in English. This dictionary defines the keys: the other locales are
@@ -535,4 +536,5 @@ export const en = {
   'delegation.evidence': { one: 'cites {count} evidence record', other: 'cites {count} evidence records' },
   'delegation.allow': 'Child agents',
   'delegation.allowHint': 'Let the agent split this message among parallel child agents',
+  ...workbenchEn,
 } as const satisfies Record<string, Message>;

@@ -1,4 +1,5 @@
 import type { Dictionary } from '../messages';
+import { workbenchZh } from './workbench.zh-CN';
 
 /** Every UI string in Simplified Chinese (Chinese has one plural form: `other`). */
 export const zhCN: Dictionary = {
@@ -520,4 +521,5 @@ export const zhCN: Dictionary = {
   'delegation.evidence': { other: '引用 {count} 条证据' },
   'delegation.allow': '子代理',
   'delegation.allowHint': '允许智能体把这条消息拆给并行的子代理',
+  ...workbenchZh,
 };
