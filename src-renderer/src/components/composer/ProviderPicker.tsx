@@ -38,7 +38,7 @@ export function ProviderPicker() {
           {list.length === 0 ? <option value="">{t('composer.provider')}</option> : null}
           {list.map((p) => (
             <option key={p.id} value={p.id}>
-              {t('composer.providerOption', { provider: p.label, state: t(`readiness.${p.readiness.state}` as MessageKey) })}
+              {`${p.label} · ${t(`readiness.${p.readiness.state}` as MessageKey)}`}
             </option>
           ))}
         </select>

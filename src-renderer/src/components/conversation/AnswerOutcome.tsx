@@ -1,3 +1,4 @@
+import '../../styles/failure.css';
 import { useShallow } from 'zustand/react/shallow';
 import type { UIMessage } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';

@@ -1,3 +1,4 @@
+import '../../styles/failure.css';
 import { useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useT } from '../../i18n/useT';

@@ -1,3 +1,4 @@
+import '../../styles/failure.css';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { summarizeRefusals } from '../../errors/finalizeAttempts';

@@ -1,3 +1,4 @@
+import '../../styles/failure.css';
 import { explainProblem, providerErrorOf } from '../../errors/explain';
 import { findProvider, providerContext } from '../../errors/providerContext';
 import type { MessageKey } from '../../i18n/messages';

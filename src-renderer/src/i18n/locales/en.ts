@@ -355,7 +355,6 @@ export const en = {
   'composer.defaultModel': 'default model',
   'composer.hintRunning': 'The agent is working. Esc stops it.',
   'composer.hintQueued': { one: '{count} message queued.', other: '{count} messages queued.' },
-  'composer.notConfigured': 'not configured',
   'composer.label': 'Message',
   'composer.attach': 'Attach files',
   'composer.attachDrop': 'Drop files to attach them to this session',

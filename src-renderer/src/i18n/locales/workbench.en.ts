@@ -34,17 +34,14 @@ export const workbenchEn = {
   'setup.makeDefault': 'Use it for new messages',
   'setup.close': 'Close',
   'setup.noStorage': 'Keys cannot be stored here: {reason}',
-  'setup.details': 'Details',
   'setup.checkAgain': 'Check again',
   'setup.ollamaHowTo': 'Install Ollama from ollama.com, then run “ollama serve” and “ollama pull {model}” in a terminal.',
   'setup.localHowTo': 'Start the server that serves {baseUrl}, then check again.',
   'setup.notRunning': '{provider} is not running at {baseUrl} ({detail}).',
-  'setup.open': 'Set up a provider',
 
   'readiness.ready': 'ready',
   'readiness.no_key': 'needs a key',
   'readiness.not_running': 'not running',
-  'composer.providerOption': '{provider} · {state}',
   'composer.setupProvider': 'Set up {provider}',
 
   'origin.env': 'from {variable}',

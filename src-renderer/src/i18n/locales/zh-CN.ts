@@ -343,7 +343,6 @@ export const zhCN: Dictionary = {
   'composer.defaultModel': '默认模型',
   'composer.hintRunning': '智能体正在工作。按 Esc 停止。',
   'composer.hintQueued': { other: '{count} 条消息排队中。' },
-  'composer.notConfigured': '未配置',
   'composer.label': '消息',
   'composer.attach': '附加文件',
   'composer.attachDrop': '松开以把文件附加到这个会话',
