@@ -13,6 +13,7 @@ export type ProblemKind =
   | 'ollama_not_running'
   | 'not_running'
   | 'unreachable'
+  | 'connection_lost'
   | 'timeout'
   | 'rate_limit'
   | 'quota'
@@ -61,6 +62,7 @@ const SETUP_KINDS: ReadonlySet<ProblemKind> = new Set(['no_key', 'bad_key', 'unk
 const AUTH_CODES = /^(invalid_api_key|authentication_error|permission_error|AuthenticationError|AccessDenied|UNAUTHENTICATED|PERMISSION_DENIED)$/;
 const QUOTA_CODES = /^(insufficient_quota|QuotaExceeded|AccountOverdueError)$/;
 const MODEL_CODES = /^(model_not_found|not_found_error|InvalidEndpointOrModel\.NotFound|NOT_FOUND)$/;
+const LOST_CODES = /^(ECONNRESET|UND_ERR_SOCKET|UND_ERR_CLOSED|ConnectionClosed|stream_truncated|EPIPE)$/;
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|UND_ERR_CLOSED|ConnectionRefused|ConnectionClosed|stream_truncated)$/;
 
 /** The kind of a provider error, from its category and codes first, its text last (older runs). */
@@ -79,6 +81,8 @@ function providerKind(p: ProblemInput, ctx: ProviderContext | null): ProblemKind
   if (p.errorType === 'network' || NETWORK_CODES.test(code) || /ECONNREFUSED|ENOTFOUND|fetch failed/.test(p.message)) {
     const refused = code === 'ECONNREFUSED' || code === 'ConnectionRefused' || /ECONNREFUSED/.test(p.message);
     if (refused && ctx?.local) return ctx.id === 'ollama' ? 'ollama_not_running' : 'not_running';
+    // The connection opened and then broke (mid-answer): reaching the provider is not the problem.
+    if (LOST_CODES.test(code) || /stream ended|terminated|socket hang up/i.test(p.message)) return 'connection_lost';
     return 'unreachable';
   }
   if (/context[_ ]length|context window|maximum context|too many tokens|prompt is too long|request too large/i.test(text)) return 'too_large';

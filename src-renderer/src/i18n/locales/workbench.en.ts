@@ -60,6 +60,7 @@ export const workbenchEn = {
   'problem.ollama_not_running': 'Ollama is not running at {baseUrl}. Start it with “ollama serve” in a terminal, then retry.',
   'problem.not_running': 'Nothing answers at {baseUrl}. Start the local server for {provider}, then retry.',
   'problem.unreachable': 'Could not reach {provider} at {baseUrl}. Check your internet connection and the base URL, then retry.',
+  'problem.connection_lost': 'The connection to {provider} broke off during the answer. Retry; if it keeps happening, check your network.',
   'problem.timeout': '{provider} did not answer in time. It may be busy: retry in a moment.',
   'problem.rate_limit': '{provider} is limiting how fast requests may come. Wait a minute, then retry.',
   'problem.quota': 'Your {provider} account is out of quota or credit. Top it up or check your plan, then retry.',

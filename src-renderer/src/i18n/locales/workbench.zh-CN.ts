@@ -59,6 +59,7 @@ export const workbenchZh: { readonly [K in keyof typeof workbenchEn]: (typeof wo
   'problem.ollama_not_running': 'Ollama 未在 {baseUrl} 运行。请在终端中运行“ollama serve”启动它，然后重试。',
   'problem.not_running': '{baseUrl} 没有响应。请启动 {provider} 的本地服务器，然后重试。',
   'problem.unreachable': '无法连接 {baseUrl} 上的 {provider}。请检查网络连接和 Base URL，然后重试。',
+  'problem.connection_lost': '与 {provider} 的连接在回答过程中中断。请重试；若反复发生，请检查网络。',
   'problem.timeout': '{provider} 没有及时响应，可能正忙：请稍后重试。',
   'problem.rate_limit': '{provider} 正在限制请求频率。请等待一分钟后重试。',
   'problem.quota': '你的 {provider} 账户额度或余额已用完。请充值或检查套餐，然后重试。',
