@@ -25,7 +25,8 @@ async function setLanguage(page: Page, language: (typeof SHOT_LANGUAGES)[number]
   await page.evaluate(
     `[...document.querySelectorAll('.app-header button')].find((b) => b.textContent.trim() === ${JSON.stringify(language.button)})?.click()`,
   );
-  await page.waitForFunction(`document.documentElement.lang === ${JSON.stringify(language.lang)}`);
+  // A locator, not waitForFunction: the app's CSP refuses string evaluation in the page.
+  await page.locator(`html[lang="${language.lang}"]`).waitFor({ state: 'attached' });
 }
 
 /**
@@ -41,7 +42,7 @@ export async function shootStates(page: Page, state: string, focus?: Locator): P
     await setLanguage(page, language);
     for (const theme of SHOT_THEMES) {
       await page.emulateMedia({ colorScheme: theme });
-      await page.waitForFunction(`document.documentElement.dataset.theme === ${JSON.stringify(theme)}`);
+      await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: 'attached' });
       for (const size of SHOT_SIZES) {
         await page.setViewportSize(size);
         if (focus) await focus.scrollIntoViewIfNeeded();
