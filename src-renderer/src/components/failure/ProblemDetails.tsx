@@ -7,9 +7,9 @@ export function ProblemDetails({ code, status, message }: { code?: string | null
   return (
     <details className="problem-details" data-testid="problem-details">
       <summary>{t('failure.details')}</summary>
-      {code || status ? (
+      {code || (status && status >= 400) ? (
         <p className="muted small">
-          {t('failure.code')}: <code>{[code, status ? `HTTP ${status}` : null].filter(Boolean).join(' · ')}</code>
+          {t('failure.code')}: <code>{[code, status && status >= 400 ? `HTTP ${status}` : null].filter(Boolean).join(' · ')}</code>
         </p>
       ) : null}
       {message ? <pre className="problem-raw">{message}</pre> : null}
