@@ -38,6 +38,8 @@ import { jobStepData } from './compute/jobState';
 import { literatureTools } from './capabilities/tools/literatureTools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
 import { SettingsService } from './settings/settingsService';
+import { ProviderEndpoints } from './settings/providerEndpoints';
+import { ProviderService } from './providers/service';
 import type { ApiServices } from './api/handlers';
 import type { ApprovalPort } from './capabilities/permissions/approvals';
 import { LiveRuns } from './engine/liveRuns';
@@ -82,6 +84,8 @@ export interface Core extends ApiServices {
   readonly environments: EnvironmentService;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
+  /** Model providers for the user: readiness, saving the setup form, the connection test (src-main/core/providers). */
+  readonly providers: ProviderService;
   /** Compute targets (Slurm, SSH) and their jobs, polled until harvested (src-main/core/compute). */
   readonly compute: ComputeService;
   /** Configured MCP servers (Settings and <data root>/mcp.json): their tools as on-demand capabilities. */
@@ -113,7 +117,9 @@ export function createCore(options: CoreOptions = {}): Core {
   const secrets = options.secrets ?? unavailableSecretStore(NO_SECRET_STORE_REASON);
   // A key entered in Settings is read when a run creates its model, so it applies at once.
   const settingsKey = options.settingsKey ?? (options.secrets ? (id: string) => secrets.get(id) : undefined);
-  const config = loadCoreConfig(options.env ?? process.env, settingsKey);
+  // The base URL and model chosen in Settings, read at each use (the ledger opens on first use, below).
+  const settingsEndpoint = (id: string) => endpoints.get(id);
+  const config = loadCoreConfig(options.env ?? process.env, settingsKey, settingsEndpoint);
   registerSecrets(configuredSecrets(config.env, settingsKey, config.processEnv));
   scrubConsole();
   const events = new EventBus();
@@ -132,6 +138,9 @@ export function createCore(options: CoreOptions = {}): Core {
     return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE), { sync: resolveLedgerSync(config.env.value(LEDGER_SYNC_VARIABLE)) }));
   };
   const settings = new SettingsService(() => ledgerOf().settings, secrets, config);
+  const endpoints = new ProviderEndpoints(() => ledgerOf().settings);
+  // Providers for the user: readiness, the setup form, the connection test.
+  const providers = new ProviderService({ config, settings, endpoints });
   // Per-session configuration overlays (the in-app demo) and what closes them.
   const overlays = new Map<string, Record<string, string>>();
   const demos = new Set<Promise<void>>();
@@ -310,6 +319,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     revealPath: options.revealPath ?? null,
     settings,
+    providers,
     compute,
     mcp,
     skills,
@@ -378,7 +388,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
-        doctorCache = buildDoctorReport(config, settings.sandboxMode(), environments.probes);
+        doctorCache = buildDoctorReport(config, settings.sandboxMode(), environments.probes, providers.defaultProviderId());
         // A failed probe run must not be cached forever.
         doctorCache.catch(() => (doctorCache = null));
       }

@@ -37,6 +37,8 @@ interface PendingTool {
 }
 
 export { parsePartialJson };
+// Retry and edit-and-resend branches (pure; the renderer marks superseded messages with it).
+export { activeBranch, offBranch, runOfMessage, supersededBy } from './branch';
 
 export interface FoldState {
   readonly messages: readonly UIMessage[];

@@ -39,6 +39,8 @@ export const runRoutes = {
         model: z.string().trim().min(1).max(200).optional(),
         /** False: the agent may not start child agents for this message (the composer's switch). */
         delegation: z.boolean().optional(),
+        /** Retry, regenerate or edit-and-resend: the finished run of this session this one replaces (it stays in the ledger). */
+        supersedes: z.string().trim().min(1).max(200).optional(),
       })
       .strict(),
   ),

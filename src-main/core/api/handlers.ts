@@ -16,6 +16,7 @@ import type { McpClients } from '../mcp/clients';
 import type { ComputeService } from '../compute/service';
 import { targetView } from '../compute/targets';
 import type { SettingsService } from '../settings/settingsService';
+import type { ProviderService } from '../providers/service';
 import { attachFile } from '../workspace/attach';
 import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
@@ -41,6 +42,8 @@ export interface ApiServices {
   /** The review of a cell the user runs (absent: none, e.g. a test that passes part of the core). */
   readonly safety?: Pick<SafetyLayers, 'reviewUserCell'>;
   readonly settings: SettingsService;
+  /** Model providers: readiness, the setup form, the connection test. */
+  readonly providers: Pick<ProviderService, 'list' | 'configure' | 'test'>;
   readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   readonly revealPath: ((file: string) => Promise<void>) | null;
   readonly skillCatalog: SkillCatalog;
@@ -127,7 +130,11 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'approval.rule.list': () => core.host.rules.listRules(),
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
     'settings.get': () => core.settings.view(),
-    'settings.update': (input) => core.settings.update(input),
+    'settings.update': async (input) => {
+      const view = core.settings.update(input);
+      if (input.defaultProvider !== undefined) await core.doctor(true); // the System page marks the new default
+      return view;
+    },
     'settings.key.set': async (input) => {
       const view = core.settings.setKey(input.providerId, input.key);
       await core.doctor(true); // the provider table now shows the key's source
@@ -138,6 +145,13 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       await core.doctor(true);
       return view;
     },
+    'provider.list': (input) => core.providers.list(input.refresh ?? false),
+    'provider.configure': async (input) => {
+      const view = await core.providers.configure(input);
+      await core.doctor(true); // the System page shows the new key, base URL and model
+      return view;
+    },
+    'provider.test': (input) => core.providers.test(input),
     'evidence.list': (input) => core.provenance.evidence.list(input.sessionId, { ...(input.kind ? { kind: input.kind } : {}), ...(input.limit ? { limit: input.limit } : {}) }),
     'evidence.bibliography': (input) => {
       const entries = bibliographyEntries(core.provenance.evidence.list(input.sessionId), { includeSearchResults: input.includeSearchResults ?? false });

@@ -1,6 +1,6 @@
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { dataChunk } from '../../../src-preload/contract/dataParts';
-import type { LlmMessage } from '../llm/types';
+import type { LlmErrorInfo, LlmMessage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
 import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, GuardedStep, GuardVerdict, ToolResult, UnrunCall } from './ports';
 import { withFinalizeTool } from './finalizeTool';
@@ -17,6 +17,11 @@ export function failureCodeOf(error: { errorType: string; code: string | null; m
   const text = `${error.code ?? ''} ${error.message}`;
   if (/context[_ ]length|context window|maximum context|too many tokens|prompt is too long|input is too long|request too large/i.test(text)) return 'input_too_large';
   return 'provider_unavailable';
+}
+
+/** A provider failure as the run's metadata keeps it: the category and codes, without the message (that is the failure message). */
+export function providerErrorMeta(error: Pick<LlmErrorInfo, 'errorType' | 'code' | 'status' | 'provider'>): { errorType: string; code: string | null; status: number | null; provider: string } {
+  return { errorType: error.errorType, code: error.code, status: error.status, provider: error.provider };
 }
 
 export const NUDGE =
@@ -59,6 +64,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     failureCode: EngineFailureCode | null,
     failureMessage: string | null,
     answer: EngineResult['answer'] = null,
+    /** The provider's classified error, when it ended the run: the UI explains it (what to do), the text is the details. */
+    providerError: LlmErrorInfo | null = null,
   ): EngineResult => {
     try {
       options.onEnding?.();
@@ -69,12 +76,12 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     // The outcome travels with the message, so history shows it exactly as live did.
     emit({
       type: 'message-metadata',
-      messageMetadata: { run: { status, failureCode, failureMessage, turns, usage, cost } },
+      messageMetadata: { run: { status, failureCode, failureMessage, turns, usage, cost, ...(providerError ? { providerError: providerErrorMeta(providerError) } : {}) } },
     });
     if (status === 'cancelled') {
       emit({ type: 'abort', reason: failureMessage ?? 'cancelled' });
     } else {
-      if (status === 'failed') emit({ type: 'error', errorText: failureMessage ?? 'failed', errorCode: failureCode ?? 'internal' });
+      if (status === 'failed') emit({ type: 'error', errorText: failureMessage ?? 'failed', errorCode: failureCode ?? 'internal', ...(providerError ? { errorType: providerError.errorType } : {}) });
       emit({ type: 'finish', finishReason: status === 'completed' ? 'stop' : 'error' });
     }
     stale = true;
@@ -142,7 +149,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       if (reply.error) {
         emit({ type: 'finish-step' });
         const code = failureCodeOf(reply.error);
-        return end('failed', code, `${reply.error.provider}: ${reply.error.message}`);
+        return end('failed', code, `${reply.error.provider}: ${reply.error.message}`, null, reply.error);
       }
 
       const action = routeAction(reply.text, reply.toolCalls);

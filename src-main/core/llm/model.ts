@@ -6,7 +6,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { ConfigEnv } from '../config/env';
 import { PROVIDERS, findProvider } from '../config/providerCatalog';
-import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsKeyLookup } from '../config/providers';
+import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsEndpointLookup, type SettingsKeyLookup } from '../config/providers';
 import { registerSecrets, scrubSecrets } from '../security/secrets';
 import { LlmError, classifyError, isAbortError, retryAfterOf } from './errors';
 import { StreamNormalizer } from './normalize';
@@ -23,6 +23,8 @@ export interface CreateModelOptions {
   /** Overrides `OPENAI4S_<PROVIDER>_BASE_URL`; includes the version path (`http://127.0.0.1:8080/v1`). */
   baseUrl?: string;
   settingsKey?: SettingsKeyLookup;
+  /** The base URL and model chosen in Settings (after the variables, before the catalogue). */
+  settingsEndpoint?: SettingsEndpointLookup;
   retry?: Partial<RetryPolicy>;
   fetch?: FetchFunction;
   /**
@@ -54,7 +56,7 @@ export function resolveForModel(providerId: string, options: CreateModelOptions)
       retryable: false,
     });
   }
-  const resolved = resolveProvider(spec, options.env, options.settingsKey);
+  const resolved = resolveProvider(spec, options.env, options.settingsKey, options.settingsEndpoint);
   if (!resolved.configured) throw configError(missingKeyMessage(resolved), 'missing_api_key', spec.id);
   // From here on the key may come back in a provider's error body: never store or print it.
   registerSecrets([resolved.apiKey]);

@@ -192,6 +192,7 @@ export const createConversationSlice =
             ...(options.provider ? { provider: options.provider } : {}),
             ...(options.model ? { model: options.model } : {}),
             ...(options.delegation === false ? { delegation: false } : {}),
+            ...(options.supersedes ? { supersedes: options.supersedes } : {}),
           });
           if (get().conversation?.sessionId === sessionId)
             dispatch({ type: 'conv/submitted', run });

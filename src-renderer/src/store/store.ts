@@ -9,6 +9,8 @@ import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
 import { createMemorySlice } from './memorySlice';
 import { createComputeSlice } from './computeSlice';
+import { createProvidersSlice } from './providersSlice';
+import { createRetrySlice } from './retrySlice';
 import { createMcpSlice } from './mcpSlice';
 import { createNotebookSlice } from './notebookSlice';
 import { createPanelsSlice } from './panelsSlice';
@@ -55,6 +57,8 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createMcpSlice(options)(...a),
     ...createNotebookSlice(options)(...a),
     ...createComputeSlice(options)(...a),
+    ...createProvidersSlice(options)(...a),
+    ...createRetrySlice()(...a),
   }));
 }
 

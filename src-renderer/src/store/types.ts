@@ -5,6 +5,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { NotebookSlice } from './notebookTypes';
+import type { ProvidersSlice, RetrySlice, SendOptions } from './providersTypes';
 import type {
   AppNoticeEvent,
   ApprovalRule,
@@ -93,12 +94,7 @@ export interface SessionsSlice {
   refreshSession(sessionId: string): Promise<void>;
 }
 
-export interface SendOptions {
-  provider?: string;
-  model?: string;
-  /** False: the agent may not start child agents for this message. */
-  delegation?: boolean;
-}
+export type { SendOptions } from './providersTypes';
 
 /** Child agents (issue 20): the composer's switch and the stop button of a child's card. */
 export interface DelegationSlice {
@@ -329,7 +325,9 @@ export type AppState = UiSlice &
   MemorySlice &
   McpSlice &
   NotebookSlice &
-  ComputeSlice;
+  ComputeSlice &
+  ProvidersSlice &
+  RetrySlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

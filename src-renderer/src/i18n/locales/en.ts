@@ -1,4 +1,5 @@
 import type { Message } from '../plural';
+import { workbenchEn } from './workbench.en';
 
 /**
  * Every UI string in English. This dictionary defines the keys: the other locales are
@@ -356,7 +357,6 @@ export const en = {
   'composer.defaultModel': 'default model',
   'composer.hintRunning': 'The agent is working. Esc stops it.',
   'composer.hintQueued': { one: '{count} message queued.', other: '{count} messages queued.' },
-  'composer.notConfigured': 'not configured',
   'composer.label': 'Message',
   'composer.attach': 'Attach files',
   'composer.attachDrop': 'Drop files to attach them to this session',
@@ -537,4 +537,5 @@ export const en = {
   'delegation.evidence': { one: 'cites {count} evidence record', other: 'cites {count} evidence records' },
   'delegation.allow': 'Child agents',
   'delegation.allowHint': 'Let the agent split this message among parallel child agents',
+  ...workbenchEn,
 } as const satisfies Record<string, Message>;

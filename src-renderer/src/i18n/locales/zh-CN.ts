@@ -1,4 +1,5 @@
 import type { Dictionary } from '../messages';
+import { workbenchZh } from './workbench.zh-CN';
 
 /** Every UI string in Simplified Chinese (Chinese has one plural form: `other`). */
 export const zhCN: Dictionary = {
@@ -344,7 +345,6 @@ export const zhCN: Dictionary = {
   'composer.defaultModel': '默认模型',
   'composer.hintRunning': '智能体正在工作。按 Esc 停止。',
   'composer.hintQueued': { other: '{count} 条消息排队中。' },
-  'composer.notConfigured': '未配置',
   'composer.label': '消息',
   'composer.attach': '附加文件',
   'composer.attachDrop': '松开以把文件附加到这个会话',
@@ -522,4 +522,5 @@ export const zhCN: Dictionary = {
   'delegation.evidence': { other: '引用 {count} 条证据' },
   'delegation.allow': '子代理',
   'delegation.allowHint': '允许智能体把这条消息拆给并行的子代理',
+  ...workbenchZh,
 };
