@@ -19,6 +19,9 @@ const reply = (deltas: number): ReplyStep => ({
 });
 
 interface Measured {
+  /** Chunks the runner handled: every model text delta (merged or not) and every other chunk. */
+  chunks: number;
+  /** Rows the ledger holds for the run (text deltas that waited for the same commit share one). */
   stored: number;
   textDeltas: number;
   published: number;
@@ -32,8 +35,11 @@ interface Measured {
  * One run through the production path: the router's `run.submit` -> `core.runner`
  * (SessionRunner as buildRunner wires it) -> the OpenAI provider (AI SDK) reading the
  * model's SSE -> each chunk group-committed in the ledger and published on
- * `core.events` after its commit. Chunks/s counts what the ledger holds for the run; CPU
- * is this process's (user + system) over the run, per stored chunk; the lag is this
+ * `core.events` after its commit. Chunks/s counts the chunks the runner handled (each
+ * model delta, and the run's other chunks), all of them durable and published when the
+ * run ends; text deltas that waited for the same commit are stored (and published) as
+ * one row, which the row says. CPU is this process's (user + system) over the run, per
+ * chunk; the lag is this
  * process's event loop (the core runs on Electron's main process in the app).
  */
 async function measureRun(app: ProductionApp, mutationId: string): Promise<Measured> {
@@ -52,12 +58,17 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
   off();
   if (done.status !== 'completed') throw new Error(`the bench run ended ${done.status}: ${done.failureMessage ?? ''}`);
   const stored = app.core.ledger.events.readFrom(session.id).filter((e) => e.runId === run.id);
+  // Every model delta is CHARS_PER_DELTA characters: the stored text says how many there were.
+  const textChars = stored.reduce((n, e) => n + (e.chunk.type === 'text-delta' ? e.chunk.delta.length : 0), 0);
+  const textDeltas = textChars / CHARS_PER_DELTA;
+  const chunks = stored.filter((e) => e.chunk.type !== 'text-delta').length + textDeltas;
   return {
+    chunks,
     stored: stored.length,
-    textDeltas: stored.filter((e) => e.chunk.type === 'text-delta').length,
+    textDeltas,
     published,
-    perSec: stored.length / (ms / 1000),
-    cpuUsPerChunk: (cpu.user + cpu.system) / stored.length,
+    perSec: chunks / (ms / 1000),
+    cpuUsPerChunk: (cpu.user + cpu.system) / chunks,
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
   };
@@ -72,8 +83,8 @@ async function warmThenMeasure(app: ProductionApp): Promise<Measured> {
 function rows(path: string, m: Measured): BenchRow[] {
   const short = path.replace(/ \(.*$/, '');
   return [
-    { metric: `streamed chunks, ${path} (${m.stored} stored, ${m.textDeltas} text deltas, ${m.published} published)`, value: Math.round(m.perSec), unit: 'chunks/s', target: '≥ 50,000 chunks/s', met: m.perSec >= 50_000 },
-    { metric: `main-process CPU per stored chunk (user + system), ${short}`, value: m.cpuUsPerChunk, unit: 'us/chunk' },
+    { metric: `streamed chunks, ${path} (${m.chunks} chunks: ${m.textDeltas} model text deltas and ${m.chunks - m.textDeltas} others, stored and published as ${m.stored} rows)`, value: Math.round(m.perSec), unit: 'chunks/s', target: '≥ 50,000 chunks/s', met: m.perSec >= 50_000 },
+    { metric: `main-process CPU per streamed chunk (user + system), ${short}`, value: m.cpuUsPerChunk, unit: 'us/chunk' },
     { metric: `main event-loop lag p99 while the run streams ${DELTAS} deltas (monitorEventLoopDelay), ${short}`, value: m.lagP99, unit: 'ms', target: '≤ 5 ms', met: m.lagP99 <= 5 },
     { metric: `main event-loop lag max while the run streams, ${short}`, value: m.lagMax, unit: 'ms' },
   ];
