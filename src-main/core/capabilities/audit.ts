@@ -119,6 +119,8 @@ export class MemoryAudit implements AuditPort {
  */
 export class LedgerAudit implements AuditPort {
   private readonly turns = new Map<string, number>();
+  /** Runs already found in the ledger (a burst of host calls would look its run up per call); released at endRun. */
+  private readonly knownRuns = new Set<string>();
   /** Open groups: calls still to finish, and whether a call that ran has failed. */
   private readonly open = new Map<string, { left: number; failed: boolean }>();
 
@@ -141,7 +143,7 @@ export class LedgerAudit implements AuditPort {
     const first = calls[0];
     if (!first) return [];
     const runId = first.runId;
-    if (runId && this.ledger.runs.find(runId)) {
+    if (runId && this.runExists(runId)) {
       try {
         const input = {
           sessionId: first.sessionId,
@@ -206,14 +208,22 @@ export class LedgerAudit implements AuditPort {
     });
   }
 
+  private runExists(runId: string): boolean {
+    if (this.knownRuns.has(runId)) return true;
+    if (!this.ledger.runs.find(runId)) return false;
+    this.knownRuns.add(runId);
+    return true;
+  }
+
   /** The run ended: its turn counter goes (a later call would recount from the ledger). */
   endRun(runId: string): void {
     this.turns.delete(runId);
+    this.knownRuns.delete(runId);
   }
 
   /** How many entries the per-run tables hold (diagnostics and the lifecycle test). */
-  sizes(): { turns: number; openGroups: number } {
-    return { turns: this.turns.size, openGroups: this.open.size };
+  sizes(): { turns: number; openGroups: number; knownRuns: number } {
+    return { turns: this.turns.size, openGroups: this.open.size, knownRuns: this.knownRuns.size };
   }
 
   private appendFallback(record: Record<string, unknown>): void {

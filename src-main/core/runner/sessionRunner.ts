@@ -89,7 +89,8 @@ interface SessionQueue {
  * Runs the engine for the sessions of one ledger: one run at a time per session, FIFO
  * queue (a message sent during a run is queued, never dropped), many sessions at once.
  * Every chunk is appended to the ledger (which assigns its seq) and published only once
- * it is durable, in seq order; chunks are group-committed (one fsync per batch).
+ * it is durable, in seq order; chunks are group-committed (one fsync per batch), and the
+ * text deltas of one block that wait for the same commit are merged into one chunk.
  */
 export class SessionRunner {
   private readonly sessions = new Map<string, SessionQueue>();
@@ -236,8 +237,12 @@ export class SessionRunner {
   private emit(sessionId: string, runId: string, raw: StreamChunk): void {
     // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
     const chunk = scrubChunk(raw);
-    const { event, durable } = this.deps.ledger.events.enqueue(sessionId, runId, chunk);
-    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk });
+    // Text and reasoning deltas that wait for the same commit share a row (EventLog.enqueue).
+    const { event, durable, merged } = this.deps.ledger.events.enqueue(sessionId, runId, chunk, { mergeDeltas: true });
+    // A merged delta is already in the batch, in the event it joined: published with it.
+    if (merged) return;
+    // The ledger's copy (what is stored, and what a merged delta grows) is what is published.
+    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk: event.chunk });
   }
 
   /** A chunk the ledger already committed synchronously (run start): published in its turn. */
