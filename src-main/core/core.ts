@@ -241,7 +241,7 @@ export function createCore(options: CoreOptions = {}): Core {
   });
   // 4b. The safety layers (issue 27): biosecurity screening of each run, review of each cell before it runs.
   const safety = buildSafetyLayers({ env: config.env, processEnv: config.processEnv, ledger: ledgerOf, host, headless: !options.approvals, provenance: provenanceOf });
-  const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
+  const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId), childRun: (runId) => delegation?.hostRun(runId) ?? null });
 
   // 5. Kernels: their host calls go through the host's dispatcher; cell protocol methods are the runner's.
   const kernels = new KernelSupervisor({

@@ -179,9 +179,40 @@ const errorDataSchema = z
  * names its parent step's id), `startedAt` / `finishedAt` (ISO 8601; the elapsed time of the
  * running step is now - startedAt), `kind` (`plan`: a step of the agent's own plan from
  * write_todos; `activity`: what the engine or a capability is doing, default), and
- * `toolCallId` / `cellId` linking the step to what it describes.
+ * `toolCallId` / `cellId` linking the step to what it describes, and `label`: an activity
+ * step's words as a message key and its values, so the workbench says it in the UI's
+ * language (`title` stays the English words for any other client).
  */
 export const thinkingStepStatuses = ['pending', 'in_progress', 'completed', 'failed'] as const;
+/** The activity steps the engine words (engine/activitySteps.ts); the renderer has a message for each. */
+export const activityLabelKeys = [
+  'search',
+  'searchAll',
+  'searchFor',
+  'searchAllFor',
+  'webSearch',
+  'webSearchFor',
+  'readPage',
+  'readUrl',
+  'remember',
+  'rememberText',
+  'forget',
+  'forgetId',
+  'runTool',
+  'runToolOn',
+  'approval',
+  'cell',
+  'cellNumbered',
+  'answer',
+] as const;
+export type ActivityLabelKey = (typeof activityLabelKeys)[number];
+export const activityLabelSchema = z
+  .object({
+    key: z.enum(activityLabelKeys),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  })
+  .strict();
+export type ActivityLabel = z.output<typeof activityLabelSchema>;
 export const thinkingStepDataSchema = z
   .object({
     id: z.string().min(1),
@@ -194,6 +225,7 @@ export const thinkingStepDataSchema = z
     kind: z.enum(['plan', 'activity']).optional(),
     toolCallId: z.string().optional(),
     cellId: z.string().optional(),
+    label: activityLabelSchema.optional(),
   })
   .strict();
 

@@ -173,3 +173,30 @@ export function renderHandoff(handoff: Handoff, request: string, facts: LedgerFa
     .filter(Boolean)
     .join('\n\n');
 }
+
+/** How much of a carried handoff a later run reads (about 1,500 tokens). */
+export const CARRIED_HANDOFF_CHARS = 6_000;
+
+/**
+ * The latest handoff of an earlier run that ended without an answer (stopped, failed, out of
+ * turns), as the next run reads it among the earlier turns: that run's tool traffic is not
+ * in a later run's context, so without it "continue" would start from the prose alone.
+ * Bounded; the kernel line is the one recorded then (the ledger's current one is re-read once
+ * the new run compacts).
+ */
+export function carriedHandoffNote(handoff: Handoff): string {
+  const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `- ${cap(x, 400)}`).join('\n') : '- (none)');
+  const text = [
+    "[Note: this run's earlier turns were summarised before it ended without an answer. Its latest handoff, as it stood then (results named here can be recalled or re-read; check a kernel's variables before relying on them):]",
+    `Objective: ${cap(handoff.objective, 800)}`,
+    `Constraints:\n${list(handoff.constraints)}`,
+    `Decisions:\n${list(handoff.decisions)}`,
+    `Done:\n${list(handoff.done)}`,
+    `In progress:\n${list(handoff.inProgress)}`,
+    `Blocked:\n${list(handoff.blocked)}`,
+    `Next move: ${cap(handoff.nextMove, 600)}`,
+    `Key artifacts:\n${list(handoff.keyArtifacts)}`,
+    `Kernel then: ${cap(handoff.activeKernelGeneration, 300)}`,
+  ].join('\n');
+  return cap(text, CARRIED_HANDOFF_CHARS);
+}

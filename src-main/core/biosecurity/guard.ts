@@ -89,7 +89,7 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
       const pending = step.kind === 'message' ? '' : stepText(step);
       let verdict: ScreenerVerdict | { verdict: 'unavailable'; reason: string };
       try {
-        verdict = await screenWithModel(deps.model, { history, pending, hits }, ctx.signal);
+        verdict = await screenWithModel(deps.model, { history, pending, hits }, ctx.signal, (usage, cost) => ctx.charge?.(usage, cost));
       } catch (error) {
         if (ctx.signal.aborted) return { action: 'end', message: 'Stopped by the user.' };
         verdict = { verdict: 'unavailable', reason: error instanceof ScreenerUnavailableError ? error.message : errorMessage(error) };

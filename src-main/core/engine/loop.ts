@@ -1,6 +1,6 @@
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { dataChunk } from '../../../src-preload/contract/dataParts';
-import type { LlmErrorInfo, LlmMessage } from '../llm/types';
+import type { Cost, LlmErrorInfo, LlmMessage, Usage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
 import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, GuardedStep, GuardVerdict, ToolResult, UnrunCall } from './ports';
 import { withFinalizeTool } from './finalizeTool';
@@ -51,10 +51,20 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     activity.observe(chunk);
   };
   options.bindEmit?.(emit);
-  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit };
   let usage = emptyUsage();
   let cost: EngineResult['cost'] = null;
   let calls = 0;
+  let ended = false;
+  // Every model call of the run counts: its own requests, a compaction's summary, the
+  // screener's calls (the guard charges them) and host.llm from its cells (the runner's meter).
+  const charge = (spent: Usage, price: Cost | null) => {
+    if (ended) return;
+    usage = addUsage(usage, spent);
+    cost = addCost(cost, price, calls === 0);
+    calls++;
+  };
+  options.bindCharge?.(charge);
+  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit, charge };
   let turns = 0;
   let nudged = false;
   let finalizeFailures = 0;
@@ -73,6 +83,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       // What listens for the end must not change how the run ends.
     }
     activity.closeAll(status === 'completed');
+    // The usage below is the run's record: a call that finishes later is not the run's any more.
+    ended = true;
     // The outcome travels with the message, so history shows it exactly as live did.
     emit({
       type: 'message-metadata',
@@ -120,12 +132,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       // (a summary call) and may offer a tool (recall) for what it archived, so tools are read after it.
       const system = typeof options.system === 'function' ? options.system() : options.system;
       const prepared = await ports.context.prepare(history, { system, tools: offeredTools(), ctx });
-      if (!Array.isArray(prepared) && prepared.usage) {
-        // A summary call is a model call of the run: its tokens and cost count.
-        usage = addUsage(usage, prepared.usage);
-        cost = addCost(cost, prepared.cost ?? null, calls === 0);
-        calls++;
-      }
+      // A summary call is a model call of the run: its tokens and cost count.
+      if (!Array.isArray(prepared) && prepared.usage) charge(prepared.usage, prepared.cost ?? null);
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       const request = Array.isArray(prepared) ? { messages: prepared, system } : { messages: prepared.messages, system: prepared.system ?? system };
       const reply: ModelReply = await streamReply(
@@ -140,11 +148,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
         emit,
         `${options.runId}-s${turns}`,
       );
-      if (reply.usage) {
-        usage = addUsage(usage, reply.usage);
-        cost = addCost(cost, reply.cost, calls === 0);
-        calls++;
-      }
+      if (reply.usage) charge(reply.usage, reply.cost);
       if (reply.aborted || signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       if (reply.error) {
         emit({ type: 'finish-step' });

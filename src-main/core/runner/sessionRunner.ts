@@ -10,7 +10,7 @@ import { emptyUsage } from '../engine/usage';
 import type { ActionExecutorPort, ActionGuardPort, EngineResult, EvidenceLookupPort, KernelPort, ContextPolicyPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
 import type { LiveRuns } from '../engine/liveRuns';
-import type { LanguageModelPort, LlmTool } from '../llm/types';
+import type { Cost, LanguageModelPort, LlmTool, Usage } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
 import { activeBranch } from '../../../src-preload/contract/branch';
@@ -395,10 +395,13 @@ export class SessionRunner {
     const evidence = this.deps.evidenceFor(sessionId);
     // A cell's host calls stream through the engine once it runs (its activity steps see their approvals).
     let engineEmit: ((chunk: StreamChunk) => void) | null = null;
+    // host.llm from its cells is a model call of the run: the engine's meter counts it.
+    let engineCharge: ((usage: Usage, cost: Cost | null) => void) | null = null;
     this.deps.liveRuns.start(sessionId, {
       runId,
       model,
       emit: (chunk) => (engineEmit ? engineEmit(chunk) : generation.live && this.deltas.push(sessionId, runId, chunk)),
+      charge: (usage, cost) => engineCharge?.(usage, cost),
       signal: controller.signal,
       ...(input.delegation === false ? { delegation: false } : {}),
     });
@@ -431,6 +434,9 @@ export class SessionRunner {
           startMetadata: runStartMetadata(input, { provider: model.providerId, model: model.model }),
           bindEmit: (emit) => {
             engineEmit = emit;
+          },
+          bindCharge: (charge) => {
+            engineCharge = charge;
           },
           onEnding: () => this.deps.liveRuns.ending(sessionId, runId),
         },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
+import { activityLabelKeys, dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import { ActivitySteps, describeCall } from '../../../src-main/core/engine/activitySteps';
+import { ActivitySteps, describeCall, englishTitle } from '../../../src-main/core/engine/activitySteps';
+import { translate } from '../../../src-renderer/src/i18n/language';
 
 /** The steps as the fold would keep them: the last snapshot of each id, in first-seen order. */
 function latest(chunks: StreamChunk[]): ThinkingStepData[] {
@@ -93,5 +94,24 @@ describe('activity steps: what the run is doing now', () => {
     const before = h.chunks.length;
     h.steps.closeAll(false);
     expect(h.chunks.length).toBe(before);
+  });
+});
+
+describe('activity labels', () => {
+  it('the English title of every label key is what the workbench says in English (one wording, two places)', () => {
+    const params = { db: 'UniProt', query: 'insulin', url: 'https://x.org', text: 'note', id: 'mem_1', tool: 'read_file', target: 'a.csv', language: 'R', number: 2 };
+    for (const key of activityLabelKeys) {
+      expect(englishTitle({ key, params }), key).toBe(translate('en', `activity.${key}`, params));
+    }
+  });
+
+  it("a label's values are scrubbed of keys like its title, and bounded", () => {
+    const emitted: StreamChunk[] = [];
+    const steps = new ActivitySteps((c) => emitted.push(c), 'r1');
+    steps.toolsStarted([{ id: 'c1', name: 'web_search', rawArguments: '', arguments: { query: `sk-proj-${'a'.repeat(40)} ${'q'.repeat(500)}` }, parseError: null }]);
+    const step = (emitted[0] as { data: { title: string; label: { params: { query: string } } } }).data;
+    expect(step.label.params.query).not.toContain('sk-proj-aaaa');
+    expect(step.title).not.toContain('sk-proj-aaaa');
+    expect(step.label.params.query.length).toBeLessThanOrEqual(60);
   });
 });

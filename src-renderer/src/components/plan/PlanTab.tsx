@@ -4,6 +4,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { isDataPart } from '../parts/dataPart';
 import { currentStep, formatElapsed, stepElapsedMs } from './stepTree';
+import { stepTitle } from './stepTitle';
 import { ThinkingSteps, useNow } from './ThinkingSteps';
 
 const NO_STEPS: readonly ThinkingStepData[] = [];
@@ -32,7 +33,7 @@ function NowLine({ step }: { step: ThinkingStepData | null }) {
       <strong>{t('plan.now')}:</strong>{' '}
       {step ? (
         <>
-          <span className="spinner spinner-sm" aria-hidden="true" /> {step.title}
+          <span className="spinner spinner-sm" aria-hidden="true" /> {stepTitle(step, t)}
           {elapsed !== null ? <span className="muted small"> · {formatElapsed(elapsed)}</span> : null}
         </>
       ) : (
