@@ -1,7 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
 import type { SessionStreamEvent } from '../../../src-preload/contract';
-import { createCodeRunnerSlice } from './codeRunnerSlice';
 import { createDelegationSlice } from './delegationSlice';
 import { createConversationSlice } from './conversationSlice';
 import { createEnvironmentsSlice } from './environmentsSlice';
@@ -49,7 +48,6 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createSkillsSlice(options)(...a),
     ...createKernelsSlice(options)(...a),
     ...createEnvironmentsSlice(options)(...a),
-    ...createCodeRunnerSlice(options)(...a),
     ...createDelegationSlice(options)(...a),
     ...createMemorySlice(options)(...a),
     ...createMcpSlice(options)(...a),

@@ -4,7 +4,6 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { ConversationState } from '../../store/conversationReducer';
 import { isDataPart } from '../parts/dataPart';
-import { CodeRunner } from './CodeRunner';
 import '../../styles/skills.css';
 
 /** How often the open panel asks again while nothing in the session's stream says a kernel changed. */
@@ -85,7 +84,8 @@ function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotSta
 
 /**
  * The open session's Python and R kernels: state, generation, sandbox, Interrupt and Restart,
- * what `children` add (the Notebook tab's environment picker), and a box to run code in them.
+ * and what `children` add (the Notebook tab's environment picker). The user's own code runs
+ * in the notebook's cells below (UserNotebook), the one way a user runs code in a kernel.
  */
 export function KernelPanel({ sessionId, children }: { sessionId: string; children?: ReactNode }) {
   const t = useT();
@@ -117,7 +117,6 @@ export function KernelPanel({ sessionId, children }: { sessionId: string; childr
         ))}
       </ul>
       {children}
-      <CodeRunner sessionId={sessionId} />
     </section>
   );
 }

@@ -471,9 +471,7 @@ export const en = {
   'kernel.restart': 'Restart',
   'kernel.restartConfirm':
     'Restart the {language} kernel? Its variables are lost; files in the workspace stay.',
-  'codeRunner.title': 'Run code',
   'codeRunner.language': 'Kernel language',
-  'codeRunner.code': 'Code to run in this session’s kernel',
   'codeRunner.placeholder': 'Code for this session’s kernel; Ctrl+Enter runs it',
   'codeRunner.run': 'Run',
   'codeRunner.runHint': 'Run in this session’s kernel (Ctrl+Enter or ⌘+Enter)',
