@@ -88,7 +88,8 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),
-    'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
+    // Refused while the agent's run, a cell or an environment switch holds the kernel (the lease).
+    'kernel.restart': (input) => notebook.restart(input.sessionId, input.language),
     'kernel.status': (input) => ({ ...core.kernels.status(input.sessionId), lease: core.kernels.lease.view(input.sessionId) }),
     'kernel.variables': (input) => notebook.variables(input.sessionId, input.language),
     'notebook.cells': (input) => notebook.list(input.sessionId),

@@ -469,6 +469,7 @@ export const en = {
   'kernel.environment.missingCount': { one: '{count} package missing', other: '{count} packages missing' },
   'kernel.interrupt': 'Interrupt',
   'kernel.restart': 'Restart',
+  'kernel.restartHeld': 'In use by {holder}: restart once it is done',
   'kernel.restartConfirm':
     'Restart the {language} kernel? Its variables are lost; files in the workspace stay.',
   'codeRunner.language': 'Kernel language',

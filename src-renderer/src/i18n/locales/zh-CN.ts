@@ -455,6 +455,7 @@ export const zhCN: Dictionary = {
   'kernel.environment.missingCount': { other: '缺少 {count} 个包' },
   'kernel.interrupt': '中断',
   'kernel.restart': '重启',
+  'kernel.restartHeld': '{holder}正在使用内核：结束后再重启',
   'kernel.restartConfirm': '重启 {language} 内核？其中的变量会丢失，工作区中的文件保留。',
   'codeRunner.language': '内核语言',
   'codeRunner.placeholder': '本会话内核中的代码；按 Ctrl+Enter 运行',
