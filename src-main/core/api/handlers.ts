@@ -17,6 +17,9 @@ import type { ComputeService } from '../compute/service';
 import { targetView } from '../compute/targets';
 import type { SettingsService } from '../settings/settingsService';
 import { attachFile } from '../workspace/attach';
+import { asWorkspaceAppError, listFolder, previewFile } from '../workspace/browse';
+import { workspaceRelative } from '../workspace/safeFs';
+import { readArtifactSource } from '../capabilities/tools/artifactTools';
 import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
 import { skillReadiness, skillsReadiness } from '../environments/skillReadiness';
@@ -80,6 +83,25 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'workspace.attach': (input) => {
       core.ledger.sessions.require(input.sessionId);
       return attachFile(core.kernels.workspaceFor(input.sessionId), input.name, input.base64);
+    },
+    // The file browser (issue 25): through safeFs only; the session must exist (no folder is made for a stray id).
+    'workspace.list': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return listFolder(core.kernels.workspaceFor(input.sessionId), input.path);
+    },
+    'workspace.read': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return previewFile(core.kernels.workspaceFor(input.sessionId), input.path, input.maxBytes);
+    },
+    'workspace.saveArtifact': async (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      let file: { rel: string; bytes: Buffer };
+      try {
+        file = { rel: workspaceRelative(input.path), bytes: readArtifactSource(core.kernels.workspaceFor(input.sessionId), input.path) };
+      } catch (error) {
+        throw asWorkspaceAppError(error);
+      }
+      return core.provenance.artifacts.save({ sessionId: input.sessionId, path: file.rel, bytes: file.bytes, producer: { kind: 'user' } });
     },
     'kernel.execute': async (input) => {
       // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
