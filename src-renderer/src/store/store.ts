@@ -10,6 +10,7 @@ import { createMemorySlice } from './memorySlice';
 import { createComputeSlice } from './computeSlice';
 import { createMcpSlice } from './mcpSlice';
 import { createNotebookSlice } from './notebookSlice';
+import { createFilesSlice } from './filesSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -52,6 +53,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createMemorySlice(options)(...a),
     ...createMcpSlice(options)(...a),
     ...createNotebookSlice(options)(...a),
+    ...createFilesSlice(options)(...a),
     ...createComputeSlice(options)(...a),
   }));
 }

@@ -5,6 +5,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { NotebookSlice } from './notebookTypes';
+import type { FilesSlice } from './filesTypes';
 import type {
   AppNoticeEvent,
   ApprovalRule,
@@ -303,6 +304,7 @@ export type AppState = UiSlice &
   MemorySlice &
   McpSlice &
   NotebookSlice &
+  FilesSlice &
   ComputeSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
