@@ -16,7 +16,7 @@ import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
 
 const SESSION = 'session-files';
-const b64 = (text: string) => Buffer.from(text).toString('base64');
+const b64 = (text: string) => btoa(text);
 
 const FOLDERS: Record<string, WorkspaceListing> = {
   '.': {
@@ -41,7 +41,7 @@ function setup() {
       case 'workspace.read':
         if (path === 'data/counts.csv') return { ok: true, data: { path, size: 30, mime: 'text/csv', base64: b64('residue,count\n<b>A</b>,10\n'), truncated: true } };
         if (path === 'plot.png') return { ok: true, data: { path, size: 4, mime: 'image/png', base64: 'iVBORw==', truncated: false } };
-        return { ok: true, data: { path, size: 3, mime: 'application/octet-stream', base64: Buffer.from([0, 1, 2]).toString('base64'), truncated: false } };
+        return { ok: true, data: { path, size: 3, mime: 'application/octet-stream', base64: btoa('\x00\x01\x02'), truncated: false } };
       case 'workspace.saveArtifact':
         if (path === 'blob.bin') return { ok: false, error: { code: 'refused', message: 'Refused path "blob.bin": a test refusal.' } };
         return { ok: true, data: { id: 'av_1', path, number: 2 } };
