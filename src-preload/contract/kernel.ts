@@ -172,6 +172,10 @@ export const kernelRoutes = {
   'kernel.extendCellLimit': route<KernelLimitExtension>()(
     z.object({ sessionId, language, extendMs: z.number().int().min(1000).max(24 * 3600_000) }).strict(),
   ),
+  /**
+   * A new generation. Refused (`conflict`, naming the holder) while the agent's run, a cell or
+   * an environment switch holds the session's kernel lease; it holds the lease while it restarts.
+   */
   'kernel.restart': route<KernelSlotStatus>()(z.object({ sessionId, language }).strict()),
   'kernel.status': route<KernelStatus>()(z.object({ sessionId }).strict()),
 };

@@ -18,6 +18,9 @@ import { targetView } from '../compute/targets';
 import type { SettingsService } from '../settings/settingsService';
 import type { ProviderService } from '../providers/service';
 import { attachFile } from '../workspace/attach';
+import { asWorkspaceAppError, listFolder, previewFile } from '../workspace/browse';
+import { workspaceRelative } from '../workspace/safeFs';
+import { readArtifactSource } from '../capabilities/tools/artifactTools';
 import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
 import { skillReadiness, skillsReadiness } from '../environments/skillReadiness';
@@ -84,6 +87,25 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       core.ledger.sessions.require(input.sessionId);
       return attachFile(core.kernels.workspaceFor(input.sessionId), input.name, input.base64);
     },
+    // The file browser (issue 25): through safeFs only; the session must exist (no folder is made for a stray id).
+    'workspace.list': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return listFolder(core.kernels.workspaceFor(input.sessionId), input.path);
+    },
+    'workspace.read': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return previewFile(core.kernels.workspaceFor(input.sessionId), input.path, input.maxBytes);
+    },
+    'workspace.saveArtifact': async (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      let file: { rel: string; bytes: Buffer };
+      try {
+        file = { rel: workspaceRelative(input.path), bytes: readArtifactSource(core.kernels.workspaceFor(input.sessionId), input.path) };
+      } catch (error) {
+        throw asWorkspaceAppError(error);
+      }
+      return core.provenance.artifacts.save({ sessionId: input.sessionId, path: file.rel, bytes: file.bytes, producer: { kind: 'user' } });
+    },
     'kernel.execute': async (input) => {
       // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
       await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
@@ -91,7 +113,8 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),
-    'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
+    // Refused while the agent's run, a cell or an environment switch holds the kernel (the lease).
+    'kernel.restart': (input) => notebook.restart(input.sessionId, input.language),
     'kernel.status': (input) => ({ ...core.kernels.status(input.sessionId), lease: core.kernels.lease.view(input.sessionId) }),
     'kernel.variables': (input) => notebook.variables(input.sessionId, input.language),
     'notebook.cells': (input) => notebook.list(input.sessionId),

@@ -6,6 +6,7 @@
 import type { StateCreator } from 'zustand';
 import type { NotebookSlice } from './notebookTypes';
 import type { ProvidersSlice, RetrySlice, SendOptions } from './providersTypes';
+import type { FilesSlice } from './filesTypes';
 import type {
   AppNoticeEvent,
   ApprovalRule,
@@ -15,7 +16,6 @@ import type {
   EvidenceRecord,
   ExportResult,
   KernelLanguage,
-  KernelCellResult,
   KernelLimitExtension,
   KernelStatus,
   SessionStreamEvent,
@@ -174,28 +174,6 @@ export interface EnvironmentsSlice {
   chooseEnvironment(sessionId: string, environmentId: string): Promise<string | null>;
 }
 
-export interface CodeRunState {
-  /** The session of the last run (its result shows only under that session). */
-  sessionId: string | null;
-  /** The draft: its language (fixed while it runs) and code. */
-  language: KernelLanguage;
-  code: string;
-  status: 'idle' | 'running' | 'done' | 'error';
-  /** The finished cell, with the code it ran (the draft may change after). */
-  result: { code: string; result: KernelCellResult } | null;
-  /** Why `kernel.execute` failed (no kernel for that language, the session closed). */
-  error: string | null;
-}
-
-export interface CodeRunnerSlice {
-  codeRun: CodeRunState;
-  setCodeDraft(patch: { language?: KernelLanguage; code?: string }): void;
-  /** Runs the draft in that session's kernel (`kernel.execute`); ignored while a run is in flight. */
-  runCode(sessionId: string): Promise<void>;
-  /** Interrupts the kernel running the draft. */
-  interruptCode(): Promise<void>;
-}
-
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 /** A change to the app's settings; null clears a value back to its default. */
@@ -320,11 +298,11 @@ export type AppState = UiSlice &
   SkillsSlice &
   KernelsSlice &
   EnvironmentsSlice &
-  CodeRunnerSlice &
   DelegationSlice &
   MemorySlice &
   McpSlice &
   NotebookSlice &
+  FilesSlice &
   ComputeSlice &
   ProvidersSlice &
   RetrySlice;

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import type { UserCellRecord } from '../../../../src-preload/contract';
+import { cellDataOfResult } from '../../../../src-preload/contract/cellView';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { NotebookEntry } from '../../store/notebookTypes';
 import { CellCard } from '../parts/CellCard';
-import { cellOfResult } from './CodeRunner';
 import '../../styles/notebook.css';
 
 const NO_ENTRIES: NotebookEntry[] = [];
@@ -27,6 +27,11 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
           {latest ? t('notebook.user.version', { version: latest.version }) : t('notebook.user.new')}
         </span>
         <span className="grow" />
+        {entry.running ? (
+          <span className="small muted" role="status" data-testid="user-cell-running">
+            <span className="spinner spinner-sm" aria-hidden="true" /> {t('codeRunner.running')}
+          </span>
+        ) : null}
         {entry.running && !waiting ? (
           <button type="button" className="btn btn-ghost" data-testid="user-cell-interrupt" onClick={() => void interrupt(sessionId, entry.language, 'interrupt')}>
             {t('kernel.interrupt')}
@@ -44,7 +49,7 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
         </button>
       </div>
       <textarea
-        className="code-runner-input mono"
+        className="user-cell-input mono"
         data-testid="user-cell-input"
         aria-label={t('notebook.user.code')}
         placeholder={t('codeRunner.placeholder')}
@@ -67,7 +72,7 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
       ) : null}
       {entry.last && latest ? (
         <div className="user-cell-result" data-testid="user-cell-result">
-          <CellCard cell={cellOfResult(latest.code, entry.last)} sessionId={sessionId} compact />
+          <CellCard cell={cellDataOfResult(latest.code, entry.last)} sessionId={sessionId} compact />
         </div>
       ) : null}
       {mine.length > 1 ? (
