@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { preflight } from './release/preflight.mjs';
 import { macSigning } from './release/macSigning.mjs';
+import { keepNodeBuild } from './release/keepNodeBuild.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -74,7 +75,8 @@ async function main() {
     if (problem) fail(problem);
   }
 
-  const vite = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  // electron-vite's package exports do not include its bin; run it by path.
+  const vite = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
   if (vite.status !== 0) fail('npm run dist: electron-vite build failed (its output is above)');
 
   const signing = chosen.targets.some((t) => t.platform === 'darwin') ? macSigning() : null;
@@ -83,8 +85,10 @@ async function main() {
   const platforms = new Set(chosen.targets.map((t) => t.platform));
   const arches = new Set(chosen.targets.map((t) => t.arch));
   const { build } = require('electron-builder');
+  const sqliteDir = path.dirname(require.resolve('better-sqlite3/package.json'));
   try {
-    await build({
+    // The rebuild for Electron happens in node_modules; the Node build comes back after.
+    await keepNodeBuild(sqliteDir, () => build({
       projectDir: root,
       ...(platforms.has('darwin') ? { mac: values.dir ? ['dir'] : [] } : {}),
       ...(platforms.has('linux') ? { linux: values.dir ? ['dir'] : [] } : {}),
@@ -92,11 +96,14 @@ async function main() {
       ...(arches.has('arm64') ? { arm64: true } : {}),
       publish: values.publish ?? 'never',
       config,
-    });
+    }));
   } catch (error) {
     const first = String(error?.message ?? error).split('\n').find((line) => line.trim()) ?? 'unknown error';
     fail(`npm run dist: electron-builder failed: ${first.trim()}`);
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // Whatever goes wrong is one line, never a stack trace.
+  await main().catch((error) => fail(`npm run dist: ${String(error?.message ?? error).split('\n')[0]}`));
+}

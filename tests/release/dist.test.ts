@@ -134,3 +134,41 @@ describe('dist targets and macOS signing', () => {
     expect(full.summary).toContain('notarized');
   });
 });
+
+describe('keepNodeBuild (dist leaves the Node build of better-sqlite3 as it was)', () => {
+  function addon(name: string) {
+    const dir = path.join(tmp, name);
+    fs.mkdirSync(path.join(dir, 'build', 'Release'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'build', 'Release', 'better_sqlite3.node'), 'node abi 115');
+    return dir;
+  }
+  // What electron-builder's rebuild does: node-gyp cleans the build folder, then builds anew.
+  const rebuildForElectron = (dir: string) => {
+    fs.rmSync(path.join(dir, 'build'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'build', 'Release'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'build', 'Release', 'better_sqlite3.node'), 'electron abi 150');
+    fs.writeFileSync(path.join(dir, 'build', 'Release', 'extra.o'), 'obj');
+  };
+
+  it('puts the build back after the rebuild for Electron, and passes the result through', async () => {
+    const { keepNodeBuild } = await import('../../scripts/release/keepNodeBuild.mjs');
+    const dir = addon('kept');
+    await expect(keepNodeBuild(dir, async () => (rebuildForElectron(dir), 'built'))).resolves.toBe('built');
+    expect(fs.readdirSync(path.join(dir, 'build', 'Release'))).toEqual(['better_sqlite3.node']);
+    expect(fs.readFileSync(path.join(dir, 'build', 'Release', 'better_sqlite3.node'), 'utf8')).toBe('node abi 115');
+  });
+
+  it('puts it back when the rebuild fails half-way (node-gyp cleaned first), and the failure still surfaces', async () => {
+    const { keepNodeBuild } = await import('../../scripts/release/keepNodeBuild.mjs');
+    const dir = addon('failed');
+    const other = path.join(tmp, 'other-checkout.node');
+    fs.linkSync(path.join(dir, 'build', 'Release', 'better_sqlite3.node'), other); // a worktree sharing the file
+    const failing = keepNodeBuild(dir, async () => {
+      fs.rmSync(path.join(dir, 'build'), { recursive: true });
+      throw new Error("node-gyp failed to rebuild 'better-sqlite3'");
+    });
+    await expect(failing).rejects.toThrow('node-gyp failed');
+    expect(fs.readFileSync(path.join(dir, 'build', 'Release', 'better_sqlite3.node'), 'utf8')).toBe('node abi 115');
+    expect(fs.readFileSync(other, 'utf8')).toBe('node abi 115');
+  });
+});
