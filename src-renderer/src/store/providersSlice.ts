@@ -62,7 +62,12 @@ export const createProvidersSlice =
       async ask(text, options, fromDraft = false) {
         const message = text.trim();
         if (!message) return 'failed';
-        const blocked = setupNeededFor(get().providers.data, options.provider);
+        let blocked = setupNeededFor(get().providers.data, options.provider);
+        // A local server may have been started since the last check: ask it again before blocking.
+        if (blocked && targetProvider(get().providers.data, options.provider)?.local) {
+          await get().loadProviders(true);
+          blocked = setupNeededFor(get().providers.data, options.provider);
+        }
         if (blocked) {
           get().openSetup(blocked, { text: message, options, fromDraft });
           return 'setup';

@@ -24,9 +24,11 @@ export function ProviderChoice({
         <label key={p.id} className={`setup-provider${p.id === selected ? ' selected' : ''}`} data-testid={`setup-provider-${p.id}`}>
           <input type="radio" name={name} value={p.id} checked={p.id === selected} onChange={() => onSelect(p.id)} />
           <span className="setup-provider-name">{p.label}</span>
-          {i === 0 ? <span className="pill pill-neutral">{t('setup.recommended')}</span> : null}
-          <span className={`pill pill-${READINESS_TONE[p.readiness.state]}`} data-testid="readiness">
-            {t(`readiness.${p.readiness.state}` as MessageKey)}
+          <span className="setup-provider-pills">
+            {i === 0 ? <span className="pill pill-neutral">{t('setup.recommended')}</span> : null}
+            <span className={`pill pill-${READINESS_TONE[p.readiness.state]}`} data-testid="readiness">
+              {t(`readiness.${p.readiness.state}` as MessageKey)}
+            </span>
           </span>
         </label>
       ))}

@@ -21,6 +21,12 @@ function draftOf(p: ProviderStatus | undefined): Draft {
   return { key: '', baseUrl: p ? own(p.baseUrlOrigin, p.baseUrl) : '', model: p ? own(p.modelOrigin, p.model) : '' };
 }
 
+/** Offered as the default when it is not one already and the current default cannot be used. */
+function offerDefault(view: ProvidersView, p: ProviderStatus | undefined): boolean {
+  const current = view.providers.find((x) => x.isDefault);
+  return !!p && !p.isDefault && current?.readiness.state !== 'ready';
+}
+
 /**
  * The provider setup: choose a provider, paste its key, base URL and model, test the
  * connection (a tiny real request) and save. Used inline on the welcome screen and in
@@ -35,7 +41,7 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
   const [selected, setSelected] = useState(() => setupStartProvider(view, initialProviderId));
   const provider = view.providers.find((p) => p.id === selected);
   const [draft, setDraft] = useState<Draft>(() => draftOf(provider));
-  const [makeDefault, setMakeDefault] = useState(() => !provider?.isDefault);
+  const [makeDefault, setMakeDefault] = useState(() => offerDefault(view, provider));
   const [busy, setBusy] = useState<'test' | 'save' | 'check' | null>(null);
   const [tested, setTested] = useState<ConnectionTestResult | { error: string } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -47,7 +53,7 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
     const next = view.providers.find((p) => p.id === id);
     setSelected(id);
     setDraft(draftOf(next));
-    setMakeDefault(!next?.isDefault);
+    setMakeDefault(offerDefault(view, next));
     setTested(null);
     setSaved(null);
     setError(null);
