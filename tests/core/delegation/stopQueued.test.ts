@@ -16,8 +16,8 @@ afterEach(async () => {
  */
 describe('stopping children that are still queued', () => {
   it('stop_child on a queued child, and Stop on the run with more queued: none of them ever starts', async () => {
-    let releaseFirst: (() => void) | null = null;
-    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const gate = { release: () => {} };
+    const firstHeld = new Promise<void>((resolve) => (gate.release = resolve));
     const childTasks: string[] = [];
     const parentSaw: string[] = [];
     let stopRequested: (() => void) | null = null;
@@ -46,7 +46,7 @@ describe('stopping children that are still queued', () => {
     expect(parentSaw[1]).toMatch(/child \S+ \[stopped\][^\n]*\n\s+Stopped by its parent \(stop_child\)\./);
     expect(h.runner.stop(session.id)).toEqual({ stopped: run.id });
     expect((await h.runner.result(run.id)).status).toBe('cancelled');
-    releaseFirst?.();
+    gate.release();
     await h.service.close();
     // Only the first child ever asked the model.
     expect(childTasks).toEqual(['one']);
