@@ -22,7 +22,7 @@ const language = z.enum(['python', 'r']);
 const cellOutputPieceSchema = z.object({ stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict();
 
 const kernelDisplaySchema: z.ZodType<KernelDisplay> = z
-  .object({ data: z.record(z.string(), z.string()), path: z.string().optional(), bytes: z.number().optional(), svgPath: z.string().optional() })
+  .object({ data: z.record(z.string(), z.string()), path: z.string().optional(), bytes: z.number().optional(), svgPath: z.string().optional(), pdfPath: z.string().optional() })
   .strict();
 
 const kernelCellErrorSchema: z.ZodType<KernelCellError> = z

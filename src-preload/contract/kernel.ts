@@ -31,8 +31,9 @@ export interface KernelDisplay {
   /** Workspace-relative path of a saved image (a matplotlib figure, an R plot). */
   path?: string;
   bytes?: number;
-  /** The figure's vector form (matplotlib SVG), saved beside the PNG (issue 25). */
+  /** The figure's vector forms (matplotlib SVG and PDF, R SVG), saved beside the PNG (issue 25). */
   svgPath?: string;
+  pdfPath?: string;
 }
 
 export interface KernelDeath {

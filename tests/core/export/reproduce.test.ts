@@ -71,7 +71,7 @@ describe('the exported notebook outside the app', () => {
     expect(run.error ?? '').toBe('');
     expect(run.ok).toBe(true);
     expect(run.cells.flatMap((c) => c.errors)).toEqual([]);
-    expect(run.cells[0]).toMatchObject({ setup: true, stdout: expect.stringMatching(/3 recorded host answers, 4 artifact versions; 1 input file\(s\) staged/) });
+    expect(run.cells[0]).toMatchObject({ setup: true, stdout: expect.stringMatching(/3 recorded host answers, 5 artifact versions; 1 input file\(s\) staged/) });
     const cell = run.cells[1]!.stdout;
     expect(cell).toContain('sequences/P01308.fasta matches recorded version v1 byte for byte');
     expect(cell).toContain('structures/4INS.pdb matches recorded version v1 byte for byte');
@@ -164,9 +164,10 @@ describe('openai4s reproduce', () => {
     const text = await cli(['reproduce', zipFile]);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/^match +sequences\/P01308\.fasta v1/m);
-    expect(text.out).toMatch(/^reproduced: 4 of 4 artifact versions match, 1 cells run/m);
-    // The figure's SVG (no date, fixed ids) is recomputed byte for byte.
+    expect(text.out).toMatch(/^reproduced: 5 of 5 artifact versions match, 1 cells run/m);
+    // The figure's SVG (no date, fixed ids) and PDF (no date) are recomputed byte for byte.
     expect(byPath['figures/P01308-amino-acid-composition.svg']).toMatchObject({ outcome: 'match' });
+    expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'match' });
   }, 240_000);
 
   it('one edited recorded answer: the FASTA and the figure no longer match, the structure still does, and the edit is named', async () => {
@@ -192,8 +193,9 @@ describe('openai4s reproduce', () => {
     expect(report.cells[0]).toMatchObject({ status: 'ok', stdout: 'differs' });
     const text = await cli(['reproduce', edited]);
     expect(text.err).toMatch(/^DIFFERS +sequences\/P01308\.fasta v1: the recomputed text differs/m);
-    expect(text.err).toMatch(/NOT reproduced: 1 of 4 artifact versions match/);
+    expect(text.err).toMatch(/NOT reproduced: 1 of 5 artifact versions match/);
     expect(byPath['figures/P01308-amino-acid-composition.svg']).toMatchObject({ outcome: 'differs', diff: { kind: 'text' } });
+    expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'differs' });
   }, 240_000);
 
   it('a recorded figure a few pixels off is within the tolerance, and the report says how many pixels', async () => {

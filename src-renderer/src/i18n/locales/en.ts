@@ -537,6 +537,7 @@ export const en = {
   'table.rows': 'rows {from}–{to} of {count}',
   'cell.figureSavePng': 'Save PNG',
   'cell.figureSaveSvg': 'Save SVG',
+  'cell.figureSavePdf': 'Save PDF',
   'cell.figureReveal': 'Show file',
   'structure.style': 'Style',
   'structure.style.cartoon': 'Cartoon',

@@ -522,6 +522,7 @@ export const zhCN: Dictionary = {
   'table.rows': '第 {from}–{to} 行，共 {count} 行',
   'cell.figureSavePng': '保存 PNG',
   'cell.figureSaveSvg': '保存 SVG',
+  'cell.figureSavePdf': '保存 PDF',
   'cell.figureReveal': '显示文件',
   'structure.style': '样式',
   'structure.style.cartoon': '卡通',
