@@ -128,7 +128,7 @@ describe('Jobs tab', () => {
   });
 
   it('an unreachable job says polling stopped and why, and Retry asks the target again', async () => {
-    const stuck = job({ id: 'job_dddddddddddddddd', pollError: 'target "hpc" (login.example.org) has not answered for 10 min over 5 tries', unreachable: true });
+    const stuck = job({ id: 'job_dddddddddddddddd', pollError: 'target "hpc" (login.example.org) could not be polled for 10 min over 5 tries', unreachable: true });
     const calls: string[] = [];
     window.openai4s = fakeBridgeApi((route): Envelope<unknown> => {
       calls.push(route);
@@ -141,7 +141,7 @@ describe('Jobs tab', () => {
     });
     mountJobsTab();
     const row = await screen.findByTestId('job-job_dddddddddddddddd');
-    expect(within(row).getByTestId('job-unreachable').textContent).toContain('Polling stopped: target "hpc" (login.example.org) has not answered');
+    expect(within(row).getByTestId('job-unreachable').textContent).toContain('Polling stopped: target "hpc" (login.example.org) could not be polled');
     fireEvent.click(within(row).getByTestId('job-retry'));
     await waitFor(() => expect(within(screen.getByTestId('job-job_dddddddddddddddd')).queryByTestId('job-unreachable')).toBeNull());
     expect(calls).toContain('compute.job.refresh');

@@ -266,7 +266,7 @@ export class ComputeService {
     const seconds = (Date.now() - Date.parse(since)) / 1000;
     const lasted = seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
     const text = stop
-      ? `target "${target.name}" (${where}) has not answered for ${lasted} over ${failures} tries (last: ${message}); automatic polling of this job stopped, and the job itself may still be running there. Fix the target's connection (host, port, user, identity file, known_hosts) in Settings → Compute or compute/targets.json in the data root, or the network, then retry the job (Retry in the Jobs panel, compute_status, or \`openai4s compute status ${jobId}\`).`
+      ? `target "${target.name}" (${where}) could not be polled for ${lasted} over ${failures} tries (last: ${message}); automatic polling of this job stopped, and the job itself may still be running there. Fix the target's connection (host, port, user, identity file, known_hosts) in Settings → Compute or compute/targets.json in the data root, or the network, then retry the job (Retry in the Jobs panel, compute_status, or \`openai4s compute status ${jobId}\`).`
       : message;
     this.deps.ledger().compute.append(jobId, 'poll_error', { message: text, failures, since, ...(stop ? { unreachable: true } : {}), ...extra });
     this.changed(jobId);

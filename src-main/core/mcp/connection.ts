@@ -11,6 +11,7 @@ import type { McpServerState } from '../../../src-preload/contract/mcp';
 import type { McpServerConfig } from './config';
 import { boundTools, MCP_TOOL_LIMITS } from './toolLimits';
 import { installLineBuffer } from './lineBuffer';
+import { boundedFetch, isTooLarge, MCP_MESSAGE_LIMIT } from './boundedFetch';
 
 /** The states Settings and `openai4s mcp servers` show (the contract's). */
 export type ConnectionState = McpServerState;
@@ -79,7 +80,8 @@ export class McpConnection {
 
   private transport(): Transport {
     const c = this.config;
-    if (c.transport === 'http') return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+    // Answers are read under the same message cap as stdio's (boundedFetch.ts).
+    if (c.transport === 'http') return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers }, fetch: boundedFetch() });
     const t = new StdioClientTransport({ command: c.command, args: c.args, env: stdioEnv(c), stderr: 'pipe', ...(c.cwd ? { cwd: c.cwd } : {}) });
     // Linear reading of the server's output (the SDK's buffer is quadratic in a long line); same size cap.
     installLineBuffer(t);
@@ -110,8 +112,12 @@ export class McpConnection {
     const client = new Client({ name: 'openai4s', version: APP_VERSION }, { capabilities: {} });
     const transport = this.transport();
     client.onerror = (error) => {
-      const cap = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(errorMessage(error));
-      if (cap) this.overflow = `it sent a message over the ${(Number(cap[1]) / 1024 / 1024).toFixed(0)} MiB the app reads, so the connection was closed (ask the tool for less)`;
+      // The stdio buffer's cap (the SDK closes the transport itself) or the HTTP answers' (boundedFetch).
+      const text = errorMessage(error);
+      if (!/ReadBuffer exceeded maximum size/.test(text) && !isTooLarge(text)) return;
+      this.overflow = `it sent a message over the ${MCP_MESSAGE_LIMIT / 1024 / 1024} MiB the app reads, so the connection was closed (ask the tool for less)`;
+      // Over HTTP an event stream that broke leaves its request waiting out the call timeout: closing fails it now.
+      if (this.config.transport === 'http') void client.close().catch(() => undefined);
     };
     client.onclose = () => {
       // An exit we did not ask for: remembered, and the next use restarts the server.
@@ -185,6 +191,9 @@ export class McpConnection {
         throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}; it is restarted on the next call. ${this.lastErrorForModel ?? errorMessage(error)}`);
       }
       if (signal.aborted) throw error;
+      if (isTooLarge(errorMessage(error))) {
+        throw new Error(`MCP server "${this.config.name}" answered the call to ${name} with more than ${MCP_MESSAGE_LIMIT.toLocaleString('en-US')} bytes, more than the app reads in one message; ask the tool for less.`);
+      }
       // A protocol error's message is the server's words (bad arguments, its own failure): data, not instructions.
       throw new Error(`MCP server "${this.config.name}" refused the call to ${name}:\n${annotateUntrusted(`MCP server ${this.config.name}, tool ${name}`, errorMessage(error)).text}\n`);
     }

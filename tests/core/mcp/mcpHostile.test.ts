@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { MCP_TOOL_CACHE_FILE } from '../../../src-main/core/mcp/toolCache';
 import { parseServersBlock } from '../../../src-main/core/mcp/config';
+import { startHostileHttpServer } from '../../support/mcp/hostileHttpServer';
 import { canonicalJson, sha256 } from '../../../src-main/core/mcp/resultText';
 
 // A hostile server (tests/support/mcp/hostileServer.mjs, on the SDK's low-level Server):
@@ -104,6 +105,31 @@ describe('a hostile MCP server is held to limits', () => {
     expect(flood.text).toMatch(/MCP server "silent" stopped during the call to flood; it is restarted on the next call\. it sent a message over the 10 MiB the app reads, so the connection was closed \(ask the tool for less\)/);
     const again = await call(c, session.id, 'mcp_silent_big', {});
     expect(again.status).toBe('ok');
+  }, SPAWN);
+});
+
+describe('a hostile Streamable HTTP server is held to the same message cap', () => {
+  it('a 30 MB answer, as JSON or as one event, fails the call naming the cap; small answers still work', async () => {
+    const remote = await startHostileHttpServer();
+    try {
+      fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { json: { type: 'http', url: remote.url('/json') }, sse: { type: 'http', url: remote.url('/sse') } } }));
+      const c = open(120_000);
+      const session = c.ledger.createSession('hostile-http');
+      await c.mcp.discover(Infinity);
+      for (const name of ['json', 'sse']) {
+        const small = await call(c, session.id, `mcp_${name}_small`, {});
+        expect(small.status).toBe('ok');
+        const flood = await call(c, session.id, `mcp_${name}_flood`, {});
+        expect(flood.status).toBe('error');
+        // Either wording names the server and the cap: the answer refused as it arrives, or the connection closed for it.
+        expect(flood.text).toMatch(new RegExp(`MCP server "${name}" (answered the call to flood with more than 10,485,760 bytes|stopped during the call to flood; it is restarted on the next call\\. it sent a message over the 10 MiB the app reads)`));
+        expect((await call(c, session.id, `mcp_${name}_small`, {})).status).toBe('ok');
+      }
+    } finally {
+      await core?.close();
+      core = null;
+      await remote.close();
+    }
   }, SPAWN);
 });
 
