@@ -32,7 +32,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # GPU buffer and sound libraries), then what the kernels need: the same list as the deb's
 # Recommends (src-main/core/doctor/systemPackages.ts).
 APP_PACKAGES="libgtk-3-0 libnotify4 libnss3 libxss1 libxtst6 xdg-utils libatspi2.0-0 libuuid1 libsecret-1-0 libgbm1 libasound2"
-KERNEL_PACKAGES="bubblewrap python3 python3-numpy python3-pandas python3-matplotlib r-base-core r-cran-jsonlite"
+KERNEL_PACKAGES="bubblewrap bindfs fuse3 python3 python3-numpy python3-pandas python3-matplotlib r-base-core r-cran-jsonlite"
 
 die() {
   echo "$PROGRAM: $1" >&2

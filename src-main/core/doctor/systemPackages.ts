@@ -6,7 +6,7 @@ import type { DoctorReport } from '../../../src-preload/contract/doctor';
  * Recommends (electron-builder.yml `deb.recommends`, kept equal by a test); the AppImage
  * cannot declare anything, so its first start checks them (systemPackagesToInstall).
  */
-export const DEB_RECOMMENDS = ['bubblewrap', 'python3', 'python3-numpy', 'python3-pandas', 'python3-matplotlib', 'r-base-core', 'r-cran-jsonlite'] as const;
+export const DEB_RECOMMENDS = ['bubblewrap', 'bindfs', 'fuse3', 'python3', 'python3-numpy', 'python3-pandas', 'python3-matplotlib', 'r-base-core', 'r-cran-jsonlite'] as const;
 
 export interface SystemPackagesAdvice {
   /** Debian package names, in DEB_RECOMMENDS order. */
