@@ -21,7 +21,10 @@ const KEY_BY_NORMAL = new Map(HANDOFF_FIELDS.flatMap((f) => [[f.key.toLowerCase(
 function normaliseKeys(value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[KEY_BY_NORMAL.get(k.toLowerCase().replace(/[^a-z]/g, '')) ?? k] = v;
+  for (const [k, v] of Object.entries(value)) {
+    // Defined, not assigned: a "__proto__" key stays a key (and is refused as unknown), never the object's prototype.
+    Object.defineProperty(out, KEY_BY_NORMAL.get(k.toLowerCase().replace(/[^a-z]/g, '')) ?? k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
   // A single string where a list is expected is a list of one.
   for (const f of HANDOFF_FIELDS) {
     const v = out[f.key];
