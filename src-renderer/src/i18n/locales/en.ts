@@ -412,6 +412,10 @@ export const en = {
   'panel.artifacts.versions': { one: '{count} version', other: '{count} versions' },
   'artifact.failedCell': 'from a failed cell',
   'panel.artifacts.version': 'v{number}',
+  'panel.artifacts.pdf': 'PDF document.',
+  'panel.artifacts.pdfPages': { one: 'PDF document, {count} page.', other: 'PDF document, {count} pages.' },
+  'panel.artifacts.pdfTwin': 'Shown from its PNG, {path}, drawn by the same cell.',
+  'panel.artifacts.save': 'Save',
   'panel.artifacts.noPreview': 'No preview for {mime}.',
   'panel.artifacts.truncated': 'Showing the first {size}.',
   'panel.artifacts.webglMissing':
