@@ -231,6 +231,18 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     await page.getByTestId('structure-style').selectOption('surface');
     expect(await page.locator('[data-testid="structure-viewer"][data-style="surface"][data-colour="chain"]').count()).toBe(1);
     expect(await page.getByTestId('structure-chain').locator('option').allTextContents()).toEqual(['All chains', 'Chain A', 'Chain B', 'Chain C', 'Chain D']);
+    // Colour by a residue property, focus one residue (a wrong one is named), fullscreen.
+    await page.getByTestId('structure-colour').selectOption('hydrophobicity');
+    expect(await viewer.getAttribute('data-colour')).toBe('hydrophobicity');
+    await page.getByTestId('structure-residue').fill('A:21');
+    expect(await viewer.getAttribute('data-residue')).toBe('A:21');
+    await page.getByTestId('structure-residue').fill('A:99');
+    expect(await page.getByTestId('structure-residue-error').textContent()).toBe('No residue A:99 in this structure.');
+    expect(await viewer.getAttribute('data-residue')).toBe('');
+    await page.getByTestId('structure-residue').fill('');
+    await page.getByTestId('structure-fullscreen').click();
+    await expect.poll(() => page.evaluate("document.fullscreenElement ? document.fullscreenElement.getAttribute('data-testid') : null")).toBe('structure-frame');
+    await page.evaluate('document.exitFullscreen()');
     expect(shell.errors).toEqual([]);
     await page.getByTestId('structure-style').selectOption('cartoon');
     await page.getByTestId('structure-chain').selectOption('');
