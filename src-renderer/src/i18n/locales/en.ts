@@ -486,6 +486,8 @@ export const en = {
   'notebook.user.addPython': '+ Python cell',
   'notebook.user.addR': '+ R cell',
   'notebook.user.runAll': 'Run all',
+  'notebook.user.runFrom': 'Run from here',
+  'notebook.user.runFromHint': 'Run this cell and every cell below it, stopping at the first that fails',
   'notebook.user.code': 'Cell code',
   'notebook.user.version': 'version {version}',
   'notebook.user.versions': { one: '{count} version', other: '{count} versions' },

@@ -471,6 +471,8 @@ export const zhCN: Dictionary = {
   'notebook.user.addPython': '+ Python 单元格',
   'notebook.user.addR': '+ R 单元格',
   'notebook.user.runAll': '全部运行',
+  'notebook.user.runFrom': '从此处运行',
+  'notebook.user.runFromHint': '运行此单元格及其下方所有单元格，遇到第一个失败即停止',
   'notebook.user.code': '单元格代码',
   'notebook.user.version': '第 {version} 版',
   'notebook.user.versions': { other: '共 {count} 个版本' },
