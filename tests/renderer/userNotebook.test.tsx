@@ -84,6 +84,8 @@ function kernelBackend(unavailable: KernelLanguage[] = []) {
         });
       case 'artifact.list':
         return { ok: true, data: figures };
+      case 'artifact.reveal':
+        return { ok: true, data: { revealed: true, path: '/data/blobs/aa' } };
       case 'artifact.read':
         return { ok: true, data: { versionId: FIGURE.latest.id, mime: 'image/png', size: 4, base64: 'iVBORw==', truncated: false } };
       case 'kernel.interrupt': {
@@ -165,6 +167,9 @@ describe('notebook cells: running code', () => {
     // The saved figure is looked up among the session's artifacts and shown as an image.
     const img = (await within(card).findByTestId('cell-figure-img')) as HTMLImageElement;
     expect(img.getAttribute('src')).toBe('data:image/png;base64,iVBORw==');
+    // Show file: the figure's artifact version in the OS file manager.
+    fireEvent.click(within(card).getByTestId('figure-reveal'));
+    await waitFor(() => expect(api.calls.filter((c) => c.route === 'artifact.reveal').map((c) => c.input)).toEqual([{ versionId: FIGURE.latest.id }]));
     expect(within(recorded).queryByTestId('user-cell-running')).toBeNull();
     expect((within(recorded).getByTestId('user-cell-run') as HTMLButtonElement).disabled).toBe(false);
     // The kernel rows are asked again: the kernel may have started or died.

@@ -105,6 +105,27 @@ describe('the exported notebook outside the app', () => {
     expect(out).toContain('science.search({"database":"uniprot","operation":"fasta","query":"P69905"}): no recorded answer');
     expect(out).toContain('P01308\n');
   });
+
+  it('reads artifact versions by number from the package, names a version it lacks, and submit_output only prints', () => {
+    const script = [
+      'import sys',
+      `sys.path.insert(0, ${JSON.stringify(path.join(unzipped, 'reproduce'))})`,
+      'import openai4s_host',
+      `host = openai4s_host.Host(${JSON.stringify(unzipped)}, chdir=False, verbose=True)`,
+      'print(host.read_artifact("sequences/P01308.fasta", 1).decode().splitlines()[0])',
+      'print(host.artifact_path("structures/4INS.pdb"))',
+      'try:',
+      '    host.read_artifact("sequences/P01308.fasta", 2)',
+      'except openai4s_host.HostError as e:',
+      '    print(e)',
+      'print(host.submit_output(summary="insulin: 110 residues")["output"])',
+    ].join('\n');
+    const out = execFileSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8' });
+    expect(out).toMatch(/^>sp\|P01308\|INS_HUMAN/m);
+    expect(out).toContain(`${path.join(unzipped, 'artifacts/structures/v1/4INS.pdb')}\n`);
+    expect(out).toMatch(/artifact sequences\/P01308\.fasta v2 is not in this package \(it has .*sequences\/P01308\.fasta/);
+    expect(out).toContain('openai4s_host: submit_output (no-op outside OpenAI4S): insulin: 110 residues\nNone\n');
+  });
 });
 
 /** A PNG of RGBA pixels (8-bit, filter 0 rows): enough to write a changed figure back. */

@@ -16,6 +16,8 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
   const edit = useAppStore((s) => s.editNotebookCell);
   const run = useAppStore((s) => s.runNotebookCell);
   const interrupt = useAppStore((s) => s.runKernelAction);
+  const runFrom = useAppStore((s) => s.runAllNotebookCells);
+  const runningAll = useAppStore((s) => s.notebook.runningAll);
   const mine = versions.filter((v) => v.cellKey === entry.cellKey);
   const latest = mine.at(-1);
   const status = entry.running ? 'running' : (entry.last?.status ?? 'new');
@@ -37,6 +39,16 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
             {t('kernel.interrupt')}
           </button>
         ) : null}
+        <button
+          type="button"
+          className="btn btn-ghost"
+          data-testid="user-cell-run-from"
+          disabled={runningAll || entry.running}
+          title={t('notebook.user.runFromHint')}
+          onClick={() => void runFrom(sessionId, entry.key)}
+        >
+          {t('notebook.user.runFrom')}
+        </button>
         <button
           type="button"
           className="btn btn-primary"
