@@ -31,24 +31,24 @@ $InstallScript = 'install-in-distro.sh'
 # wsl.exe prints UTF-16 unless told otherwise; with WSL_UTF8 it prints UTF-8.
 $env:WSL_UTF8 = '1'
 
-function Fail([string] $Message, [int] $Code = 1) {
+function Exit-WithMessage([string] $Message, [int] $Code = 1) {
   Write-Host "OpenAI4S: $Message" -ForegroundColor Red
   exit $Code
 }
 
-function Read-Options([string[]] $List) {
+function Read-LauncherOption([string[]] $List) {
   $options = @{ Mode = 'start'; Distro = $null }
   for ($i = 0; $i -lt $List.Count; $i++) {
     switch ($List[$i]) {
       { $_ -in '--uninstall', '-uninstall', '/uninstall' } { $options.Mode = 'uninstall' }
       { $_ -in '--diagnose', '-diagnose', '/diagnose' } { $options.Mode = 'diagnose' }
       { $_ -in '--distro', '-distro' } {
-        if ($i + 1 -ge $List.Count) { Fail '--distro needs the name of a WSL distribution (wsl --list shows them)' 2 }
+        if ($i + 1 -ge $List.Count) { Exit-WithMessage '--distro needs the name of a WSL distribution (wsl --list shows them)' 2 }
         $i++
         $options.Distro = $List[$i]
       }
       { $_ -in '--help', '-h', '/?' } { $options.Mode = 'help' }
-      default { Fail "unknown option $($List[$i]) (use --diagnose, --uninstall or --distro NAME)" 2 }
+      default { Exit-WithMessage "unknown option $($List[$i]) (use --diagnose, --uninstall or --distro NAME)" 2 }
     }
   }
   return $options
@@ -112,7 +112,7 @@ function Test-Wsl {
 $WslMissing = 'WSL2 is not installed. Open PowerShell as administrator, run:  wsl --install  then restart Windows and start OpenAI4S again. (Windows 10 2004 or later, or Windows 11.)'
 
 # The distributions: name, WSL version, whether it is the default.
-function Get-Distros {
+function Get-DistroList {
   $result = Invoke-WslText @('--list', '--verbose')
   $distros = @()
   foreach ($line in $result.Lines | Select-Object -Skip 1) {
@@ -124,11 +124,11 @@ function Get-Distros {
 }
 
 function Select-Distro([string] $Wanted, $State) {
-  $distros = @(Get-Distros)
+  $distros = @(Get-DistroList)
   $name = if ($Wanted) { $Wanted } elseif ($State.distro) { $State.distro } else { $null }
   if ($name) {
     $found = $distros | Where-Object { $_.Name -eq $name }
-    if (-not $found) { Fail "there is no WSL distribution named $name (wsl --list --verbose shows them)" 2 }
+    if (-not $found) { Exit-WithMessage "there is no WSL distribution named $name (wsl --list --verbose shows them)" 2 }
   } else {
     $candidates = @($distros | Where-Object { $_.Name -match '^(Debian|Ubuntu)' } | Sort-Object -Property @{ Expression = { -not $_.Default } }, Name)
     if ($candidates.Count -gt 0) {
@@ -137,27 +137,27 @@ function Select-Distro([string] $Wanted, $State) {
       Write-Host 'Installing Debian in WSL2 (one time). A window asks for a Linux user name and password:'
       Write-Host 'choose any; the password is for administrator (sudo) tasks inside Linux.'
       & wsl.exe --install -d Debian
-      if ($LASTEXITCODE -ne 0) { Fail 'wsl --install -d Debian failed; run it yourself in PowerShell, then start OpenAI4S again' }
-      $found = Get-Distros | Where-Object { $_.Name -eq 'Debian' }
-      if (-not $found) { Fail 'Debian is being set up; finish its first start (user name and password), then start OpenAI4S again' }
+      if ($LASTEXITCODE -ne 0) { Exit-WithMessage 'wsl --install -d Debian failed; run it yourself in PowerShell, then start OpenAI4S again' }
+      $found = Get-DistroList | Where-Object { $_.Name -eq 'Debian' }
+      if (-not $found) { Exit-WithMessage 'Debian is being set up; finish its first start (user name and password), then start OpenAI4S again' }
     }
   }
-  if ($found.Version -ne 2) { Fail "$($found.Name) runs on WSL 1, the app needs WSL 2: run  wsl --set-version $($found.Name) 2" }
+  if ($found.Version -ne 2) { Exit-WithMessage "$($found.Name) runs on WSL 1, the app needs WSL 2: run  wsl --set-version $($found.Name) 2" }
   return $found.Name
 }
 
 function Read-Release {
   $file = Join-Path $Here 'release.json'
-  if (-not (Test-Path $file)) { Fail "release.json is missing next to the launcher ($Here); unpack the whole zip" }
+  if (-not (Test-Path $file)) { Exit-WithMessage "release.json is missing next to the launcher ($Here); unpack the whole zip" }
   return Get-Content $file -Raw | ConvertFrom-Json
 }
 
 # The Linux build: next to the launcher, checked against release.json's sha256.
 function Get-Bundle($Release) {
   $bundle = Join-Path $Here $Release.bundle
-  if (-not (Test-Path $bundle)) { Fail "$($Release.bundle) is missing next to the launcher ($Here); unpack the whole zip" }
+  if (-not (Test-Path $bundle)) { Exit-WithMessage "$($Release.bundle) is missing next to the launcher ($Here); unpack the whole zip" }
   $hash = (Get-FileHash -Algorithm SHA256 -Path $bundle).Hash.ToLowerInvariant()
-  if ($hash -ne $Release.sha256) { Fail "$($Release.bundle) is damaged (sha256 $hash, expected $($Release.sha256)); download the launcher zip again" }
+  if ($hash -ne $Release.sha256) { Exit-WithMessage "$($Release.bundle) is damaged (sha256 $hash, expected $($Release.sha256)); download the launcher zip again" }
   return $bundle
 }
 
@@ -176,7 +176,7 @@ function Show-Diagnosis($State, [string] $Wanted) {
   Write-Host ("wsl --version: " + $(if ($version.Code -eq 0) { ($version.Lines -join '; ') } else { 'not supported (an old inbox WSL: run wsl --update)' }))
   $status = Invoke-WslText @('--status')
   Write-Host ("wsl --status: exit $($status.Code); " + ($status.Lines -join '; '))
-  $distros = @(Get-Distros)
+  $distros = @(Get-DistroList)
   if ($distros.Count -eq 0) { Write-Host 'distributions: none (the launcher installs Debian on first start)'; return }
   foreach ($d in $distros) { Write-Host ("distribution: $($d.Name), WSL $($d.Version), $($d.State)" + $(if ($d.Default) { ', default' } else { '' })) }
   $name = if ($Wanted) { $Wanted } elseif ($State.distro) { $State.distro } else { ($distros | Where-Object { $_.Name -match '^(Debian|Ubuntu)' } | Select-Object -First 1).Name }
@@ -185,17 +185,17 @@ function Show-Diagnosis($State, [string] $Wanted) {
   Invoke-InstallScript $name @('--diagnose') | Out-Null
 }
 
-$options = Read-Options $Arguments
+$options = Read-LauncherOption $Arguments
 if ($options.Mode -eq 'help') { Get-Help $MyInvocation.MyCommand.Path -Detailed; exit 0 }
 $state = Read-State
 
 if ($options.Mode -eq 'diagnose') { Show-Diagnosis $state $options.Distro; exit 0 }
-if (-not (Test-Wsl)) { Fail $WslMissing }
+if (-not (Test-Wsl)) { Exit-WithMessage $WslMissing }
 $distro = Select-Distro $options.Distro $state
 
 if ($options.Mode -eq 'uninstall') {
   $code = Invoke-InstallScript $distro @('--uninstall')
-  if ($code -ne 0) { Fail "the uninstall in $distro failed (exit $code)" $code }
+  if ($code -ne 0) { Exit-WithMessage "the uninstall in $distro failed (exit $code)" $code }
   Remove-Item -Force -ErrorAction SilentlyContinue $StateFile
   Write-Host "The distribution $distro stays. To remove it and everything in it: wsl --unregister $distro"
   exit 0
@@ -206,9 +206,9 @@ if ($state.distro -ne $distro -or $state.version -ne $release.version) {
   Get-Bundle $release | Out-Null
   # apt as root (wsl -u root asks no password), then the app as the user.
   $code = Invoke-InstallScript $distro @('--packages-only') -AsRoot
-  if ($code -ne 0) { Fail "installing the system packages in $distro failed (exit $code); OpenAI4S.cmd --diagnose says more" $code }
+  if ($code -ne 0) { Exit-WithMessage "installing the system packages in $distro failed (exit $code); OpenAI4S.cmd --diagnose says more" $code }
   $code = Invoke-InstallScript $distro @('--source', "./$($release.bundle)", '--version', $release.version, '--no-packages')
-  if ($code -ne 0) { Fail "installing OpenAI4S $($release.version) in $distro failed (exit $code); OpenAI4S.cmd --diagnose says more" $code }
+  if ($code -ne 0) { Exit-WithMessage "installing OpenAI4S $($release.version) in $distro failed (exit $code); OpenAI4S.cmd --diagnose says more" $code }
   Save-State ([pscustomobject]@{ distro = $distro; version = $release.version })
 }
 
