@@ -173,6 +173,16 @@ describe('find_tools does not wait for every MCP server to start', () => {
     expect(later.text).toContain('mcp_slow_lookup');
   }, SPAWN);
 
+  it('the first run of the app starts the servers in the background, before any search', async () => {
+    fs.writeFileSync(path.join(dir, 'delay-ms'), '0');
+    servers({ slow: ['slow', path.join(dir, 'delay-ms')] });
+    const c = open(0);
+    expect(c.mcp.status().servers[0]!.state).toBe('stopped');
+    // What a run's first chunk does on the core's bus (the runner publishes every chunk there).
+    c.events.emit('session.stream', { sessionId: 's', runId: 'r', seq: 1, chunk: { type: 'start' } } as never);
+    await expect.poll(() => c.mcp.status().servers[0]!.state, { timeout: 60_000 }).toBe('ready');
+  }, SPAWN);
+
   it('a remembered tool whose annotations changed is not called under the old policy', async () => {
     // The remembered list says the tool writes (asks); the live server marks it read-only. The definition changed
     // between the listing the catalogue offered and the call, so that call is refused once, whatever the direction.
