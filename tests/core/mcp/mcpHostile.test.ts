@@ -77,6 +77,20 @@ describe('a hostile MCP server is held to limits', () => {
     });
   }, SPAWN);
 
+  it('a server that announces list changes without pause is listed again at most about once a second', async () => {
+    const lists = path.join(dir, 'lists.txt');
+    fs.writeFileSync(lists, '');
+    servers({ churn: ['churn', lists] });
+    const c = open(120_000);
+    await c.mcp.discover(Infinity);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const listed = fs.readFileSync(lists, 'utf8').split('\n').filter(Boolean).length;
+    // Thousands of notifications arrived; each one listing again would be thousands of listings.
+    expect(listed).toBeGreaterThanOrEqual(1);
+    expect(listed).toBeLessThan(20);
+    expect(c.mcp.status().servers[0]).toMatchObject({ state: 'ready', tools: [expect.objectContaining({ name: 'steady' })] });
+  }, SPAWN);
+
   it('a call that never answers ends when the run is cancelled, and the server keeps serving', async () => {
     servers({ silent: ['silent'] });
     const c = open(120_000);
