@@ -239,6 +239,14 @@ export function createCore(options: CoreOptions = {}): Core {
     evidence: () => provenanceOf().evidence,
     ...(mcpWaitMs && Number(mcpWaitMs) >= 0 ? { discoverWaitMs: Number(mcpWaitMs) } : {}),
   });
+  // The first run of this core starts the MCP servers in the background (its own start costs a model round
+  // trip or more before it searches the catalogue, and find_tools then waits only a few seconds for them).
+  let mcpWarmed = false;
+  events.on('session.stream', () => {
+    if (mcpWarmed || closing) return;
+    mcpWarmed = true;
+    void mcp.discover(0).catch(() => undefined);
+  });
   // 4b. The safety layers (issue 27): biosecurity screening of each run, review of each cell before it runs.
   const safety = buildSafetyLayers({ env: config.env, processEnv: config.processEnv, ledger: ledgerOf, host, headless: !options.approvals, provenance: provenanceOf });
   const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId), childRun: (runId) => delegation?.hostRun(runId) ?? null });

@@ -49,8 +49,8 @@ export class McpClients {
   private readonly changed = new Set<string>();
   /** Starts under way in the background, by server. */
   private readonly pending = new Map<string, Promise<unknown>>();
-  /** The live list last written to the cache, by server (written once per listing). */
-  private readonly persisted = new Map<string, McpTool[]>();
+  /** The last live list of each server and its canonical JSON (what the cache holds). */
+  private readonly persisted = new Map<string, { list: McpTool[]; content: string }>();
   private readonly cache: McpToolCache;
   private closed = false;
 
@@ -92,9 +92,14 @@ export class McpClients {
   private async discoverServer(server: McpServerConfig): Promise<McpTool[]> {
     const connection = this.connection(server);
     const tools = await connection.listTools();
+    // Handled once per listing (the same array comes back until the server lists again); the cache is written
+    // only when the content changed, so a server re-listing the same tools in a loop writes nothing.
+    const seen = this.persisted.get(server.name);
+    if (seen?.list === tools) return tools;
     this.registerAll(server.name, tools);
-    if (this.persisted.get(server.name) !== tools) {
-      this.persisted.set(server.name, tools);
+    const content = canonicalJson(tools);
+    this.persisted.set(server.name, { list: tools, content });
+    if (seen?.content !== content) {
       try {
         this.cache.put(server.name, sha256(canonicalJson(server)), tools, connection.skipped);
       } catch {

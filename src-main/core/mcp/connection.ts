@@ -22,6 +22,8 @@ const CRASH_WINDOW_MS = 60_000;
 const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL = 2_000;
+/** A list-changed notification is acted on at most this often. */
+const RELIST_MS = 1_000;
 const SECRET_NAME = /key|token|secret|password|passwd|auth|credential/i;
 
 /**
@@ -43,6 +45,8 @@ export class McpConnection {
   private tools: McpTool[] | null = null;
   /** Tools of the last listing left out by the limits (toolLimits.ts), one line each. */
   skipped: string[] = [];
+  /** The pending re-listing after a list-changed notification. */
+  private relist: NodeJS.Timeout | null = null;
   /** The client of a start in progress, closed if the app quits before it connects. */
   private startingClient: Client | null = null;
   private crashes: number[] = [];
@@ -147,7 +151,13 @@ export class McpConnection {
     this.tools = null;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.tools = null;
-      this.onToolsChanged();
+      // Coalesced: a server that sends the notification in a loop costs one listing a second, not one each.
+      if (this.relist) return;
+      this.relist = setTimeout(() => {
+        this.relist = null;
+        if (this.client === client) this.onToolsChanged();
+      }, RELIST_MS);
+      this.relist.unref();
     });
     return client;
   }
@@ -201,6 +211,7 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.relist) clearTimeout(this.relist);
     // A start still waiting for the server (a hung one waits up to the start timeout) is ended now, not waited for.
     await this.startingClient?.close().catch(() => undefined);
     const client = this.client ?? (await this.starting?.catch(() => null)) ?? null;

@@ -77,6 +77,20 @@ describe('a hostile MCP server is held to limits', () => {
     });
   }, SPAWN);
 
+  it('a server that announces list changes without pause is listed again at most about once a second', async () => {
+    const lists = path.join(dir, 'lists.txt');
+    fs.writeFileSync(lists, '');
+    servers({ churn: ['churn', lists] });
+    const c = open(120_000);
+    await c.mcp.discover(Infinity);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const listed = fs.readFileSync(lists, 'utf8').split('\n').filter(Boolean).length;
+    // Thousands of notifications arrived; each one listing again would be thousands of listings.
+    expect(listed).toBeGreaterThanOrEqual(1);
+    expect(listed).toBeLessThan(20);
+    expect(c.mcp.status().servers[0]).toMatchObject({ state: 'ready', tools: [expect.objectContaining({ name: 'steady' })] });
+  }, SPAWN);
+
   it('a call that never answers ends when the run is cancelled, and the server keeps serving', async () => {
     servers({ silent: ['silent'] });
     const c = open(120_000);
@@ -171,6 +185,16 @@ describe('find_tools does not wait for every MCP server to start', () => {
     await expect.poll(() => c.mcp.status().servers[0]!.state, { timeout: 60_000 }).toBe('ready');
     const later = await call(c, session.id, 'find_tools', { query: 'gene record' }, 'run-1');
     expect(later.text).toContain('mcp_slow_lookup');
+  }, SPAWN);
+
+  it('the first run of the app starts the servers in the background, before any search', async () => {
+    fs.writeFileSync(path.join(dir, 'delay-ms'), '0');
+    servers({ slow: ['slow', path.join(dir, 'delay-ms')] });
+    const c = open(0);
+    expect(c.mcp.status().servers[0]!.state).toBe('stopped');
+    // What a run's first chunk does on the core's bus (the runner publishes every chunk there).
+    c.events.emit('session.stream', { sessionId: 's', runId: 'r', seq: 1, chunk: { type: 'start' } } as never);
+    await expect.poll(() => c.mcp.status().servers[0]!.state, { timeout: 60_000 }).toBe('ready');
   }, SPAWN);
 
   it('a remembered tool whose annotations changed is not called under the old policy', async () => {

@@ -6,6 +6,7 @@
 //   node hostileServer.mjs slow FILE  - waits the milliseconds written in FILE before speaking MCP, then offers
 //                                        `lookup` (read-only); the milliseconds are read at each start
 //   node hostileServer.mjs silent     - `wait_forever` never answers; `flood` answers 30 MB of text, `big` 5 MB
+//   node hostileServer.mjs churn FILE - sends tools/list_changed without pause; appends a line to FILE per tools/list
 import fs from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -45,6 +46,10 @@ server.setRequestHandler(ListToolsRequestSchema, async (request) => {
   if (mode === 'oversized') return { tools: oversized() };
   if (mode === 'endless') return { tools: [], nextCursor: String(Number(request.params?.cursor ?? 0) + 1) };
   if (mode === 'slow') return { tools: [plain('lookup', 'Looks up a gene record')] };
+  if (mode === 'churn') {
+    fs.appendFileSync(arg, 'list\n');
+    return { tools: [plain('steady')] };
+  }
   return { tools: [plain('wait_forever'), plain('flood'), plain('big')] };
 });
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -55,3 +60,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   return { content: [{ type: 'text', text: `${name} answered` }] };
 });
 await server.connect(new StdioServerTransport());
+if (mode === 'churn') {
+  server.oninitialized = () => {
+    const storm = () => server.sendToolListChanged().then(() => setImmediate(storm), () => undefined);
+    storm();
+  };
+}
