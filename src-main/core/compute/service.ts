@@ -9,7 +9,8 @@ import { randomId } from '../records/ids';
 import { errorMessage } from '../shared/errorMessage';
 import { harvestJob, readJobFile } from './harvest';
 import { jobPath, scriptHead, sha256, stageJobFolder, type InputRequest } from './jobFolder';
-import { foldJob, lastStateData, pollTrouble, type JobSpec } from './jobState';
+import { foldJob, lastStateData, type JobSpec } from './jobState';
+import { pollDue, pollFailureData } from './pollBackoff';
 import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
 import { SlurmScheduler } from './slurm';
 import { SshHostScheduler } from './sshHost';
@@ -60,10 +61,6 @@ const SUBMIT_GRACE_MS = 15 * 60_000;
 const HARVEST_CLAIM_MS = 10 * 60_000;
 /** How much of each log the Jobs panel shows (characters). */
 const LOG_TAIL = 64 * 1024;
-/** Failed polls back off, doubling from the poll interval up to this many intervals (5 min at 5 s). */
-const MAX_BACKOFF_INTERVALS = 60;
-/** Polling stops only after at least this many failed polls (and the unreachable time). */
-const MIN_FAILURES_TO_STOP = 3;
 
 export class ComputeService {
   readonly targets: TargetStore;
@@ -98,10 +95,6 @@ export class ComputeService {
     }
   }
 
-  /** How long to wait after `failures` failed polls in a row before the poller asks again. */
-  private retryDelay(failures: number): number {
-    return this.pollMs * Math.min(2 ** failures, MAX_BACKOFF_INTERVALS);
-  }
 
   listTargets(): ComputeTargetView[] {
     return this.targets.list().map(targetView);
@@ -259,18 +252,11 @@ export class ComputeService {
    * the message names the target and what to fix; any later refresh asks again.
    */
   private pollFailed(jobId: string, events: ReturnType<Ledger['compute']['events']>, target: ComputeTargetConfig, where: string, message: string, extra: Record<string, unknown> = {}): void {
-    const trouble = pollTrouble(events);
-    const failures = trouble.failures + 1;
-    const since = trouble.since ?? new Date().toISOString();
-    const stop = failures >= MIN_FAILURES_TO_STOP && Date.now() - Date.parse(since) >= this.unreachableMs;
-    const seconds = (Date.now() - Date.parse(since)) / 1000;
-    const lasted = seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
-    const text = stop
-      ? `target "${target.name}" (${where}) could not be polled for ${lasted} over ${failures} tries (last: ${message}); automatic polling of this job stopped, and the job itself may still be running there. Fix the target's connection (host, port, user, identity file, known_hosts) in Settings → Compute or compute/targets.json in the data root, or the network, then retry the job (Retry in the Jobs panel, compute_status, or \`openai4s compute status ${jobId}\`).`
-      : message;
-    this.deps.ledger().compute.append(jobId, 'poll_error', { message: text, failures, since, ...(stop ? { unreachable: true } : {}), ...extra });
+    const data = pollFailureData({ jobId, events, targetName: target.name, where, message, unreachableMs: this.unreachableMs });
+    this.deps.ledger().compute.append(jobId, 'poll_error', { ...data, ...extra });
     this.changed(jobId);
   }
+
 
   /** The job once harvested; waits up to `waitSeconds` for it (0: answer now, refreshed once). */
   async result(jobId: string, waitSeconds = 0, signal?: AbortSignal): Promise<ComputeJobView> {
@@ -340,10 +326,7 @@ export class ComputeService {
     const due = (id: string): boolean => {
       if (!options.auto) return true;
       const events = repo.events(id);
-      const view = foldJob(repo.require(id), events);
-      if (view.unreachable) return false;
-      const { failures, lastAt } = pollTrouble(events);
-      return !failures || !lastAt || Date.now() - Date.parse(lastAt) >= this.retryDelay(failures);
+      return !foldJob(repo.require(id), events).unreachable && pollDue(events, this.pollMs);
     };
     return Promise.all(repo.open().map((j) => (due(j.id) ? this.refresh(j.id).catch(() => this.view(j.id)) : Promise.resolve(this.view(j.id)))));
   }
