@@ -156,18 +156,20 @@ export class EventLog {
    * commit; resolves once it is committed. A write that throws is rolled back alone (a
    * savepoint) and rejects only its own promise; the rest of the batch commits.
    * `when`: `turn` (default) commits at the end of this turn of the event loop, since a
-   * caller waits for it; `ride` schedules nothing and goes with the next commit made for
-   * any other reason (a `turn` write, chunks, a read, a synchronous write, close): for a
-   * row no one waits on by itself, such as the begin row of a read-only host call, whose
-   * outcome row follows and then commits both at once.
+   * caller waits for it; `soon` waits up to `groupCommitMs` for company, as a chunk does
+   * (rows already durable elsewhere: the audit journal's); `ride` schedules nothing and
+   * goes with the next commit made for any other reason (a `turn` or `soon` write, chunks,
+   * a read, a synchronous write, close): for a row no one waits on by itself, such as the
+   * begin row of a read-only host call, whose outcome row follows and then commits both at once.
    */
-  defer(write: () => void, when: 'turn' | 'ride' = 'turn'): Promise<void> {
+  defer(write: () => void, when: 'turn' | 'soon' | 'ride' = 'turn'): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.writes.push({ write, resolve, reject }));
     // Committed at the end of this turn of the event loop, with whatever else arrived in it:
     // a deferred write has a caller waiting for it (a cell's host call), so it does not wait
     // `groupCommitMs` for company; queued chunks ride along.
     if (this.queue.length + this.writes.length >= this.maxBatch) this.flushQuietly();
     else if (when === 'turn') this.immediate ??= setImmediate(() => this.flushQuietly());
+    else if (when === 'soon') this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
     return done;
   }
 
