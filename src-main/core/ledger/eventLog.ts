@@ -105,6 +105,10 @@ export class EventLog {
       // session reads 100k of them, and the session id is the query's own argument.
       readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
       readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
+      // Walks back from a seq to the nearest user turn (the primary key's order, one turn's rows).
+      turnAtOrBefore: db
+        .prepare(`SELECT seq FROM stream_events WHERE session_id = ? AND seq <= ? AND type = 'user-message' ORDER BY seq DESC LIMIT 1`)
+        .pluck(),
     };
   }
 
@@ -278,6 +282,17 @@ export class EventLog {
   readRun(sessionId: string, runId: string): StoredChunk[] {
     this.flush();
     return toStoredRows(sessionId, this.q.readRun.all(sessionId, runId) as RawRow[]);
+  }
+
+  /**
+   * Where to open a session at its end: the seq of the latest user turn that leaves at least
+   * `minChunks` chunks from it to the end (1 when the session is shorter, or has no such turn).
+   */
+  tailStart(sessionId: string, minChunks: number): number {
+    const last = this.lastSeqOf(sessionId);
+    const bound = last - minChunks + 1;
+    if (bound <= 1) return 1;
+    return (this.q.turnAtOrBefore.get(sessionId, bound) as number | undefined) ?? 1;
   }
 
   /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */
