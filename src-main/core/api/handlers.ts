@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
 import type { DoctorReport } from '../../../src-preload/contract/doctor';
-import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
+import { OPEN_TAIL_CHUNKS, type RunRecord, type SessionSummary } from '../../../src-preload/contract/sessions';
 import type { SkillCatalogView, SkillDetail } from '../../../src-preload/contract/skills';
 import type { RuleStore } from '../capabilities/permissions/permissions';
 import { exportContributors } from '../export/contributors';
@@ -131,10 +131,22 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       await core.deleteSession(input.sessionId);
       return { deleted: true as const };
     },
+    'session.open': (input) => {
+      const detail = core.ledger.detail(input.sessionId);
+      core.kernels.openSession(input.sessionId); // warm a kernel while the user reads
+      const fromSeq = core.ledger.events.tailStart(input.sessionId, input.tailChunks ?? OPEN_TAIL_CHUNKS);
+      const events = core.ledger.events.readFrom(input.sessionId, fromSeq - 1).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
+      return { ...detail, fromSeq, events };
+    },
     'session.replay': (input) => {
       const stored = core.ledger.events.readFrom(input.sessionId, input.afterSeq, input.limit + 1);
-      const complete = stored.length <= input.limit;
-      const events = stored.slice(0, input.limit).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
+      // With beforeSeq, only the chunks before it, and complete once none of those is left.
+      const before = input.beforeSeq ?? Number.POSITIVE_INFINITY;
+      const complete = !(stored.length > input.limit && stored[input.limit]!.seq < before);
+      const events = stored
+        .slice(0, input.limit)
+        .filter((e) => e.seq < before)
+        .map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
       return { events, lastSeq: core.ledger.events.lastSeqOf(input.sessionId), complete };
     },
     'run.submit': (input) => {

@@ -105,6 +105,10 @@ export class EventLog {
       // session reads 100k of them, and the session id is the query's own argument.
       readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
       readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
+      // Walks back from a seq to the nearest user turn (the primary key's order, one turn's rows).
+      turnAtOrBefore: db
+        .prepare(`SELECT seq FROM stream_events WHERE session_id = ? AND seq <= ? AND type = 'user-message' ORDER BY seq DESC LIMIT 1`)
+        .pluck(),
     };
   }
 
@@ -156,18 +160,20 @@ export class EventLog {
    * commit; resolves once it is committed. A write that throws is rolled back alone (a
    * savepoint) and rejects only its own promise; the rest of the batch commits.
    * `when`: `turn` (default) commits at the end of this turn of the event loop, since a
-   * caller waits for it; `ride` schedules nothing and goes with the next commit made for
-   * any other reason (a `turn` write, chunks, a read, a synchronous write, close): for a
-   * row no one waits on by itself, such as the begin row of a read-only host call, whose
-   * outcome row follows and then commits both at once.
+   * caller waits for it; `soon` waits up to `groupCommitMs` for company, as a chunk does
+   * (rows already durable elsewhere: the audit journal's); `ride` schedules nothing and
+   * goes with the next commit made for any other reason (a `turn` or `soon` write, chunks,
+   * a read, a synchronous write, close): for a row no one waits on by itself, such as the
+   * begin row of a read-only host call, whose outcome row follows and then commits both at once.
    */
-  defer(write: () => void, when: 'turn' | 'ride' = 'turn'): Promise<void> {
+  defer(write: () => void, when: 'turn' | 'soon' | 'ride' = 'turn'): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.writes.push({ write, resolve, reject }));
     // Committed at the end of this turn of the event loop, with whatever else arrived in it:
     // a deferred write has a caller waiting for it (a cell's host call), so it does not wait
     // `groupCommitMs` for company; queued chunks ride along.
     if (this.queue.length + this.writes.length >= this.maxBatch) this.flushQuietly();
     else if (when === 'turn') this.immediate ??= setImmediate(() => this.flushQuietly());
+    else if (when === 'soon') this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
     return done;
   }
 
@@ -276,6 +282,17 @@ export class EventLog {
   readRun(sessionId: string, runId: string): StoredChunk[] {
     this.flush();
     return toStoredRows(sessionId, this.q.readRun.all(sessionId, runId) as RawRow[]);
+  }
+
+  /**
+   * Where to open a session at its end: the seq of the latest user turn that leaves at least
+   * `minChunks` chunks from it to the end (1 when the session is shorter, or has no such turn).
+   */
+  tailStart(sessionId: string, minChunks: number): number {
+    const last = this.lastSeqOf(sessionId);
+    const bound = last - minChunks + 1;
+    if (bound <= 1) return 1;
+    return (this.q.turnAtOrBefore.get(sessionId, bound) as number | undefined) ?? 1;
   }
 
   /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */

@@ -23,9 +23,15 @@ export function Conversation() {
   const following = useRef(true);
 
   const messages = conv?.fold.messages;
+  // Earlier messages put in front (a session opened at its end) must not move what the user reads.
+  const above = useRef<{ first: string | undefined; height: number }>({ first: undefined, height: 0 });
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    const first = messages?.[0]?.id;
+    if (following.current) el.scrollTop = el.scrollHeight;
+    else if (above.current.first !== undefined && first !== above.current.first) el.scrollTop += el.scrollHeight - above.current.height;
+    above.current = { first, height: el.scrollHeight };
   }, [messages, conv?.runs]);
 
   if (!conv) return null;
@@ -53,6 +59,12 @@ export function Conversation() {
             <div className="loading" role="status">
               <span className="spinner" aria-hidden="true" />
               {t('conv.loading')}
+            </div>
+          ) : null}
+          {conv.status === 'ready' && conv.earlierBefore !== null ? (
+            <div className="loading" role="status" data-testid="loading-earlier">
+              <span className="spinner" aria-hidden="true" />
+              {t('conv.loadingEarlier')}
             </div>
           ) : null}
           {conv.status === 'error' ? (

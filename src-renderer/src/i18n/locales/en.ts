@@ -205,6 +205,7 @@ export const en = {
   'sidebar.demo': 'Try the demo (replay)',
 
   'conv.loading': 'Loading the conversation…',
+  'conv.loadingEarlier': 'Loading earlier messages…',
   'conv.loadFailed': 'The conversation could not be loaded',
   'conv.retry': 'Try again',
   'conv.assistant': 'OpenAI4S',

@@ -194,6 +194,7 @@ export const zhCN: Dictionary = {
   'sidebar.demo': '试用演示（回放）',
 
   'conv.loading': '正在加载对话…',
+  'conv.loadingEarlier': '正在加载更早的消息…',
   'conv.loadFailed': '无法加载对话',
   'conv.retry': '重试',
   'conv.assistant': 'OpenAI4S',
