@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditRecord } from './auditJournal';
 import type { Db } from './database';
 import { notFound, nowIso, parseJson } from './util';
 
@@ -77,6 +76,16 @@ export interface BeginInput {
   kernelGenerationId?: string;
   calls: ActionCallInput[];
 }
+
+/**
+ * The audit rows of a cell's host call, as data: what `ActionsRepo` writes for it. A record
+ * applies idempotently (a begin that exists, a result or finish already written, change
+ * nothing), so replaying rows that were also committed is harmless.
+ */
+export type AuditRecord =
+  | { k: 'begin'; id: string; at: string; input: BeginInput }
+  | { k: 'result'; id: string; idx: number; result: string; isError: boolean; at: string }
+  | { k: 'finish'; id: string; status: 'completed' | 'failed'; at: string };
 
 /** Action groups (a native tool batch or one cell attempt) and their calls, with results. */
 export class ActionsRepo {

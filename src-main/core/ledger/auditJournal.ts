@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BeginInput } from './actionsRepo';
+import type { AuditRecord } from './actionsRepo';
 
-/**
- * The audit rows of a cell's host call, as data: what `ActionsRepo` writes for it. A record
- * applies idempotently (a begin that exists, a result or finish already written, change
- * nothing), so replaying rows that were also committed is harmless.
- */
-export type AuditRecord =
-  | { k: 'begin'; id: string; at: string; input: BeginInput }
-  | { k: 'result'; id: string; idx: number; result: string; isError: boolean; at: string }
-  | { k: 'finish'; id: string; status: 'completed' | 'failed'; at: string };
+export type { AuditRecord };
 
 /** The journal is emptied once it is this big and everything in it is committed. */
 const TRUNCATE_AT_BYTES = 4 * 1024 * 1024;
