@@ -1,5 +1,4 @@
 import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src-preload/contract/sessions';
-import { fold } from '../../../src-preload/contract/fold';
 import { ActionsRepo } from './actionsRepo';
 import { AuditJournal, newJournalFile, replayAuditJournals } from './auditJournal';
 import { ComputeJobsRepo } from './computeJobsRepo';
@@ -7,6 +6,7 @@ import { ArchiveRepo } from './archiveRepo';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnvironmentsRepo } from './environmentsRepo';
 import { EventLog, type EventLogOptions } from './eventLog';
+import { HistoryCache } from './historyCache';
 import { KernelsRepo } from './kernelsRepo';
 import { MemoryRepo } from './memoryRepo';
 import { lockLedger } from './ownership';
@@ -70,8 +70,14 @@ export interface Ledger {
   readonly compute: ComputeJobsRepo;
   createSession(title?: string): SessionSummary;
   detail(sessionId: string): SessionDetail;
-  /** The session's messages, folded from its stored stream: the same fold the renderer runs live. */
+  /**
+   * The session's messages, folded from its stored stream: the same fold the renderer runs
+   * live. Kept for recently used sessions and brought up to date with newer chunks only
+   * (historyCache.ts); the messages are shared, never to be changed by a caller.
+   */
   history(sessionId: string): SessionHistory;
+  /** How many sessions' folded histories are kept (diagnostics and the lifecycle test). */
+  historiesHeld(): number;
   deleteSession(sessionId: string): void;
   /** Commits queued chunks and closes the connection. */
   close(): void;
@@ -102,6 +108,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     const repair = lock.alone ? repairOnOpen({ db, runs, events, actions, kernels, permissions }) : null;
     lock.share();
     const auditJournal = options.sync === 'full' ? null : new AuditJournal(newJournalFile(file));
+    const histories = new HistoryCache();
     let closed = false;
     return {
       file,
@@ -132,12 +139,13 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       },
       history(sessionId) {
         sessions.require(sessionId);
-        const stored = events.readFrom(sessionId);
-        return { sessionId, lastSeq: stored.length ? stored[stored.length - 1]!.seq : 0, messages: fold(stored.map((e) => e.chunk)) };
+        return histories.history(sessionId, (afterSeq) => events.readFrom(sessionId, afterSeq));
       },
+      historiesHeld: () => histories.size,
       deleteSession(sessionId) {
         sessions.delete(sessionId);
         events.forget(sessionId);
+        histories.forget(sessionId);
       },
       close() {
         if (closed) return;
