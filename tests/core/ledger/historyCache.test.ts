@@ -35,13 +35,13 @@ describe('the folded history kept per session (historyCache.ts)', () => {
     const l = tempLedger();
     const ids = Array.from({ length: 12 }, () => l.createSession().id);
     for (const id of ids) {
-      l.events.appendSync(id, null, { type: 'user-message', id: `u-${id}`, text: 'hello' } as StreamChunk);
+      l.events.appendSync(id, null, { type: 'user-message', messageId: `u-${id}`, text: 'hello' });
       l.history(id);
     }
     expect(l.historiesHeld()).toBe(8);
     l.deleteSession(ids[ids.length - 1]!);
     expect(l.historiesHeld()).toBe(7);
     // An evicted session folds again from its first chunk, to the same messages.
-    expect(l.history(ids[0]!).messages).toStrictEqual(fold([{ type: 'user-message', id: `u-${ids[0]}`, text: 'hello' } as StreamChunk]));
+    expect(l.history(ids[0]!).messages).toStrictEqual(fold([{ type: 'user-message', messageId: `u-${ids[0]}`, text: 'hello' }]));
   });
 });
