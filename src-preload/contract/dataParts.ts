@@ -137,6 +137,7 @@ const approvalDataSchema: z.ZodType<ApprovalEventData> = z
     toolCallId: z.string().optional(),
     cellId: z.string().optional(),
     note: z.string().optional(),
+    answeredBy: z.enum(['user', 'headless']).optional(),
   })
   .strict();
 
@@ -151,6 +152,7 @@ const hostCallDataSchema: z.ZodType<HostCallEventData> = z
     cellId: z.string().optional(),
     toolCallId: z.string().optional(),
     durationMs: z.number(),
+    approvalWaitMs: z.number().optional(),
   })
   .strict();
 
