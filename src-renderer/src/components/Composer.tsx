@@ -10,6 +10,7 @@ import { AttachButton, AttachmentChips } from './Attachments';
 import { SkillChips } from './composer/SkillChips';
 import { SkillPicker } from './composer/SkillPicker';
 import { useSkillPicker } from './composer/useSkillPicker';
+import { Icon } from './icons';
 
 /**
  * The message box. Enter sends (Shift+Enter is a new line; never while an IME is
@@ -185,7 +186,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
               onClick={() => void stop()}
               data-testid="stop-button"
             >
-              <span aria-hidden="true">■</span> {t('composer.stop')}
+              <Icon name="stop" size={14} /> {t('composer.stop')}
             </button>
           ) : null}
           <button

@@ -27,6 +27,7 @@ import { ThinkingSteps } from './plan/ThinkingSteps';
 import { RunFooter } from './RunFooter';
 import { ChildAgents } from './delegation/ChildAgents';
 import { ToolCard, type AnyToolPart } from './parts/ToolCard';
+import { Icon } from './icons';
 
 function isTool(p: UIPart): p is AnyToolPart {
   return p.type === 'dynamic-tool' || (p.type.startsWith('tool-') && 'toolCallId' in p);
@@ -60,7 +61,7 @@ function Reasoning({ part }: { part: ReasoningUIPart }) {
         {streaming ? (
           <span className="spinner spinner-sm" aria-hidden="true" />
         ) : (
-          <span aria-hidden="true">◌</span>
+          <Icon name="dashedCircle" size={14} />
         )}
         {streaming ? t('conv.reasoningStreaming') : t('conv.reasoning')}
       </summary>

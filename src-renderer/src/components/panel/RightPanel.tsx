@@ -9,6 +9,7 @@ import { NotebookTab } from './NotebookTab';
 import { PlanTab } from '../plan/PlanTab';
 import { MemoryTab } from '../memory/MemoryTab';
 import { JobsTab } from '../compute/JobsTab';
+import { Icon } from '../icons';
 
 const TABS: readonly [RightTab, MessageKey][] = [
   ['notebook', 'panel.notebook'],
@@ -44,7 +45,7 @@ export function RightPanel() {
         ))}
         <span className="grow" />
         <IconButton label={t('panel.close')} onClick={() => toggle(false)}>
-          ⟩
+          <Icon name="chevronRight" />
         </IconButton>
       </div>
       <div className="panel-body" id="panel-body" role="tabpanel" aria-labelledby={`tab-${tab}`}>

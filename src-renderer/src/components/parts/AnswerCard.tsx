@@ -6,6 +6,7 @@ import { useAppStore } from '../../store/context';
 import { modelChoice } from '../../store/settingsSlice';
 import { Markdown } from './Markdown';
 import { evidenceLabel } from '../../../../src-preload/contract/evidenceLabel';
+import { Icon } from '../icons';
 
 export function BasisBadge({ basis }: { basis: ClaimBasis }) {
   const t = useT();
@@ -64,7 +65,7 @@ export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: bo
           {answer.completion_bullets.map((b, i) => (
             <li key={i}>
               <span className="check" aria-hidden="true">
-                ✓
+                <Icon name="check" size={14} />
               </span>
               {b}
             </li>

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/useT';
 import type { MessageKey } from '../../i18n/messages';
 import { formatSeconds, preview } from './format';
 import { Markdown } from './Markdown';
+import { Icon } from '../icons';
 
 /** A tool output that carries readable text (the Science Navigator's answer): shown as Markdown. */
 function outputText(output: unknown): string | null {
@@ -59,7 +60,7 @@ export function ToolCard({
     >
       <summary>
         <span className="tool-icon" aria-hidden="true">
-          {running ? <span className="spinner" /> : '⚙'}
+          {running ? <span className="spinner" /> : <Icon name="tool" size={14} />}
         </span>
         <span className="tool-name mono">{part.title ?? name}</span>
         <span className={`pill pill-${TONE[state] === 'running' ? 'neutral' : TONE[state]}`}>
