@@ -62,6 +62,8 @@ export const cellDataSchema = z
     died: z.object({ reason: z.string(), lost: z.string() }).strict().nullable().optional(),
     /** The running cell's wall-clock limit (the view offers to extend it). */
     timeLimitMs: z.number().int().positive().optional(),
+    /** When the running cell was sent to the kernel (ISO): its view counts the time from it. */
+    startedAt: z.string().optional(),
     /** Set when the cell hit that limit: the limit in force and how to raise it. */
     timeLimit: z.object({ limitMs: z.number(), message: z.string() }).strict().optional(),
   })
@@ -184,6 +186,9 @@ const errorDataSchema = z
  * `toolCallId` / `cellId` linking the step to what it describes.
  */
 export const thinkingStepStatuses = ['pending', 'in_progress', 'completed', 'failed'] as const;
+/** What an activity step does, for the UI's own wording (see ActivitySteps in the engine). */
+export const stepLabelKeys = ['search', 'webSearch', 'fetch', 'tool', 'toolOn', 'remember', 'forget', 'cell', 'cellNumber', 'approval', 'answer'] as const;
+
 export const thinkingStepDataSchema = z
   .object({
     id: z.string().min(1),
@@ -196,6 +201,11 @@ export const thinkingStepDataSchema = z
     kind: z.enum(['plan', 'activity']).optional(),
     toolCallId: z.string().optional(),
     cellId: z.string().optional(),
+    /** An activity step's title as a message key and its values, so the UI says it in its own language (`title` is the English). */
+    label: z
+      .object({ key: z.enum(stepLabelKeys), params: z.record(z.string(), z.string()).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 

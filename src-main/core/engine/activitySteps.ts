@@ -23,6 +23,33 @@ const DATABASE_NAMES: Record<string, string> = {
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+type StepLabel = NonNullable<ThinkingStepData['label']>;
+
+/** The same as describeCall, as a message key and its values: the UI words it in its own language. */
+export function labelCall(name: string, args: unknown): StepLabel {
+  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  const query = str(a.query);
+  switch (name) {
+    case 'science_search': {
+      const db = str(a.database);
+      const database = db ? (DATABASE_NAMES[db.toLowerCase()] ?? db) : '';
+      return { key: 'search', params: { database, query: query ? clip(query, 60) : '' } };
+    }
+    case 'web_search':
+      return { key: 'webSearch', params: { query: query ? clip(query, 60) : '' } };
+    case 'web_fetch':
+      return { key: 'fetch', params: { url: str(a.url) ? clip(str(a.url)!) : '' } };
+    case 'remember':
+      return { key: 'remember', params: { text: str(a.text) ? clip(str(a.text)!, 60) : '' } };
+    case 'forget':
+      return { key: 'forget', params: { id: str(a.id) ?? '' } };
+    default: {
+      const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
+      return target ? { key: 'toolOn', params: { name, target: clip(target, 60) } } : { key: 'tool', params: { name } };
+    }
+  }
+}
+
 /** What a tool call is doing, in a few words: `Searching UniProt for "insulin"`, `Reading data/x.csv`. */
 export function describeCall(name: string, args: unknown): string {
   const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
@@ -81,7 +108,8 @@ export class ActivitySteps {
       if (d.state === 'requested') {
         // Under the tool call that asked, or under the running cell whose host call asked.
         const parent = d.toolCallId ? this.open.get(this.toolStepId(d.toolCallId)) : d.origin === 'cell' ? this.open.get(this.cellStepId()) : undefined;
-        this.start(id, `Waiting for your approval: ${d.tool} → ${clip(d.target, 60)}`, parent?.id, d.toolCallId ? { toolCallId: d.toolCallId } : {});
+        const label: StepLabel = { key: 'approval', params: { tool: d.tool, target: clip(d.target, 60) } };
+        this.start(id, `Waiting for your approval: ${d.tool} → ${clip(d.target, 60)}`, parent?.id, { label, ...(d.toolCallId ? { toolCallId: d.toolCallId } : {}) });
       } else {
         this.finish(id, d.state === 'denied' || d.state === 'expired' ? 'failed' : 'completed', [`Answer: ${d.state.replace('_', ' ')}`]);
       }
@@ -89,18 +117,19 @@ export class ActivitySteps {
       // The kernel numbers a cell when it has run it: the step then names it as the notebook does.
       const cell = chunk.data as { cellNumber?: number; language?: string };
       const step = this.open.get(this.cellStepId());
-      const title = cell.cellNumber === undefined ? null : `${cell.language === 'r' ? 'R' : 'Python'} cell ${cell.cellNumber}`;
-      if (step && title && step.title !== title) this.put({ ...step, title });
+      const language = cell.language === 'r' ? 'R' : 'Python';
+      const title = cell.cellNumber === undefined ? null : `${language} cell ${cell.cellNumber}`;
+      if (step && title && step.title !== title) this.put({ ...step, title, label: { key: 'cellNumber', params: { language, number: String(cell.cellNumber) } } });
     } else if (chunk.type === 'tool-input-start' && chunk.toolName === FINALIZE_TOOL && !this.answerStep) {
       this.answerStep = `act-${this.runId}-answer`;
-      this.start(this.answerStep, 'Writing the answer');
+      this.start(this.answerStep, 'Writing the answer', undefined, { label: { key: 'answer' } });
     }
   }
 
   toolsStarted(calls: readonly ToolCallRecord[]): void {
     for (const call of calls) {
       if (QUIET_TOOLS.has(call.name) || call.parseError) continue;
-      this.start(this.toolStepId(call.id), describeCall(call.name, call.arguments), this.planStep ?? undefined, { toolCallId: call.id });
+      this.start(this.toolStepId(call.id), describeCall(call.name, call.arguments), this.planStep ?? undefined, { toolCallId: call.id, label: labelCall(call.name, call.arguments) });
     }
   }
 
@@ -113,7 +142,8 @@ export class ActivitySteps {
 
   cellStarted(language: 'python' | 'r'): void {
     this.cells++;
-    this.start(this.cellStepId(), `Running a ${language === 'r' ? 'R' : 'Python'} cell`, this.planStep ?? undefined);
+    const name = language === 'r' ? 'R' : 'Python';
+    this.start(this.cellStepId(), `Running a${language === 'r' ? 'n' : ''} ${name} cell`, this.planStep ?? undefined, { label: { key: 'cell', params: { language: name } } });
   }
 
   cellEnded(ok: boolean): void {
@@ -142,7 +172,8 @@ export class ActivitySteps {
 
   private start(id: string, title: string, parentId?: string, extra: Partial<ThinkingStepData> = {}): void {
     // A title quotes the call's arguments: a key the model pasted there never reaches the stream through it.
-    this.put({ id, title: scrubSecrets(title), status: 'in_progress', kind: 'activity', startedAt: this.now(), ...(parentId ? { parentId } : {}), ...extra });
+    const label = extra.label ? { ...extra.label, ...(extra.label.params ? { params: Object.fromEntries(Object.entries(extra.label.params).map(([k, v]) => [k, scrubSecrets(v)])) } : {}) } : undefined;
+    this.put({ id, title: scrubSecrets(title), status: 'in_progress', kind: 'activity', startedAt: this.now(), ...(parentId ? { parentId } : {}), ...extra, ...(label ? { label } : {}) });
   }
 
   private finish(id: string, status: 'completed' | 'failed', items?: string[]): void {

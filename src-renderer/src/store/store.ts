@@ -16,6 +16,7 @@ import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createSkillsSlice } from './skillsSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
+import { createWorkbenchSlice } from './workbenchSlice';
 import { createNoticesSlice, createSystemSlice, createUiSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
 
@@ -55,6 +56,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createMcpSlice(options)(...a),
     ...createNotebookSlice(options)(...a),
     ...createComputeSlice(options)(...a),
+    ...createWorkbenchSlice(options)(...a),
   }));
 }
 

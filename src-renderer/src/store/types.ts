@@ -5,6 +5,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { NotebookSlice } from './notebookTypes';
+import type { WorkbenchSlice } from './workbenchTypes';
 import type {
   AppNoticeEvent,
   ApprovalRule,
@@ -327,7 +328,8 @@ export type AppState = UiSlice &
   MemorySlice &
   McpSlice &
   NotebookSlice &
-  ComputeSlice;
+  ComputeSlice &
+  WorkbenchSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;
