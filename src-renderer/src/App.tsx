@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Conversation } from './components/Conversation';
 import { Header } from './components/Header';
 import { Notices } from './components/Notices';
@@ -10,6 +10,8 @@ import { SystemPanel } from './components/SystemPanel';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
 import { applyTheme } from './theme';
+import { ShortcutsHelp } from './components/layout/ShortcutsHelp';
+import { useWorkbenchKeys } from './components/layout/useWorkbenchKeys';
 
 export function App() {
   const view = useAppStore((s) => s.view);
@@ -18,6 +20,10 @@ export function App() {
   const rightOpen = useAppStore((s) => s.rightOpen);
   const theme = useAppStore((s) => s.theme);
   const loadSettings = useAppStore((s) => s.loadSettings);
+  const sidebarOpen = useAppStore((s) => s.sidebarOpen);
+  const [help, setHelp] = useState(false);
+  const openHelp = useCallback(() => setHelp(true), []);
+  useWorkbenchKeys(openHelp);
 
   useEffect(() => applyTheme(theme), [theme]);
   // The Settings defaults decide the composer's provider and model.
@@ -35,7 +41,7 @@ export function App() {
     <div className="app">
       <Header />
       <div className="app-body">
-        <Sidebar />
+        {sidebarOpen ? <Sidebar /> : null}
         <main className={`main${inSession ? ' main-session' : ''}`}>
           <Notices />
           {view === 'system' ? (
@@ -52,6 +58,7 @@ export function App() {
         </main>
         {inSession && rightOpen ? <RightPanel /> : null}
       </div>
+      {help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { useShallow } from 'zustand/react/shallow';
@@ -53,6 +53,13 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   useEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
+  // The box grows with its text (up to the CSS max-height, then it scrolls) and shrinks back when sent.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + (el.offsetHeight - el.clientHeight)}px`;
+  }, [draft]);
 
   const providers = doctor.report?.providers ?? [];
   const effective = provider ?? defaults?.defaultProvider ?? null;
@@ -130,7 +137,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         }
         placeholder={running ? t('composer.placeholderRunning') : t('composer.placeholder')}
         aria-label={t('composer.label')}
-        rows={3}
+        rows={2}
+        aria-keyshortcuts="Shift+Escape"
         data-testid="composer-input"
       />
       <div className="composer-bar">

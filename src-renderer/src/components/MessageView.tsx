@@ -1,5 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import type {
+  ApprovalEventData,
   ChildData,
   DataUIPart,
   HostCallEventData,
@@ -14,6 +15,9 @@ import { AnswerCard } from './parts/AnswerCard';
 import { CellCard } from './parts/CellCard';
 import { CompactionDivider } from './parts/CompactionDivider';
 import { JobStep } from './compute/JobStep';
+import { ApprovalCard } from './parts/ApprovalCard';
+import { cellCodesOf, withoutCellFences } from './parts/cellFences';
+import { RunNowLine } from './run/RunNowLine';
 import {
   ApprovalLine,
   ErrorPart,
@@ -70,16 +74,18 @@ function Reasoning({ part }: { part: ReasoningUIPart }) {
   );
 }
 
-/** Host calls and approvals keyed by the tool call they belong to, so the tool card shows them. */
+/** Host calls, approvals and activity steps keyed by the tool call they belong to, so the tool card shows them. */
 function toolAnnotations(parts: readonly UIPart[]) {
   const hostCalls = new Map<string, HostCallEventData>();
-  const denied = new Set<string>();
+  const approvals = new Map<string, ApprovalEventData>();
+  const steps = new Map<string, ThinkingStepData>();
   for (const p of parts) {
     if (isDataPart(p, 'host-call') && p.data.toolCallId) hostCalls.set(p.data.toolCallId, p.data);
-    if (isDataPart(p, 'approval') && p.data.toolCallId && p.data.state === 'denied')
-      denied.add(p.data.toolCallId);
+    if (isDataPart(p, 'approval') && p.data.toolCallId) approvals.set(p.data.toolCallId, p.data);
+    if (isDataPart(p, 'thinking-step') && p.data.toolCallId && p.data.kind === 'activity' && p.data.label?.key !== 'approval')
+      steps.set(p.data.toolCallId, p.data);
   }
-  return { hostCalls, denied };
+  return { hostCalls, approvals, steps };
 }
 
 interface DataViewContext {
@@ -103,6 +109,8 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
     case 'data-error':
       return <ErrorPart key={key} data={part.data} />;
     case 'data-approval':
+      // Asked: a card to answer in the window. Answered: a tool's card shows the outcome; anything else a line.
+      if (part.data.state === 'requested') return <ApprovalCard key={key} data={part.data} />;
       return part.data.toolCallId && ctx.toolIds.has(part.data.toolCallId) ? null : (
         <ApprovalLine key={key} data={part.data} />
       );
@@ -151,7 +159,8 @@ export const AssistantMessage = memo(function AssistantMessage({
   canAsk: boolean;
 }) {
   const t = useT();
-  const { hostCalls, denied } = toolAnnotations(message.parts);
+  const { hostCalls, approvals, steps: toolSteps } = toolAnnotations(message.parts);
+  const cellCodes = cellCodesOf(message.parts);
   const toolIds = new Set(message.parts.filter(isTool).map((x) => x.toolCallId));
   const children = message.parts.flatMap((p) => (isDataPart(p, 'child') ? [p.data] : []));
   const out: ReactNode[] = [];
@@ -168,7 +177,9 @@ export const AssistantMessage = memo(function AssistantMessage({
     flushSteps(String(i));
     const key = `p${i}`;
     if (part.type === 'text') {
-      if (part.text.trim()) out.push(<Markdown key={key} text={part.text} />);
+      // A fence that became a cell is shown once, as the cell card.
+      const text = withoutCellFences(part.text, cellCodes);
+      if (text.trim()) out.push(<Markdown key={key} text={text} />);
     } else if (part.type === 'reasoning') {
       if (part.text.trim()) out.push(<Reasoning key={key} part={part} />);
     } else if (isTool(part)) {
@@ -179,7 +190,8 @@ export const AssistantMessage = memo(function AssistantMessage({
           key={key}
           part={part}
           hostCall={hostCalls.get(part.toolCallId)}
-          denied={denied.has(part.toolCallId)}
+          approval={approvals.get(part.toolCallId)}
+          step={toolSteps.get(part.toolCallId)}
         />,
       );
     } else if (part.type === 'source-url') {
@@ -211,6 +223,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       className="msg msg-assistant"
       data-testid="assistant-message"
       data-message-id={message.id}
+      aria-busy={live || undefined}
     >
       <div className="msg-avatar" aria-hidden="true">
         4S
@@ -218,11 +231,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       <div className="msg-body">
         <div className="msg-name">{t('conv.assistant')}</div>
         {out}
-        {live ? (
-          <div className="working" role="status">
-            <span className="spinner spinner-sm" aria-hidden="true" /> {t('conv.thinking')}
-          </div>
-        ) : null}
+        {live ? <RunNowLine message={message} /> : null}
         <RunFooter metadata={message.metadata} />
       </div>
     </article>

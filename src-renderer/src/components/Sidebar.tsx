@@ -139,6 +139,7 @@ export function Sidebar() {
         type="button"
         className="btn btn-primary btn-block"
         onClick={() => void create()}
+        aria-keyshortcuts="Control+Shift+O"
         data-testid="new-session"
       >
         <Icon name="plus" size={14} /> {t('sidebar.newSession')}

@@ -1,4 +1,5 @@
 import type { Message } from '../plural';
+import { workbenchEn } from './workbench.en';
 
 /**
  * Every UI string in English. This dictionary defines the keys: the other locales are
@@ -7,6 +8,7 @@ import type { Message } from '../plural';
  * of plural forms chosen by Intl.PluralRules on the `count` parameter.
  */
 export const en = {
+  ...workbenchEn,
   'app.tagline': 'Research workbench',
   'header.language': 'Language',
 

@@ -1,7 +1,9 @@
 import type { Dictionary } from '../messages';
+import { workbenchZh } from './workbench.zh-CN';
 
 /** Every UI string in Simplified Chinese (Chinese has one plural form: `other`). */
 export const zhCN: Dictionary = {
+  ...workbenchZh,
   'app.tagline': '科研智能体工作台',
   'header.language': '语言',
 
