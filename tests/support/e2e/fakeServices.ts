@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 /**
- * UniProt and a SearXNG instance on 127.0.0.1 for the live-run tests. A UniProt search is
- * held open until the test releases it, so "what the run does now" can be looked at while
+ * UniProt and a SearXNG instance on 127.0.0.1 for the live-run tests. The FASTA of P01308
+ * answers at once (the demo's recording); a UniProt search is held open until the test releases it, so "what the run does now" can be looked at while
  * the call is in flight without any timing; the search instance answers one result.
  */
 export interface FakeServices {
@@ -30,6 +32,12 @@ export async function startFakeServices(): Promise<FakeServices> {
         res.writeHead(200, { 'content-type': 'application/json', 'x-total-results': '0' });
         res.end(JSON.stringify({ results: [] }));
       });
+      return;
+    }
+    if (url.pathname === '/uniprotkb/P01308.fasta') {
+      // The recorded FASTA of the replay demo: a real record, so the call leaves evidence.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(readFileSync(path.join(__dirname, '../../../resources/demo/uniprot-P01308.fasta')));
       return;
     }
     if (url.pathname === '/search') {
