@@ -15,7 +15,8 @@ async function inView(scroller: Locator, target: Locator): Promise<boolean> {
   return !!outer && !!inner && inner.y >= outer.y - 1 && inner.y + Math.min(inner.height, 40) <= outer.y + outer.height + 1;
 }
 
-const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id ?? document.activeElement?.tagName ?? null);
+const focused = (page: Page) =>
+  page.evaluate("(() => { const a = document.activeElement; return a ? a.getAttribute('data-testid') || a.id || a.tagName : null; })()") as Promise<string | null>;
 
 /**
  * Issue 24 in the browser: the workbench at 1024×700 (both side panels folded, a wide
@@ -57,7 +58,7 @@ describe('workbench: layout, reading and keyboard', () => {
     await expect.poll(() => distanceToEnd(scroller)).toBeLessThan(2);
     expect(await inView(scroller, page.getByTestId('assistant-message').last())).toBe(true);
     expect(await page.getByTestId('jump-latest').count()).toBe(0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1024);
 
     // The wide table scrolls inside its own box; its cells keep words whole (one line each).
     const table = page.locator('.md-table').last();
@@ -141,12 +142,12 @@ describe('workbench: layout, reading and keyboard', () => {
     await expect.poll(() => focused(page)).toBe('tab-evidence');
     expect(await page.getByRole('tab', { name: 'Evidence' }).getAttribute('aria-selected')).toBe('true');
     // The focus ring is visible.
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');
     // Tab on to the tab's "All results" and open it: the search's record is there.
     const all = page.getByRole('tab', { name: /^All results · 1$/ });
     await all.waitFor({ timeout: 30_000 });
-    for (let i = 0; i < 8 && !(await all.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 8 && !(await all.evaluate((el) => el === el.ownerDocument.activeElement)); i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByTestId('evidence-item').first().waitFor();
     await page.keyboard.press('Alt+Digit2');

@@ -11,7 +11,7 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
         <h2>{t('system.providers.title')}</h2>
       </header>
       <p className="muted note">{t('system.providers.note')}</p>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table className="providers">
           <thead>
             <tr>

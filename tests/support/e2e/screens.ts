@@ -17,7 +17,7 @@ export const MATRIX_DIR = path.join(SCREENSHOT_DIR, 'screenshots');
 export async function setLanguage(page: Page, lang: (typeof LANGS)[number]): Promise<void> {
   const current = await page.evaluate('document.documentElement.lang');
   if (String(current).startsWith(lang)) return;
-  await page.getByRole('group', { name: /^(Language|语言)$/ }).getByRole('button', { name: lang === 'zh' ? '中文' : 'English' }).click();
+  await page.getByRole('banner').getByRole('group', { name: /^(Language|语言)$/ }).getByRole('button', { name: lang === 'zh' ? '中文' : 'English' }).click();
   await page.waitForFunction(`document.documentElement.lang.startsWith(${JSON.stringify(lang)})`);
 }
 

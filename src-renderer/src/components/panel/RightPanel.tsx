@@ -31,11 +31,15 @@ export function RightPanel() {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const at = TABS.findIndex(([id]) => id === tab);
     const next =
-      e.key === 'ArrowRight' ? (at + 1) % TABS.length
-      : e.key === 'ArrowLeft' ? (at - 1 + TABS.length) % TABS.length
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? TABS.length - 1
-      : -1;
+      e.key === 'ArrowRight'
+        ? (at + 1) % TABS.length
+        : e.key === 'ArrowLeft'
+          ? (at - 1 + TABS.length) % TABS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? TABS.length - 1
+              : -1;
     if (next < 0 || !(e.target as HTMLElement).matches('[role="tab"]')) return;
     e.preventDefault();
     const id = TABS[next]![0];
@@ -43,30 +47,51 @@ export function RightPanel() {
     document.getElementById(`tab-${id}`)?.focus();
   };
   return (
-    <aside className="right-panel" aria-label={t(TABS.find(([id]) => id === tab)![1])} data-testid="right-panel">
-      <div className="panel-tabs" role="tablist" aria-orientation="horizontal" onKeyDown={onKeyDown}>
-        {TABS.map(([id, label], i) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls="panel-body"
-            aria-keyshortcuts={`Alt+${i + 1}`}
-            tabIndex={tab === id ? 0 : -1}
-            className={tab === id ? 'active' : undefined}
-            onClick={() => setTab(id)}
-          >
-            {t(label)}
-          </button>
-        ))}
+    <aside
+      className="right-panel"
+      aria-label={t(TABS.find(([id]) => id === tab)![1])}
+      data-testid="right-panel"
+    >
+      <div className="panel-tabs">
+        <div
+          className="panel-tablist"
+          role="tablist"
+          aria-orientation="horizontal"
+          onKeyDown={onKeyDown}
+        >
+          {TABS.map(([id, label], i) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              id={`tab-${id}`}
+              aria-selected={tab === id}
+              aria-controls="panel-body"
+              aria-keyshortcuts={`Alt+${i + 1}`}
+              tabIndex={tab === id ? 0 : -1}
+              className={tab === id ? 'active' : undefined}
+              onClick={() => setTab(id)}
+            >
+              {t(label)}
+            </button>
+          ))}
+        </div>
         <span className="grow" />
-        <IconButton label={t('panel.close')} aria-keyshortcuts="Control+Shift+B" onClick={() => toggle(false)}>
+        <IconButton
+          label={t('panel.close')}
+          aria-keyshortcuts="Control+Shift+B"
+          onClick={() => toggle(false)}
+        >
           <Icon name="chevronRight" />
         </IconButton>
       </div>
-      <div className="panel-body" id="panel-body" role="tabpanel" aria-labelledby={`tab-${tab}`} tabIndex={0}>
+      <div
+        className="panel-body"
+        id="panel-body"
+        role="tabpanel"
+        aria-labelledby={`tab-${tab}`}
+        tabIndex={0}
+      >
         {tab === 'notebook' ? <NotebookTab /> : null}
         {tab === 'evidence' ? <EvidenceTab /> : null}
         {tab === 'artifacts' ? <ArtifactsTab /> : null}

@@ -34,7 +34,8 @@ export function EvidenceLink({ id }: { id: string }) {
     <button
       type="button"
       className={record ? 'evidence-chip' : 'evidence-chip mono'}
-      aria-label={t('answer.openEvidence', { id })}
+      // The name starts with what the chip shows (a label, or the id), then says what it opens.
+      aria-label={record ? `${evidenceLabel(record)}: ${t('answer.openEvidence', { id })}` : t('answer.openEvidence', { id })}
       title={record ? `${id} · ${record.title}` : id}
       onClick={() => focus(id)}
       data-testid="evidence-link"

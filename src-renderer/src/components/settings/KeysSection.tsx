@@ -17,7 +17,7 @@ export function KeysSection({ providers }: { providers: readonly ProviderReport[
       }
       testId="settings-keys"
     >
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table className="providers">
           <thead>
             <tr>
