@@ -31,8 +31,10 @@ describe('workbench: contrast and labels (axe-core)', () => {
 
   it('finds no serious violation on the start page, a conversation with an approval, a cell and a cited answer, the side panel tabs, Settings, Skills and System', async () => {
     const cell = ['```python', "print('insulin has', 21 + 30, 'residues')", '```'].join('\n');
+    // A second fence is not run (only the first is a cell): it stays highlighted Markdown, so the syntax colours are checked too.
+    const shown = ['```python', 'def chains(total=51):', "    # the A chain has 21 residues", "    return {'A': 21, 'B': total - 21, 'ratio': 0.7}", '```'].join('\n');
     const model = await e2e.startModel([
-      { reply: [{ reasoning: 'Count the residues, then look for a source.' }, { text: `Counting.\n\n${cell}\n` }] },
+      { reply: [{ reasoning: 'Count the residues, then look for a source.' }, { text: `Counting.\n\n${cell}\n\nLater I could split it like this:\n\n${shown}\n` }] },
       { reply: [{ toolCall: { name: 'web_fetch', arguments: { url: 'https://www.uniprot.org/uniprotkb/P01308', reason: 'Read the record.' } } }] },
       { reply: [{ toolCall: { name: 'finalize_response', arguments: ANSWER } }] },
     ]);
@@ -48,6 +50,7 @@ describe('workbench: contrast and labels (axe-core)', () => {
     await card.waitFor({ timeout: 90_000 });
     await page.locator('[data-testid="cell-card"][data-status="ok"]').first().waitFor();
     await page.locator('[data-markdown="rendered"]').first().waitFor();
+    expect(await page.locator('.md pre .hljs-keyword').count()).toBeGreaterThan(0);
     await check(page, 'conversation with a pending approval', found);
     // Denied from the card: the run goes on to its answer.
     await card.getByRole('button', { name: 'Deny' }).click();

@@ -211,7 +211,6 @@ export const en = {
   'conv.assistant': 'OpenAI4S',
   'conv.queued': 'Queued · runs after the current answer',
   'conv.empty': 'Ask the first question of this session below.',
-  'conv.thinking': 'Working…',
   'conv.reasoning': 'Reasoning',
   'conv.reasoningStreaming': 'Reasoning…',
   'conv.steps': 'Steps',
@@ -301,9 +300,7 @@ export const en = {
   'tool.state.output-available': 'done',
   'tool.state.output-error': 'failed',
   'tool.state.output-denied': 'denied',
-  'tool.denied': 'The call was denied, so it did not run.',
   'tool.rawInput': 'The arguments did not parse; as sent:',
-  'tool.duration': '{seconds} s',
 
   'cell.python': 'Python',
   'cell.r': 'R',
