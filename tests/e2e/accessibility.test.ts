@@ -59,6 +59,13 @@ describe('workbench: contrast and labels (axe-core)', () => {
     expect(await page.locator('[data-testid="tool-card"][data-tool="web_fetch"]').getByTestId('tool-denied').getAttribute('data-denied-by')).toBe('user');
     await shootMatrix(page, 'answer');
     await check(page, 'conversation with a cited answer', found);
+    // Code and ids are never under 12 px; no icon or mark is a glyph that needs an emoji or symbol font.
+    const small = await page.evaluate(`[...document.querySelectorAll('code, pre, kbd, .mono, [data-evidence-id], .pill, .section-label, .small')]
+      .filter((el) => el.getClientRects().length && parseFloat(getComputedStyle(el).fontSize) < 12)
+      .map((el) => el.className + ': ' + getComputedStyle(el).fontSize)`);
+    expect(small).toEqual([]);
+    const glyphs = await page.evaluate(`[...document.body.innerText.matchAll(/[\\u2600-\\u27BF\\u25A0-\\u25FF\\u2B00-\\u2BFF\\uFF0B]|\\p{Extended_Pictographic}/gu)].map((m) => m[0])`);
+    expect(glyphs).toEqual([]);
 
     for (const tab of ['Evidence', 'Artifacts', 'Plan', 'Memory', 'Jobs', 'Notebook']) {
       await page.getByRole('tab', { name: tab, exact: true }).click();
