@@ -150,6 +150,7 @@ describe('workbench: layout, reading and keyboard', () => {
     for (let i = 0; i < 8 && !(await all.evaluate((el) => el === el.ownerDocument.activeElement)); i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByTestId('evidence-item').first().waitFor();
+    await shootMatrix(page, 'evidence');
     await page.keyboard.press('Alt+Digit2');
     await expect.poll(() => focused(page)).toBe('tab-evidence');
     await page.keyboard.press('ArrowRight');
@@ -157,7 +158,6 @@ describe('workbench: layout, reading and keyboard', () => {
     expect(await page.getByRole('tab', { name: 'Artifacts' }).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => focused(page)).toBe('tab-evidence');
-    await shootMatrix(page, 'evidence');
 
     // Ctrl+B and Ctrl+Shift+B fold the sidebar and the side panel, and bring them back.
     await page.keyboard.press('Control+B');

@@ -67,6 +67,8 @@ export function Conversation() {
       if (following.current) el.scrollTop = el.scrollHeight;
     });
     observer.observe(body);
+    // The window (and so the scroller) shrinking keeps a following view at the end too.
+    observer.observe(el);
     return () => observer.disconnect();
   }, [sessionId]);
 
