@@ -110,7 +110,10 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
       return <ErrorPart key={key} data={part.data} />;
     case 'data-approval':
       // Asked: a card to answer in the window. Answered: a tool's card shows the outcome; anything else a line.
-      if (part.data.state === 'requested') return <ApprovalCard key={key} data={part.data} />;
+      // A question left open by a run that is over (the app was closed while it waited) cannot be answered any more.
+      if (part.data.state === 'requested') {
+        return ctx.live ? <ApprovalCard key={key} data={part.data} /> : <ApprovalLine key={key} data={{ ...part.data, state: 'expired' }} />;
+      }
       return part.data.toolCallId && ctx.toolIds.has(part.data.toolCallId) ? null : (
         <ApprovalLine key={key} data={part.data} />
       );
