@@ -152,7 +152,7 @@ describe('workbench: layout, reading and keyboard', () => {
     for (let i = 0; i < 8 && !(await all.evaluate((el) => el === el.ownerDocument.activeElement)); i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByTestId('evidence-item').first().waitFor();
-    await shootMatrix(page, 'evidence');
+    await shootMatrix(page, 'evidence', { panel: true });
     await page.keyboard.press('Alt+Digit2');
     await expect.poll(() => focused(page)).toBe('tab-evidence');
     await page.keyboard.press('ArrowRight');

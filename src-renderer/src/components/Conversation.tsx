@@ -1,4 +1,3 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { queuedRuns } from '../store/conversationReducer';
@@ -7,9 +6,7 @@ import { ExportResultBar } from './ExportPanel';
 import { ReplayBanner } from './ReplayBanner';
 import { MessageView, UserBubble } from './MessageView';
 import { Icon } from './icons';
-
-/** How close to the bottom (px) still counts as "following" the stream. */
-const FOLLOW_SLACK = 80;
+import { useFollowScroll } from './layout/useFollowScroll';
 
 /**
  * The open session: its messages folded from the ledger stream, queued messages as
@@ -22,55 +19,15 @@ export function Conversation() {
   const t = useT();
   const conv = useAppStore((s) => s.conversation);
   const openSession = useAppStore((s) => s.openSession);
-  const scroller = useRef<HTMLDivElement>(null);
-  const inner = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-  const [atEnd, setAtEnd] = useState(true);
-
-  const toEnd = (smooth = false) => {
-    const el = scroller.current;
-    if (!el) return;
-    following.current = true;
-    setAtEnd(true);
-    el.scrollTo({ top: el.scrollHeight, behavior: smooth ? 'smooth' : 'auto' });
-  };
-
-  // A session opens at its end (also one opened again from the sidebar).
-  const sessionId = conv?.sessionId;
-  const ready = conv?.status === 'ready';
-  useLayoutEffect(() => {
-    if (ready) toEnd();
-  }, [sessionId, ready]);
-
-  // The user's own new message (sent, or queued) is always brought into view.
   const sentKey = conv
     ? `${conv.runs.length}:${conv.fold.messages.filter((m) => m.role === 'user').length}`
     : '';
-  const sentRef = useRef(sentKey);
-  useLayoutEffect(() => {
-    if (sentRef.current !== sentKey && sentRef.current !== '') toEnd();
-    sentRef.current = sentKey;
-  }, [sentKey]);
-
-  const messages = conv?.fold.messages;
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
-  }, [messages, conv?.runs]);
-
-  // Content that grows after it rendered (lazily rendered messages, figures, markdown) keeps a following view at the end.
-  useEffect(() => {
-    const el = scroller.current;
-    const body = inner.current;
-    if (!el || !body || typeof ResizeObserver === 'undefined') return undefined;
-    const observer = new ResizeObserver(() => {
-      if (following.current) el.scrollTop = el.scrollHeight;
-    });
-    observer.observe(body);
-    // The window (and so the scroller) shrinking keeps a following view at the end too.
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [sessionId]);
+  const { scroller, inner, atEnd, toEnd, handlers } = useFollowScroll(
+    conv?.sessionId,
+    conv?.status === 'ready',
+    sentKey,
+    conv?.fold.messages,
+  );
 
   if (!conv) return null;
   const queued = queuedRuns(conv);
@@ -82,11 +39,7 @@ export function Conversation() {
         <div
           className="conv-scroll"
           ref={scroller}
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK;
-            setAtEnd(following.current);
-          }}
+          {...handlers}
           data-testid="conversation"
           data-at-end={atEnd}
         >

@@ -25,9 +25,9 @@ export async function setLanguage(page: Page, lang: (typeof LANGS)[number]): Pro
  * Saves the page as it is now in every size × theme × language, as
  * test-results/screenshots/<state>-<w>x<h>-<theme>-<lang>.png, then puts the page back as it
  * was. The theme follows the system's (emulated) colour scheme; the size change lets the
- * window's own width rules fold the panels at 1024 px.
+ * window's own width rules fold the panels at 1024 px (`panel`: open the side panel again).
  */
-export async function shootMatrix(page: Page, state: string): Promise<string[]> {
+export async function shootMatrix(page: Page, state: string, options: { panel?: boolean } = {}): Promise<string[]> {
   await mkdir(MATRIX_DIR, { recursive: true });
   const before = page.viewportSize() ?? { width: 1320, height: 860 };
   const lang = String(await page.evaluate('document.documentElement.lang')).startsWith('zh') ? 'zh' : 'en';
@@ -35,6 +35,11 @@ export async function shootMatrix(page: Page, state: string): Promise<string[]> 
   const files: string[] = [];
   for (const size of SIZES) {
     await page.setViewportSize(size);
+    // A state that is about the side panel opens it where the width folded it (Ctrl+Shift+B, as a user would).
+    if (options.panel && (await page.getByTestId('right-panel').count()) === 0) {
+      await page.keyboard.press('Control+Shift+B');
+      await page.getByTestId('right-panel').waitFor();
+    }
     for (const theme of THEMES) {
       await page.emulateMedia({ colorScheme: theme });
       for (const l of LANGS) {
