@@ -13,7 +13,7 @@ import { useFollowScroll } from './layout/useFollowScroll';
  * queued bubbles, and the composer. A session opens at its end. While the user is at the
  * bottom the view follows the stream (also when content grows later: a figure loads, the
  * markdown renderer arrives); once they scroll up it stays where they are, with a "Jump to
- * latest" button; sending a message brings it into view.
+ * latest" button; sending a message brings it into view (useFollowScroll).
  */
 export function Conversation() {
   const t = useT();
@@ -34,75 +34,64 @@ export function Conversation() {
   const lastId = conv.fold.messages[conv.fold.messages.length - 1]?.id;
 
   return (
-    <section className="conversation" aria-busy={conv.status === 'loading'}>
-      <div className="conv-viewport">
-        <div
-          className="conv-scroll"
-          ref={scroller}
-          {...handlers}
-          data-testid="conversation"
-          data-at-end={atEnd}
-        >
-          {/* A log: what is added is announced; a message still streaming is busy until it ends. */}
-          <div
-            className="conv-inner"
-            ref={inner}
-            role="log"
-            aria-live="polite"
-            aria-relevant="additions"
-            aria-label={t('conv.log')}
-          >
-            <ReplayBanner />
-            {conv.status === 'loading' ? (
-              <div className="loading" role="status">
-                <span className="spinner" aria-hidden="true" />
-                {t('conv.loading')}
+    <section
+      className="conversation"
+      aria-busy={conv.status === 'loading'}
+    >
+      <div
+        className="conv-scroll"
+        ref={scroller}
+        {...handlers}
+        data-testid="conversation"
+        data-at-end={atEnd}
+      >
+        {/* A log: what is added is announced; a message still streaming is busy until it ends. */}
+        <div className="conv-inner" ref={inner} role="log" aria-live="polite" aria-relevant="additions" aria-label={t('conv.log')}>
+          <ReplayBanner />
+          {conv.status === 'loading' ? (
+            <div className="loading" role="status">
+              <span className="spinner" aria-hidden="true" />
+              {t('conv.loading')}
+            </div>
+          ) : null}
+          {conv.status === 'error' ? (
+            <div className="alert" role="alert">
+              <div>
+                <strong>{t('conv.loadFailed')}</strong>
+                <p>{conv.error?.message}</p>
               </div>
-            ) : null}
-            {conv.status === 'error' ? (
-              <div className="alert" role="alert">
-                <div>
-                  <strong>{t('conv.loadFailed')}</strong>
-                  <p>{conv.error?.message}</p>
-                </div>
-                <button
-                  type="button"
-                  className="btn"
-                  onClick={() => void openSession(conv.sessionId)}
-                >
-                  {t('conv.retry')}
-                </button>
-              </div>
-            ) : null}
-            {conv.status === 'ready' && conv.fold.messages.length === 0 && queued.length === 0 ? (
-              <p className="conv-empty muted">{t('conv.empty')}</p>
-            ) : null}
-            {conv.fold.messages.map((m) => (
-              <MessageView
-                key={m.id}
-                message={m}
-                sessionId={conv.sessionId}
-                live={conv.fold.open && m.id === lastId}
-                canAsk
-              />
-            ))}
-            {queued.map((r) => (
-              <UserBubble key={r.id} text={r.message} queued />
-            ))}
-          </div>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => void openSession(conv.sessionId)}
+              >
+                {t('conv.retry')}
+              </button>
+            </div>
+          ) : null}
+          {conv.status === 'ready' && conv.fold.messages.length === 0 && queued.length === 0 ? (
+            <p className="conv-empty muted">{t('conv.empty')}</p>
+          ) : null}
+          {conv.fold.messages.map((m) => (
+            <MessageView
+              key={m.id}
+              message={m}
+              sessionId={conv.sessionId}
+              live={conv.fold.open && m.id === lastId}
+              canAsk
+            />
+          ))}
+          {queued.map((r) => (
+            <UserBubble key={r.id} text={r.message} queued />
+          ))}
         </div>
+      </div>
+      <div className="conv-composer">
         {!atEnd ? (
-          <button
-            type="button"
-            className="btn jump-latest"
-            onClick={() => toEnd(true)}
-            data-testid="jump-latest"
-          >
+          <button type="button" className="btn jump-latest" onClick={() => toEnd(true)} data-testid="jump-latest">
             <Icon name="chevronDown" size={14} /> {t('conv.jumpLatest')}
           </button>
         ) : null}
-      </div>
-      <div className="conv-composer">
         <ExportResultBar />
         <Composer autoFocus />
       </div>
