@@ -13,6 +13,7 @@ const CORE_LAYERS = [
   'workspace',
   'skills',
   'llm',
+  'providers',
   'engine',
   'kernel',
   'environments',

@@ -61,10 +61,10 @@ export const layerRules = {
             message: 'The renderer imports the contract only, never the preload.',
           },
           {
-            // Pure, dependency-free modules the renderer runs too: the fold and the evidence labels.
-            regex: '(^|/)contract(?!/(fold|evidenceLabel)(\\.ts)?$)(/.*)?$',
+            // Pure, dependency-free modules the renderer runs too: the fold, the evidence labels, the cell view.
+            regex: '(^|/)contract(?!/(fold|evidenceLabel|cellView)(\\.ts)?$)(/.*)?$',
             allowTypeImports: true,
-            message: 'From the contract the renderer imports only types (`import type`), the pure fold and the evidence labels.',
+            message: 'From the contract the renderer imports only types (`import type`), the pure fold, the evidence labels and the cell view.',
           },
           { group: ['node:*'], message: 'The renderer has no Node built-ins.' },
         ],

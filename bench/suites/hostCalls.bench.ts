@@ -39,8 +39,10 @@ const suite: BenchSuite = {
     const app = startProductionApp({ ...model.env, OPENAI4S_SANDBOX: 'auto' });
     try {
       const session = await app.call<{ id: string }>('session.create', { title: 'bench host calls' });
+      const cpu0 = process.cpuUsage();
       const run = await app.call<RunRecord>('run.submit', { sessionId: session.id, mutationId: 'bench-host', message: 'Read notes.txt.' });
       const done = await app.core.runner.result(run.id);
+      const cpu = process.cpuUsage(cpu0);
       const file = path.join(app.core.kernels.workspaceFor(session.id), RESULT_FILE);
       if (!fs.existsSync(file)) throw new Error(`the bench cell did not finish (run ${done.status}); no ${RESULT_FILE} in the workspace`);
       const { calls, seconds } = JSON.parse(fs.readFileSync(file, 'utf8')) as { calls: number; seconds: number };
@@ -50,6 +52,8 @@ const suite: BenchSuite = {
       return [
         { metric: 'read-only host calls from a cell (run -> supervisor -> HostDispatcher -> permissions -> LedgerAudit)', value: Math.round(perSec), unit: 'calls/s', target: '≥ 10,000/s', met: perSec >= 10_000 },
         { metric: `audited host calls in the ledger (tool_batch groups; the cell made ${calls + 1})`, value: audited, unit: 'calls' },
+        // The whole run's main-process CPU (the kernel start and the model's two replies included), per call.
+        { metric: 'main-process CPU per host call (user + system over the whole run / calls; the kernel worker is another process)', value: (cpu.user + cpu.system) / (calls + 1), unit: 'us/call' },
       ];
     } finally {
       await app.close();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SessionDetail, SessionStreamEvent } from '../../src-preload/contract/sessions';
+import type { SessionOpening, SessionStreamEvent } from '../../src-preload/contract/sessions';
 import { LEDGER_FILE, openLedger } from '../../src-main/core/ledger/ledger';
 import { REPLAY_PAGE } from '../../src-renderer/src/store/replayPage';
 import { conversationReducer, openConversation } from '../../src-renderer/src/store/conversationReducer';
@@ -12,25 +12,28 @@ import type { BenchRow, BenchSuite } from '../types';
 const CHUNKS = 100_000;
 
 /**
- * Opening a session as the renderer does it (conversationSlice.load): `session.get` and
- * `session.replay` pages of REPLAY_PAGE through the app's router, each answer structured-
- * cloned (what Electron's IPC does to it), then the renderer's conversationReducer folds
- * the events. "Cold" is the first open after the app starts (ledger opened and repaired).
+ * Opening a session as the renderer does it (conversationSlice.load): `session.open`
+ * through the app's router (the session's detail and its last turns, at least
+ * OPEN_TAIL_CHUNKS chunks), the answer structured-cloned (what Electron's IPC does to
+ * it), the renderer's conversationReducer folding the tail: the window shows it. Then the
+ * earlier chunks in `session.replay` pages of REPLAY_PAGE (`beforeSeq`), cloned, folded and
+ * put in front (`conv/earlier`): the whole history. "Cold" is the first open after the
+ * app starts (ledger opened and repaired).
  */
-async function openLikeRenderer(app: ProductionApp, sessionId: string): Promise<number> {
-  const readAll = async () => {
-    const events: SessionStreamEvent[] = [];
-    let afterSeq = 0;
-    for (;;) {
-      const page = structuredClone(await app.call<{ events: SessionStreamEvent[]; complete: boolean }>('session.replay', { sessionId, afterSeq, limit: REPLAY_PAGE }));
-      events.push(...page.events);
-      if (page.complete || page.events.length === 0) return events;
-      afterSeq = page.events[page.events.length - 1]!.seq;
-    }
-  };
-  const [detail, events] = await Promise.all([app.call<SessionDetail>('session.get', { sessionId }).then((d) => structuredClone(d)), readAll()]);
-  const state = conversationReducer(openConversation(sessionId, 1), { type: 'conv/loaded', loadId: 1, events, runs: detail.runs });
-  return state.fold.messages.length;
+async function openLikeRenderer(app: ProductionApp, sessionId: string): Promise<{ visibleMs: number; fullMs: number; messages: number }> {
+  const t0 = performance.now();
+  const opening = structuredClone(await app.call<SessionOpening>('session.open', { sessionId }));
+  let state = conversationReducer(openConversation(sessionId, 1), { type: 'conv/loaded', loadId: 1, events: opening.events, runs: opening.runs, fromSeq: opening.fromSeq });
+  const visibleMs = performance.now() - t0;
+  const earlier: SessionStreamEvent[] = [];
+  for (let afterSeq = 0; opening.fromSeq > 1; ) {
+    const page = structuredClone(await app.call<{ events: SessionStreamEvent[]; complete: boolean }>('session.replay', { sessionId, afterSeq, limit: REPLAY_PAGE, beforeSeq: opening.fromSeq }));
+    earlier.push(...page.events);
+    if (page.complete || page.events.length === 0) break;
+    afterSeq = page.events[page.events.length - 1]!.seq;
+  }
+  state = conversationReducer(state, { type: 'conv/earlier', loadId: 1, events: earlier });
+  return { visibleMs, fullMs: performance.now() - t0, messages: state.fold.messages.length };
 }
 
 const suite: BenchSuite = {
@@ -48,19 +51,16 @@ const suite: BenchSuite = {
     const app = startProductionApp({ OPENAI4S_SANDBOX: 'auto' }, dataDir);
     const rows: BenchRow[] = [];
     try {
-      let t = performance.now();
-      const messages = await openLikeRenderer(app, sessionId);
-      const cold = performance.now() - t;
-      if (messages === 0) throw new Error('the opened session folded to no messages');
-      rows.push({ metric: `open a ${CHUNKS / 1000}k-chunk session, first after app start (router session.get + session.replay pages + clone + renderer fold)`, value: cold, unit: 'ms', target: '≤ 300 ms', met: cold <= 300 });
-      const warm: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        t = performance.now();
-        await openLikeRenderer(app, sessionId);
-        warm.push(performance.now() - t);
-      }
-      const warmMs = warm.sort((a, b) => a - b)[1]!;
-      rows.push({ metric: `open the same session again (median of 3, same path)`, value: warmMs, unit: 'ms', target: '≤ 300 ms', met: warmMs <= 300 });
+      const cold = await openLikeRenderer(app, sessionId);
+      if (cold.messages === 0) throw new Error('the opened session folded to no messages');
+      const path = 'router session.open (last turns, >= 2,000 chunks) + clone + renderer fold of the tail';
+      rows.push({ metric: `open a ${CHUNKS / 1000}k-chunk session at its end, first after app start: the window shows its last turns (${path})`, value: cold.visibleMs, unit: 'ms', target: '≤ 300 ms', met: cold.visibleMs <= 300 });
+      rows.push({ metric: `open a ${CHUNKS / 1000}k-chunk session, first after app start: the whole history (the tail above, then session.replay pages before it + clone + fold in front)`, value: cold.fullMs, unit: 'ms', target: '≤ 300 ms', met: cold.fullMs <= 300 });
+      const warm: { visibleMs: number; fullMs: number }[] = [];
+      for (let i = 0; i < 3; i++) warm.push(await openLikeRenderer(app, sessionId));
+      const median = (pick: (w: { visibleMs: number; fullMs: number }) => number) => warm.map(pick).sort((a, b) => a - b)[1]!;
+      rows.push({ metric: `open the same session again, last turns shown (median of 3, same path)`, value: median((w) => w.visibleMs), unit: 'ms', target: '≤ 300 ms', met: median((w) => w.visibleMs) <= 300 });
+      rows.push({ metric: `open the same session again, whole history (median of 3)`, value: median((w) => w.fullMs), unit: 'ms' });
     } finally {
       await app.close();
     }

@@ -8,13 +8,15 @@ to its token scan). Only the standard library is used, so any python3 can run it
 
 The rules flag intent that ordinary science code does not have: spawning processes, network
 libraries and sockets, writing outside the workspace, reading credential-like paths,
-package installs, foreign-function interfaces, and deleting many files. The sandbox still
+package installs, foreign-function interfaces, deleting many files, and code or module names
+built at run time (exec, eval, __import__ of a computed name), which would hide the others. The sandbox still
 applies whatever this says; the review exists so a person sees such a cell before it runs.
 """
 
 import ast
 import json
 from collections import deque
+import posixpath
 import re
 import sys
 
@@ -46,6 +48,12 @@ WRITE_CALLS = {
     "touch", "write_image", "write_html",
 }
 DELETE_CALLS = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "unlink", "rmdir", "send2trash"}
+# Code run from a string: whatever it does is out of this review's sight.
+DYNAMIC_CALLS = {"exec", "eval", "compile", "builtins.exec", "builtins.eval", "builtins.compile"}
+# Modules whose attributes, taken by a computed name (getattr), reach processes, files or imports.
+RISKY_NAMESPACES = {"os", "subprocess", "builtins", "importlib", "socket", "ctypes", "shutil", "pty", "sys"}
+# The os module under its platform names.
+OS_ALIASES = {"posix": "os", "nt": "os"}
 # Absolute paths a cell may write: the kernel's scratch space and the sandbox's workspace mount.
 WRITABLE_ROOTS = ("/tmp/", "/workspace/", "/dev/null")
 WRITE_MODE = re.compile(r"[wax+]")
@@ -64,9 +72,15 @@ def dotted(node):
 
 
 def strings_in(node):
-    """String constants directly in a node: itself, or the elements of a list/tuple (argv lists)."""
+    """String constants directly in a node: itself, a sum of constants ("sub" + "process"), or the
+    elements of a list/tuple (argv lists)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = strings_in(node.left), strings_in(node.right)
+        if len(left) == 1 and len(right) == 1 and not isinstance(node.left, (ast.List, ast.Tuple)):
+            return [left[0] + right[0]]
+        return []
     if isinstance(node, ast.JoinedStr):
         return ["".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))]
     if isinstance(node, (ast.List, ast.Tuple)):
@@ -84,8 +98,10 @@ def outside_workspace(path):
     if p.startswith("~") or p.startswith("../") or p == ".." or re.match(r"^[A-Za-z]:[\\/]", p):
         return True
     if p.startswith("/"):
+        # "/tmp/../etc/x" is /etc/x: read as the path it names.
+        p = posixpath.normpath(p) + ("/" if p.endswith("/") else "")
         return not any(p == root.rstrip("/") or p.startswith(root) for root in WRITABLE_ROOTS)
-    return False
+    return posixpath.normpath(p).startswith("..")
 
 
 def prefixes(module):
@@ -141,10 +157,26 @@ class Reviewer:
             return None
         head, _, rest = name.partition(".")
         base = self.aliases.get(head, head)
+        first, dot, tail = base.partition(".")
+        base = OS_ALIASES.get(first, first) + dot + tail
         return f"{base}.{rest}" if rest else base
+
+    def call_rules(self, node, name):
+        """The process, network and native-code rules for a call of `name`; True when one flagged it."""
+        if name in PROCESS_CALLS or name.startswith(PROCESS_PREFIXES) or matches(name, PROCESS_MODULES):
+            self.flag(node, "process", f"calls {name}, which starts another program")
+        elif matches(name, NETWORK_MODULES):
+            self.flag(node, "network", f"calls {name}, which opens a network connection")
+        elif matches(name, FFI_MODULES):
+            self.flag(node, "ffi", f"calls {name} (native code)")
+        else:
+            return False
+        return True
 
     def visit_Subscript(self, node):
         target = self.resolve(dotted(node.value))
+        if target in ("__builtins__", "builtins.__dict__", "__builtins__.__dict__"):
+            self.flag(node, "dynamic", "takes a built-in by a computed name, which this review cannot read")
         if target == "os.environ":
             for s in strings_in(node.slice):
                 if SECRET_NAME.search(s):
@@ -171,14 +203,24 @@ class Reviewer:
         args = list(node.args) + [k.value for k in node.keywords]
         texts = [s for a in args for s in strings_in(a)]
         if name:
-            if name in PROCESS_CALLS or name.startswith(PROCESS_PREFIXES) or matches(name, PROCESS_MODULES):
-                self.flag(node, "process", f"calls {name}, which starts another program")
-            elif matches(name, NETWORK_MODULES):
-                self.flag(node, "network", f"calls {name}, which opens a network connection")
-            elif matches(name, FFI_MODULES):
-                self.flag(node, "ffi", f"calls {name} (native code)")
-            elif name in ("__import__", "importlib.import_module") and texts:
-                self.module_rules(node, texts[0])
+            if self.call_rules(node, name):
+                pass
+            elif name in ("__import__", "builtins.__import__", "importlib.import_module", "importlib.__import__"):
+                first = strings_in(node.args[0]) if node.args else []
+                if first:
+                    self.module_rules(node, first[0])
+                else:
+                    self.flag(node, "dynamic", f"{name} imports a module whose name is computed at run time")
+            elif name in DYNAMIC_CALLS:
+                self.flag(node, "dynamic", f"runs code built at run time ({name}), which this review cannot read")
+            elif name in ("getattr", "builtins.getattr") and node.args:
+                owner = self.resolve(dotted(node.args[0]))
+                if owner and owner.split(".")[0] in RISKY_NAMESPACES:
+                    attr = strings_in(node.args[1]) if len(node.args) > 1 else []
+                    if not attr:
+                        self.flag(node, "dynamic", f"takes an attribute of {owner} by a computed name, which this review cannot read")
+                    elif not self.call_rules(node, f"{owner}.{attr[0]}") and attr[0] in ("__import__", "exec", "eval", "compile", "system", "popen"):
+                        self.flag(node, "dynamic", f"takes {owner}.{attr[0]} by name")
             elif name in ("os.getenv", "os.environ.get", "os.environ.pop") and any(SECRET_NAME.search(t) for t in texts[:1]):
                 self.flag(node, "credentials", f"reads the secret-like environment variable {texts[0]}")
             elif name in ("shutil.rmtree",) or (last == "rmtree"):

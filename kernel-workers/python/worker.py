@@ -462,6 +462,22 @@ def _figure_svg(fig):
         return None
 
 
+# The figure as PDF too (issue 25: save as PNG/SVG/PDF). No creation date, so the same
+# figure gives the same bytes; base64 in the frame like the PNG.
+_PDF_MAX_BYTES = 4 * 1024 * 1024
+
+
+def _figure_pdf(fig):
+    try:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="pdf", dpi=100, bbox_inches="tight", metadata={"CreationDate": None})
+        if buf.tell() > _PDF_MAX_BYTES:
+            return None  # very many points: the PNG and SVG stand without it
+        return base64.b64encode(buf.getvalue()).decode("ascii")
+    except Exception:
+        return None
+
+
 def _capture_figures(cell_id, close):
     # Figures exist only if the cell (or an earlier one) imported pyplot.
     plt = sys.modules.get("matplotlib.pyplot")
@@ -479,6 +495,9 @@ def _capture_figures(cell_id, close):
         svg = _figure_svg(fig)
         if svg is not None:
             frame["data"]["image/svg+xml"] = svg
+        pdf = _figure_pdf(fig)
+        if pdf is not None:
+            frame["data"]["application/pdf"] = pdf
         title = _figure_title(fig)
         if title:
             frame["title"] = title

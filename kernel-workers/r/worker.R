@@ -90,6 +90,44 @@ skill_sidecar <- function(name) {
   as.numeric(gsub("[^0-9]", "", hwm))
 }
 
+# Every finished page of the cell's PNG device, recorded so it can be drawn again as SVG
+# (issue 25: figures save as SVG too). A page is finished when the next high-level plot
+# starts a new one (base graphics: par("page"); grid: every grid.newpage()) and when the
+# cell ends. The PNG device keeps a display list only when asked (file devices do not).
+.oai$pages <- list()
+.oai$plot_dev <- NULL
+.oai$snap_page <- function(starts_page) {
+  if (is.null(.oai$plot_dev) || dev.cur()[[1]] != .oai$plot_dev || !isTRUE(starts_page)) return(invisible())
+  p <- tryCatch(recordPlot(), error = function(e) NULL)
+  if (!is.null(p) && length(p[[1]]) > 0) .oai$pages[[length(.oai$pages) + 1]] <- p
+  invisible()
+}
+setHook("before.plot.new", function() .oai$snap_page(tryCatch(par("page"), error = function(e) FALSE)))
+setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
+.oai$SVG_MAX_BYTES <- 4 * 1024 * 1024
+
+# The recorded pages as SVG text (NULL for a page that could not be drawn or is too big);
+# only when every PNG page has its record, so a PNG and an SVG never pair the wrong pages.
+.oai$page_svgs <- function(plot_dir, png_count) {
+  pages <- .oai$pages
+  .oai$pages <- list()
+  if (length(pages) != png_count || !isTRUE(capabilities("cairo"))) return(vector("list", png_count))
+  lapply(seq_along(pages), function(i) {
+    f <- file.path(plot_dir, sprintf("page-%03d.svg", i))
+    grDevices::svg(f, width = 800 / 72, height = 600 / 72)
+    dev <- dev.cur()[[1]]
+    # Closed before the file is read: cairo writes the SVG when its device closes.
+    ok <- tryCatch({
+      replayPlot(pages[[i]])
+      TRUE
+    }, error = function(e) FALSE, finally = if (dev %in% dev.list()) dev.off(dev))
+    if (!ok || !file.exists(f) || file.info(f)$size > .oai$SVG_MAX_BYTES) return(NULL)
+    text <- rawToChar(readBin(f, "raw", file.info(f)$size))
+    Encoding(text) <- "UTF-8"
+    text
+  })
+}
+
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
@@ -99,6 +137,9 @@ skill_sidecar <- function(name) {
   dir.create(plot_dir)
   devices_before <- dev.list()
   grDevices::png(file.path(plot_dir, "plot-%03d.png"), width = 800, height = 600)
+  .oai$plot_dev <- dev.cur()[[1]]
+  .oai$pages <- list()
+  dev.control(displaylist = "enable")
   line <- NA_integer_
   error <- NULL
   tryCatch({
@@ -129,11 +170,21 @@ skill_sidecar <- function(name) {
       traceback = sprintf("Interrupted (%s, line %s)\n", fname, ifelse(is.na(line), "?", line)),
       line = if (is.na(line)) NULL else line)
   })
+  # The page on screen when the cell ended is finished too (if the cell left the device open).
+  if (.oai$plot_dev %in% dev.list()) {
+    dev.set(.oai$plot_dev)
+    .oai$snap_page(TRUE)
+  }
+  .oai$plot_dev <- NULL
   # Close the cell's file device (and any the cell left open after it) to write the plots.
   for (d in setdiff(dev.list(), devices_before)) try(dev.off(d), silent = TRUE)
-  for (f in sort(list.files(plot_dir, full.names = TRUE))) {
-    bytes <- readBin(f, "raw", file.info(f)$size)
-    if (length(bytes) > 0) .oai$send(list(type = "display", id = id, data = list("image/png" = base64_enc(bytes))))
+  pngs <- Filter(function(f) file.info(f)$size > 0, sort(list.files(plot_dir, pattern = "^plot-.*[.]png$", full.names = TRUE)))
+  svgs <- .oai$page_svgs(plot_dir, length(pngs))
+  for (i in seq_along(pngs)) {
+    bytes <- readBin(pngs[[i]], "raw", file.info(pngs[[i]])$size)
+    data <- list("image/png" = base64_enc(bytes))
+    if (!is.null(svgs[[i]])) data[["image/svg+xml"]] <- svgs[[i]]
+    .oai$send(list(type = "display", id = id, data = data))
   }
   unlink(plot_dir, recursive = TRUE)
   flush(stdout())

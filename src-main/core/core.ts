@@ -38,6 +38,8 @@ import { jobStepData } from './compute/jobState';
 import { literatureTools } from './capabilities/tools/literatureTools';
 import { NO_SECRET_STORE_REASON, unavailableSecretStore, type SecretStore } from './settings/secretStore';
 import { SettingsService } from './settings/settingsService';
+import { ProviderEndpoints } from './settings/providerEndpoints';
+import { ProviderService } from './providers/service';
 import type { ApiServices } from './api/handlers';
 import type { ApprovalPort } from './capabilities/permissions/approvals';
 import { LiveRuns } from './engine/liveRuns';
@@ -82,6 +84,8 @@ export interface Core extends ApiServices {
   readonly environments: EnvironmentService;
   /** App settings (ledger) and provider keys (the host's secret store, if it has one). */
   readonly settings: SettingsService;
+  /** Model providers for the user: readiness, saving the setup form, the connection test (src-main/core/providers). */
+  readonly providers: ProviderService;
   /** Compute targets (Slurm, SSH) and their jobs, polled until harvested (src-main/core/compute). */
   readonly compute: ComputeService;
   /** Configured MCP servers (Settings and <data root>/mcp.json): their tools as on-demand capabilities. */
@@ -113,7 +117,9 @@ export function createCore(options: CoreOptions = {}): Core {
   const secrets = options.secrets ?? unavailableSecretStore(NO_SECRET_STORE_REASON);
   // A key entered in Settings is read when a run creates its model, so it applies at once.
   const settingsKey = options.settingsKey ?? (options.secrets ? (id: string) => secrets.get(id) : undefined);
-  const config = loadCoreConfig(options.env ?? process.env, settingsKey);
+  // The base URL and model chosen in Settings, read at each use (the ledger opens on first use, below).
+  const settingsEndpoint = (id: string) => endpoints.get(id);
+  const config = loadCoreConfig(options.env ?? process.env, settingsKey, settingsEndpoint);
   registerSecrets(configuredSecrets(config.env, settingsKey, config.processEnv));
   scrubConsole();
   const events = new EventBus();
@@ -132,6 +138,9 @@ export function createCore(options: CoreOptions = {}): Core {
     return (ledger ??= openLedger(path.join(config.dataDir, LEDGER_FILE), { sync: resolveLedgerSync(config.env.value(LEDGER_SYNC_VARIABLE)) }));
   };
   const settings = new SettingsService(() => ledgerOf().settings, secrets, config);
+  const endpoints = new ProviderEndpoints(() => ledgerOf().settings);
+  // Providers for the user: readiness, the setup form, the connection test.
+  const providers = new ProviderService({ config, settings, endpoints });
   // Per-session configuration overlays (the in-app demo) and what closes them.
   const overlays = new Map<string, Record<string, string>>();
   const demos = new Set<Promise<void>>();
@@ -185,6 +194,8 @@ export function createCore(options: CoreOptions = {}): Core {
     artifacts: () => provenanceOf().artifacts,
     workspaceFor,
     ...(Number.isInteger(pollMs) && pollMs > 0 ? { pollMs } : {}),
+    // How long a target may stay unreachable before polling its jobs stops (OPENAI4S_COMPUTE_UNREACHABLE_MS; default 10 min).
+    ...(Number(config.env.value('OPENAI4S_COMPUTE_UNREACHABLE_MS')) > 0 ? { unreachableMs: Number(config.env.value('OPENAI4S_COMPUTE_UNREACHABLE_MS')) } : {}),
     // Each change of a job is a step of the session's live run, if one is streaming.
     onChange: (job) => liveRuns.of(job.sessionId)?.emit(dataChunk('compute-job', job.id, jobStepData(job))),
   });
@@ -215,13 +226,30 @@ export function createCore(options: CoreOptions = {}): Core {
     environments: (): EnvironmentService => environments,
     // delegate_task and the other child-agent tools reach the delegation layer (above the runner) through this port.
     delegation: (): DelegationService => delegationOf(),
-    // MCP servers start on the first catalogue search; their tools join it as on-demand tools.
+    // MCP servers start on the first catalogue search (which waits a few seconds, not for every server); their tools join it as on-demand tools.
     refreshCatalogue: (): Promise<string[]> => mcp.discover(),
   });
-  const mcp: McpClients = new McpClients({ dataDir: config.dataDir, settings: () => ledgerOf().settings, registry: host.registry, dispatcher: host.dispatcher, evidence: () => provenanceOf().evidence });
+  // How long a catalogue search waits for MCP servers still starting (OPENAI4S_MCP_DISCOVER_WAIT_MS; default 3 s).
+  const mcpWaitMs = config.env.value('OPENAI4S_MCP_DISCOVER_WAIT_MS');
+  const mcp: McpClients = new McpClients({
+    dataDir: config.dataDir,
+    settings: () => ledgerOf().settings,
+    registry: host.registry,
+    dispatcher: host.dispatcher,
+    evidence: () => provenanceOf().evidence,
+    ...(mcpWaitMs && Number(mcpWaitMs) >= 0 ? { discoverWaitMs: Number(mcpWaitMs) } : {}),
+  });
+  // The first run of this core starts the MCP servers in the background (its own start costs a model round
+  // trip or more before it searches the catalogue, and find_tools then waits only a few seconds for them).
+  let mcpWarmed = false;
+  events.on('session.stream', () => {
+    if (mcpWarmed || closing) return;
+    mcpWarmed = true;
+    void mcp.discover(0).catch(() => undefined);
+  });
   // 4b. The safety layers (issue 27): biosecurity screening of each run, review of each cell before it runs.
   const safety = buildSafetyLayers({ env: config.env, processEnv: config.processEnv, ledger: ledgerOf, host, headless: !options.approvals, provenance: provenanceOf });
-  const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId) });
+  const cells = createCellProtocol({ liveRuns, evidenceFor: (sessionId) => sessionLookup(provenanceOf, sessionId), childRun: (runId) => delegation?.hostRun(runId) ?? null });
 
   // 5. Kernels: their host calls go through the host's dispatcher; cell protocol methods are the runner's.
   const kernels = new KernelSupervisor({
@@ -299,6 +327,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     revealPath: options.revealPath ?? null,
     settings,
+    providers,
     compute,
     mcp,
     skills,
@@ -367,7 +396,7 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     doctor(refresh = false) {
       if (!doctorCache || refresh) {
-        doctorCache = buildDoctorReport(config, settings.sandboxMode(), environments.probes);
+        doctorCache = buildDoctorReport(config, settings.sandboxMode(), environments.probes, providers.defaultProviderId());
         // A failed probe run must not be cached forever.
         doctorCache.catch(() => (doctorCache = null));
       }

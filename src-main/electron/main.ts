@@ -1,11 +1,17 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../core/api/handlers';
 import { createCore, type Core } from '../core/core';
 import { createRouter } from '../core/api/router';
 import { ensureDataDir, resolveDataDir } from '../core/config/dataDir';
+import { APP_VERSION } from '../core/config/version';
+import { receivePackage } from '../core/export/receivePackage';
+import { checkSystemPackagesOnce } from './firstStart';
+import { PackageOpener, packagePathsFromArgv } from './openPackage';
+import { DEFAULT_SMOKE_TIMEOUT_MS, runSmokeTest, SMOKE_TEST_FLAG } from './smokeTest';
 import { createDialogApprovals } from './approvals';
 import { createSafeStorageSecrets } from './secrets';
 import { bindRouterToIpc, bindSubscriptionsToIpc, isTrustedCaller, sendEvent } from './ipc';
@@ -20,6 +26,31 @@ protocol.registerSchemesAsPrivileged([
 ]);
 
 let mainWindow: BrowserWindow | null = null;
+
+// `--smoke-test` (the release workflow): a throwaway data root unless one is given, no
+// single-instance lock (it must not hand over to a running app), one line, then exit.
+const smokeTest = process.argv.includes(SMOKE_TEST_FLAG);
+const smokeDataDir = smokeTest && !process.env.OPENAI4S_DATA_DIR ? fs.mkdtempSync(path.join(os.tmpdir(), 'openai4s-smoke-')) : null;
+if (smokeDataDir) process.env.OPENAI4S_DATA_DIR = smokeDataDir;
+
+// A packaged app reads envs/, kernel-workers/, skills/ and resources/ from its resources
+// folder (electron-builder.yml extraResources); code that calls appRoot() without the
+// core's env (the export's host module) finds it here too.
+if (app.isPackaged) process.env.OPENAI4S_APP_ROOT ??= process.resourcesPath;
+
+// Session packages the OS hands over (.openai4s.zip): verified first, answered on the window.
+const packages = new PackageOpener({
+  receive: (file) => receivePackage(file, core ? core.config.dataDir : ensureDataDir(resolveDataDir(process.env))),
+  dialog,
+  shell,
+  window: () => mainWindow,
+});
+// macOS sends files as open-file events, possibly before ready; elsewhere they are arguments.
+app.on('open-file', (event: { preventDefault(): void }, file: string) => {
+  event.preventDefault();
+  if (file.toLowerCase().endsWith('.openai4s.zip')) packages.open(file);
+});
+if (!smokeTest) for (const file of packagePathsFromArgv(process.argv.slice(1), process.cwd())) packages.open(file);
 
 /**
  * From source (`npm start`), node_modules holds better-sqlite3 built for Node (the CLI's);
@@ -49,7 +80,10 @@ function createWindow(): BrowserWindow {
     webPreferences: secureWebPreferences(path.join(__dirname, '../preload/index.js')),
   });
   lockNavigation(win, shell);
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    win.show();
+    if (!smokeTest) onWindowShown();
+  });
   // Read now: a closed window's webContents throws on access.
   const contentsId = win.webContents.id;
   // A crashed renderer hears nothing until its reloaded preload subscribes again.
@@ -64,10 +98,43 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
-if (!app.requestSingleInstanceLock()) {
+/** The first window shown: packages that waited are opened, the AppImage checks its system packages. */
+let shownOnce = false;
+function onWindowShown(): void {
+  packages.markReady();
+  if (shownOnce || !core) return;
+  shownOnce = true;
+  const started = core;
+  void checkSystemPackagesOnce({
+    env: process.env,
+    platform: process.platform,
+    version: APP_VERSION,
+    dataDir: started.config.dataDir,
+    doctor: () => started.doctor(),
+    dialog,
+    clipboard,
+    window: () => mainWindow,
+  }).catch((error: unknown) => console.error('[first-start]', error));
+}
+
+/** Prints the smoke test's line and exits with its status once the core is closed. */
+function finishSmokeTest(code: number, line: string): void {
+  (code === 0 ? process.stdout : process.stderr).write(`${line}\n`);
+  const closing = core ? core.close() : Promise.resolve();
+  core = null;
+  void closing
+    .catch((error: unknown) => console.error('[smoke-test] close failed', error))
+    .finally(() => {
+      if (smokeDataDir) fs.rmSync(smokeDataDir, { recursive: true, force: true });
+      app.exit(code);
+    });
+}
+
+if (!smokeTest && !app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event: unknown, argv: string[] = [], workingDirectory: string = process.cwd()) => {
+    for (const file of packagePathsFromArgv(argv.slice(1), workingDirectory)) packages.open(file);
     if (!mainWindow) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
@@ -110,6 +177,12 @@ if (!app.requestSingleInstanceLock()) {
     });
     core.events.onAny(forwarder.forward);
     mainWindow = createWindow();
+
+    if (smokeTest) {
+      const started = core;
+      const timeoutMs = Number(process.env.OPENAI4S_SMOKE_TIMEOUT_MS) || DEFAULT_SMOKE_TIMEOUT_MS;
+      void runSmokeTest({ contents: mainWindow.webContents, doctor: () => started.doctor(true), timeoutMs }).then(({ code, line }) => finishSmokeTest(code, line));
+    }
 
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();

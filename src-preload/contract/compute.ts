@@ -115,6 +115,11 @@ export interface ComputeJobView {
   /** The last time the target was asked, and what went wrong if it could not be reached. */
   lastPolledAt: string | null;
   pollError: string | null;
+  /**
+   * The target stayed unreachable past the limit, so automatic polling of this job stopped
+   * (its state on the target is unknown, not failed); any refresh asks again and a success resumes it.
+   */
+  unreachable: boolean;
 }
 
 /** A job's stdout and stderr: the kept evidence once harvested, else the tail read from the target. */

@@ -22,7 +22,7 @@ const language = z.enum(['python', 'r']);
 const cellOutputPieceSchema = z.object({ stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict();
 
 const kernelDisplaySchema: z.ZodType<KernelDisplay> = z
-  .object({ data: z.record(z.string(), z.string()), path: z.string().optional(), bytes: z.number().optional(), svgPath: z.string().optional() })
+  .object({ data: z.record(z.string(), z.string()), path: z.string().optional(), bytes: z.number().optional(), svgPath: z.string().optional(), pdfPath: z.string().optional() })
   .strict();
 
 const kernelCellErrorSchema: z.ZodType<KernelCellError> = z
@@ -183,12 +183,40 @@ const errorDataSchema = z
  * names its parent step's id), `startedAt` / `finishedAt` (ISO 8601; the elapsed time of the
  * running step is now - startedAt), `kind` (`plan`: a step of the agent's own plan from
  * write_todos; `activity`: what the engine or a capability is doing, default), and
- * `toolCallId` / `cellId` linking the step to what it describes.
+ * `toolCallId` / `cellId` linking the step to what it describes, and `label`: an activity
+ * step's words as a message key and its values, so the workbench says it in the UI's
+ * language (`title` stays the English words for any other client).
  */
 export const thinkingStepStatuses = ['pending', 'in_progress', 'completed', 'failed'] as const;
-/** What an activity step does, for the UI's own wording (see ActivitySteps in the engine). */
-export const stepLabelKeys = ['search', 'webSearch', 'fetch', 'tool', 'toolOn', 'remember', 'forget', 'cell', 'cellNumber', 'approval', 'answer'] as const;
-
+/** The activity steps the engine words (engine/activitySteps.ts); the renderer has a message for each. */
+export const activityLabelKeys = [
+  'search',
+  'searchAll',
+  'searchFor',
+  'searchAllFor',
+  'webSearch',
+  'webSearchFor',
+  'readPage',
+  'readUrl',
+  'remember',
+  'rememberText',
+  'forget',
+  'forgetId',
+  'runTool',
+  'runToolOn',
+  'approval',
+  'cell',
+  'cellNumbered',
+  'answer',
+] as const;
+export type ActivityLabelKey = (typeof activityLabelKeys)[number];
+export const activityLabelSchema = z
+  .object({
+    key: z.enum(activityLabelKeys),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  })
+  .strict();
+export type ActivityLabel = z.output<typeof activityLabelSchema>;
 export const thinkingStepDataSchema = z
   .object({
     id: z.string().min(1),
@@ -201,11 +229,7 @@ export const thinkingStepDataSchema = z
     kind: z.enum(['plan', 'activity']).optional(),
     toolCallId: z.string().optional(),
     cellId: z.string().optional(),
-    /** An activity step's title as a message key and its values, so the UI says it in its own language (`title` is the English). */
-    label: z
-      .object({ key: z.enum(stepLabelKeys), params: z.record(z.string(), z.string()).optional() })
-      .strict()
-      .optional(),
+    label: activityLabelSchema.optional(),
   })
   .strict();
 

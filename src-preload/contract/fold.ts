@@ -37,6 +37,8 @@ interface PendingTool {
 }
 
 export { parsePartialJson };
+// Retry and edit-and-resend branches (pure; the renderer marks superseded messages with it).
+export { activeBranch, offBranch, runOfMessage, supersededBy } from './branch';
 
 export interface FoldState {
   readonly messages: readonly UIMessage[];
@@ -59,6 +61,17 @@ export const initialFoldState: FoldState = Object.freeze({
   tools: {},
   applied: 0,
 });
+
+/**
+ * The state to fold a stream's tail from, when it starts at chunk number `applied` (0-based)
+ * and that chunk is a `user-message`: such a chunk opens a new message whatever came before,
+ * and no later chunk touches an earlier message, so
+ * `fold(all) = fold(head) ++ applyChunks(foldStateAt(head.length), tail).messages`.
+ * (A message without an id of its own is named after the position of the chunk that opened it.)
+ */
+export function foldStateAt(applied: number): FoldState {
+  return { ...initialFoldState, applied };
+}
 
 /** Chunks that belong on an AI SDK UI message stream (the user's turn does not). */
 export function isAssistantChunk(chunk: StreamChunk): chunk is UIMessageChunk {
@@ -189,8 +202,13 @@ class Draft {
     this.resetMaps();
   }
 
+  /** An id for a message the stream did not name: the position of the chunk that opens it (the same in a tail fold). */
+  private positionId(): string {
+    return `msg-${this.applied - 1}`;
+  }
+
   private ensureAssistant(): void {
-    if (!this.open) this.newMessage({ id: `msg-${this.messages.length}`, role: 'assistant', parts: [] }, true);
+    if (!this.open) this.newMessage({ id: this.positionId(), role: 'assistant', parts: [] }, true);
   }
 
   private error(data: Record<string, unknown>): void {
@@ -213,7 +231,7 @@ class Draft {
       case 'start': {
         const last = this.messages[this.messages.length - 1];
         if (!(this.open && (chunk.messageId === undefined || chunk.messageId === last?.id))) {
-          this.newMessage({ id: chunk.messageId ?? `msg-${this.messages.length}`, role: 'assistant', parts: [] }, true);
+          this.newMessage({ id: chunk.messageId ?? this.positionId(), role: 'assistant', parts: [] }, true);
         }
         if (chunk.messageMetadata !== undefined) this.last().metadata = mergeMetadata(this.last().metadata, chunk.messageMetadata);
         return;

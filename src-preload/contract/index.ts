@@ -21,3 +21,4 @@ export type * from './mcp';
 export type * from './memory';
 export type * from './notebook';
 export type * from './compute';
+export type * from './providers';

@@ -31,8 +31,9 @@ export interface KernelDisplay {
   /** Workspace-relative path of a saved image (a matplotlib figure, an R plot). */
   path?: string;
   bytes?: number;
-  /** The figure's vector form (matplotlib SVG), saved beside the PNG (issue 25). */
+  /** The figure's vector forms (matplotlib SVG and PDF, R SVG), saved beside the PNG (issue 25). */
   svgPath?: string;
+  pdfPath?: string;
 }
 
 export interface KernelDeath {
@@ -172,6 +173,10 @@ export const kernelRoutes = {
   'kernel.extendCellLimit': route<KernelLimitExtension>()(
     z.object({ sessionId, language, extendMs: z.number().int().min(1000).max(24 * 3600_000) }).strict(),
   ),
+  /**
+   * A new generation. Refused (`conflict`, naming the holder) while the agent's run, a cell or
+   * an environment switch holds the session's kernel lease; it holds the lease while it restarts.
+   */
   'kernel.restart': route<KernelSlotStatus>()(z.object({ sessionId, language }).strict()),
   'kernel.status': route<KernelStatus>()(z.object({ sessionId }).strict()),
 };

@@ -41,6 +41,8 @@ export interface McpServerView {
   endpoint: string;
   state: McpServerState;
   error: string | null;
+  /** Tools the app left out of the server's list, one line each (an input schema or a list over the limits). */
+  skipped: string[];
   /** null until the server has been started once. */
   tools: McpToolView[] | null;
   override: McpPolicyAction | null;

@@ -15,6 +15,7 @@ import { delegationRoutes } from './delegation';
 import { computeRoutes } from './compute';
 import { notebookRoutes } from './notebook';
 import { mcpRoutes } from './mcp';
+import { providerRoutes } from './providers';
 
 /**
  * Every request route of the app, one spread per domain file. This object (with its
@@ -38,6 +39,7 @@ export const routes = {
   ...computeRoutes,
   ...notebookRoutes,
   ...mcpRoutes,
+  ...providerRoutes,
 };
 
 export type Routes = typeof routes;

@@ -39,6 +39,8 @@ export const runRoutes = {
         model: z.string().trim().min(1).max(200).optional(),
         /** False: the agent may not start child agents for this message (the composer's switch). */
         delegation: z.boolean().optional(),
+        /** Retry, regenerate or edit-and-resend: the finished run of this session this one replaces (it stays in the ledger). */
+        supersedes: z.string().trim().min(1).max(200).optional(),
       })
       .strict(),
   ),
@@ -50,6 +52,8 @@ export const runRoutes = {
         sessionId,
         afterSeq: z.number().int().min(0),
         limit: z.number().int().min(1).max(10_000).default(2_000),
+        /** Only chunks before this seq (the earlier part of a session opened at its end). */
+        beforeSeq: z.number().int().min(1).optional(),
       })
       .strict(),
   ),

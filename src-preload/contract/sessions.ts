@@ -79,6 +79,20 @@ export interface SessionDetail {
   lastSeq: number;
 }
 
+/**
+ * A session opened at its end (`session.open`): its detail and its last turns, the chunks
+ * from `fromSeq` (where a user turn starts) to `lastSeq`, enough to fold and show what the
+ * window shows first. The chunks before `fromSeq` are read with `session.replay`
+ * (`beforeSeq: fromSeq`) and folded in front (contract/fold.ts `foldStateAt`).
+ */
+export interface SessionOpening extends SessionDetail {
+  fromSeq: number;
+  events: SessionStreamEvent[];
+}
+
+/** At least this many of a session's last chunks come with `session.open` (whole turns: usually a few more). */
+export const OPEN_TAIL_CHUNKS = 2_000;
+
 export interface SessionHistory {
   sessionId: string;
   lastSeq: number;
@@ -100,6 +114,7 @@ export const sessionRoutes = {
   'session.create': route<SessionSummary>()(z.object({ title: title.optional() }).strict().default({})),
   'session.list': route<SessionSummary[]>()(z.object({}).strict().default({})),
   'session.get': route<SessionDetail>()(z.object({ sessionId }).strict()),
+  'session.open': route<SessionOpening>()(z.object({ sessionId, tailChunks: z.number().int().min(1).max(100_000).optional() }).strict()),
   'session.rename': route<SessionSummary>()(
     z.object({ sessionId, title, expectedRevision: z.number().int().positive().optional() }).strict(),
   ),

@@ -7,6 +7,7 @@ import { Sidebar } from './components/Sidebar';
 import { SettingsPanel } from './components/settings/SettingsPanel';
 import { SkillsPage } from './components/skills/SkillsPage';
 import { SystemPanel } from './components/SystemPanel';
+import { SetupDialog } from './components/setup/SetupDialog';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
 import { applyTheme } from './theme';
@@ -20,6 +21,7 @@ export function App() {
   const rightOpen = useAppStore((s) => s.rightOpen);
   const theme = useAppStore((s) => s.theme);
   const loadSettings = useAppStore((s) => s.loadSettings);
+  const loadProviders = useAppStore((s) => s.loadProviders);
   const sidebarOpen = useAppStore((s) => s.sidebarOpen);
   const [help, setHelp] = useState(false);
   const openHelp = useCallback(() => setHelp(true), []);
@@ -27,9 +29,11 @@ export function App() {
 
   useEffect(() => applyTheme(theme), [theme]);
   // The Settings defaults decide the composer's provider and model.
+  // Which providers are ready decides the first-run setup, the composer's picker and what sending does.
   useEffect(() => {
     void loadSettings();
-  }, [loadSettings]);
+    void loadProviders();
+  }, [loadSettings, loadProviders]);
 
   // `lang` picks the right CJK glyphs (Noto Sans CJK SC) and tells screen readers.
   useEffect(() => {
@@ -59,6 +63,7 @@ export function App() {
         {inSession && rightOpen ? <RightPanel /> : null}
       </div>
       {help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}
+      <SetupDialog />
     </div>
   );
 }

@@ -73,8 +73,8 @@ describe('workbench: knowing what the agent is doing, and approvals in the windo
     // 1. The search is in flight: the step line says so in words, with the step's and the run's clocks.
     await services.uniprotAsked;
     const now = page.getByTestId('run-now');
-    await now.getByTestId('run-now-text').filter({ hasText: 'Searching UniProt for “insulin human”' }).waitFor({ timeout: 60_000 });
-    expect(await now.getAttribute('data-step')).toBe('search');
+    await now.getByTestId('run-now-text').filter({ hasText: 'Searching UniProt for "insulin human"' }).waitFor({ timeout: 60_000 });
+    expect(await now.getAttribute('data-step')).toBe('searchFor');
     await now.getByTestId('run-now-step-time').filter({ hasText: /^\d+ s$/ }).waitFor();
     await now.getByTestId('run-now-total').filter({ hasText: /^run \d+ s$/ }).waitFor();
     // The tool card's collapsed line says what was asked, and its clock runs.
@@ -83,7 +83,7 @@ describe('workbench: knowing what the agent is doing, and approvals in the windo
     await search.getByTestId('tool-elapsed').filter({ hasText: /^\d+ s$/ }).waitFor();
     // The same step is in the run's live checklist.
     const steps = page.getByTestId('assistant-message').getByTestId('thinking-step');
-    await steps.filter({ hasText: 'Searching UniProt for “insulin human”' }).and(page.locator('[data-status="in_progress"]')).waitFor();
+    await steps.filter({ hasText: 'Searching UniProt for "insulin human"' }).and(page.locator('[data-status="in_progress"]')).waitFor();
     await shootMatrix(page, 'live-search');
 
     // 2. The search answers; a cell runs (it waits for a file): the line names it and the cell's clock ticks.
@@ -131,7 +131,7 @@ describe('workbench: knowing what the agent is doing, and approvals in the windo
     await now.waitFor({ state: 'detached' });
     const statuses = await steps.evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('data-status')]));
     expect(statuses.map(([, s]) => s)).not.toContain('in_progress');
-    expect(statuses.map(([text]) => text).join(' | ')).toMatch(/Searching UniProt.*Running Python cell 1.*Searching the web.*Waiting for your approval/);
+    expect(statuses.map(([text]) => text).join(' | ')).toMatch(/Searching UniProt.*Python cell 1.*Searching the web.*Waiting for your approval/);
     expect(shell.errors).toEqual([]);
     expect(await page.content()).not.toContain('sk-e2e-live-never-shown-5151');
   }, 240_000);

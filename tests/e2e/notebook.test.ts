@@ -7,7 +7,7 @@ import { launchChromium, openShell, screenshotPath, type Shell } from '../suppor
  * Issue 25, working in the Notebook tab against the real core: the user writes a cell,
  * runs it, edits and runs it again (a new version; the first stays), interrupts a long
  * cell, restarts the kernel (a generation divider), a DataFrame value is a sortable table,
- * the variables view shows the DataFrame, and a figure saves as SVG. Every run is recorded in the ledger as a version of its cell.
+ * the variables view shows the DataFrame, and a figure saves as SVG and PDF. Every run is recorded in the ledger as a version of its cell.
  */
 describe('Working in the Notebook tab', () => {
   let browser: Browser;
@@ -97,6 +97,10 @@ describe('Working in the Notebook tab', () => {
     const svg = fs.readFileSync((await download.path())!, 'utf8');
     expect(svg).toMatch(/^<\?xml/);
     expect(svg).toContain('<svg ');
+    // And as PDF (matplotlib's, captured beside the PNG).
+    const [pdfDownload] = await Promise.all([page.waitForEvent('download'), plot.getByTestId('figure-save-pdf').click()]);
+    expect(pdfDownload.suggestedFilename()).toBe('Residue-counts.pdf');
+    expect(fs.readFileSync((await pdfDownload.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     // A click shows the figure at full size, another fits it again.
     await plot.getByTestId('cell-figure-img').click();
     expect(await plot.getByTestId('cell-figure-img').getAttribute('class')).toBe('figure-zoomed');

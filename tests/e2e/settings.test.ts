@@ -24,12 +24,12 @@ describe('Settings against the real core', () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('heading', { name: 'Provider keys' }).waitFor();
     const row = page.getByTestId('key-row-anthropic');
-    await row.getByText('not configured').waitFor({ timeout: 45_000 });
+    await row.getByText('needs a key').waitFor({ timeout: 45_000 });
 
     await row.getByLabel('API key for Anthropic').fill(KEY);
     await row.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('key-hint-anthropic').getByText('••••1337').waitFor();
-    await row.getByText('configured', { exact: true }).waitFor();
+    await row.getByText('ready', { exact: true }).waitFor();
     expect(await row.getByLabel('API key for Anthropic').inputValue()).toBe('');
     expect(await page.content()).not.toContain(KEY);
     const report = await shell.core.doctor();

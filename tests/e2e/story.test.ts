@@ -234,9 +234,22 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     expect(shell.errors).toEqual([]);
     await page.getByTestId('structure-style').selectOption('cartoon');
     await page.getByTestId('structure-chain').selectOption('');
+    // In cartoon (cheap to redraw on the CPU): colour by a residue property, focus one residue (a wrong one is named), fullscreen.
+    await page.getByTestId('structure-colour').selectOption('hydrophobicity');
+    expect(await viewer.getAttribute('data-colour')).toBe('hydrophobicity');
+    await page.getByTestId('structure-residue').fill('A:21');
+    expect(await viewer.getAttribute('data-residue')).toBe('A:21');
+    await page.getByTestId('structure-residue').fill('A:99');
+    expect(await page.getByTestId('structure-residue-error').textContent()).toBe('No residue A:99 in this structure.');
+    expect(await viewer.getAttribute('data-residue')).toBe('');
+    await page.getByTestId('structure-residue').fill('');
+    await page.getByTestId('structure-fullscreen').click();
+    await expect.poll(() => page.evaluate("document.fullscreenElement ? document.fullscreenElement.getAttribute('data-testid') : null")).toBe('structure-frame');
+    await page.evaluate('document.exitFullscreen()');
+    await page.getByTestId('structure-colour').selectOption('spectrum');
     await language('中文');
     await shot('story-artifacts-structure-zh.png');
-  });
+  }, 150_000);
 
   it('shows the cell in the Notebook tab with its kernel generation', async () => {
     await page.getByRole('tab', { name: '笔记本' }).click();

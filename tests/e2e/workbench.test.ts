@@ -110,14 +110,16 @@ describe('workbench: a research conversation', () => {
     await shot(page, 'workbench-answer-en.png');
 
     // Reload: the same view, folded from the ledger.
-    const before = await page.getByTestId('conversation').innerText();
+    // textContent, not innerText: messages are content-visibility:auto, so innerText leaves out
+    // whichever messages are scrolled off screen, and the reload may open at another position.
+    const before = await page.getByTestId('conversation').textContent();
     await page.reload();
     await page.getByTestId('session-row').first().click();
     await page.getByTestId('answer-card').waitFor();
     // The markdown renderer is loaded lazily: compare once every block is rendered again.
     await page.locator('[data-markdown="rendered"]').first().waitFor();
     await expect.poll(() => page.locator('[data-markdown="loading"]').count()).toBe(0);
-    expect(await page.getByTestId('conversation').innerText()).toBe(before);
+    expect(await page.getByTestId('conversation').textContent()).toBe(before);
 
     // The same conversation in Chinese.
     await page.getByRole('button', { name: '中文' }).click();

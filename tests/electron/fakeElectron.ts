@@ -21,6 +21,9 @@ export class FakeWebContents extends EventEmitter {
   windowOpenHandler: WindowOpenHandler | null = null;
   destroyed = false;
   readonly sent: unknown[][] = [];
+  /** Test-only: what the page answers to executeJavaScript (the smoke test asks for the welcome heading). */
+  page: (code: string) => unknown = () => null;
+  readonly executeJavaScript = vi.fn(async (code: string) => this.page(code));
 
   constructor(url = 'app://openai4s/index.html') {
     super();
@@ -86,6 +89,7 @@ export function createFakeElectron(
     isPackaged: false,
     requestSingleInstanceLock: vi.fn(() => options.singleInstanceLock ?? true),
     quit: vi.fn(),
+    exit: vi.fn((_code?: number) => undefined),
     whenReady: vi.fn(() => Promise.resolve()),
     getAppPath: vi.fn(() => process.cwd()),
   });
@@ -145,7 +149,12 @@ export function createFakeElectron(
     ipcMain,
     protocol,
     session: { defaultSession },
-    shell: { openExternal: vi.fn(async (_url: string) => undefined), showItemInFolder: vi.fn((_file: string) => undefined) },
+    shell: {
+      openExternal: vi.fn(async (_url: string) => undefined),
+      showItemInFolder: vi.fn((_file: string) => undefined),
+      openPath: vi.fn(async (_file: string) => ''),
+    },
+    clipboard: { writeText: vi.fn((_text: string) => undefined) },
     // Answers Deny unless a test says otherwise.
     dialog: { showMessageBox: vi.fn(async () => ({ response: 2, checkboxChecked: false })) as ReturnType<typeof vi.fn> },
     nativeTheme: { shouldUseDarkColors: false },

@@ -80,7 +80,7 @@ describe('layer rule: src-main/core never imports electron', () => {
   });
 });
 
-describe('layer rule: src-renderer imports only contract types and the pure fold', () => {
+describe('layer rule: src-renderer imports only contract types and the pure modules (fold, evidence labels, cell view)', () => {
   const file = 'src-renderer/src/x.tsx';
   it.each([
     ["import { z } from 'zod';", /no schema code/],
@@ -109,6 +109,7 @@ describe('layer rule: src-renderer imports only contract types and the pure fold
     "import { type DoctorReport } from '../../src-preload/contract/doctor';",
     "import { fold } from '../../src-preload/contract/fold';",
     "import { evidenceLabel } from '../../src-preload/contract/evidenceLabel';",
+    "import { cellDataOfResult } from '../../src-preload/contract/cellView';",
     "import { create } from 'zustand';",
   ])('allows %s', async (line) => {
     await expectAllowed(file, moduleWith(line));

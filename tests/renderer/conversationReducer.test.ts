@@ -117,6 +117,34 @@ describe('conversation reducer', () => {
     ).toBe(state);
   });
 
+  it('a session opened at its end shows its last turns at once; the earlier ones go in front, and live events keep flowing meanwhile', () => {
+    // Three runs, the last one still streaming; one message named by position (a start without an id).
+    const r1 = runChunks('r1', 'first');
+    const r2: StreamChunk[] = [{ type: 'user-message', messageId: 'user-r2', text: 'q2' }, { type: 'start' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'unnamed' }, { type: 'text-end', id: 't' }, { type: 'finish' }];
+    const r3 = runChunks('r3', 'third answer');
+    const all = [...events(r1, 'r1'), ...events(r2, 'r2', r1.length + 1), ...events(r3, 'r3', r1.length + r2.length + 1)];
+    const fromSeq = r1.length + 1; // the tail starts at r2's user turn
+    const streamedUntil = all.length - 4;
+    let state = conversationReducer(openConversation(S, 3), {
+      type: 'conv/loaded',
+      loadId: 3,
+      events: all.slice(fromSeq - 1, streamedUntil),
+      runs: [run('r1', 'completed'), run('r2', 'completed'), run('r3', 'processing')],
+      fromSeq,
+    });
+    expect(state.earlierBefore).toBe(fromSeq);
+    expect(state.fold.messages.map((m) => m.id)).toEqual(['user-r2', `msg-${r1.length + 1}`, 'user-r3', 'r3']);
+    // The run goes on while the earlier part loads.
+    state = conversationReducer(state, { type: 'conv/events', events: all.slice(streamedUntil) });
+    state = conversationReducer(state, { type: 'conv/earlier', loadId: 3, events: all.slice(0, fromSeq - 1) });
+    expect(state.earlierBefore).toBeNull();
+    expect(state.lastSeq).toBe(all.length);
+    // Exactly what opening from the start gives.
+    expect(state.fold).toEqual(conversationReducer(openConversation(S, 1), { type: 'conv/loaded', loadId: 1, events: all, runs: [] }).fold);
+    // An answer to an older load is ignored.
+    expect(conversationReducer({ ...state, earlierBefore: 5 }, { type: 'conv/earlier', loadId: 2, events: [] }).earlierBefore).toBe(5);
+  });
+
   it('ignores other sessions’ events', () => {
     const state = ready();
     const other = events(runChunks('x', 'a'), 'x').map((e) => ({ ...e, sessionId: 'other' }));

@@ -40,6 +40,7 @@ function job(over: Partial<ComputeJobView>): ComputeJobView {
     logs: { stdout: null, stderr: null },
     lastPolledAt: null,
     pollError: null,
+    unreachable: false,
     ...over,
   };
 }
@@ -71,17 +72,22 @@ function backend() {
 
 afterEach(() => cleanup());
 
+/** The Jobs tab of session s1, over whatever window.openai4s answers. */
+function mountJobsTab() {
+  const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
+  store.setState({ conversation: { sessionId: 's1' } as never });
+  render(
+    <StoreProvider store={store}>
+      <JobsTab />
+    </StoreProvider>,
+  );
+}
+
 describe('Jobs tab', () => {
   it('shows state, elapsed time, the missing output, logs, and cancels a running job', async () => {
     const { api, calls } = backend();
     window.openai4s = api;
-    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
-    store.setState({ conversation: { sessionId: 's1' } as never });
-    render(
-      <StoreProvider store={store}>
-        <JobsTab />
-      </StoreProvider>,
-    );
+    mountJobsTab();
     const running = await screen.findByTestId('job-job_aaaaaaaaaaaaaaaa');
     expect(within(running).getByTestId('job-state').textContent).toBe('running');
     expect(within(running).getByTestId('job-elapsed').textContent).toBe('2m 05s');
@@ -101,13 +107,7 @@ describe('Jobs tab', () => {
 
   it('says there is no job, and formats elapsed times', async () => {
     window.openai4s = fakeBridgeApi((route): Envelope<unknown> => (route === 'compute.jobs' ? { ok: true, data: [] } : { ok: false, error: { code: 'unknown_route', message: route } }));
-    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
-    store.setState({ conversation: { sessionId: 's1' } as never });
-    render(
-      <StoreProvider store={store}>
-        <JobsTab />
-      </StoreProvider>,
-    );
+    mountJobsTab();
     await waitFor(() => expect(screen.getByTestId('jobs-empty').textContent).toContain('No compute job in this session'));
     expect(formatElapsed(3723)).toBe('1h 02m 03s');
     expect(formatElapsed(7)).toBe('7s');
@@ -125,5 +125,25 @@ describe('Jobs tab', () => {
     expect(screen.getByTestId('job-step-job_cccccccccccccccc').textContent).toBe(
       'Jobs hpc · failed · Exit code 0 · 1m 05s · Outputs: a.csv · Not written: b.csvdeclared output "b.csv" was not written',
     );
+  });
+
+  it('an unreachable job says polling stopped and why, and Retry asks the target again', async () => {
+    const stuck = job({ id: 'job_dddddddddddddddd', pollError: 'target "hpc" (login.example.org) could not be polled for 10 min over 5 tries', unreachable: true });
+    const calls: string[] = [];
+    window.openai4s = fakeBridgeApi((route): Envelope<unknown> => {
+      calls.push(route);
+      if (route === 'compute.jobs') return { ok: true, data: [stuck] };
+      if (route === 'compute.job.refresh') {
+        Object.assign(stuck, { pollError: null, unreachable: false });
+        return { ok: true, data: stuck };
+      }
+      return { ok: false, error: { code: 'unknown_route', message: route } };
+    });
+    mountJobsTab();
+    const row = await screen.findByTestId('job-job_dddddddddddddddd');
+    expect(within(row).getByTestId('job-unreachable').textContent).toContain('Polling stopped: target "hpc" (login.example.org) could not be polled');
+    fireEvent.click(within(row).getByTestId('job-retry'));
+    await waitFor(() => expect(within(screen.getByTestId('job-job_dddddddddddddddd')).queryByTestId('job-unreachable')).toBeNull());
+    expect(calls).toContain('compute.job.refresh');
   });
 });

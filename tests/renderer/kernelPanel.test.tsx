@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CellData, Envelope, KernelState, KernelStatus } from '../../src-preload/contract';
+import type { CellData, Envelope, KernelLeaseOwner, KernelState, KernelStatus } from '../../src-preload/contract';
 import { applyChunks } from '../../src-preload/contract/fold';
 import { bridge } from '../../src-renderer/src/api/bridge';
 import { KERNEL_POLL_MS, KernelPanel } from '../../src-renderer/src/components/panel/KernelPanel';
@@ -13,9 +13,10 @@ const SESSION = 'session-k';
 
 /** main's answer to kernel.status: Python with the state the test sets, R never started. */
 function kernelBackend() {
-  const state: { python: KernelState; generation: string } = { python: 'busy', generation: 'gen-aaaaaaaa1111' };
+  const state: { python: KernelState; generation: string; holder: KernelLeaseOwner | null } = { python: 'busy', generation: 'gen-aaaaaaaa1111', holder: null };
   const status = (): KernelStatus => ({
     sessionId: SESSION,
+    lease: { holder: state.holder, since: null, waiting: [] },
     slots: [
       { language: 'python', state: state.python, generation: state.generation, sandbox: { state: 'sandboxed', backend: 'bwrap' }, startedAt: '2026-01-01T00:00:00.000Z', cells: 2 },
       { language: 'r', state: 'none', generation: null, sandbox: null, startedAt: null, cells: 0 },
@@ -115,6 +116,20 @@ describe('kernel panel', () => {
       { route: 'kernel.interrupt', input: { sessionId: SESSION, language: 'python' } },
       { route: 'kernel.restart', input: { sessionId: SESSION, language: 'python' } },
     ]);
+  });
+
+  it('offers no Restart while the agent’s run holds the kernel, and says why', async () => {
+    const { backend, store } = renderPanel();
+    backend.state.holder = { kind: 'agent', id: 'run-1', label: "the agent's run" };
+    await act(() => store.getState().loadKernels(SESSION));
+    const restart = within(row('python')).getByTestId('kernel-restart') as HTMLButtonElement;
+    expect(restart.disabled).toBe(true);
+    expect(restart.title).toBe('In use by the agent’s run: restart once it is done');
+    // Interrupt stays: it is how the user stops what holds the kernel.
+    expect((within(row('python')).getByRole('button', { name: 'Interrupt' }) as HTMLButtonElement).disabled).toBe(false);
+    backend.state.holder = null;
+    await act(() => store.getState().loadKernels(SESSION));
+    expect((within(row('python')).getByTestId('kernel-restart') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('asks again when a cell starts or ends in the session stream', async () => {

@@ -4,7 +4,7 @@ import { withoutCellFences, cellCodesOf } from '../../src-renderer/src/component
 import { toolSummary } from '../../src-renderer/src/components/parts/toolSummary';
 import { deniedBy } from '../../src-renderer/src/components/parts/ApprovalCard';
 import { shortcutOf, type KeyLike } from '../../src-renderer/src/components/layout/shortcuts';
-import { stepText } from '../../src-renderer/src/components/run/stepText';
+import { stepTitle } from '../../src-renderer/src/components/plan/stepTitle';
 import { translate, type Params } from '../../src-renderer/src/i18n/language';
 import type { MessageKey } from '../../src-renderer/src/i18n/messages';
 
@@ -15,14 +15,15 @@ describe('the live step line', () => {
   const step = (over: Partial<ThinkingStepData>): ThinkingStepData => ({ id: 's', title: 'Searching UniProt for "insulin"', status: 'in_progress', kind: 'activity', ...over });
 
   it("words an activity step in the UI's language from its label, and falls back to the title", () => {
-    const search = step({ label: { key: 'search', params: { database: 'UniProt', query: 'insulin human' } } });
-    expect(stepText(search, en)).toBe('Searching UniProt for “insulin human”');
-    expect(stepText(search, zh)).toBe('正在 UniProt 中搜索“insulin human”');
-    expect(stepText(step({ label: { key: 'cell', params: { language: 'R' } } }), en)).toBe('Running an R cell');
-    expect(stepText(step({ label: { key: 'approval', params: { tool: 'web_fetch', target: 'https://x.org' } } }), zh)).toBe('等待你的批准：web_fetch → https://x.org');
+    const search = step({ label: { key: 'searchFor', params: { db: 'UniProt', query: 'insulin human' } } });
+    expect(stepTitle(search, en)).toBe('Searching UniProt for "insulin human"');
+    expect(stepTitle(search, zh)).toBe('正在 UniProt 中检索“insulin human”');
+    expect(stepTitle(step({ label: { key: 'cell', params: { language: 'R' } } }), zh)).toBe('正在运行 R 单元');
+    expect(stepTitle(step({ label: { key: 'cellNumbered', params: { language: 'Python', number: 3 } } }), en)).toBe('Python cell 3');
+    expect(stepTitle(step({ label: { key: 'approval', params: { tool: 'web_fetch', target: 'https://x.org' } } }), zh)).toBe('等待你的批准：web_fetch → https://x.org');
     // A plan step (the model's words) and a step from an older ledger keep their title.
-    expect(stepText(step({ kind: 'plan', title: 'Fit the curve' }), zh)).toBe('Fit the curve');
-    expect(stepText(step({}), zh)).toBe('Searching UniProt for "insulin"');
+    expect(stepTitle(step({ kind: 'plan', title: 'Fit the curve' }), zh)).toBe('Fit the curve');
+    expect(stepTitle(step({}), zh)).toBe('Searching UniProt for "insulin"');
   });
 });
 

@@ -20,6 +20,7 @@ function view(writeOverride: McpPolicyAction | null, servers = 1): McpView {
             name: 'fs',
             transport: 'stdio',
             endpoint: 'npx -y @modelcontextprotocol/server-filesystem /data',
+            skipped: [],
             state: 'ready',
             error: null,
             override: null,

@@ -98,8 +98,7 @@ describe('Plan tab', () => {
     ];
     const api = fakeBridgeApi((route, input): Envelope<unknown> => {
       if (route === 'plan.get') return { ok: true, data: { sessionId: (input as { sessionId: string }).sessionId, steps } };
-      if (route === 'session.get') return { ok: true, data: { session: { id: 's1', title: 't', createdAt: AT, updatedAt: AT, revision: 1 }, runs: [], lastSeq: 0 } };
-      if (route === 'session.history') return { ok: true, data: { sessionId: 's1', lastSeq: 0, messages: [] } };
+      if (route === 'session.open') return { ok: true, data: { session: { id: 's1', title: 't', createdAt: AT, updatedAt: AT, revision: 1 }, runs: [], lastSeq: 0, fromSeq: 1, events: [] } };
       return { ok: true, data: null };
     });
     const store = renderWith(<PlanTab />, api);

@@ -84,6 +84,18 @@ describe('the user notebook slice', () => {
     expect(s().notebook.runningAll).toBe(false);
   });
 
+  it('Run from here runs that cell and the ones below it, not the ones above', async () => {
+    const { fake, store } = setup();
+    const s = () => store.getState();
+    await s().loadNotebook(SESSION);
+    for (const code of ['a = 1', 'b = 2', 'c = 3']) {
+      s().addNotebookCell(SESSION, 'python');
+      s().editNotebookCell(s().notebook.entries.at(-1)!.key, code);
+    }
+    await s().runAllNotebookCells(SESSION, s().notebook.entries[1]!.key);
+    expect(fake.executed.map((e) => e.code)).toEqual(['b = 2', 'c = 3']);
+  });
+
   it('a cell waiting for the kernel says who holds it', async () => {
     const { store } = setup({ holdExecute: true });
     render(

@@ -5,12 +5,13 @@ import { bridge } from '../../src-renderer/src/api/bridge';
 import { App } from '../../src-renderer/src/App';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
-import { fakeBridgeApi, memoryStorage, NO_SETTINGS, recordedReport } from './support';
+import { fakeBridgeApi, memoryStorage, NO_SETTINGS, recordedReport, firstRunProviders } from './support';
 
 function renderSystem(report: DoctorReport) {
   window.openai4s = fakeBridgeApi((route): Envelope<unknown> => {
     if (route === 'session.list') return { ok: true, data: [] };
     if (route === 'settings.get') return { ok: true, data: NO_SETTINGS };
+    if (route === 'provider.list') return { ok: true, data: firstRunProviders() };
     return { ok: true, data: report };
   });
   const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });

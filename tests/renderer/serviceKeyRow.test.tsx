@@ -36,7 +36,7 @@ describe('service keys in Settings', () => {
     await store.getState().loadSettings();
     render(
       <StoreProvider store={store}>
-        <KeysSection providers={[]} />
+        <KeysSection />
       </StoreProvider>,
     );
     const row = screen.getByTestId('key-row-bohrium');

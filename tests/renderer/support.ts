@@ -1,4 +1,4 @@
-import type { BridgeApi, DoctorReport, Envelope, SettingsView } from '../../src-preload/contract';
+import type { BridgeApi, DoctorReport, Envelope, ProvidersView, ProviderStatus, SettingsView } from '../../src-preload/contract';
 import recorded from './fixtures/doctor-report.linux.json';
 
 /** A deep copy of the recorded report, so a test may change it freely. */
@@ -60,3 +60,52 @@ export const NO_SETTINGS: SettingsView = {
   dataDirSource: 'default',
   activeSandboxMode: 'auto',
 };
+
+/** A provider as `provider.list` answers on a fresh installation (catalogue values, no key). */
+export function providerStatus(id: string, label: string, patch: Partial<ProviderStatus> = {}): ProviderStatus {
+  const prefix = id.toUpperCase();
+  return {
+    id,
+    label,
+    local: false,
+    requiresKey: true,
+    keySource: 'none',
+    keyVariable: null,
+    keyVariables: [`OPENAI4S_${prefix}_API_KEY`, 'OPENAI4S_LLM_API_KEY'],
+    storedKeyHint: null,
+    baseUrl: `https://api.${id}.example/v1`,
+    baseUrlOrigin: 'default',
+    baseUrlVariable: `OPENAI4S_${prefix}_BASE_URL`,
+    defaultBaseUrl: `https://api.${id}.example/v1`,
+    model: `${id}-model`,
+    modelOrigin: 'default',
+    modelVariable: `OPENAI4S_${prefix}_MODEL`,
+    defaultModel: `${id}-model`,
+    isDefault: false,
+    readiness: { state: 'no_key' },
+    docsUrl: `https://docs.${id}.example`,
+    keyUrl: `https://console.${id}.example/keys`,
+    ...patch,
+  };
+}
+
+/** `provider.list` of a first start: Ark (the default) without a key, a local Ollama that does not answer. */
+export function firstRunProviders(): ProvidersView {
+  return {
+    providers: [
+      providerStatus('ark', 'Volcengine Ark (Doubao)', { isDefault: true, baseUrl: 'https://ark.cn-beijing.volces.com/api/plan/v3', defaultBaseUrl: 'https://ark.cn-beijing.volces.com/api/plan/v3', model: 'doubao-seed-2.0-pro', defaultModel: 'doubao-seed-2.0-pro' }),
+      providerStatus('openai', 'OpenAI', { baseUrl: 'https://api.openai.com/v1', defaultBaseUrl: 'https://api.openai.com/v1' }),
+      providerStatus('ollama', 'Ollama (local)', {
+        local: true,
+        requiresKey: false,
+        keyUrl: null,
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        defaultBaseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'qwen3:8b',
+        readiness: { state: 'not_running', checkedAt: '2026-01-01T00:00:00Z', detail: 'connection refused' },
+      }),
+    ],
+    defaultProvider: 'ark',
+    keyStorage: { available: true, reason: null },
+  };
+}

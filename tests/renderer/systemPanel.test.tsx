@@ -5,17 +5,19 @@ import { bridge } from '../../src-renderer/src/api/bridge';
 import { App } from '../../src-renderer/src/App';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
-import { fakeBridgeApi, memoryStorage, NO_SETTINGS, recordedReport } from './support';
+import { fakeBridgeApi, memoryStorage, NO_SETTINGS, recordedReport, firstRunProviders } from './support';
 
 /** The real app, on the real facade, over a fake `window.openai4s` (what the preload provides). */
 function renderApp(
   answer: (route: string, input: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>,
   languages = ['en-US'],
+  providers = firstRunProviders(),
 ) {
   // The sidebar lists sessions at start; these tests are about the doctor report.
   const api = fakeBridgeApi((route, input) => {
     if (route === 'session.list') return { ok: true, data: [] };
     if (route === 'settings.get') return { ok: true, data: NO_SETTINGS };
+    if (route === 'provider.list') return { ok: true, data: providers };
     return answer(route, input);
   });
   window.openai4s = api;
@@ -85,7 +87,10 @@ describe('System panel', () => {
       expect(row.getByText(p.id)).toBeTruthy();
       expect(row.getByText(p.model)).toBeTruthy();
       expect(row.getByText(p.baseUrl)).toBeTruthy();
-      expect(row.getByText(p.configured ? 'configured' : 'not configured')).toBeTruthy();
+      // The readiness Settings and the composer show, where provider.list knows the provider.
+      const live = firstRunProviders().providers.find((x) => x.id === p.id);
+      const status = live ? { ready: 'ready', no_key: 'needs a key', not_running: 'not running' }[live.readiness.state] : p.configured ? 'configured' : 'not configured';
+      expect(row.getByText(status)).toBeTruthy();
       expect(row.queryByTestId('provider-default') !== null).toBe(p.isDefault);
     }
     expect(screen.getByTestId('checked-at').getAttribute('data-generated-at')).toBe(
@@ -112,7 +117,9 @@ describe('System panel', () => {
     };
     const ark = report.providers.find((p) => p.id === 'ark')!;
     Object.assign(ark, { configured: true, keySource: 'env', keyVariable: 'OPENAI4S_ARK_API_KEY' });
-    renderApp(() => ({ ok: true, data: report }));
+    const providers = firstRunProviders();
+    Object.assign(providers.providers[0]!, { keySource: 'env', keyVariable: 'OPENAI4S_ARK_API_KEY', readiness: { state: 'ready' } });
+    renderApp(() => ({ ok: true, data: report }), undefined, providers);
     openSystem();
     await screen.findByTestId('doctor-report');
 
@@ -133,7 +140,7 @@ describe('System panel', () => {
     const arkRow = within(screen.getByTestId('provider-ark'));
     expect(arkRow.getByText('environment')).toBeTruthy();
     expect(arkRow.getByText('OPENAI4S_ARK_API_KEY')).toBeTruthy();
-    expect(arkRow.getByText('configured')).toBeTruthy();
+    expect(arkRow.getByText('ready')).toBeTruthy();
   });
 
   it('shows an error envelope with its code and message, and recovers on retry', async () => {

@@ -101,3 +101,33 @@ describe('ThinkingSteps', () => {
     expect(within(line).queryByTestId('step-elapsed')).toBeNull();
   });
 });
+
+describe('activity steps in the UI language', () => {
+  const steps: ThinkingStepData[] = [
+    { id: 'a', title: 'Searching UniProt for "insulin"', status: 'in_progress', kind: 'activity', label: { key: 'searchFor', params: { db: 'UniProt', query: 'insulin' } } },
+    { id: 'b', title: 'Python cell 3', status: 'completed', kind: 'activity', label: { key: 'cellNumbered', params: { language: 'Python', number: 3 } } },
+    { id: 'p', title: '检查胰岛素结构', status: 'pending', kind: 'plan' },
+  ];
+
+  function renderIn(language: string) {
+    window.openai4s = fakeBridgeApi(() => ({ ok: true, data: null }));
+    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: [language] });
+    return render(
+      <StoreProvider store={store}>
+        <ThinkingSteps steps={steps} live />
+      </StoreProvider>,
+    );
+  }
+
+  it('says an activity step from its label in Chinese, and keeps the agent’s own plan words', () => {
+    renderIn('zh-CN');
+    const titles = screen.getAllByTestId('thinking-step').map((li) => li.querySelector('.step-title')!.textContent);
+    expect(titles).toEqual(['正在 UniProt 中检索“insulin”', 'Python 单元 3', '检查胰岛素结构']);
+  });
+
+  it('says the same words as the stream title in English', () => {
+    renderIn('en-US');
+    const titles = screen.getAllByTestId('thinking-step').map((li) => li.querySelector('.step-title')!.textContent);
+    expect(titles).toEqual(steps.map((s) => s.title));
+  });
+});

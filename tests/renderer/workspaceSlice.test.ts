@@ -16,7 +16,7 @@ import { MAX_ATTACH_BYTES } from '../../src-preload/contract/workspace';
 import type {
   Envelope,
   RunRecord,
-  SessionDetail,
+  SessionOpening,
   SessionSummary,
 } from '../../src-preload/contract';
 import { fakeBridgeApi, memoryStorage } from './support';
@@ -60,12 +60,10 @@ function setup(extra: Answer) {
       sessions.set(s.id, s);
       return { ok: true, data: s };
     }
-    if (route === 'session.get' && sessionId) {
-      const detail: SessionDetail = { session: sessions.get(sessionId)!, runs: [], lastSeq: 0 };
-      return { ok: true, data: detail };
+    if (route === 'session.open' && sessionId) {
+      const opening: SessionOpening = { session: sessions.get(sessionId)!, runs: [], lastSeq: 0, fromSeq: 1, events: [] };
+      return { ok: true, data: opening };
     }
-    if (route === 'session.replay')
-      return { ok: true, data: { events: [], lastSeq: 0, complete: true } };
     if (route === 'run.state') return { ok: true, data: { active: null, queued: [] } };
     return { ok: true, data: [] };
   });

@@ -6,7 +6,7 @@ import { decideHidePaths, hidePathsSelfTest } from '../../src-main/core/kernel/h
 import { describeSandbox } from '../../src-main/core/kernel/sandbox';
 import { hostProcessesMatching, makeSupervisor, waitFor } from '../core/kernel/helpers';
 
-// Issue 13, item 3, the mountinfo part: with OPENAI4S_SANDBOX_HIDE_PATHS=on the
+// Issue 13, item 3, the mountinfo part: by default (auto) and with OPENAI4S_SANDBOX_HIDE_PATHS=on the
 // workspace and the kernel cache reach the sandbox through a bindfs view, so field 4
 // of /proc/self/mountinfo (a mount's root inside its file system) is `/`, `/.git`...,
 // never the host path. CI installs bindfs and fuse3 (.ci/run).
@@ -114,6 +114,36 @@ describe('views left by a killed app', () => {
     } finally {
       await next.close();
     }
+  });
+});
+
+describe('the default, with OPENAI4S_SANDBOX_HIDE_PATHS unset', () => {
+  it('hides the host layout when bindfs works: mountinfo names no host path, doctor says hidden', async () => {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
+    const decision = decideHidePaths(env);
+    expect(decision.mode).toBe('auto');
+    expect(decision.use, 'CI installs bindfs and fuse3').toBe(true);
+    expect(describeSandbox({ state: 'sandboxed', backend: 'bwrap' }, decision)).toMatch(/host paths hidden from \/proc\/self\/mountinfo/);
+    const { sup: plain, dataDir: root } = makeSupervisor({ processEnv: env });
+    try {
+      const r = await plain.execute('df', 'python', READ_MOUNTS);
+      expect(r.status, r.error?.traceback).toBe('ok');
+      const seen = JSON.parse(r.stdout) as Record<string, string>;
+      for (const text of [seen.self!, seen.pid1!]) {
+        expect(text).not.toContain(root);
+        expect(text).not.toContain('workspaces/df');
+        expect(text).toMatch(/ \/ \/workspace rw[^\n]* - fuse /);
+      }
+    } finally {
+      await plain.close();
+    }
+    expect(mountsUnder(path.join(root, 'run', 'mnt'))).toEqual([]);
+  }, 120_000);
+
+  it('off: plain binds, and the sandbox line says the host path is visible because it was turned off', () => {
+    const decision = decideHidePaths({ ...process.env, OPENAI4S_SANDBOX_HIDE_PATHS: 'off' });
+    expect(decision.use).toBe(false);
+    expect(describeSandbox({ state: 'sandboxed', backend: 'bwrap' }, decision)).toMatch(/workspace host path visible in \/proc\/self\/mountinfo \(OPENAI4S_SANDBOX_HIDE_PATHS=off\)/);
   });
 });
 

@@ -17,7 +17,7 @@ import { MAX_TOOL_ARGUMENT_BYTES } from '../../src-main/core/engine/toolArgument
 import { openLedger, type Ledger } from '../../src-main/core/ledger/ledger';
 import type { Part } from '../../src-main/core/llm/types';
 import { SessionRunner } from '../../src-main/core/runner/sessionRunner';
-import { COALESCE_MAX_CHARS, ToolInputCoalescer } from '../../src-main/core/runner/toolInputCoalescer';
+import { COALESCE_MAX_CHARS, COALESCE_MAX_DELAY_MS, ToolInputCoalescer } from '../../src-main/core/runner/toolInputCoalescer';
 import { RecordingMockModel, finish, toolCall, validAnswer } from '../support/mockModel';
 import { LiveRuns } from '../../src-main/core/engine/liveRuns';
 
@@ -129,11 +129,16 @@ describe('tool argument folding', () => {
     ]);
     const session = ledger.createSession('under the cap');
     const r = runnerWith(model);
+    const started = performance.now();
     const done = await r.result(r.submit({ sessionId: session.id, mutationId: 'm1', message: 'write it' }).id);
+    const streamMs = performance.now() - started;
     expect(done.status).toBe('completed');
     const rows = ledger.events.readRun(session.id, done.id).filter((e) => e.chunk.type === 'tool-input-delta');
-    // One row per 64 KiB of the big call, plus the finalize_response call's one.
-    expect(rows.length).toBeLessThanOrEqual(Math.ceil(raw.length / COALESCE_MAX_CHARS) + 2);
+    // One row per 64 KiB of the big call, plus the finalize_response call's one, plus one
+    // per 50 ms the stream took (COALESCE_MAX_DELAY_MS flushes a slow stream's held text):
+    // on a loaded machine that is a few more, never one per piece.
+    expect(rows.length).toBeLessThanOrEqual(Math.ceil(raw.length / COALESCE_MAX_CHARS) + 2 + Math.ceil(streamMs / COALESCE_MAX_DELAY_MS));
+    expect(rows.length).toBeLessThan(pieces(raw).length / 10);
     const ofCall = rows.map((e) => e.chunk as { toolCallId: string; inputTextDelta: string }).filter((c) => c.toolCallId === 'c1');
     expect(ofCall.map((c) => c.inputTextDelta).join('')).toBe(raw);
   });

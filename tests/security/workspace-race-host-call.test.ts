@@ -25,7 +25,10 @@ const { policy, approvals } = createPermissionLayer({
   port: { ask: async () => 'deny' },
 });
 const dispatcher = new HostDispatcher({ registry, policy, approvals, audit: new MemoryAudit() });
-const { sup, dataDir } = makeSupervisor({ host: createKernelHostHandler(dispatcher, { runOf: () => 'run-1' }) });
+// Plain bind mounts: through the default bindfs view RENAME_EXCHANGE fails (FUSE has no
+// exchange here), so the race this test needs could not happen; the host-side defence
+// must hold on its own for OPENAI4S_SANDBOX_HIDE_PATHS=off.
+const { sup, dataDir } = makeSupervisor({ host: createKernelHostHandler(dispatcher, { runOf: () => 'run-1' }), processEnv: { OPENAI4S_SANDBOX_HIDE_PATHS: 'off' } });
 const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-host-race-'));
 afterAll(async () => {
   await sup.close();

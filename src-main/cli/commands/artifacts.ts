@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command';
+import { sessionArgProblem, usageError } from '../sessionArg';
 
 const USAGE = 'openai4s artifacts <sessionId> [--json]\n\nLists the session\'s artifacts: every version with its sha256, size, producer and kernel environment.';
 
@@ -9,11 +10,9 @@ export const artifactsCommand: CliCommand = {
   options: { json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
-    const [sessionId, ...extra] = positionals;
-    if (!sessionId || extra.length || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
-      io.err(`artifacts takes one session id (1-128 letters, digits, "_" or "-").\nUsage: ${USAGE}`);
-      return 2;
-    }
+    const problem = sessionArgProblem('artifacts', positionals);
+    if (problem) return usageError(io, 'artifacts')(problem);
+    const sessionId = positionals[0]!;
     const artifacts = core!.provenance.artifacts;
     const list = artifacts.list(sessionId).map((a) => ({ ...a, history: artifacts.versions(a.id) }));
     if (values.json) {

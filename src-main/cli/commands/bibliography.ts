@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CliCommand } from '../command';
 import { bibliographyEntries, formatBibliography, type BibliographyFormat } from '../../core/export/bibliography';
 import { errorMessage } from '../../core/shared/errorMessage';
+import { sessionArgProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s bibliography <sessionId> [--format bibtex|ris] [--out FILE] [--all] [--json]',
@@ -20,11 +21,9 @@ export const bibliographyCommand: CliCommand = {
   options: { format: { type: 'string' }, out: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
-    const [sessionId, ...extra] = positionals;
-    if (!sessionId || extra.length || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
-      io.err(`bibliography takes one session id (1-128 letters, digits, "_" or "-").\nUsage: ${USAGE}`);
-      return 2;
-    }
+    const problem = sessionArgProblem('bibliography', positionals);
+    if (problem) return usageError(io, 'bibliography')(problem);
+    const sessionId = positionals[0]!;
     const format = (typeof values.format === 'string' ? values.format : 'bibtex').toLowerCase();
     if (format !== 'bibtex' && format !== 'ris') {
       io.err(`--format ${String(values.format)} is not one of bibtex, ris.`);

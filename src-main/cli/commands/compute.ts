@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ComputeJobView, ComputeLanguage } from '../../../src-preload/contract/compute';
 import type { CliCommand, CliIO } from '../command';
+import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s compute targets [--json]',
@@ -18,7 +19,6 @@ const USAGE = [
   'artifact versions of the session, with the job as provenance.',
 ].join('\n');
 
-const SESSION = /^[A-Za-z0-9_-]{1,128}$/;
 const JOB = /^job_[a-z2-7]{16}$/;
 
 function line(j: ComputeJobView): string {
@@ -66,14 +66,12 @@ export const computeCommand: CliCommand = {
   async run({ core, values, positionals, io }) {
     const [action, arg, ...extra] = positionals;
     // One line naming the problem and where the usage is.
-    const bad = (problem: string) => {
-      io.err(`openai4s compute: ${problem} See openai4s compute --help.`);
-      return 2;
-    };
+    const bad = usageError(io, 'compute');
     if (extra.length) return bad(`unexpected arguments: ${extra.join(' ')}.`);
     const compute = core!.compute;
     const session = values.session as string | undefined;
-    if (session !== undefined && !SESSION.test(session)) return bad(`--session takes a session id (1-128 letters, digits, "_" or "-"); got "${session}".`);
+    const sessionProblem = sessionOptionProblem(session);
+    if (sessionProblem) return bad(sessionProblem);
     const emit = (value: unknown, text: () => void) => (values.json ? io.out(JSON.stringify(value, null, 2)) : text());
     switch (action) {
       case 'targets': {

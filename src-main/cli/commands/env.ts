@@ -1,5 +1,6 @@
 import type { EnvironmentChangeResult, EnvironmentList } from '../../../src-preload/contract/environments';
 import type { CliCommand, CliIO } from '../command';
+import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s env list [--session <id>] [--json]',
@@ -13,7 +14,6 @@ const USAGE = [
   '(host-side; the session switches only if the build succeeds); moves the pointer back.',
 ].join('\n');
 
-const SESSION = /^[A-Za-z0-9_-]{1,128}$/;
 
 function printList(list: EnvironmentList, io: CliIO): void {
   for (const e of list.environments) {
@@ -49,11 +49,9 @@ export const envCommand: CliCommand = {
   async run({ core, values, positionals, io }) {
     const [action, arg, ...extra] = positionals;
     const session = values.session as string | undefined;
-    const bad = (problem: string) => {
-      io.err(`${problem}\nUsage: ${USAGE}`);
-      return 2;
-    };
-    if (session !== undefined && !SESSION.test(session)) return bad(`--session takes a session id (1-128 letters, digits, "_" or "-"); got "${session}".`);
+    const bad = usageError(io, 'env');
+    const sessionProblem = sessionOptionProblem(session);
+    if (sessionProblem) return bad(sessionProblem);
     if (extra.length) return bad(`Unexpected arguments: ${extra.join(' ')}.`);
     const environments = core!.environments;
     const emit = (result: EnvironmentChangeResult) => (values.json ? io.out(JSON.stringify(result, null, 2)) : printChange(result, io));

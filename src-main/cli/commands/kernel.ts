@@ -3,6 +3,7 @@ import type { KernelCellResult, KernelLanguage } from '../../../src-preload/cont
 import { describeSandbox } from '../../core/kernel/sandbox';
 import { errorMessage } from '../../core/shared/errorMessage';
 import type { CliCommand, CliIO } from '../command';
+import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s kernel exec --lang python|r [--session ID] [--timeout MS] [--json] "<code>" | -',
@@ -35,11 +36,9 @@ export const kernelCommand: CliCommand = {
   needsCore: true,
   async run({ core, values, positionals, io }) {
     const [sub, ...rest] = positionals;
+    const sessionProblem = sessionOptionProblem(values.session);
+    if (sessionProblem) return usageError(io, 'kernel')(sessionProblem);
     const sessionId = typeof values.session === 'string' ? values.session : 'cli';
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
-      io.err(`--session ${sessionId}: a session id is 1-128 letters, digits, "_" or "-".`);
-      return 2;
-    }
     if (sub === 'status') {
       io.out(JSON.stringify(core!.kernels.status(sessionId), null, 2));
       return 0;

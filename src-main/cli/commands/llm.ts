@@ -27,6 +27,7 @@ export const llmCommand: CliCommand = {
         env: config.env,
         ...(typeof values.model === 'string' ? { model: values.model } : {}),
         ...(config.settingsKey ? { settingsKey: config.settingsKey } : {}),
+        ...(config.settingsEndpoint ? { settingsEndpoint: config.settingsEndpoint } : {}),
       });
     } catch (error) {
       if (error instanceof LlmError) {

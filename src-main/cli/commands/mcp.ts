@@ -24,16 +24,19 @@ function httpToken(core: Core, given: string | undefined, env: NodeJS.ProcessEnv
 }
 
 async function listServers(core: Core, io: CliIO, json: boolean, connect: boolean): Promise<number> {
-  if (connect) await core.mcp.discover();
+  // --connect waits for every server to start (or fail), unlike a catalogue search.
+  if (connect) await core.mcp.discover(Infinity);
   const status = core.mcp.status();
   if (json) {
     io.out(JSON.stringify(status, null, 2));
     return status.errors.length ? 1 : 0;
   }
   for (const e of status.errors) io.err(`problem: ${e}`);
-  if (!status.servers.length) io.out('No MCP servers configured. Add them in Settings → MCP servers or in mcp.json in the data root ({"mcpServers": {...}}).');
+  if (!status.servers.length && status.errors.length) io.out('No usable MCP server: fix the problems above.');
+  else if (!status.servers.length) io.out('No MCP servers configured. Add them in Settings → MCP servers or in mcp.json in the data root ({"mcpServers": {...}}).');
   for (const s of status.servers) {
     io.out(`${s.name}  ${s.transport}  ${s.state}  ${stripTerminalControls(s.endpoint)}${s.error ? `\n  error: ${stripTerminalControls(s.error)}` : ''}`);
+    for (const line of s.skipped) io.out(`  left out: ${stripTerminalControls(line)}`);
     for (const t of s.tools ?? []) io.out(`  ${t.registeredAs ?? t.name}  ${t.policy}${t.askEveryTime ? ' (every time)' : ''}  ${t.basis}`);
   }
   return status.errors.length ? 1 : 0;

@@ -3,6 +3,7 @@ import { MemoryService } from '../../core/memory/memories';
 import { planText } from '../../core/memory/plan';
 import type { CliCommand } from '../command';
 import { stripTerminalControls } from '../terminalText';
+import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s memory list [--session <id>] [--json]',
@@ -15,7 +16,6 @@ const USAGE = [
   'Keys and passwords are refused.',
 ].join('\n');
 
-const SESSION = /^[A-Za-z0-9_-]{1,128}$/;
 
 function line(m: MemoryRecord): string {
   const whose = m.origin === 'agent' ? 'agent' : 'user';
@@ -32,11 +32,9 @@ export const memoryCommand: CliCommand = {
   async run({ core, values, positionals, io }) {
     const [action, arg, ...extra] = positionals;
     const session = values.session as string | undefined;
-    const bad = (problem: string) => {
-      io.err(`${problem}\nUsage: ${USAGE}`);
-      return 2;
-    };
-    if (session !== undefined && !SESSION.test(session)) return bad(`--session takes a session id (1-128 letters, digits, "_" or "-"); got "${session}".`);
+    const bad = usageError(io, 'memory');
+    const sessionProblem = sessionOptionProblem(session);
+    if (sessionProblem) return bad(sessionProblem);
     if (extra.length) return bad(`Unexpected arguments: ${extra.join(' ')}.`);
     const memory = new MemoryService(() => core!.ledger);
     const print = (value: unknown, text: () => void) => (values.json ? io.out(JSON.stringify(value, null, 2)) : text());

@@ -4,6 +4,7 @@ import { ConnectorError } from '../../core/science/errors';
 import { ENDPOINT_VARIABLES } from '../../core/science/endpoints';
 import { CONNECTORS } from '../../core/science/registry';
 import type { CliCommand, CliIO } from '../command';
+import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s science <db> "<query>" [--op OPERATION] [--limit N] [--cursor C] [--filter k=v,k=v] [--session ID] [--out DIR] [--json]',
@@ -71,10 +72,8 @@ export const scienceCommand: CliCommand = {
       return 2;
     }
     const session = typeof values.session === 'string' ? values.session : undefined;
-    if (session !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(session)) {
-      io.err(`--session ${session}: a session id is 1-128 letters, digits, "_" or "-".`);
-      return 2;
-    }
+    const sessionProblem = sessionOptionProblem(values.session);
+    if (sessionProblem) return usageError(io, 'science')(sessionProblem);
     const workspace = typeof values.out === 'string' ? path.resolve(values.out) : session ? core!.kernels.workspaceFor(session) : undefined;
     try {
       const result = await science.search(

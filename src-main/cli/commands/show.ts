@@ -2,6 +2,7 @@ import type { RunRecord, SessionDetail } from '../../../src-preload/contract/ses
 import type { UIMessage, UIPart } from '../../../src-preload/contract/stream';
 import type { CliCommand } from '../command';
 import { stripTerminalControls } from '../terminalText';
+import { sessionArgProblem, usageError } from '../sessionArg';
 
 export const showCommand: CliCommand = {
   name: 'show',
@@ -10,11 +11,9 @@ export const showCommand: CliCommand = {
   options: { json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
-    const [sessionId, ...extra] = positionals;
-    if (!sessionId || extra.length) {
-      io.err(`Give exactly one session id (list them with \`openai4s sessions\`).\nUsage: ${showCommand.usage}`);
-      return 2;
-    }
+    const problem = sessionArgProblem('show', positionals);
+    if (problem) return usageError(io, 'show')(problem);
+    const sessionId = positionals[0]!;
     const detail = core!.ledger.detail(sessionId);
     const { messages } = core!.ledger.history(sessionId);
     // Child agents' runs (issue 20), each naming the run that started it.

@@ -53,7 +53,7 @@ export class ResearchService {
       const id = defaultProviderId(this.core.config.env);
       const spec = findProvider(id);
       if (!spec) return { configured: false, reason: 'not_configured', processor: null, retention_hours: null };
-      const resolved = resolveProvider(spec, this.core.config.env, this.core.config.settingsKey);
+      const resolved = resolveProvider(spec, this.core.config.env, this.core.config.settingsKey, this.core.config.settingsEndpoint);
       return { configured: resolved.configured, reason: resolved.configured ? null : 'not_configured', processor: id, retention_hours: null };
     } catch {
       // An unknown OPENAI4S_PROVIDER: nothing can run until it is fixed.

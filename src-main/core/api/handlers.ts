@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import type { Routes } from '../../../src-preload/contract/routes';
 import type { DoctorReport } from '../../../src-preload/contract/doctor';
-import type { RunRecord, SessionSummary } from '../../../src-preload/contract/sessions';
+import { OPEN_TAIL_CHUNKS, type RunRecord, type SessionSummary } from '../../../src-preload/contract/sessions';
 import type { SkillCatalogView, SkillDetail } from '../../../src-preload/contract/skills';
 import type { RuleStore } from '../capabilities/permissions/permissions';
 import type { ApprovalService } from '../capabilities/permissions/approvals';
@@ -17,7 +17,11 @@ import type { McpClients } from '../mcp/clients';
 import type { ComputeService } from '../compute/service';
 import { targetView } from '../compute/targets';
 import type { SettingsService } from '../settings/settingsService';
+import type { ProviderService } from '../providers/service';
 import { attachFile } from '../workspace/attach';
+import { asWorkspaceAppError, listFolder, previewFile } from '../workspace/browse';
+import { workspaceRelative } from '../workspace/safeFs';
+import { readArtifactSource } from '../capabilities/tools/artifactTools';
 import type { SkillCatalog } from '../skills/catalogView';
 import type { EnvironmentService } from '../environments/service';
 import { skillReadiness, skillsReadiness } from '../environments/skillReadiness';
@@ -42,6 +46,8 @@ export interface ApiServices {
   /** The review of a cell the user runs (absent: none, e.g. a test that passes part of the core). */
   readonly safety?: Pick<SafetyLayers, 'reviewUserCell'>;
   readonly settings: SettingsService;
+  /** Model providers: readiness, the setup form, the connection test. */
+  readonly providers: Pick<ProviderService, 'list' | 'configure' | 'test'>;
   readonly provenance: Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   readonly revealPath: ((file: string) => Promise<void>) | null;
   readonly skillCatalog: SkillCatalog;
@@ -82,6 +88,25 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       core.ledger.sessions.require(input.sessionId);
       return attachFile(core.kernels.workspaceFor(input.sessionId), input.name, input.base64);
     },
+    // The file browser (issue 25): through safeFs only; the session must exist (no folder is made for a stray id).
+    'workspace.list': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return listFolder(core.kernels.workspaceFor(input.sessionId), input.path);
+    },
+    'workspace.read': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      return previewFile(core.kernels.workspaceFor(input.sessionId), input.path, input.maxBytes);
+    },
+    'workspace.saveArtifact': async (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      let file: { rel: string; bytes: Buffer };
+      try {
+        file = { rel: workspaceRelative(input.path), bytes: readArtifactSource(core.kernels.workspaceFor(input.sessionId), input.path) };
+      } catch (error) {
+        throw asWorkspaceAppError(error);
+      }
+      return core.provenance.artifacts.save({ sessionId: input.sessionId, path: file.rel, bytes: file.bytes, producer: { kind: 'user' } });
+    },
     'kernel.execute': async (input) => {
       // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
       await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
@@ -89,7 +114,8 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),
-    'kernel.restart': (input) => core.kernels.restart(input.sessionId, input.language),
+    // Refused while the agent's run, a cell or an environment switch holds the kernel (the lease).
+    'kernel.restart': (input) => notebook.restart(input.sessionId, input.language),
     'kernel.status': (input) => ({ ...core.kernels.status(input.sessionId), lease: core.kernels.lease.view(input.sessionId) }),
     'kernel.variables': (input) => notebook.variables(input.sessionId, input.language),
     'notebook.cells': (input) => notebook.list(input.sessionId),
@@ -106,10 +132,22 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       await core.deleteSession(input.sessionId);
       return { deleted: true as const };
     },
+    'session.open': (input) => {
+      const detail = core.ledger.detail(input.sessionId);
+      core.kernels.openSession(input.sessionId); // warm a kernel while the user reads
+      const fromSeq = core.ledger.events.tailStart(input.sessionId, input.tailChunks ?? OPEN_TAIL_CHUNKS);
+      const events = core.ledger.events.readFrom(input.sessionId, fromSeq - 1).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
+      return { ...detail, fromSeq, events };
+    },
     'session.replay': (input) => {
       const stored = core.ledger.events.readFrom(input.sessionId, input.afterSeq, input.limit + 1);
-      const complete = stored.length <= input.limit;
-      const events = stored.slice(0, input.limit).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
+      // With beforeSeq, only the chunks before it, and complete once none of those is left.
+      const before = input.beforeSeq ?? Number.POSITIVE_INFINITY;
+      const complete = !(stored.length > input.limit && stored[input.limit]!.seq < before);
+      const events = stored
+        .slice(0, input.limit)
+        .filter((e) => e.seq < before)
+        .map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
       return { events, lastSeq: core.ledger.events.lastSeqOf(input.sessionId), complete };
     },
     'run.submit': (input) => {
@@ -129,7 +167,11 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
     'approval.decide': (input) => core.host.approvals.decide(input.requestId, input.answer),
     'settings.get': () => core.settings.view(),
-    'settings.update': (input) => core.settings.update(input),
+    'settings.update': async (input) => {
+      const view = core.settings.update(input);
+      if (input.defaultProvider !== undefined) await core.doctor(true); // the System page marks the new default
+      return view;
+    },
     'settings.key.set': async (input) => {
       const view = core.settings.setKey(input.providerId, input.key);
       await core.doctor(true); // the provider table now shows the key's source
@@ -140,6 +182,13 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       await core.doctor(true);
       return view;
     },
+    'provider.list': (input) => core.providers.list(input.refresh ?? false),
+    'provider.configure': async (input) => {
+      const view = await core.providers.configure(input);
+      await core.doctor(true); // the System page shows the new key, base URL and model
+      return view;
+    },
+    'provider.test': (input) => core.providers.test(input),
     'evidence.list': (input) => core.provenance.evidence.list(input.sessionId, { ...(input.kind ? { kind: input.kind } : {}), ...(input.limit ? { limit: input.limit } : {}) }),
     'evidence.bibliography': (input) => {
       const entries = bibliographyEntries(core.provenance.evidence.list(input.sessionId), { includeSearchResults: input.includeSearchResults ?? false });

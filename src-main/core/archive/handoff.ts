@@ -21,7 +21,10 @@ const KEY_BY_NORMAL = new Map(HANDOFF_FIELDS.flatMap((f) => [[f.key.toLowerCase(
 function normaliseKeys(value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[KEY_BY_NORMAL.get(k.toLowerCase().replace(/[^a-z]/g, '')) ?? k] = v;
+  for (const [k, v] of Object.entries(value)) {
+    // Defined, not assigned: a "__proto__" key stays a key (and is refused as unknown), never the object's prototype.
+    Object.defineProperty(out, KEY_BY_NORMAL.get(k.toLowerCase().replace(/[^a-z]/g, '')) ?? k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
   // A single string where a list is expected is a list of one.
   for (const f of HANDOFF_FIELDS) {
     const v = out[f.key];
@@ -172,4 +175,31 @@ export function renderHandoff(handoff: Handoff, request: string, facts: LedgerFa
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** How much of a carried handoff a later run reads (about 1,500 tokens). */
+export const CARRIED_HANDOFF_CHARS = 6_000;
+
+/**
+ * The latest handoff of an earlier run that ended without an answer (stopped, failed, out of
+ * turns), as the next run reads it among the earlier turns: that run's tool traffic is not
+ * in a later run's context, so without it "continue" would start from the prose alone.
+ * Bounded; the kernel line is the one recorded then (the ledger's current one is re-read once
+ * the new run compacts).
+ */
+export function carriedHandoffNote(handoff: Handoff): string {
+  const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `- ${cap(x, 400)}`).join('\n') : '- (none)');
+  const text = [
+    "[Note: this run's earlier turns were summarised before it ended without an answer. Its latest handoff, as it stood then (results named here can be recalled or re-read; check a kernel's variables before relying on them):]",
+    `Objective: ${cap(handoff.objective, 800)}`,
+    `Constraints:\n${list(handoff.constraints)}`,
+    `Decisions:\n${list(handoff.decisions)}`,
+    `Done:\n${list(handoff.done)}`,
+    `In progress:\n${list(handoff.inProgress)}`,
+    `Blocked:\n${list(handoff.blocked)}`,
+    `Next move: ${cap(handoff.nextMove, 600)}`,
+    `Key artifacts:\n${list(handoff.keyArtifacts)}`,
+    `Kernel then: ${cap(handoff.activeKernelGeneration, 300)}`,
+  ].join('\n');
+  return cap(text, CARRIED_HANDOFF_CHARS);
 }

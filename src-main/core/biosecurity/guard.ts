@@ -42,8 +42,15 @@ const worksOnSequences = (step: GuardedStep) => step.kind === 'cell' || (step.ki
 export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
   /** Hits seen in this run (an agent named earlier trips together with a manipulation later). */
   const seen: PrescanHit[] = [];
-  /** Terms the screener allowed in this run: they do not buy another model call (escalated ones do). */
+  /**
+   * What the screener allowed in this run, which does not buy another model call (escalated
+   * hits do). A name (an agent, a toxin, a chemical, a manipulation) is cleared by its term; an
+   * intent or an evasion only in the words it was allowed in: the run drifting toward it in
+   * new words ("the policy debate on gain of function", later "plan a gain-of-function
+   * experiment") is screened again.
+   */
   const cleared = new Set<string>();
+  const clearKey = (h: PrescanHit) => (h.category === 'intent' || h.category === 'evasion' ? `${h.term}\u0000${h.excerpt.replace(/…/g, '').trim().toLowerCase()}` : h.term);
   let refusals = 0;
 
   const record = (step: GuardedStep, ctx: ActionContext, row: Omit<SafetyCheckInput, 'sessionId' | 'runId' | 'turn' | 'subject' | 'subjectSha256'>) => {
@@ -80,7 +87,7 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
       const sequence = await sequenceCheck(step, history, ctx);
       if (sequence) return sequence;
 
-      const hits = prescan(stepText(step)).filter((h) => !cleared.has(h.term));
+      const hits = prescan(stepText(step)).filter((h) => !cleared.has(clearKey(h)));
       const tripped = hits.length > 0 && trips(hits, seen);
       seen.push(...hits);
       if (!tripped) return { action: 'proceed' };
@@ -89,7 +96,7 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
       const pending = step.kind === 'message' ? '' : stepText(step);
       let verdict: ScreenerVerdict | { verdict: 'unavailable'; reason: string };
       try {
-        verdict = await screenWithModel(deps.model, { history, pending, hits }, ctx.signal);
+        verdict = await screenWithModel(deps.model, { history, pending, hits }, ctx.signal, (usage, cost) => ctx.charge?.(usage, cost));
       } catch (error) {
         if (ctx.signal.aborted) return { action: 'end', message: 'Stopped by the user.' };
         verdict = { verdict: 'unavailable', reason: error instanceof ScreenerUnavailableError ? error.message : errorMessage(error) };
@@ -100,7 +107,7 @@ export function biosecurityGuard(deps: BiosecurityGuardDeps): ActionGuardPort {
       const elapsed = () => performance.now() - started;
 
       if (verdict.verdict === 'allow') {
-        for (const h of hits) cleared.add(h.term);
+        for (const h of hits) cleared.add(clearKey(h));
         record(step, ctx, { ...base, outcome: 'proceeded', requestId: null, durationMs: elapsed() });
         return { action: 'proceed' };
       }

@@ -11,6 +11,8 @@
  *   reverse genetics, passage), anywhere in the run so far.
  */
 
+import { normaliseForScreening } from './normalise';
+
 export type HitCategory = 'chemical' | 'toxin' | 'agent' | 'intent' | 'evasion' | 'manipulation';
 
 export interface PrescanHit {
@@ -94,8 +96,9 @@ function excerpt(text: string, index: number, length: number): string {
   return `${from ? '…' : ''}${text.slice(from, to).replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;
 }
 
-/** Every hit in `text`, one per term. */
-export function prescan(text: string): PrescanHit[] {
+/** Every hit in `text` (read with its disguises undone: normalise.ts), one per term. */
+export function prescan(raw: string): PrescanHit[] {
+  const text = normaliseForScreening(raw);
   const hits: PrescanHit[] = [];
   for (const term of [...STANDALONE, ...AGENTS, ...MANIPULATION]) {
     const match = term.pattern.exec(text);

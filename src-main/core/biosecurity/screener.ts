@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LanguageModelPort, LlmMessage } from '../llm/types';
+import type { Cost, LanguageModelPort, LlmMessage, Usage } from '../llm/types';
 import { errorMessage } from '../shared/errorMessage';
 import type { PrescanHit } from './prescan';
 
@@ -66,11 +66,15 @@ export function parseVerdict(text: string): ScreenerVerdict {
   return checked.data;
 }
 
-/** Asks the model; throws ScreenerUnavailableError when there is none or it fails. */
+/**
+ * Asks the model; throws ScreenerUnavailableError when there is none or it fails. `spent`
+ * hears what the call used (even when its answer is unusable): the run's usage counts it.
+ */
 export async function screenWithModel(
   model: LanguageModelPort | null,
   input: { history: readonly LlmMessage[]; pending: string; hits: readonly PrescanHit[] },
   signal: AbortSignal,
+  spent?: (usage: Usage, cost: Cost | null) => void,
 ): Promise<ScreenerVerdict> {
   if (!model) throw new ScreenerUnavailableError('no model is available to screen with');
   const hits = input.hits.map((h) => `- ${h.term} (${h.category}): "${h.excerpt}"`).join('\n');
@@ -79,6 +83,7 @@ export async function screenWithModel(
   try {
     for await (const part of model.stream({ system: SCREENER_SYSTEM, messages: [{ role: 'user', content: prompt }], temperature: 0, maxOutputTokens: 300, signal })) {
       if (part.type === 'text-delta') text += part.text;
+      else if (part.type === 'finish') spent?.(part.usage, part.cost);
       else if (part.type === 'error') throw new ScreenerUnavailableError(`${part.error.provider}: ${part.error.message}`);
     }
   } catch (error) {

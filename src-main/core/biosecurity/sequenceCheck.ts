@@ -7,6 +7,8 @@
  * that are themselves identity searches pass.
  */
 
+import { normaliseForScreening } from './normalise';
+
 export interface RawSequence {
   kind: 'dna' | 'protein';
   length: number;
@@ -14,7 +16,7 @@ export interface RawSequence {
 }
 
 const DNA_RUN = /[ACGTUN]{60,}/gi;
-const PROTEIN_RUN = /[ACDEFGHIKLMNPQRSTVWY]{40,}/g;
+const PROTEIN_RUN = /[ACDEFGHIKLMNPQRSTVWY]{40,}/gi;
 /** UniProt, RefSeq/GenBank/ENA and PDB-style accessions as a FASTA header carries them. */
 const ACCESSION = /\b([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2}|[A-Z]{1,2}_?[0-9]{5,8}(\.[0-9]+)?|[0-9][A-Za-z0-9]{3}_[A-Za-z0-9])\b/;
 
@@ -34,7 +36,7 @@ export function unlabelledSequences(text: string): RawSequence[] {
     if (!labelled(text, m.index)) found.push({ kind: 'dna', length: m[0].length, preview: `${m[0].slice(0, 24)}…` });
   }
   for (const m of text.matchAll(PROTEIN_RUN)) {
-    const run = m[0];
+    const run = m[0].toUpperCase();
     // Not DNA read as protein, and varied enough to be a protein (not a run of one letter).
     if (/^[ACGTUN]+$/.test(run) || new Set(run).size < 8) continue;
     if (!labelled(text, m.index)) found.push({ kind: 'protein', length: run.length, preview: `${run.slice(0, 24)}…` });
@@ -64,9 +66,11 @@ export interface SequenceCheckInput {
 
 /** Why the step must wait for identity evidence, or null when it may run. */
 export function sequenceConcern(input: SequenceCheckInput): { sequences: RawSequence[]; intent: string } | null {
-  if (isIdentityStep(input.step)) return null;
-  const sequences = unlabelledSequences(input.step);
+  // Read with its disguises undone (a sequence split into literals or blocks, look-alike letters).
+  const step = normaliseForScreening(input.step);
+  if (isIdentityStep(step)) return null;
+  const sequences = unlabelledSequences(step);
   if (!sequences.length) return null;
-  const intent = enhancementIntent(input.step) ?? enhancementIntent(input.userText);
+  const intent = enhancementIntent(step) ?? enhancementIntent(normaliseForScreening(input.userText));
   return intent ? { sequences, intent } : null;
 }

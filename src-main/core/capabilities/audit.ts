@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SideEffect } from '../ledger/actionsRepo';
+import type { AuditJournal, AuditRecord } from '../ledger/auditJournal';
 import type { Ledger } from '../ledger/ledger';
 import type { ApprovalAnswer } from './permissions/approvals';
 import type { DecidedBy } from './permissions/permissions';
@@ -68,6 +69,9 @@ export interface AuditPort {
 
 const RECORD_TEXT_BYTES = 8 * 1024;
 
+/** What a journaled write returns: its rows are already durable. */
+const DURABLE: Promise<void> = Promise.resolve();
+
 export function auditResult(slot: AuditSlot, outcome: AuditOutcome): Record<string, unknown> {
   const { call } = slot;
   return {
@@ -119,8 +123,13 @@ export class MemoryAudit implements AuditPort {
  */
 export class LedgerAudit implements AuditPort {
   private readonly turns = new Map<string, number>();
-  /** Open groups: calls still to finish, and whether a call that ran has failed. */
-  private readonly open = new Map<string, { left: number; failed: boolean }>();
+  /** Runs already found in the ledger (a burst of host calls would look its run up per call); released at endRun. */
+  private readonly knownRuns = new Set<string>();
+  /**
+   * Open groups: calls still to finish, whether a call that ran has failed, and (a cell's
+   * read-only call at the `normal` level) its begin record, journaled with its outcome.
+   */
+  private readonly open = new Map<string, { left: number; failed: boolean; heldBegin?: AuditRecord }>();
 
   constructor(
     private readonly ref: () => Ledger,
@@ -141,7 +150,7 @@ export class LedgerAudit implements AuditPort {
     const first = calls[0];
     if (!first) return [];
     const runId = first.runId;
-    if (runId && this.ledger.runs.find(runId)) {
+    if (runId && this.runExists(runId)) {
       try {
         const input = {
           sessionId: first.sessionId,
@@ -160,12 +169,20 @@ export class LedgerAudit implements AuditPort {
         if (first.origin === 'cell') {
           // A cell's host call: its rows ride in the ledger's group commit (one fsync for
           // many calls); the dispatcher answers the cell only once they are durable.
-          const { id: groupId, write } = this.ledger.actions.prepareBegin(input);
+          const { id: groupId, write, record } = this.ledger.actions.prepareBegin(input);
+          const readOnly = calls.every((c) => c.sideEffect === 'read');
+          const journal = this.ledger.auditJournal;
           // A read-only call's begin row need not be durable before it runs: it rides with
-          // its outcome row (one commit per call, not two). A call with effects waits for it.
-          const recorded = this.ledger.events.defer(write, calls.every((c) => c.sideEffect === 'read') ? 'ride' : 'turn');
-          recorded.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
-          this.open.set(groupId, { left: calls.length, failed: false });
+          // its outcome row (one commit, or one journal write, per call, not two). A call
+          // with effects waits for it: journaled now, or committed at the end of this turn.
+          const committed = this.ledger.events.defer(write, readOnly || journal ? 'ride' : 'turn');
+          committed.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
+          let recorded = committed;
+          if (journal && readOnly) this.open.set(groupId, { left: calls.length, failed: false, heldBegin: record });
+          else {
+            this.open.set(groupId, { left: calls.length, failed: false });
+            if (journal) recorded = this.journaled(journal, [record], committed);
+          }
           return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
         }
         const groupId = this.ledger.actions.begin(input);
@@ -190,30 +207,55 @@ export class LedgerAudit implements AuditPort {
     group.failed ||= ranAndFailed(outcome);
     if (group.left <= 0) this.open.delete(groupId);
     else this.open.set(groupId, group);
-    const status = group.failed ? 'failed' : 'completed';
-    const write = () => {
-      this.ledger.actions.recordResult(groupId, slot.idx, result, outcome.isError);
-      if (group.left <= 0) this.ledger.actions.finish(groupId, status);
-    };
+    const { write, records } = this.ledger.actions.prepareOutcome(groupId, slot.idx, result, outcome.isError, group.left <= 0 ? (group.failed ? 'failed' : 'completed') : undefined);
     if (!slot.recorded) {
       write();
       return;
     }
-    return this.ledger.events.defer(write).catch((error: unknown) => {
-      // The run's rows could not be written (e.g. its session was deleted meanwhile): the
-      // record goes to the fallback file, so the answered call still leaves a durable trace.
+    // The run's rows could not be written (e.g. its session was deleted meanwhile): the
+    // record goes to the fallback file, so the answered call still leaves a durable trace.
+    const fallback = (error: unknown) =>
       this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
-    });
+    const journal = this.ledger.auditJournal;
+    if (!journal) return this.ledger.events.defer(write).catch(fallback);
+    // Durable in the journal now; the same rows go into SQLite with the next group commit.
+    const committed = this.ledger.events.defer(write, 'soon').catch(fallback);
+    const held = group.heldBegin ? [group.heldBegin] : [];
+    group.heldBegin = undefined;
+    return this.journaled(journal, [...held, ...records], committed);
+  }
+
+  /**
+   * Appends records to the journal: durable once that returns, so the promise is already
+   * resolved. If the journal cannot be written, the caller waits for the rows' commit
+   * instead, asked for at the end of this turn.
+   */
+  private journaled(journal: AuditJournal, records: AuditRecord[], committed: Promise<void>): Promise<void> {
+    try {
+      journal.append(records, committed);
+      return DURABLE;
+    } catch {
+      void this.ledger.events.defer(() => undefined); // a turn commit, not the group-commit wait
+      return committed;
+    }
+  }
+
+  private runExists(runId: string): boolean {
+    if (this.knownRuns.has(runId)) return true;
+    if (!this.ledger.runs.find(runId)) return false;
+    this.knownRuns.add(runId);
+    return true;
   }
 
   /** The run ended: its turn counter goes (a later call would recount from the ledger). */
   endRun(runId: string): void {
     this.turns.delete(runId);
+    this.knownRuns.delete(runId);
   }
 
   /** How many entries the per-run tables hold (diagnostics and the lifecycle test). */
-  sizes(): { turns: number; openGroups: number } {
-    return { turns: this.turns.size, openGroups: this.open.size };
+  sizes(): { turns: number; openGroups: number; knownRuns: number } {
+    return { turns: this.turns.size, openGroups: this.open.size, knownRuns: this.knownRuns.size };
   }
 
   private appendFallback(record: Record<string, unknown>): void {

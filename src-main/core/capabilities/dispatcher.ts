@@ -166,8 +166,10 @@ export class HostDispatcher {
     const tool = d.tool;
     if (d.parseError) return { status: 'error', executed: false, text: d.parseError, tool: tool.name, target: null, decision: refused };
 
-    const key = callKey(ctx.sessionId, tool.name, d.args);
-    const evaluated = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: key, defaultAction: tool.defaultPolicy });
+    // The exact call's key (a sha256 of its canonical arguments) is only needed by a once-grant or an approval.
+    let exactKey: string | undefined;
+    const keyOf = () => (exactKey ??= callKey(ctx.sessionId, tool.name, d.args));
+    const evaluated = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: keyOf, defaultAction: tool.defaultPolicy });
     // A tool that asks every time is not let through by an earlier grant or "always" rule (a deny rule still wins).
     const policy: PolicyDecision = tool.askEveryTime && evaluated.action === 'allow' && (evaluated.by === 'session-grant' || evaluated.by === 'rule') ? { action: 'ask', by: 'default' } : evaluated;
     let decision: AuditDecision = { action: policy.action, by: policy.by, ...(policy.ruleId ? { ruleId: policy.ruleId } : {}) };
@@ -181,7 +183,7 @@ export class HostDispatcher {
       const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
       const asking = Date.now();
       const outcome = await this.deps.approvals.ask(
-        { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: tool.approvalDetail?.(d.args) ?? preview(d.args), generationId: ctx.generation ?? null, callKey: key },
+        { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: tool.approvalDetail?.(d.args) ?? preview(d.args), generationId: ctx.generation ?? null, callKey: keyOf() },
         ctx.signal,
         (q) => {
           if (ctx.origin === 'tool' && ctx.toolCallId) ctx.emit?.({ type: 'tool-approval-request', toolCallId: ctx.toolCallId, approvalId: q.requestId });
@@ -202,7 +204,7 @@ export class HostDispatcher {
         return { ...notRun, text: `${who} (${tool.name} on ${d.target}). Do not retry the same call; continue without it or explain what you need.` };
       }
       // "Allow once" is a grant for this exact call; take it now, atomically.
-      if (outcome.answer === 'allow_once' && !this.deps.policy.consumeOnce(key)) {
+      if (outcome.answer === 'allow_once' && !this.deps.policy.consumeOnce(keyOf())) {
         return { ...notRun, text: 'not run: the one-time approval for this exact call was already used or has expired.' };
       }
       return this.execute(tool, d, ctx, { ...base, executed: true, decision, approvalWaitMs });

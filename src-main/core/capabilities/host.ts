@@ -141,7 +141,7 @@ export class Host {
   sizes(): Record<string, number> {
     const audit = this.audit.sizes();
     const policy = this.policy.sizes();
-    return { auditTurns: audit.turns, auditOpenGroups: audit.openGroups, ...policy, approvalsWaiting: this.approvals.waitingCount, disclosedRuns: this.disclosed.size };
+    return { auditTurns: audit.turns, auditOpenGroups: audit.openGroups, auditKnownRuns: audit.knownRuns, ...policy, approvalsWaiting: this.approvals.waitingCount, disclosedRuns: this.disclosed.size };
   }
 
   /** What the model is offered in a run's next request: the tools offered from the start and those the run found. */

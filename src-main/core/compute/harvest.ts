@@ -16,6 +16,8 @@ import { readFromStart, withWorkspaceFile, WorkspaceEscapeError, WorkspaceKindEr
 
 /** Logs over this size are kept as their last bytes (a runaway print loop must not fill the store). */
 const MAX_LOG_BYTES = 64 * 1024 * 1024;
+/** A declared output over this size is left on the target, named, rather than read into the app's memory. */
+export const MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
 
 export interface HarvestRequest {
   job: ComputeJobView;
@@ -26,18 +28,32 @@ export interface HarvestRequest {
   /** Where remote files are copied to (ignored when the target is this machine). */
   harvestDir: string;
   artifacts: ArtifactService;
+  /** Defaults to MAX_OUTPUT_BYTES (tests set less). */
+  maxOutputBytes?: number;
+}
+
+/** A declared output larger than the harvest takes. */
+class OutputTooLarge extends Error {
+  constructor(readonly size: number) {
+    super(`output of ${size} bytes`);
+  }
 }
 
 /**
  * Which of `files` the target says are regular files of the job folder (a symlink is not
- * sent). On this machine every file is simply tried: the safe read below decides.
+ * sent), with their sizes there. On this machine every file is simply tried (size unknown
+ * here): the safe read below decides, and checks the size itself.
  */
-async function existing(transport: Transport, dir: string, files: string[]): Promise<string[]> {
-  if (!transport.remote) return files;
-  const r = await transport.exec(['bash', '-c', 'cd -- "$1" || exit 96; shift; for f in "$@"; do [ -f "$f" ] && [ ! -L "$f" ] && printf "%s\\n" "$f"; done; exit 0', 'o4s-list', dir, ...files]);
+async function existing(transport: Transport, dir: string, files: string[]): Promise<Map<string, number | null>> {
+  if (!transport.remote) return new Map(files.map((f) => [f, null]));
+  const r = await transport.exec(['bash', '-c', 'cd -- "$1" || exit 96; shift; for f in "$@"; do [ -f "$f" ] && [ ! -L "$f" ] && printf "%s %s\\n" "$(wc -c < "$f" | tr -d " ")" "$f"; done; exit 0', 'o4s-list', dir, ...files]);
   if (r.code !== 0) throw new Error(`could not list the job folder ${dir} on ${transport.where}: ${r.stderr.trim() || `exit ${r.code}`}`);
-  const found = new Set(r.stdout.split('\n').filter(Boolean));
-  return files.filter((f) => found.has(f));
+  const found = new Map<string, number | null>();
+  for (const line of r.stdout.split('\n')) {
+    const m = /^(\d+) (.+)$/.exec(line);
+    if (m) found.set(m[2]!, Number(m[1]));
+  }
+  return new Map(files.filter((f) => found.has(f)).map((f) => [f, found.get(f)!]));
 }
 
 /**
@@ -46,9 +62,10 @@ async function existing(transport: Transport, dir: string, files: string[]): Pro
  * file of this machine; it is refused, never followed. `tail` keeps only the last bytes.
  * Answers null when the file is absent, a symlink or not a regular file.
  */
-export function readJobFile(dir: string, rel: string, tail?: number): Buffer | null {
+export function readJobFile(dir: string, rel: string, tail?: number, max?: number): Buffer | null {
   try {
     return withWorkspaceFile(dir, rel, 'read', ({ fd, stat }) => {
+      if (max !== undefined && stat.size > max) throw new OutputTooLarge(stat.size);
       if (tail === undefined || stat.size <= tail) return readFromStart(fd, stat.size);
       const buf = Buffer.alloc(tail);
       let got = 0;
@@ -73,8 +90,12 @@ function readLog(dir: string, rel: string): Buffer | null {
 
 export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
   const { job, final, transport } = req;
+  const maxBytes = req.maxOutputBytes ?? MAX_OUTPUT_BYTES;
   const wanted = [...job.outputs, STDOUT_LOG, STDERR_LOG];
-  const present = await existing(transport, req.remoteDir, wanted);
+  const sizes = await existing(transport, req.remoteDir, wanted);
+  // Too large, by the target's word: not copied at all (logs are tailed after the copy instead).
+  const tooLarge = new Map<string, number>(job.outputs.flatMap((o) => (sizes.get(o) ?? 0) > maxBytes ? [[o, sizes.get(o)!] as [string, number]] : []));
+  const present = [...sizes.keys()].filter((f) => !tooLarge.has(f));
   let localDir = req.remoteDir;
   if (transport.remote) {
     fs.mkdirSync(req.harvestDir, { recursive: true });
@@ -104,17 +125,29 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
   // the job did not write that output as a file, and the host never reads what a link points at.
   const read = new Map<string, Buffer>();
   for (const o of job.outputs) {
-    const bytes = present.includes(o) ? readJobFile(localDir, o) : null;
-    if (bytes) read.set(o, bytes);
+    try {
+      const bytes = present.includes(o) ? readJobFile(localDir, o, undefined, maxBytes) : null;
+      if (bytes) read.set(o, bytes);
+    } catch (error) {
+      // The copy is larger than the target said (or this machine's file is): left out the same way.
+      if (!(error instanceof OutputTooLarge)) throw error;
+      tooLarge.set(o, error.size);
+    }
   }
   const missing = job.outputs.filter((o) => !read.has(o));
+  const unwritten = missing.filter((o) => !tooLarge.has(o));
   // The producer names the job's final state, so decide it before saving anything.
   let state = final.state;
-  let reason = final.reason;
+  const problems: string[] = final.reason ? [final.reason] : [];
+  if (unwritten.length) {
+    problems.push(`declared output${unwritten.length > 1 ? 's' : ''} ${unwritten.map((m) => `"${m}"`).join(', ')} ${unwritten.length > 1 ? 'were' : 'was'} not written`);
+  }
+  for (const [o, size] of tooLarge) {
+    problems.push(`declared output "${o}" is ${size.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')} the app harvests; it was left on ${transport.where} in ${req.remoteDir} (fetch it yourself, or have the job write less)`);
+  }
+  const reason = problems.length ? problems.join('; ') : null;
   if (missing.length) {
-    const named = `declared output${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not written`;
     if (state === 'completed') state = 'failed';
-    reason = reason ? `${reason}; ${named}` : named;
     producer.state = state;
   }
   const outputs: ComputeHarvestedOutput[] = [];

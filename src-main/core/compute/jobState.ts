@@ -58,6 +58,7 @@ export function foldJob(job: ComputeJobRecord, events: ComputeJobEvent[]): Compu
     logs: { stdout: null, stderr: null },
     lastPolledAt: null,
     pollError: null,
+    unreachable: false,
   };
   for (const e of events) {
     const d = e.data;
@@ -83,10 +84,12 @@ export function foldJob(job: ComputeJobRecord, events: ComputeJobEvent[]): Compu
         view.endedAt = str(d.endedAt);
         view.lastPolledAt = e.at;
         view.pollError = null;
+        view.unreachable = false;
         break;
       case 'poll_error':
         view.lastPolledAt = e.at;
         view.pollError = str(d.message);
+        view.unreachable = d.unreachable === true;
         break;
       case 'cancel_requested':
         break;
@@ -100,6 +103,7 @@ export function foldJob(job: ComputeJobRecord, events: ComputeJobEvent[]): Compu
         view.missingOutputs = h.missing;
         view.logs = h.logs;
         view.pollError = null;
+        view.unreachable = false;
         break;
       }
     }
@@ -113,6 +117,21 @@ export function lastStateData(events: ComputeJobEvent[]): Record<string, unknown
   return null;
 }
 
+/** The failed polls since the target last answered: how many, since when, and the last one's time. */
+export function pollTrouble(events: ComputeJobEvent[]): { failures: number; since: string | null; lastAt: string | null } {
+  let failures = 0;
+  let since: string | null = null;
+  let lastAt: string | null = null;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.kind !== 'poll_error') break;
+    failures++;
+    since = e.at;
+    lastAt ??= e.at;
+  }
+  return { failures, since, lastAt };
+}
+
 /** The conversation step of a job (`data-compute-job`), from its view. */
 export function jobStepData(j: ComputeJobView): DataPartData['compute-job'] {
   return {
@@ -121,7 +140,7 @@ export function jobStepData(j: ComputeJobView): DataPartData['compute-job'] {
     state: j.state,
     exitCode: j.exitCode,
     elapsedSeconds: j.elapsedSeconds,
-    reason: j.pollError ? `target unreachable: ${j.pollError}` : j.reason,
+    reason: j.pollError ? `${j.unreachable ? 'polling stopped, target unreachable' : 'target unreachable'}: ${j.pollError}` : j.reason,
     harvested: j.harvested,
     outputs: j.outputsHarvested.map((o) => o.path),
     missing: j.missingOutputs,

@@ -10,6 +10,7 @@ import { errorMessage } from '../shared/errorMessage';
 import { harvestJob, readJobFile } from './harvest';
 import { jobPath, scriptHead, sha256, stageJobFolder, type InputRequest } from './jobFolder';
 import { foldJob, lastStateData, type JobSpec } from './jobState';
+import { pollDue, pollFailureData } from './pollBackoff';
 import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
 import { SlurmScheduler } from './slurm';
 import { SshHostScheduler } from './sshHost';
@@ -31,6 +32,8 @@ export interface ComputeServiceDeps {
   workspaceFor(sessionId: string): string;
   /** How often open jobs are polled (default 5 s). */
   pollMs?: number;
+  /** How long a target may stay unreachable before automatic polling of its jobs stops (default 10 min). */
+  unreachableMs?: number;
   /** Told each time a job's view changes (the UI's Jobs panel). */
   onChange?: (job: ComputeJobView) => void;
 }
@@ -62,6 +65,7 @@ const LOG_TAIL = 64 * 1024;
 export class ComputeService {
   readonly targets: TargetStore;
   private readonly pollMs: number;
+  private readonly unreachableMs: number;
   private timer: NodeJS.Timeout | null = null;
   private readonly inflight = new Map<string, Promise<ComputeJobView>>();
   /** Jobs this process is submitting right now (their row exists, their `submitted` event not yet). */
@@ -73,7 +77,24 @@ export class ComputeService {
   constructor(private readonly deps: ComputeServiceDeps) {
     this.targets = new TargetStore(deps.dataDir);
     this.pollMs = deps.pollMs ?? 5_000;
+    this.unreachableMs = deps.unreachableMs ?? 10 * 60_000;
   }
+
+  /**
+   * The target a job is polled through: the one it was submitted to, with the connection
+   * settings of the configured target of that name when it is still the same host and kind
+   * (so a fixed port, user, key or known_hosts file applies to a job already out there).
+   */
+  private pollTarget(snapshot: ComputeTargetConfig): ComputeTargetConfig {
+    try {
+      const current = this.targets.get(snapshot.name);
+      return current.kind === snapshot.kind && (current.host ?? null) === (snapshot.host ?? null) ? current : snapshot;
+    } catch {
+      // Removed or unreadable: the job is still reached as it was submitted.
+      return snapshot;
+    }
+  }
+
 
   listTargets(): ComputeTargetView[] {
     return this.targets.list().map(targetView);
@@ -182,18 +203,17 @@ export class ComputeService {
       return this.view(jobId);
     }
     const spec = record.spec as StoredSpec;
-    const transport = this.transportFor(spec.target);
+    const target = this.pollTarget(spec.target);
+    const transport = this.transportFor(target);
     let status: SchedulerStatus;
     try {
-      status = await this.schedulerFor(spec.target, transport).query(view.schedulerJobId, view.remoteDir);
+      status = await this.schedulerFor(target, transport).query(view.schedulerJobId, view.remoteDir);
     } catch (error) {
-      const message = errorMessage(error);
-      if (message !== view.pollError) {
-        repo.append(jobId, 'poll_error', { message });
-        this.changed(jobId);
-      }
+      this.pollFailed(jobId, events, target, transport.where, errorMessage(error));
       return this.view(jobId);
     }
+    // The target answers again: the automatic poller (stopped for an unreachable target) goes on.
+    this.schedule(this.pollMs);
     const last = lastStateData(events);
     const data = { ...status } as Record<string, unknown>;
     if (!TERMINAL_JOB_STATES.includes(status.state)) {
@@ -220,18 +240,30 @@ export class ComputeService {
       });
       repo.append(jobId, 'harvested', harvested as unknown as Record<string, unknown>);
     } catch (error) {
-      repo.append(jobId, 'poll_error', { message: `harvest failed (retried at the next poll): ${errorMessage(error)}`, releasesClaim: true });
+      this.pollFailed(jobId, repo.events(jobId), target, transport.where, `harvest failed (retried at the next poll): ${errorMessage(error)}`, { releasesClaim: true });
     }
     this.changed(jobId);
     return this.view(jobId);
   }
+
+  /**
+   * Records a failed poll. After the target has not answered for `unreachableMs` (and a few
+   * tries, backing off), the job is marked unreachable: the automatic poller leaves it, and
+   * the message names the target and what to fix; any later refresh asks again.
+   */
+  private pollFailed(jobId: string, events: ReturnType<Ledger['compute']['events']>, target: ComputeTargetConfig, where: string, message: string, extra: Record<string, unknown> = {}): void {
+    const data = pollFailureData({ jobId, events, targetName: target.name, where, message, unreachableMs: this.unreachableMs });
+    this.deps.ledger().compute.append(jobId, 'poll_error', { ...data, ...extra });
+    this.changed(jobId);
+  }
+
 
   /** The job once harvested; waits up to `waitSeconds` for it (0: answer now, refreshed once). */
   async result(jobId: string, waitSeconds = 0, signal?: AbortSignal): Promise<ComputeJobView> {
     const until = Date.now() + Math.min(waitSeconds, MAX_WAIT_S) * 1000;
     for (;;) {
       const view = await this.refresh(jobId);
-      if (view.harvested || Date.now() >= until || signal?.aborted || this.closed) return view;
+      if (view.harvested || view.unreachable || Date.now() >= until || signal?.aborted || this.closed) return view;
       await new Promise((r) => setTimeout(r, Math.min(this.pollMs, Math.max(50, until - Date.now()))));
     }
   }
@@ -241,9 +273,10 @@ export class ComputeService {
     if (view.harvested || TERMINAL_JOB_STATES.includes(view.state)) throw new AppError('conflict', `Job ${jobId} already ended (${view.state}); nothing to cancel.`);
     if (!view.schedulerJobId || !view.remoteDir) throw new AppError('conflict', `Job ${jobId} has not reached its target yet; cancel it again in a moment.`);
     const spec = this.deps.ledger().compute.require(jobId).spec as StoredSpec;
-    const transport = this.transportFor(spec.target);
+    const target = this.pollTarget(spec.target);
+    const transport = this.transportFor(target);
     this.deps.ledger().compute.append(jobId, 'cancel_requested', {});
-    await this.schedulerFor(spec.target, transport).cancel(view.schedulerJobId, view.remoteDir);
+    await this.schedulerFor(target, transport).cancel(view.schedulerJobId, view.remoteDir);
     this.schedule(0);
     return this.refresh(jobId);
   }
@@ -264,7 +297,8 @@ export class ComputeService {
     }
     if (!view.remoteDir) return { jobId, stdout: '', stderr: view.reason ?? '', source: 'target', truncated: false };
     const spec = this.deps.ledger().compute.require(jobId).spec as StoredSpec;
-    const transport = this.transportFor(spec.target);
+    const target = this.pollTarget(spec.target);
+    const transport = this.transportFor(target);
     const remoteDir = view.remoteDir;
     const read = async (rel: string) => {
       // On this machine through the safe read: a log the job replaced by a symlink is not followed.
@@ -282,10 +316,19 @@ export class ComputeService {
     this.schedule(0);
   }
 
-  /** Polls every open job now; answers their views (the CLI's `status` and the poller's tick). */
-  async pollOpen(): Promise<ComputeJobView[]> {
-    const open = this.deps.ledger().compute.open();
-    return Promise.all(open.map((j) => this.refresh(j.id).catch(() => this.view(j.id))));
+  /**
+   * Polls the open jobs; answers their views. Asked by a user (the CLI's `status`), every
+   * open job is asked now. For the automatic poller (`auto`), a job whose last polls failed
+   * waits out its back-off, and a job marked unreachable is left until a user retries it.
+   */
+  async pollOpen(options: { auto?: boolean } = {}): Promise<ComputeJobView[]> {
+    const repo = this.deps.ledger().compute;
+    const due = (id: string): boolean => {
+      if (!options.auto) return true;
+      const events = repo.events(id);
+      return !foldJob(repo.require(id), events).unreachable && pollDue(events, this.pollMs);
+    };
+    return Promise.all(repo.open().map((j) => (due(j.id) ? this.refresh(j.id).catch(() => this.view(j.id)) : Promise.resolve(this.view(j.id)))));
   }
 
   private schedule(ms: number): void {
@@ -306,11 +349,12 @@ export class ComputeService {
     if (this.closed) return;
     let open: ComputeJobView[] = [];
     try {
-      open = (await this.pollOpen()).filter((v) => !v.harvested);
+      open = (await this.pollOpen({ auto: true })).filter((v) => !v.harvested && !v.unreachable);
     } catch {
       // The ledger closed under the tick (shutdown): nothing more to poll.
       return;
     }
+    // Only unreachable jobs left: the poller rests until a user retries one (a success schedules it again).
     if (open.length) this.schedule(this.pollMs);
   }
 

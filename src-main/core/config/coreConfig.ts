@@ -1,7 +1,7 @@
 import type { SandboxMode } from '../../../src-preload/contract/doctor';
 import { ensureDataDir, resolveDataDir } from './dataDir';
 import { loadConfigEnv, type ConfigEnv } from './env';
-import { defaultProviderId, type SettingsKeyLookup } from './providers';
+import { defaultProviderId, type SettingsEndpointLookup, type SettingsKeyLookup } from './providers';
 import { resolveSandboxMode } from './sandbox';
 
 /** Everything the core reads from the outside world at start, resolved once. */
@@ -14,11 +14,14 @@ export interface CoreConfig {
   sandboxMode: SandboxMode;
   defaultProvider: string;
   settingsKey?: SettingsKeyLookup;
+  /** Base URLs and models chosen in Settings, read at each use so a change applies to the next run. */
+  settingsEndpoint?: SettingsEndpointLookup;
 }
 
 export function loadCoreConfig(
   processEnv: NodeJS.ProcessEnv = process.env,
   settingsKey?: SettingsKeyLookup,
+  settingsEndpoint?: SettingsEndpointLookup,
 ): CoreConfig {
   const info = resolveDataDir(processEnv);
   const dataDir = ensureDataDir(info);
@@ -32,5 +35,6 @@ export function loadCoreConfig(
     defaultProvider: defaultProviderId(env),
   };
   if (settingsKey) config.settingsKey = settingsKey;
+  if (settingsEndpoint) config.settingsEndpoint = settingsEndpoint;
   return config;
 }

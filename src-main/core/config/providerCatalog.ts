@@ -16,6 +16,8 @@ export interface ProviderSpec {
   /** Local servers (Ollama) need no key. */
   requiresKey: boolean;
   docsUrl: string;
+  /** Where a key is created (the provider's console); null when none is needed. */
+  keyUrl: string | null;
 }
 
 export const PROVIDERS: readonly ProviderSpec[] = [
@@ -28,6 +30,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'https://ark.cn-beijing.volces.com/api/plan/v3',
     defaultModel: 'doubao-seed-2.0-pro',
     requiresKey: true,
+    keyUrl: 'https://console.volcengine.com/ark/region:ark+cn-beijing/apiKey',
     docsUrl: 'https://www.volcengine.com/docs/82379',
   },
   {
@@ -38,6 +41,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'https://api.openai.com/v1',
     defaultModel: 'gpt-5-mini',
     requiresKey: true,
+    keyUrl: 'https://platform.openai.com/api-keys',
     docsUrl: 'https://platform.openai.com/docs',
   },
   {
@@ -48,6 +52,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'https://api.anthropic.com/v1',
     defaultModel: 'claude-sonnet-4-5',
     requiresKey: true,
+    keyUrl: 'https://console.anthropic.com/settings/keys',
     docsUrl: 'https://docs.anthropic.com',
   },
   {
@@ -58,6 +63,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     defaultModel: 'gemini-2.5-flash',
     requiresKey: true,
+    keyUrl: 'https://aistudio.google.com/apikey',
     docsUrl: 'https://ai.google.dev/gemini-api/docs',
   },
   {
@@ -68,6 +74,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'https://api.deepseek.com/v1',
     defaultModel: 'deepseek-chat',
     requiresKey: true,
+    keyUrl: 'https://platform.deepseek.com/api_keys',
     docsUrl: 'https://api-docs.deepseek.com',
   },
   {
@@ -78,6 +85,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'http://127.0.0.1:11434/v1',
     defaultModel: 'qwen3:8b',
     requiresKey: false,
+    keyUrl: null,
     docsUrl: 'https://ollama.com',
   },
   {
@@ -88,6 +96,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrl: 'https://openrouter.ai/api/v1',
     defaultModel: 'openrouter/auto',
     requiresKey: true,
+    keyUrl: 'https://openrouter.ai/keys',
     docsUrl: 'https://openrouter.ai/docs',
   },
 ];

@@ -2,6 +2,8 @@ import type { ConfigEnv, ValueSource } from './env';
 import { DEFAULT_PROVIDER_ID, PROVIDERS, findProvider, type ProviderSpec } from './providerCatalog';
 
 export type KeySource = ValueSource | 'settings' | 'none';
+/** Where a provider's base URL or model came from: a variable, Settings, or the catalogue. */
+export type EndpointSource = ValueSource | 'settings' | 'default';
 
 /** A provider's resolved configuration. The key itself is only ever held, never printed. */
 export interface ResolvedProvider {
@@ -13,14 +15,24 @@ export interface ResolvedProvider {
   /** The variables that would supply a key, in the order they are read. */
   keyVariables: string[];
   baseUrl: string;
-  baseUrlSource: ValueSource | 'default';
+  baseUrlSource: EndpointSource;
+  /** The variable that sets the base URL (`OPENAI4S_<PROVIDER>_BASE_URL`): it wins over Settings. */
+  baseUrlVariable: string;
   model: string;
-  modelSource: ValueSource | 'default';
+  modelSource: EndpointSource;
+  modelVariable: string;
   configured: boolean;
 }
 
 /** Keys from the encrypted Settings store (Electron safeStorage); absent under the CLI. */
 export type SettingsKeyLookup = (providerId: string) => string | null;
+
+/** A provider's base URL and model chosen in Settings (the ledger's settings table); null: none chosen. */
+export interface EndpointChoice {
+  baseUrl?: string | null;
+  model?: string | null;
+}
+export type SettingsEndpointLookup = (providerId: string) => EndpointChoice | null;
 
 // Values copied from a template are not keys: empty, "<...>", "your-key", "sk-xxx", "changeme", ...
 const PLACEHOLDER =
@@ -40,6 +52,7 @@ export function resolveProvider(
   spec: ProviderSpec,
   env: ConfigEnv,
   settingsKey?: SettingsKeyLookup,
+  settingsEndpoint?: SettingsEndpointLookup,
 ): ResolvedProvider {
   const keyVariables = keyVariablesFor(spec);
   let apiKey: string | null = null;
@@ -61,18 +74,26 @@ export function resolveProvider(
       keySource = 'settings';
     }
   }
-  const base = env.get(`OPENAI4S_${spec.envPrefix}_BASE_URL`);
-  const model = env.get(`OPENAI4S_${spec.envPrefix}_MODEL`);
+  // Like keys: a variable wins over Settings, Settings over the catalogue's default.
+  const baseUrlVariable = `OPENAI4S_${spec.envPrefix}_BASE_URL`;
+  const modelVariable = `OPENAI4S_${spec.envPrefix}_MODEL`;
+  const base = env.get(baseUrlVariable);
+  const model = env.get(modelVariable);
+  const chosen = settingsEndpoint?.(spec.id) ?? null;
+  const chosenBase = chosen?.baseUrl?.trim() || null;
+  const chosenModel = chosen?.model?.trim() || null;
   return {
     spec,
     apiKey,
     keySource,
     keyVariable,
     keyVariables,
-    baseUrl: (base?.value.trim() || spec.baseUrl).replace(/\/+$/, ''),
-    baseUrlSource: base?.source ?? 'default',
-    model: model?.value.trim() || spec.defaultModel,
-    modelSource: model?.source ?? 'default',
+    baseUrl: (base?.value.trim() || chosenBase || spec.baseUrl).replace(/\/+$/, ''),
+    baseUrlSource: base?.value.trim() ? base.source : chosenBase ? 'settings' : 'default',
+    baseUrlVariable,
+    model: model?.value.trim() || chosenModel || spec.defaultModel,
+    modelSource: model?.value.trim() ? model.source : chosenModel ? 'settings' : 'default',
+    modelVariable,
     configured: apiKey !== null || !spec.requiresKey,
   };
 }

@@ -4,7 +4,7 @@ import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { ChildView } from '../capabilities/delegationPort';
 import type { EngineResult } from '../engine/ports';
 import type { FinishRun } from '../ledger/runsRepo';
-import type { LanguageModelPort } from '../llm/types';
+import type { Cost, LanguageModelPort, Usage } from '../llm/types';
 
 /** One child agent. Its `live` flag is its generation: once false, nothing it produces is used. */
 export interface ChildNode {
@@ -33,6 +33,8 @@ export interface ChildNode {
   done: Promise<void>;
   /** The child's own stream while it runs (host calls from its cells report there). */
   emit: ((chunk: StreamChunk) => void) | null;
+  /** While it runs: its model charged to the session's budget, and its run's meter (host.llm from its cells uses both). */
+  calls: { model: LanguageModelPort; charge: (usage: Usage, cost: Cost | null) => void } | null;
 }
 
 /** The statuses a child never leaves. */

@@ -4,9 +4,9 @@ import { AppError } from '../../../src-preload/contract/errors';
 import type { ChildTask, ChildView, DelegationCaller, DelegationPort } from '../capabilities/delegationPort';
 import type { ActionExecutorPort, ActionGuardPort, ContextPolicyPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
 import { runEngine } from '../engine/loop';
-import type { LiveRuns } from '../engine/liveRuns';
+import type { LiveRun, LiveRuns } from '../engine/liveRuns';
 import type { Ledger } from '../ledger/ledger';
-import type { LanguageModelPort, LlmTool } from '../llm/types';
+import type { Cost, LanguageModelPort, LlmTool, Usage } from '../llm/types';
 import { responsiveModel } from '../runner/responsiveModel';
 import { errorMessage } from '../shared/errorMessage';
 import { SharedBudget } from './budget';
@@ -225,6 +225,18 @@ export class DelegationService implements DelegationPort {
     return { nodes: this.nodes.size, sessions: this.sessions.size, roots: this.watchedRoots.size, poolRunning: running, poolWaiting: waiting };
   }
 
+  /**
+   * A running child as a live run, for a cell in its own kernel: host.llm asks its model
+   * (charged to the session's budget, refused once it is spent) under its signal, and the
+   * call counts in its run's usage. Null once it ended.
+   */
+  hostRun(runId: string): LiveRun | null {
+    const node = this.nodes.get(runId);
+    if (!node?.calls || !node.live) return null;
+    const { model, charge } = node.calls;
+    return { runId, model, charge, signal: node.controller.signal, emit: (chunk) => node.emit?.(chunk), stopReason: () => (node.live ? null : node.failure) };
+  }
+
   /** A running child's own stream (a cell in its own kernel reports its host calls there). */
   emitOf(runId: string): ((chunk: StreamChunk) => void) | undefined {
     return this.nodes.get(runId)?.emit ?? undefined;
@@ -339,6 +351,7 @@ export class DelegationService implements DelegationPort {
       children: [],
       done: Promise.resolve(),
       emit: null,
+      calls: null,
     };
     this.nodes.set(node.runId, node);
     this.childrenOf(parent.runId, parent.sessionId).push(node.runId);
@@ -378,13 +391,20 @@ export class DelegationService implements DelegationPort {
         if (node.live) this.deps.append(node.sessionId, node.runId, transientDataChunk('child-event', { runId: node.runId, chunk: chunk as unknown as Record<string, unknown> }));
       });
       const task = childTaskMessage(node.task, node.constraints);
-      const guard = this.deps.guard?.({ sessionId: node.sessionId, runId: node.runId, model: node.model });
-      const context = this.deps.contextPolicy?.({ sessionId: node.sessionId, runId: node.runId, model: node.model, request: task });
-      const model = budgetedModel(responsiveModel(node.model, this.deps.streamSliceMs), state.budget, () => {
+      // Every model call the child makes is charged to the session's budget: its turns, its
+      // screener's calls, its compaction summaries and host.llm from its cells. Once the budget
+      // is spent the next call is refused and the child's subtree ends as budget_exhausted.
+      const mayCall = () => {
         const why = state.budget.exhausted();
         if (why) this.end(this.subtree(node), 'budget_exhausted', `Ended: ${why}.`);
         return !why && node.live;
-      });
+      };
+      const charged = budgetedModel(node.model, state.budget, mayCall);
+      const guard = this.deps.guard?.({ sessionId: node.sessionId, runId: node.runId, model: charged });
+      const context = this.deps.contextPolicy?.({ sessionId: node.sessionId, runId: node.runId, model: charged, request: task });
+      const model = budgetedModel(responsiveModel(node.model, this.deps.streamSliceMs), state.budget, mayCall);
+      let meter: ((usage: Usage, cost: Cost | null) => void) | null = null;
+      node.calls = { model: charged, charge: (usage, cost) => meter?.(usage, cost) };
       result = await runEngine(
         {
           model,
@@ -404,6 +424,9 @@ export class DelegationService implements DelegationPort {
           signal: node.controller.signal,
           maxTurns: this.limits.maxTurns,
           startMetadata: { provider: node.model.providerId, model: node.model.model, parentRunId: node.parentRunId, depth: node.depth },
+          bindCharge: (charge) => {
+            meter = charge;
+          },
         },
       );
       node.turns = result.turns;
@@ -420,6 +443,7 @@ export class DelegationService implements DelegationPort {
         node.live = false;
       }
     } finally {
+      node.calls = null;
       release();
       try {
         await kernel?.release?.();

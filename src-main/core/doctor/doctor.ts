@@ -50,6 +50,8 @@ export async function buildDoctorReport(
   config: CoreConfig,
   sandboxMode: SandboxMode = config.sandboxMode,
   probes: ProbeCache = new ProbeCache(null, { PATH: config.processEnv.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' }),
+  /** The default of new messages: Settings' choice in the app (so System and Settings agree), else OPENAI4S_PROVIDER. */
+  defaultProvider: string = config.defaultProvider,
 ): Promise<DoctorReport> {
   const [python, r, probed, environments] = await Promise.all([
     probePython(config.processEnv),
@@ -61,7 +63,7 @@ export async function buildDoctorReport(
   const decision = decideSandbox(sandboxMode, probed).state;
   const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision, hostPathsFor(decision.state, config.processEnv)) };
   const providers: ProviderReport[] = PROVIDERS.map((spec) => {
-    const resolved = resolveProvider(spec, config.env, config.settingsKey);
+    const resolved = resolveProvider(spec, config.env, config.settingsKey, config.settingsEndpoint);
     return {
       id: spec.id,
       label: spec.label,
@@ -70,7 +72,7 @@ export async function buildDoctorReport(
       keyVariable: resolved.keyVariable,
       baseUrl: resolved.baseUrl,
       model: resolved.model,
-      isDefault: spec.id === config.defaultProvider,
+      isDefault: spec.id === defaultProvider,
     };
   });
   const report: DoctorReport = {
@@ -85,7 +87,7 @@ export async function buildDoctorReport(
     r: r.r,
     sandbox,
     providers,
-    defaultProvider: config.defaultProvider,
+    defaultProvider,
     generatedAt: new Date().toISOString(),
   };
   try {

@@ -1,4 +1,4 @@
-import { dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
+import { dataChunk, type ActivityLabel, type ActivityLabelKey, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { ToolResult } from './ports';
 import { FINALIZE_TOOL, type ToolCallRecord } from './routeAction';
@@ -23,56 +23,73 @@ const DATABASE_NAMES: Record<string, string> = {
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-type StepLabel = NonNullable<ThinkingStepData['label']>;
+/**
+ * The English words of each activity label (the step's `title`, for any AI SDK client);
+ * the workbench says the same in the UI's language from the label's key and params.
+ */
+const ENGLISH: Record<ActivityLabelKey, string> = {
+  search: 'Searching {db}',
+  searchAll: 'Searching the databases',
+  searchFor: 'Searching {db} for "{query}"',
+  searchAllFor: 'Searching the databases for "{query}"',
+  webSearch: 'Searching the web',
+  webSearchFor: 'Searching the web for "{query}"',
+  readPage: 'Reading a web page',
+  readUrl: 'Reading {url}',
+  remember: 'Remembering',
+  rememberText: 'Remembering "{text}"',
+  forget: 'Forgetting a memory',
+  forgetId: 'Forgetting {id}',
+  runTool: 'Running {tool}',
+  runToolOn: 'Running {tool} ({target})',
+  approval: 'Waiting for your approval: {tool} → {target}',
+  cell: 'Running a {language} cell',
+  cellNumbered: '{language} cell {number}',
+  answer: 'Writing the answer',
+};
 
-/** The same as describeCall, as a message key and its values: the UI words it in its own language. */
-export function labelCall(name: string, args: unknown): StepLabel {
+/** A label in English (the step's title). */
+export function englishTitle(label: ActivityLabel): string {
+  const params = label.params ?? {};
+  return ENGLISH[label.key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** What a tool call is doing, as a label: search UniProt for "insulin", read data/x.csv. */
+export function labelCall(name: string, args: unknown): ActivityLabel {
   const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
   const query = str(a.query);
   switch (name) {
     case 'science_search': {
-      const db = str(a.database);
-      const database = db ? (DATABASE_NAMES[db.toLowerCase()] ?? db) : '';
-      return { key: 'search', params: { database, query: query ? clip(query, 60) : '' } };
+      const raw = str(a.database);
+      const db = raw ? (DATABASE_NAMES[raw.toLowerCase()] ?? clip(raw, 40)) : null;
+      if (db) return query ? { key: 'searchFor', params: { db, query: clip(query, 60) } } : { key: 'search', params: { db } };
+      return query ? { key: 'searchAllFor', params: { query: clip(query, 60) } } : { key: 'searchAll' };
     }
     case 'web_search':
-      return { key: 'webSearch', params: { query: query ? clip(query, 60) : '' } };
+      return query ? { key: 'webSearchFor', params: { query: clip(query, 60) } } : { key: 'webSearch' };
     case 'web_fetch':
-      return { key: 'fetch', params: { url: str(a.url) ? clip(str(a.url)!) : '' } };
+      return str(a.url) ? { key: 'readUrl', params: { url: clip(str(a.url)!) } } : { key: 'readPage' };
     case 'remember':
-      return { key: 'remember', params: { text: str(a.text) ? clip(str(a.text)!, 60) : '' } };
+      return str(a.text) ? { key: 'rememberText', params: { text: clip(str(a.text)!, 60) } } : { key: 'remember' };
     case 'forget':
-      return { key: 'forget', params: { id: str(a.id) ?? '' } };
+      return str(a.id) ? { key: 'forgetId', params: { id: clip(str(a.id)!, 60) } } : { key: 'forget' };
     default: {
       const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
-      return target ? { key: 'toolOn', params: { name, target: clip(target, 60) } } : { key: 'tool', params: { name } };
+      const tool = clip(name, 60);
+      return target ? { key: 'runToolOn', params: { tool, target: clip(target, 60) } } : { key: 'runTool', params: { tool } };
     }
   }
 }
 
-/** What a tool call is doing, in a few words: `Searching UniProt for "insulin"`, `Reading data/x.csv`. */
+/** What a tool call is doing, in a few English words: `Searching UniProt for "insulin"`, `Running read_file (data/x.csv)`. */
 export function describeCall(name: string, args: unknown): string {
-  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-  const query = str(a.query);
-  switch (name) {
-    case 'science_search': {
-      const db = str(a.database);
-      const label = db ? (DATABASE_NAMES[db.toLowerCase()] ?? db) : 'the databases';
-      return query ? `Searching ${label} for "${clip(query, 60)}"` : `Searching ${label}`;
-    }
-    case 'web_search':
-      return query ? `Searching the web for "${clip(query, 60)}"` : 'Searching the web';
-    case 'web_fetch':
-      return str(a.url) ? `Reading ${clip(str(a.url)!)}` : 'Reading a web page';
-    case 'remember':
-      return str(a.text) ? `Remembering "${clip(str(a.text)!, 60)}"` : 'Remembering';
-    case 'forget':
-      return `Forgetting ${str(a.id) ?? 'a memory'}`;
-    default: {
-      const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
-      return target ? `Running ${name} (${clip(target, 60)})` : `Running ${name}`;
-    }
-  }
+  return englishTitle(labelCall(name, args));
+}
+
+/** A label whose values may quote the model's arguments: a key it pasted there never reaches the stream. */
+function scrubLabel(label: ActivityLabel): ActivityLabel {
+  if (!label.params) return label;
+  return { key: label.key, params: Object.fromEntries(Object.entries(label.params).map(([k, v]) => [k, typeof v === 'string' ? scrubSecrets(v) : v])) };
 }
 
 /**
@@ -108,8 +125,7 @@ export class ActivitySteps {
       if (d.state === 'requested') {
         // Under the tool call that asked, or under the running cell whose host call asked.
         const parent = d.toolCallId ? this.open.get(this.toolStepId(d.toolCallId)) : d.origin === 'cell' ? this.open.get(this.cellStepId()) : undefined;
-        const label: StepLabel = { key: 'approval', params: { tool: d.tool, target: clip(d.target, 60) } };
-        this.start(id, `Waiting for your approval: ${d.tool} → ${clip(d.target, 60)}`, parent?.id, { label, ...(d.toolCallId ? { toolCallId: d.toolCallId } : {}) });
+        this.start(id, { key: 'approval', params: { tool: clip(d.tool, 60), target: clip(d.target, 60) } }, parent?.id, d.toolCallId ? { toolCallId: d.toolCallId } : {});
       } else {
         this.finish(id, d.state === 'denied' || d.state === 'expired' ? 'failed' : 'completed', [`Answer: ${d.state.replace('_', ' ')}`]);
       }
@@ -117,19 +133,21 @@ export class ActivitySteps {
       // The kernel numbers a cell when it has run it: the step then names it as the notebook does.
       const cell = chunk.data as { cellNumber?: number; language?: string };
       const step = this.open.get(this.cellStepId());
-      const language = cell.language === 'r' ? 'R' : 'Python';
-      const title = cell.cellNumber === undefined ? null : `${language} cell ${cell.cellNumber}`;
-      if (step && title && step.title !== title) this.put({ ...step, title, label: { key: 'cellNumber', params: { language, number: String(cell.cellNumber) } } });
+      if (step && cell.cellNumber !== undefined) {
+        const label: ActivityLabel = { key: 'cellNumbered', params: { language: cell.language === 'r' ? 'R' : 'Python', number: cell.cellNumber } };
+        const title = englishTitle(label);
+        if (step.title !== title) this.put({ ...step, title, label });
+      }
     } else if (chunk.type === 'tool-input-start' && chunk.toolName === FINALIZE_TOOL && !this.answerStep) {
       this.answerStep = `act-${this.runId}-answer`;
-      this.start(this.answerStep, 'Writing the answer', undefined, { label: { key: 'answer' } });
+      this.start(this.answerStep, { key: 'answer' });
     }
   }
 
   toolsStarted(calls: readonly ToolCallRecord[]): void {
     for (const call of calls) {
       if (QUIET_TOOLS.has(call.name) || call.parseError) continue;
-      this.start(this.toolStepId(call.id), describeCall(call.name, call.arguments), this.planStep ?? undefined, { toolCallId: call.id, label: labelCall(call.name, call.arguments) });
+      this.start(this.toolStepId(call.id), labelCall(call.name, call.arguments), this.planStep ?? undefined, { toolCallId: call.id });
     }
   }
 
@@ -142,8 +160,7 @@ export class ActivitySteps {
 
   cellStarted(language: 'python' | 'r'): void {
     this.cells++;
-    const name = language === 'r' ? 'R' : 'Python';
-    this.start(this.cellStepId(), `Running a${language === 'r' ? 'n' : ''} ${name} cell`, this.planStep ?? undefined, { label: { key: 'cell', params: { language: name } } });
+    this.start(this.cellStepId(), { key: 'cell', params: { language: language === 'r' ? 'R' : 'Python' } }, this.planStep ?? undefined);
   }
 
   cellEnded(ok: boolean): void {
@@ -170,10 +187,10 @@ export class ActivitySteps {
     return `act-${this.runId}-cell${this.cells}`;
   }
 
-  private start(id: string, title: string, parentId?: string, extra: Partial<ThinkingStepData> = {}): void {
+  private start(id: string, said: ActivityLabel, parentId?: string, extra: Partial<ThinkingStepData> = {}): void {
     // A title quotes the call's arguments: a key the model pasted there never reaches the stream through it.
-    const label = extra.label ? { ...extra.label, ...(extra.label.params ? { params: Object.fromEntries(Object.entries(extra.label.params).map(([k, v]) => [k, scrubSecrets(v)])) } : {}) } : undefined;
-    this.put({ id, title: scrubSecrets(title), status: 'in_progress', kind: 'activity', startedAt: this.now(), ...(parentId ? { parentId } : {}), ...extra, ...(label ? { label } : {}) });
+    const label = scrubLabel(said);
+    this.put({ id, title: scrubSecrets(englishTitle(label)), label, status: 'in_progress', kind: 'activity', startedAt: this.now(), ...(parentId ? { parentId } : {}), ...extra });
   }
 
   private finish(id: string, status: 'completed' | 'failed', items?: string[]): void {

@@ -1,5 +1,5 @@
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import type { LanguageModelPort } from '../llm/types';
+import type { Cost, LanguageModelPort, Usage } from '../llm/types';
 
 /** What a session's live run offers to host calls from its cells (audit, activity, host.llm). */
 export interface LiveRun {
@@ -9,6 +9,10 @@ export interface LiveRun {
   signal: AbortSignal;
   /** False when the user forbade child agents for this message (the composer's switch). */
   delegation?: boolean;
+  /** Counts a model call made for the run from one of its cells (host.llm) in the run's usage. */
+  charge?(usage: Usage, cost: Cost | null): void;
+  /** Why the run makes no more model calls (a child stopped or out of budget); null while it may. */
+  stopReason?(): string | null;
 }
 
 /**

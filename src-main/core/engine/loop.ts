@@ -1,6 +1,6 @@
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { dataChunk } from '../../../src-preload/contract/dataParts';
-import type { LlmMessage } from '../llm/types';
+import type { Cost, LlmErrorInfo, LlmMessage, Usage } from '../llm/types';
 import { checkCitedAnswer, uncitedAnswer } from './finalize';
 import type { ActionContext, EngineFailureCode, EngineOptions, EnginePorts, EngineResult, GuardedStep, GuardVerdict, ToolResult, UnrunCall } from './ports';
 import { withFinalizeTool } from './finalizeTool';
@@ -17,6 +17,11 @@ export function failureCodeOf(error: { errorType: string; code: string | null; m
   const text = `${error.code ?? ''} ${error.message}`;
   if (/context[_ ]length|context window|maximum context|too many tokens|prompt is too long|input is too long|request too large/i.test(text)) return 'input_too_large';
   return 'provider_unavailable';
+}
+
+/** A provider failure as the run's metadata keeps it: the category and codes, without the message (that is the failure message). */
+export function providerErrorMeta(error: Pick<LlmErrorInfo, 'errorType' | 'code' | 'status' | 'provider'>): { errorType: string; code: string | null; status: number | null; provider: string } {
+  return { errorType: error.errorType, code: error.code, status: error.status, provider: error.provider };
 }
 
 export const NUDGE =
@@ -46,10 +51,20 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     activity.observe(chunk);
   };
   options.bindEmit?.(emit);
-  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit };
   let usage = emptyUsage();
   let cost: EngineResult['cost'] = null;
   let calls = 0;
+  let ended = false;
+  // Every model call of the run counts: its own requests, a compaction's summary, the
+  // screener's calls (the guard charges them) and host.llm from its cells (the runner's meter).
+  const charge = (spent: Usage, price: Cost | null) => {
+    if (ended) return;
+    usage = addUsage(usage, spent);
+    cost = addCost(cost, price, calls === 0);
+    calls++;
+  };
+  options.bindCharge?.(charge);
+  const ctx: ActionContext = { sessionId: options.sessionId, runId: options.runId, turn: 0, signal, emit, charge };
   let turns = 0;
   let nudged = false;
   let finalizeFailures = 0;
@@ -59,6 +74,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     failureCode: EngineFailureCode | null,
     failureMessage: string | null,
     answer: EngineResult['answer'] = null,
+    /** The provider's classified error, when it ended the run: the UI explains it (what to do), the text is the details. */
+    providerError: LlmErrorInfo | null = null,
   ): EngineResult => {
     try {
       options.onEnding?.();
@@ -66,15 +83,17 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       // What listens for the end must not change how the run ends.
     }
     activity.closeAll(status === 'completed');
+    // The usage below is the run's record: a call that finishes later is not the run's any more.
+    ended = true;
     // The outcome travels with the message, so history shows it exactly as live did.
     emit({
       type: 'message-metadata',
-      messageMetadata: { run: { status, failureCode, failureMessage, turns, usage, cost } },
+      messageMetadata: { run: { status, failureCode, failureMessage, turns, usage, cost, ...(providerError ? { providerError: providerErrorMeta(providerError) } : {}) } },
     });
     if (status === 'cancelled') {
       emit({ type: 'abort', reason: failureMessage ?? 'cancelled' });
     } else {
-      if (status === 'failed') emit({ type: 'error', errorText: failureMessage ?? 'failed', errorCode: failureCode ?? 'internal' });
+      if (status === 'failed') emit({ type: 'error', errorText: failureMessage ?? 'failed', errorCode: failureCode ?? 'internal', ...(providerError ? { errorType: providerError.errorType } : {}) });
       emit({ type: 'finish', finishReason: status === 'completed' ? 'stop' : 'error' });
     }
     stale = true;
@@ -113,12 +132,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       // (a summary call) and may offer a tool (recall) for what it archived, so tools are read after it.
       const system = typeof options.system === 'function' ? options.system() : options.system;
       const prepared = await ports.context.prepare(history, { system, tools: offeredTools(), ctx });
-      if (!Array.isArray(prepared) && prepared.usage) {
-        // A summary call is a model call of the run: its tokens and cost count.
-        usage = addUsage(usage, prepared.usage);
-        cost = addCost(cost, prepared.cost ?? null, calls === 0);
-        calls++;
-      }
+      // A summary call is a model call of the run: its tokens and cost count.
+      if (!Array.isArray(prepared) && prepared.usage) charge(prepared.usage, prepared.cost ?? null);
       if (signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       const request = Array.isArray(prepared) ? { messages: prepared, system } : { messages: prepared.messages, system: prepared.system ?? system };
       const reply: ModelReply = await streamReply(
@@ -133,16 +148,12 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
         emit,
         `${options.runId}-s${turns}`,
       );
-      if (reply.usage) {
-        usage = addUsage(usage, reply.usage);
-        cost = addCost(cost, reply.cost, calls === 0);
-        calls++;
-      }
+      if (reply.usage) charge(reply.usage, reply.cost);
       if (reply.aborted || signal.aborted) return end('cancelled', 'cancelled', 'Stopped by the user.');
       if (reply.error) {
         emit({ type: 'finish-step' });
         const code = failureCodeOf(reply.error);
-        return end('failed', code, `${reply.error.provider}: ${reply.error.message}`);
+        return end('failed', code, `${reply.error.provider}: ${reply.error.message}`, null, reply.error);
       }
 
       const action = routeAction(reply.text, reply.toolCalls);

@@ -93,6 +93,11 @@ export interface ActionContext {
   turn?: number;
   signal: AbortSignal;
   emit(chunk: StreamChunk): void;
+  /**
+   * Counts a model call made for this run outside its own requests (the biosecurity
+   * screener, `host.llm` from a cell) in the run's usage and cost, as a summary call counts.
+   */
+  charge?(usage: Usage, cost: Cost | null): void;
 }
 
 /** A step the engine is about to take, shown to the action guard first (biosecurity screening, issue 27). */
@@ -143,6 +148,11 @@ export interface EngineOptions {
    * (a cell waiting for the user's approval is a step of what the run is doing).
    */
   bindEmit?(emit: (chunk: StreamChunk) => void): void;
+  /**
+   * Receives the run's meter: a model call made for the run elsewhere (`host.llm` from one of
+   * its cells) is charged to the run's usage and cost through it.
+   */
+  bindCharge?(charge: (usage: Usage, cost: Cost | null) => void): void;
   /**
    * Called once as the run ends, before its closing chunks: what it started and still runs
    * (child agents) can close its parts in the message while the message is still open.

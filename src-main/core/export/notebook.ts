@@ -11,7 +11,7 @@ export interface CellData {
   cellNumber?: number;
   stdout?: string;
   stderr?: string;
-  displays?: { data: Record<string, string>; path?: string; bytes?: number; svgPath?: string }[];
+  displays?: { data: Record<string, string>; path?: string; bytes?: number; svgPath?: string; pdfPath?: string }[];
   error?: { ename: string; evalue: string; traceback: string } | null;
 }
 
@@ -94,7 +94,9 @@ export function sessionNotebook(
     const outputs: NotebookOutput[] = [];
     if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: lines(cell.stdout) });
     if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: lines(cell.stderr) });
+    // Every figure file of the cell (PNG, then its SVG and PDF) for the links; per figure its PNG and vector files for reproduce.
     const figureFiles: string[] = [];
+    const figures: { png: string; svg: string | null; pdf: string | null }[] = [];
     for (const d of cell.displays ?? []) {
       const data: Record<string, string | string[]> = {};
       const figure = d.path ? figureOf(d, cell.generation) : null;
@@ -105,19 +107,25 @@ export function sessionNotebook(
       }
       for (const [mime, value] of Object.entries(d.data ?? {})) if (!(mime in data)) data[mime] = lines(value);
       if (!Object.keys(data).length) continue;
-      // The figure's SVG (matplotlib), exported as its own version beside the PNG.
+      // The figure's SVG and PDF, exported as their own versions beside the PNG.
       const svg = d.svgPath ? figureOf({ path: d.svgPath }, cell.generation) : null;
-      const metadata = { ...(d.path ? { 'openai4s/path': d.path } : {}), ...(figure ? { 'openai4s/file': figure.file } : {}), ...(svg ? { 'openai4s/svgFile': svg.file } : {}) };
+      const pdf = d.pdfPath ? figureOf({ path: d.pdfPath }, cell.generation) : null;
+      const metadata = {
+        ...(d.path ? { 'openai4s/path': d.path } : {}),
+        ...(figure ? { 'openai4s/file': figure.file } : {}),
+        ...(svg ? { 'openai4s/svgFile': svg.file } : {}),
+        ...(pdf ? { 'openai4s/pdfFile': pdf.file } : {}),
+      };
       outputs.push({ output_type: 'display_data', data, metadata });
-      if (figure) figureFiles.push(figure.file);
-      if (svg) figureFiles.push(svg.file);
+      if (figure) figures.push({ png: figure.file, svg: svg?.file ?? null, pdf: pdf?.file ?? null });
+      for (const f of [figure, svg, pdf]) if (f) figureFiles.push(f.file);
     }
     if (cell.error) outputs.push({ output_type: 'error', ename: cell.error.ename, evalue: cell.error.evalue, traceback: lines(cell.error.traceback) });
     const openai4s = { language: cell.language, status: cell.status, generation: cell.generation ?? null, ...extra };
     if (cell.language === 'r') {
       // The notebook's kernel is Python: an R cell is shown, not run there (`openai4s reproduce` runs it in R).
       // What `openai4s reproduce` needs to run it again and compare: the code, its printed output, its figures.
-      const replay = { code: cell.code, stdout: cell.stdout ?? '', figures: figureFiles };
+      const replay = { code: cell.code, stdout: cell.stdout ?? '', figures: figures.map((f) => f.png), svgFigures: figures.map((f) => f.svg), pdfFigures: figures.map((f) => f.pdf) };
       cells.push({ cell_type: 'markdown', id: id(), metadata: { openai4s: { ...openai4s, ...replay } }, source: lines(rCellMarkdown(cell)) });
     } else {
       // A cell that failed in the session fails again here: Jupyter (and nbclient) go on past it.

@@ -50,13 +50,13 @@ export function figureFileStem(figureTitle: string | undefined, code: string, ge
 }
 
 /**
- * Writes a figure's SVG beside its PNG (`figures/a.png` -> `figures/a.svg`), never over a
- * file already there; null when it could not be written (the PNG stands alone).
+ * Writes a figure's vector form beside its PNG (`figures/a.png` -> `figures/a.svg`, `a.pdf`),
+ * never over a file already there; null when it could not be written (the PNG stands alone).
  */
-export function writeFigureSvg(workspace: string, pngPath: string, svg: string): string | null {
-  const rel = pngPath.replace(/\.png$/, '.svg');
+export function writeFigureBeside(workspace: string, pngPath: string, ext: 'svg' | 'pdf', bytes: Uint8Array): string | null {
+  const rel = pngPath.replace(/\.png$/, `.${ext}`);
   try {
-    writeWorkspaceFile(workspace, rel, Buffer.from(svg, 'utf8'), { exclusive: true });
+    writeWorkspaceFile(workspace, rel, bytes, { exclusive: true });
     return rel;
   } catch {
     // Taken by a file of the cell, or unwritable: the PNG is the figure.

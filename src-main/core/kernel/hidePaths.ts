@@ -8,18 +8,19 @@ import { mountView, mountsUnder, unmountView, type FuseTools } from './fuseView'
 /**
  * OPENAI4S_SANDBOX_HIDE_PATHS: whether the workspace and the kernel cache reach the bwrap
  * sandbox through a FUSE view (bindfs), so /proc/self/mountinfo names no host path.
- * `off` (default): plain bind mounts; measured on this project's CI machine, reading a
- * large file through bindfs was 4-8x slower and creating small files 3-6x slower (see
- * kernel-workers/README.md), too much for data-heavy cells by default. `auto`: the view
- * when bindfs and fusermount work, else plain binds (doctor says which). `on`: a kernel
- * that cannot get the view does not start.
+ * `auto` (default): the view when bindfs and fusermount work, else plain binds (doctor
+ * says which, with the install command). The user's home layout (user name, data root)
+ * is private by default; the cost is slower I/O in /workspace (measured on this
+ * project's CI machine: reading a large file 4-8x, creating small files 3-6x; see
+ * kernel-workers/README.md), which `off` (plain bind mounts) trades back for speed.
+ * `on`: a kernel that cannot get the view does not start.
  */
 export type HidePathsMode = 'off' | 'auto' | 'on';
 
 export const HIDE_PATHS_VAR = 'OPENAI4S_SANDBOX_HIDE_PATHS';
 
 export function hidePathsMode(env: NodeJS.ProcessEnv): HidePathsMode {
-  const value = env[HIDE_PATHS_VAR]?.trim().toLowerCase() || 'off';
+  const value = env[HIDE_PATHS_VAR]?.trim().toLowerCase() || 'auto';
   if (value === 'off' || value === 'auto' || value === 'on') return value;
   throw new Error(`${HIDE_PATHS_VAR} must be off, auto or on (it is "${value}").`);
 }

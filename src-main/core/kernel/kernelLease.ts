@@ -52,11 +52,7 @@ export class KernelLease {
       released = true;
       this.handOn(sessionId, s);
     };
-    if (!s.holder && !s.queue.length) {
-      s.holder = owner;
-      s.since = new Date().toISOString();
-      return Promise.resolve(release);
-    }
+    if (!s.holder && !s.queue.length) return Promise.resolve(this.acquireFree(sessionId, owner));
     if (s.holder) options.onWait?.(s.holder);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
@@ -77,6 +73,16 @@ export class KernelLease {
     });
   }
 
+  /**
+   * Takes the lease only if nobody holds it and nobody waits: a release function, or null
+   * (then `view` says who holds it). For actions that must not queue behind a holder.
+   */
+  tryAcquire(sessionId: string, owner: KernelLeaseOwner): (() => void) | null {
+    const s = this.sessions.get(sessionId);
+    if (s && (s.holder || s.queue.length)) return null;
+    return this.acquireFree(sessionId, owner);
+  }
+
   /** Runs `work` while holding the lease; released however it ends. */
   async run<T>(sessionId: string, owner: KernelLeaseOwner, work: () => Promise<T>, options: { signal?: AbortSignal; onWait?: (holder: KernelLeaseOwner) => void } = {}): Promise<T> {
     const release = await this.acquire(sessionId, owner, options);
@@ -85,6 +91,20 @@ export class KernelLease {
     } finally {
       release();
     }
+  }
+
+  /** Makes `owner` the holder of a free lease; the returned release hands it on (once). */
+  private acquireFree(sessionId: string, owner: KernelLeaseOwner): () => void {
+    const s = this.sessions.get(sessionId) ?? { holder: null, since: null, queue: [] };
+    this.sessions.set(sessionId, s);
+    s.holder = owner;
+    s.since = new Date().toISOString();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.handOn(sessionId, s);
+    };
   }
 
   private handOn(sessionId: string, s: SessionLease): void {

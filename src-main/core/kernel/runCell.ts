@@ -10,7 +10,7 @@ import { OutputBudget, capText } from './outputBudget';
 function timeLimitHit(limitMs: number, hint: string | undefined) {
   return { limitMs, message: `The cell hit its wall-clock limit of ${formatLimit(limitMs)} and was stopped.${hint ? ` ${hint}` : ''}` };
 }
-import { figureFileStem, writeFigureSvg, writeNewFigure } from './figureName';
+import { figureFileStem, writeFigureBeside, writeNewFigure } from './figureName';
 
 export interface CellLimits {
   /** stdout+stderr kept per cell, bytes at the JSON-escaped worst case. */
@@ -142,9 +142,18 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
           displays.push({ data: { 'text/plain': `[figure ${frame.figure ?? figureCount} not saved: ${errorMessage(error)}]` } });
           return;
         }
+        // Its vector forms (issue 25), each within the image limit, beside the PNG.
         const svg = frame.data['image/svg+xml'];
-        const svgPath = svg !== undefined && Buffer.byteLength(svg) <= req.limits.imageBytes ? writeFigureSvg(proc.spec.workspace, rel, svg) : null;
-        displays.push({ data: { 'text/plain': `<figure ${frame.figure ?? figureCount} saved as ${rel}>` }, path: rel, bytes: bytes.length, ...(svgPath ? { svgPath } : {}) });
+        const svgPath = svg !== undefined && Buffer.byteLength(svg) <= req.limits.imageBytes ? writeFigureBeside(proc.spec.workspace, rel, 'svg', Buffer.from(svg, 'utf8')) : null;
+        const pdf = frame.data['application/pdf'] !== undefined ? Buffer.from(frame.data['application/pdf'], 'base64') : null;
+        const pdfPath = pdf && pdf.length <= req.limits.imageBytes && pdf.subarray(0, 5).toString('latin1') === '%PDF-' ? writeFigureBeside(proc.spec.workspace, rel, 'pdf', pdf) : null;
+        displays.push({
+          data: { 'text/plain': `<figure ${frame.figure ?? figureCount} saved as ${rel}>` },
+          path: rel,
+          bytes: bytes.length,
+          ...(svgPath ? { svgPath } : {}),
+          ...(pdfPath ? { pdfPath } : {}),
+        });
         return;
       }
       const data: Record<string, string> = {};

@@ -237,12 +237,11 @@ export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform
 }
 
 /**
- * One line for doctor and the CLI. The host-path note is added when hiding was asked
- * for (mode auto or on), whether it works or fell back; with the default `off` the
- * limitation is the documented one (kernel-workers/README.md).
+ * One line for doctor and the CLI, with whether kernels can read the workspace's host
+ * path in mountinfo (hidden, or visible and why: turned off, or bindfs missing).
  */
 export function describeSandbox(state: KernelSandboxState, hidePaths?: HidePathsDecision): string {
-  const note = hidePaths && hidePaths.mode !== 'off' ? `; ${describeHostPaths(hidePaths)}` : '';
+  const note = hidePaths ? `; ${describeHostPaths(hidePaths)}` : '';
   if (state.state === 'sandboxed') return `sandboxed (${state.backend})${note}`;
   if (state.state === 'degraded') return `degraded: ${state.reason}`;
   return 'off';

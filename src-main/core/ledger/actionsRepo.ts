@@ -77,6 +77,16 @@ export interface BeginInput {
   calls: ActionCallInput[];
 }
 
+/**
+ * The audit rows of a cell's host call, as data: what `ActionsRepo` writes for it. A record
+ * applies idempotently (a begin that exists, a result or finish already written, change
+ * nothing), so replaying rows that were also committed is harmless.
+ */
+export type AuditRecord =
+  | { k: 'begin'; id: string; at: string; input: BeginInput }
+  | { k: 'result'; id: string; idx: number; result: string; isError: boolean; at: string }
+  | { k: 'finish'; id: string; status: 'completed' | 'failed'; at: string };
+
 /** Action groups (a native tool batch or one cell attempt) and their calls, with results. */
 export class ActionsRepo {
   private readonly q;
@@ -91,6 +101,13 @@ export class ActionsRepo {
       ),
       result: db.prepare('UPDATE action_events SET result_json = ?, is_error = ?, finished_at = ? WHERE group_id = ? AND idx = ? AND finished_at IS NULL'),
       finishGroup: db.prepare(`UPDATE action_groups SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'`),
+      // Replaying a journal (auditJournal.ts): rows already committed are left as they are.
+      insertGroupIfNew: db.prepare(
+        `INSERT OR IGNORE INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+      ),
+      insertEventIfNew: db.prepare(
+        'INSERT OR IGNORE INTO action_events (group_id, idx, tool_call_id, name, raw_arguments, arguments_json, parse_error, side_effect, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       group: db.prepare('SELECT * FROM action_groups WHERE id = ?'),
       events: db.prepare('SELECT * FROM action_events WHERE group_id = ? ORDER BY idx'),
       running: db.prepare(`SELECT id FROM action_groups WHERE status = 'running' ORDER BY started_at`).pluck(),
@@ -105,18 +122,48 @@ export class ActionsRepo {
     return id;
   }
 
-  /** The id of a group and the write that records it, to run later (inside a group commit). */
-  prepareBegin(input: BeginInput): { id: string; write: () => void } {
+  /**
+   * The id of a group, the write that records it (to run later, inside a group commit) and
+   * the same rows as a journal record (auditJournal.ts).
+   */
+  prepareBegin(input: BeginInput): { id: string; write: () => void; record: AuditRecord } {
     const id = randomUUID();
     const now = nowIso();
+    const write = () => this.insertBegin(id, now, input, false);
+    return { id, write, record: { k: 'begin', id, at: now, input } };
+  }
+
+  private insertBegin(id: string, at: string, input: BeginInput, ifNew: boolean): void {
+    const [group, event] = ifNew ? [this.q.insertGroupIfNew, this.q.insertEventIfNew] : [this.q.insertGroup, this.q.insertEvent];
+    group.run(id, input.sessionId, input.runId, input.kind, input.turn, input.kernelGenerationId ?? null, at);
+    input.calls.forEach((c, idx) => {
+      const args = c.arguments === undefined ? null : JSON.stringify(c.arguments);
+      event.run(id, idx, c.toolCallId ?? null, c.name, c.rawArguments, args, c.parseError ?? null, c.sideEffect, at);
+    });
+  }
+
+  /**
+   * The outcome of call `idx` (and, when `finish` is given, of its group), as a write to run
+   * later and as journal records: the same rows `recordResult` and `finish` write.
+   */
+  prepareOutcome(groupId: string, idx: number, result: unknown, isError: boolean, finish?: 'completed' | 'failed'): { write: () => void; records: AuditRecord[] } {
+    const at = nowIso();
+    const json = JSON.stringify(result ?? null);
+    const records: AuditRecord[] = [{ k: 'result', id: groupId, idx, result: json, isError, at }];
+    if (finish) records.push({ k: 'finish', id: groupId, status: finish, at });
     const write = () => {
-      this.q.insertGroup.run(id, input.sessionId, input.runId, input.kind, input.turn, input.kernelGenerationId ?? null, now);
-      input.calls.forEach((c, idx) => {
-        const args = c.arguments === undefined ? null : JSON.stringify(c.arguments);
-        this.q.insertEvent.run(id, idx, c.toolCallId ?? null, c.name, c.rawArguments, args, c.parseError ?? null, c.sideEffect, now);
-      });
+      const info = this.q.result.run(json, isError ? 1 : 0, at, groupId, idx);
+      if (info.changes === 0) throw notFound('pending action call', `${groupId}#${idx}`, 'A result is recorded once, for a call that was begun.');
+      if (finish && this.q.finishGroup.run(finish, at, groupId).changes === 0) this.require(groupId);
     };
-    return { id, write };
+    return { write, records };
+  }
+
+  /** Applies a journal record; rows already written are left as they are (a replay may repeat a commit). */
+  applyRecord(record: AuditRecord): void {
+    if (record.k === 'begin') this.insertBegin(record.id, record.at, record.input, true);
+    else if (record.k === 'result') this.q.result.run(record.result, record.isError ? 1 : 0, record.at, record.id, record.idx);
+    else this.q.finishGroup.run(record.status, record.at, record.id);
   }
 
   /** Stores the result of call `idx`; a result is written once. */

@@ -13,7 +13,23 @@ export interface EventLogOptions {
 
 interface Pending {
   event: StoredChunk;
-  json: string;
+  /** The row's JSON; null for a mergeable delta, whose text may still grow (written at flush). */
+  json: string | null;
+}
+
+/** A merged delta row holds at most this many characters; the next delta starts a new row. */
+export const MERGED_DELTA_MAX_CHARS = 64 * 1024;
+
+/** A text or reasoning delta with nothing but its block id and text: consecutive ones of a block may share a row. */
+type MergeableDelta = { type: 'text-delta' | 'reasoning-delta'; id: string; delta: string };
+
+function mergeableDelta(chunk: StreamChunk): MergeableDelta | null {
+  if (chunk.type !== 'text-delta' && chunk.type !== 'reasoning-delta') return null;
+  const c = chunk as unknown as Record<string, unknown>;
+  if (typeof c.id !== 'string' || typeof c.delta !== 'string') return null;
+  // Any other field (providerMetadata) keeps the chunk as it is.
+  for (const key in c) if (key !== 'type' && key !== 'id' && key !== 'delta') return null;
+  return { type: chunk.type, id: c.id, delta: c.delta };
 }
 
 /** The promise every chunk of one batch shares: one allocation per batch, not per chunk. */
@@ -35,8 +51,13 @@ interface DeferredWrite {
 }
 
 export interface Enqueued {
-  /** The chunk with its assigned seq; broadcast it once `durable` resolves. */
+  /**
+   * The chunk with its assigned seq; broadcast it once `durable` resolves. With
+   * `mergeDeltas`, a merged delta returns the queued event it joined (its text now
+   * includes this one) and `merged` is true: that event is broadcast once, not again.
+   */
   event: StoredChunk;
+  merged: boolean;
   /**
    * Resolves when the batch holding the chunk is committed (durable at the ledger's level,
    * see README.md), rejects if it failed. Chunks of one batch share the same promise object.
@@ -59,6 +80,8 @@ export class EventLog {
   private readonly knownSessions = new Set<string>();
   private readonly knownRuns = new Map<string, string>();
   private queue: Pending[] = [];
+  /** Per session, its last queued row when that row is a mergeable delta (cleared at each commit). */
+  private readonly openDelta = new Map<string, Pending>();
   private batch: BatchDurable | null = null;
   private writes: DeferredWrite[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -82,6 +105,10 @@ export class EventLog {
       // session reads 100k of them, and the session id is the query's own argument.
       readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
       readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
+      // Walks back from a seq to the nearest user turn (the primary key's order, one turn's rows).
+      turnAtOrBefore: db
+        .prepare(`SELECT seq FROM stream_events WHERE session_id = ? AND seq <= ? AND type = 'user-message' ORDER BY seq DESC LIMIT 1`)
+        .pluck(),
     };
   }
 
@@ -93,14 +120,32 @@ export class EventLog {
     return pending.event;
   }
 
-  /** Queues one chunk for the next group commit. */
-  enqueue(sessionId: string, runId: string | null, chunk: StreamChunk): Enqueued {
-    const pending = this.prepare(sessionId, runId, chunk);
+  /**
+   * Queues one chunk for the next group commit. `mergeDeltas`: a text or reasoning delta
+   * that follows a queued delta of the same session, run and block joins that row instead
+   * of taking one of its own (the fold concatenates deltas, so "a" + "b" reads as "ab";
+   * the row is written, and broadcast, with the whole text). Rows only merge while they
+   * wait for the same commit: a slow stream keeps a row per delta, a flood of deltas costs
+   * a row per block per commit.
+   */
+  enqueue(sessionId: string, runId: string | null, chunk: StreamChunk, options: { mergeDeltas?: boolean } = {}): Enqueued {
+    const delta = options.mergeDeltas ? mergeableDelta(chunk) : null;
+    if (delta) {
+      const open = this.openDelta.get(sessionId);
+      const held = open?.event.chunk as MergeableDelta | undefined;
+      if (open && held && open.event.runId === runId && held.type === delta.type && held.id === delta.id && held.delta.length + delta.delta.length <= MERGED_DELTA_MAX_CHARS) {
+        held.delta += delta.delta;
+        return { event: open.event, durable: this.durable(), merged: true };
+      }
+    }
+    const pending = delta ? this.prepareDelta(sessionId, runId, delta) : this.prepare(sessionId, runId, chunk);
     this.queue.push(pending);
+    if (delta) this.openDelta.set(sessionId, pending);
+    else this.openDelta.delete(sessionId);
     const durable = this.durable();
     if (this.queue.length >= this.maxBatch) this.flush();
     else this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
-    return { event: pending.event, durable };
+    return { event: pending.event, durable, merged: false };
   }
 
   /** Group-committed append: resolves with the stored chunk once it is durable. */
@@ -115,18 +160,20 @@ export class EventLog {
    * commit; resolves once it is committed. A write that throws is rolled back alone (a
    * savepoint) and rejects only its own promise; the rest of the batch commits.
    * `when`: `turn` (default) commits at the end of this turn of the event loop, since a
-   * caller waits for it; `ride` schedules nothing and goes with the next commit made for
-   * any other reason (a `turn` write, chunks, a read, a synchronous write, close): for a
-   * row no one waits on by itself, such as the begin row of a read-only host call, whose
-   * outcome row follows and then commits both at once.
+   * caller waits for it; `soon` waits up to `groupCommitMs` for company, as a chunk does
+   * (rows already durable elsewhere: the audit journal's); `ride` schedules nothing and
+   * goes with the next commit made for any other reason (a `turn` or `soon` write, chunks,
+   * a read, a synchronous write, close): for a row no one waits on by itself, such as the
+   * begin row of a read-only host call, whose outcome row follows and then commits both at once.
    */
-  defer(write: () => void, when: 'turn' | 'ride' = 'turn'): Promise<void> {
+  defer(write: () => void, when: 'turn' | 'soon' | 'ride' = 'turn'): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.writes.push({ write, resolve, reject }));
     // Committed at the end of this turn of the event loop, with whatever else arrived in it:
     // a deferred write has a caller waiting for it (a cell's host call), so it does not wait
     // `groupCommitMs` for company; queued chunks ride along.
     if (this.queue.length + this.writes.length >= this.maxBatch) this.flushQuietly();
     else if (when === 'turn') this.immediate ??= setImmediate(() => this.flushQuietly());
+    else if (when === 'soon') this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
     return done;
   }
 
@@ -155,6 +202,7 @@ export class EventLog {
     const writes = this.writes;
     if (!batch.length && !writes.length) return;
     this.queue = [];
+    this.openDelta.clear();
     this.batch = null;
     this.writes = [];
     const touched = new Map<string, number>();
@@ -193,7 +241,8 @@ export class EventLog {
       const args: unknown[] = new Array(ROWS_PER_INSERT * 6);
       for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
         for (let j = 0; j < ROWS_PER_INSERT; j++) {
-          const { event, json } = batch[i + j]!;
+          const { event } = batch[i + j]!;
+          const json = batch[i + j]!.json ?? JSON.stringify(event.chunk);
           const k = j * 6;
           args[k] = event.sessionId;
           args[k + 1] = event.seq;
@@ -206,8 +255,8 @@ export class EventLog {
       }
     }
     for (; i < batch.length; i++) {
-      const { event, json } = batch[i]!;
-      this.q.insert.run(event.sessionId, event.seq, event.runId, event.chunk.type, json, event.at);
+      const { event } = batch[i]!;
+      this.q.insert.run(event.sessionId, event.seq, event.runId, event.chunk.type, batch[i]!.json ?? JSON.stringify(event.chunk), event.at);
     }
   }
 
@@ -233,6 +282,17 @@ export class EventLog {
   readRun(sessionId: string, runId: string): StoredChunk[] {
     this.flush();
     return toStoredRows(sessionId, this.q.readRun.all(sessionId, runId) as RawRow[]);
+  }
+
+  /**
+   * Where to open a session at its end: the seq of the latest user turn that leaves at least
+   * `minChunks` chunks from it to the end (1 when the session is shorter, or has no such turn).
+   */
+  tailStart(sessionId: string, minChunks: number): number {
+    const last = this.lastSeqOf(sessionId);
+    const bound = last - minChunks + 1;
+    if (bound <= 1) return 1;
+    return (this.q.turnAtOrBefore.get(sessionId, bound) as number | undefined) ?? 1;
   }
 
   /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */
@@ -261,6 +321,21 @@ export class EventLog {
     if (typeof chunk !== 'object' || chunk === null || typeof chunk.type !== 'string') {
       throw new TypeError(`A stream chunk must be an object with a string "type"; got ${JSON.stringify(chunk)}`);
     }
+    const seq = this.nextSeq(sessionId, runId);
+    const json = JSON.stringify(chunk);
+    // Stored chunks are read back from JSON; the live copy must be identical to them.
+    const stored = JSON.parse(json) as StreamChunk;
+    return { event: { sessionId, seq, runId, chunk: stored, at: Date.now() }, json };
+  }
+
+  /** A delta of strings only is its own JSON round trip: the copy is built directly, its JSON at commit. */
+  private prepareDelta(sessionId: string, runId: string | null, delta: MergeableDelta): Pending {
+    const seq = this.nextSeq(sessionId, runId);
+    return { event: { sessionId, seq, runId, chunk: delta as StreamChunk, at: Date.now() }, json: null };
+  }
+
+  /** Checks the session (and run) exist, then assigns the session's next seq. */
+  private nextSeq(sessionId: string, runId: string | null): number {
     if (!this.knownSessions.has(sessionId)) {
       if (!this.q.session.get(sessionId)) throw notFound('session', sessionId, 'Create it with session.create first.');
       this.knownSessions.add(sessionId);
@@ -278,10 +353,7 @@ export class EventLog {
     }
     seq += 1;
     this.lastSeq.set(sessionId, seq);
-    const json = JSON.stringify(chunk);
-    // Stored chunks are read back from JSON; the live copy must be identical to them.
-    const stored = JSON.parse(json) as StreamChunk;
-    return { event: { sessionId, seq, runId, chunk: stored, at: Date.now() }, json };
+    return seq;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src-preload/contract/sessions';
 import { fold } from '../../../src-preload/contract/fold';
 import { ActionsRepo } from './actionsRepo';
+import { AuditJournal, newJournalFile, replayAuditJournals } from './auditJournal';
 import { ComputeJobsRepo } from './computeJobsRepo';
 import { ArchiveRepo } from './archiveRepo';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
@@ -38,6 +39,14 @@ export interface Ledger {
   readonly backup: string | null;
   /** What crash repair did at open; null when another live process had the ledger open (see ownership.ts). */
   readonly repair: RepairReport | null;
+  /** Host-call audit records replayed from journals of processes that died (auditJournal.ts); null when not alone. */
+  readonly auditReplay: { applied: number; skipped: number } | null;
+  /**
+   * Where a cell's host-call audit rows are made durable before the call is answered, at the
+   * `normal` level (auditJournal.ts); null at `full`, where each call's rows are committed
+   * (and fsynced) before it is answered.
+   */
+  readonly auditJournal: AuditJournal | null;
   readonly sessions: SessionsRepo;
   readonly runs: RunsRepo;
   readonly events: EventLog;
@@ -88,14 +97,19 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     const kernels = new KernelsRepo(db);
     const permissions = new PermissionsRepo(db);
     const settings = new SettingsRepo(db);
+    // Audit rows a dead process journaled but never committed go in before repair reads the groups.
+    const auditReplay = lock.alone ? replayAuditJournals(file, (fn) => db.transaction(fn)(), (r) => actions.applyRecord(r)) : null;
     const repair = lock.alone ? repairOnOpen({ db, runs, events, actions, kernels, permissions }) : null;
     lock.share();
+    const auditJournal = options.sync === 'full' ? null : new AuditJournal(newJournalFile(file));
     let closed = false;
     return {
       file,
       schemaVersion: opened.toVersion,
       backup: opened.backup,
       repair,
+      auditReplay,
+      auditJournal,
       db,
       sessions,
       runs,
@@ -128,9 +142,12 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       close() {
         if (closed) return;
         closed = true;
+        let committed = false;
         try {
           events.flush();
+          committed = true;
         } finally {
+          auditJournal?.close(committed);
           db.close();
           lock.release();
         }

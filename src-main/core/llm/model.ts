@@ -6,7 +6,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { ConfigEnv } from '../config/env';
 import { PROVIDERS, findProvider } from '../config/providerCatalog';
-import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsKeyLookup } from '../config/providers';
+import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsEndpointLookup, type SettingsKeyLookup } from '../config/providers';
 import { registerSecrets, scrubSecrets } from '../security/secrets';
 import { LlmError, classifyError, isAbortError, retryAfterOf } from './errors';
 import { StreamNormalizer } from './normalize';
@@ -14,6 +14,7 @@ import { toCallOptions } from './prompt';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
 import { connectTimeoutMessage, idleTimeoutMessage, resolveProviderTimeouts, type ProviderTimeouts } from './timeouts';
 import type { LanguageModelPort, LlmErrorInfo, LlmRequest, Part } from './types';
+import { WaitDeadline } from './waitDeadline';
 import { createWire, type FetchFunction, type Wire } from './wires';
 
 export interface CreateModelOptions {
@@ -23,6 +24,8 @@ export interface CreateModelOptions {
   /** Overrides `OPENAI4S_<PROVIDER>_BASE_URL`; includes the version path (`http://127.0.0.1:8080/v1`). */
   baseUrl?: string;
   settingsKey?: SettingsKeyLookup;
+  /** The base URL and model chosen in Settings (after the variables, before the catalogue). */
+  settingsEndpoint?: SettingsEndpointLookup;
   retry?: Partial<RetryPolicy>;
   fetch?: FetchFunction;
   /**
@@ -54,7 +57,7 @@ export function resolveForModel(providerId: string, options: CreateModelOptions)
       retryable: false,
     });
   }
-  const resolved = resolveProvider(spec, options.env, options.settingsKey);
+  const resolved = resolveProvider(spec, options.env, options.settingsKey, options.settingsEndpoint);
   if (!resolved.configured) throw configError(missingKeyMessage(resolved), 'missing_api_key', spec.id);
   // From here on the key may come back in a provider's error body: never store or print it.
   registerSecrets([resolved.apiKey]);
@@ -84,8 +87,7 @@ export function createModel(providerId: string, options: CreateModelOptions): La
     providerId: resolved.spec.id,
     model: resolved.model,
     baseUrl: resolved.baseUrl,
-    stream: (request) =>
-      scrubbedParts(streamParts(wire, resolved, request, policy, options.random ?? Math.random, timeouts), resolved.apiKey),
+    stream: (request) => streamParts(wire, resolved, request, policy, options.random ?? Math.random, timeouts),
   };
 }
 
@@ -95,12 +97,8 @@ export function createDefaultModel(options: CreateModelOptions): LanguageModelPo
 }
 
 /** Provider errors are recorded and shown: the key (or anything key-shaped) they echo is removed first. */
-async function* scrubbedParts(parts: AsyncIterable<Part>, apiKey: string | null): AsyncGenerator<Part> {
-  for await (const part of parts) {
-    if (part.type === 'error' || part.type === 'retry') {
-      yield { ...part, error: { ...part.error, message: scrubSecrets(part.error.message, [apiKey]), code: part.error.code && scrubSecrets(part.error.code, [apiKey]) } };
-    } else yield part;
-  }
+function scrubInfo(info: LlmErrorInfo, apiKey: string | null): LlmErrorInfo {
+  return { ...info, message: scrubSecrets(info.message, [apiKey]), code: info.code && scrubSecrets(info.code, [apiKey]) };
 }
 
 function baseUrlHint(resolved: ResolvedProvider, modelId: string): string {
@@ -122,7 +120,9 @@ async function* streamParts(
 ): AsyncGenerator<Part> {
   const provider = resolved.spec.id;
   const modelId = request.model ?? resolved.model;
-  const ctx = { providerId: provider, model: modelId, baseUrl: resolved.baseUrl };
+  // Every error and retry part is scrubbed where it is made (the normalizer's, and the two below).
+  const scrub = (info: LlmErrorInfo) => scrubInfo(info, resolved.apiKey);
+  const ctx = { providerId: provider, model: modelId, baseUrl: resolved.baseUrl, scrub };
   // Our own controller, so leaving the loop early also closes the HTTP stream.
   const controller = new AbortController();
   const onAbort = () => controller.abort(request.signal?.reason);
@@ -132,7 +132,7 @@ async function* streamParts(
   try {
     lm = wire.model(modelId);
   } catch (error) {
-    yield { type: 'error', error: classifyError(error, provider) };
+    yield { type: 'error', error: scrub(classifyError(error, provider)) };
     return;
   }
   const providerOptions = wire.providerOptions(request, modelId);
@@ -146,21 +146,13 @@ async function* streamParts(
       // Each attempt has its own signal, so an idle timeout ends this attempt only.
       const attemptController = new AbortController();
       let timedOut: 'connect' | 'idle' | null = null;
-      // The timer runs only while we wait on the provider, never while the caller holds a part.
-      const waitFor = async <T>(promise: PromiseLike<T>, phase: 'connect' | 'idle'): Promise<T> => {
-        const timer = setTimeout(
-          () => {
-            timedOut = phase;
-            attemptController.abort();
-          },
-          phase === 'connect' ? timeouts.connectMs : timeouts.idleMs,
-        );
-        try {
-          return await promise;
-        } finally {
-          clearTimeout(timer);
-        }
-      };
+      // The deadline counts only while we wait on the provider, never while the caller holds a part.
+      const deadline = new WaitDeadline<'connect' | 'idle'>((phase) => {
+        timedOut = phase;
+        attemptController.abort();
+      });
+      const waitFor = <T>(promise: PromiseLike<T>, phase: 'connect' | 'idle'): Promise<T> =>
+        deadline.wait(promise, phase, phase === 'connect' ? timeouts.connectMs : timeouts.idleMs);
       const options = toCallOptions(request, providerOptions, AbortSignal.any([controller.signal, attemptController.signal]));
       try {
         const result = await waitFor(lm.doStream(options), 'connect');
@@ -219,6 +211,7 @@ async function* streamParts(
         }
         failure = { info, cause: error };
       } finally {
+        deadline.dispose();
         // Releasing the stream: it may already be closed or errored, and the outcome was decided above.
         reader?.cancel().catch(() => undefined);
       }
@@ -231,7 +224,7 @@ async function* streamParts(
         yield* norm.fail(failure.info);
         return;
       }
-      yield { type: 'retry', attempt, delayMs: delay, error: failure.info };
+      yield { type: 'retry', attempt, delayMs: delay, error: scrub(failure.info) };
       try {
         await sleep(delay, controller.signal);
       } catch {

@@ -27,6 +27,8 @@ export interface NormalizeContext {
   providerId: string;
   model: string;
   baseUrl: string;
+  /** Applied to every error this normalizer reports (model.ts removes the key a provider echoes). */
+  scrub?: (error: LlmErrorInfo) => LlmErrorInfo;
 }
 
 const EMPTY_USAGE: Usage = { promptTokens: null, completionTokens: null, reasoningTokens: null, cachedTokens: null };
@@ -178,7 +180,7 @@ export class StreamNormalizer {
     if (this.done) return [];
     const out = [...this.releaseEnds(false), ...this.flushText(), ...this.closeOpenCalls()];
     this.done = true;
-    out.push({ type: 'error', error });
+    out.push({ type: 'error', error: this.ctx.scrub ? this.ctx.scrub(error) : error });
     return out;
   }
 

@@ -11,7 +11,8 @@ import { McpConnection } from './connection';
 import { mcpCallTool } from './mcpCallTool';
 import { mcpTool, registryName } from './mcpTools';
 import { effectivePolicy, type McpToolPolicy } from './policy';
-import { canonicalJson } from './resultText';
+import { canonicalJson, sha256 } from './resultText';
+import { McpToolCache } from './toolCache';
 
 export interface McpClientsOptions extends McpConfigSources {
   /** The host's registry: server tools are registered here (on demand) as they are discovered. */
@@ -20,21 +21,41 @@ export interface McpClientsOptions extends McpConfigSources {
   dispatcher: HostDispatcher;
   /** Each successful result becomes evidence of the calling session. */
   evidence: () => EvidenceStore;
+  /** How long a catalogue search waits for servers still starting before it answers with what is ready (ms). */
+  discoverWaitMs?: number;
 }
 
+/** A search waits this long for starting servers; a slow one joins the catalogue when it is up. */
+const DISCOVER_WAIT_MS = 3_000;
+
+/** What a tool's policy is read from: a change of these between listings is a changed tool. */
+const policyShape = (tool: McpTool) => canonicalJson(tool.annotations ?? null);
+
 /**
- * The configured MCP servers as capabilities. Servers start on demand (the first
- * find_tools search, the first call); their tools join the capability catalogue as
- * on-demand tools called through the dispatcher like any other; a crashed server starts
- * again on its next use; close() stops them all.
+ * The configured MCP servers as capabilities. A catalogue search (find_tools) offers each
+ * server's tools from its last start at once (remembered in the data root), starts the
+ * servers not running in the background and waits a few seconds for them, then answers with
+ * what is ready and a note for the rest; a server's tools join the catalogue when it is up.
+ * Tools are called through the dispatcher like any other, after the live list confirms the
+ * tool and its annotations; a crashed server starts again on its next use; close() stops all.
  */
 export class McpClients {
   private readonly connections = new Map<string, { key: string; connection: McpConnection }>();
   /** Registered tools by `server/tool` (the registry keeps them for the life of the core). */
   private readonly registered = new Map<string, string>();
+  /** The current definition of each registered tool (remembered, then live), read by its policy. */
+  private readonly defs = new Map<string, McpTool>();
+  /** Tools whose annotations changed since they were first offered: their next call is refused once. */
+  private readonly changed = new Set<string>();
+  /** Starts under way in the background, by server. */
+  private readonly pending = new Map<string, Promise<unknown>>();
+  /** The last live list of each server and its canonical JSON (what the cache holds). */
+  private readonly persisted = new Map<string, { list: McpTool[]; content: string }>();
+  private readonly cache: McpToolCache;
   private closed = false;
 
   constructor(private readonly options: McpClientsOptions) {
+    this.cache = new McpToolCache(options.dataDir);
     options.registry.register(mcpCallTool(this, options.dispatcher));
   }
 
@@ -69,34 +90,56 @@ export class McpClients {
   }
 
   private async discoverServer(server: McpServerConfig): Promise<McpTool[]> {
-    const tools = await this.connection(server).listTools();
-    for (const tool of tools) this.register(server.name, tool);
+    const connection = this.connection(server);
+    const tools = await connection.listTools();
+    // Handled once per listing (the same array comes back until the server lists again); the cache is written
+    // only when the content changed, so a server re-listing the same tools in a loop writes nothing.
+    const seen = this.persisted.get(server.name);
+    if (seen?.list === tools) return tools;
+    this.registerAll(server.name, tools);
+    const content = canonicalJson(tools);
+    this.persisted.set(server.name, { list: tools, content });
+    if (seen?.content !== content) {
+      try {
+        this.cache.put(server.name, sha256(canonicalJson(server)), tools, connection.skipped);
+      } catch {
+        // A read-only data root: the list is not remembered across starts, the search waits for the server instead.
+      }
+    }
     return tools;
   }
 
-  private register(server: string, tool: McpTool): string {
-    const pair = `${server}/${tool.name}`;
-    const existing = this.registered.get(pair);
-    if (existing) return existing;
+  private registerAll(server: string, tools: McpTool[]): void {
+    for (const tool of tools) {
+      const pair = `${server}/${tool.name}`;
+      const before = this.defs.get(pair);
+      if (before && policyShape(before) !== policyShape(tool)) this.changed.add(pair);
+      this.defs.set(pair, tool);
+      if (!this.registered.has(pair)) this.register(server, pair);
+    }
+  }
+
+  private register(server: string, pair: string): void {
     const { registry } = this.options;
-    const name = registryName(server, tool.name, (n) => registry.get(n) !== undefined);
+    const def = () => this.defs.get(pair)!;
+    const name = registryName(server, def().name, (n) => registry.get(n) !== undefined);
     registry.register(
-      mcpTool(name, server, tool, {
+      mcpTool(name, server, def, {
         call: (s, t, args, signal) => this.call(s, t, args, signal),
         policy: (s, t) => this.policy(s, t),
         evidence: this.options.evidence,
       }),
     );
     this.registered.set(pair, name);
-    return name;
   }
 
   /**
-   * Starts every configured server not started yet and registers its tools, so the
-   * catalogue search sees them. A server that fails is skipped (its error is in status());
-   * the answer names the ones that failed, for find_tools to say.
+   * Answers a catalogue search without waiting on every server: the tools remembered from each
+   * server's last start are offered at once, servers not running start in the background, and
+   * the search waits up to `discoverWaitMs` for them. The notes say which servers failed and
+   * which are still starting (their tools join the catalogue when they are up).
    */
-  async discover(): Promise<string[]> {
+  async discover(waitMs = this.options.discoverWaitMs ?? DISCOVER_WAIT_MS): Promise<string[]> {
     if (this.closed) return [];
     const { servers } = this.config();
     // A server taken out of mcp.json by hand stops at the next search (its tools then answer "not configured").
@@ -105,11 +148,48 @@ export class McpClients {
       this.connections.delete(name);
       void known.connection.close();
     }
-    // A server that could not start is not started again by every search (a hung one would hold each find_tools
-    // up to the start timeout): it is retried when its entry changes, on a call of its tools, or by Settings' Connect.
-    const failed = await Promise.all(servers.map((s) => (this.startFailed(s) ? s.name : this.discoverServer(s).then(() => null, () => s.name))));
+    const starts: Promise<unknown>[] = [];
+    const remembered = new Set<string>();
+    for (const s of servers) {
+      // A server that could not start is not started again by every search (a hung one would hold each find_tools
+      // up to the start timeout): it is retried when its entry changes, on a call of its tools, or by Settings' Connect.
+      if (this.startFailed(s)) continue;
+      if (!this.connection(s).cachedTools()) {
+        const cached = this.cache.get(s.name, sha256(canonicalJson(s)));
+        if (cached) {
+          this.registerAll(s.name, cached.tools);
+          remembered.add(s.name);
+        }
+      }
+      starts.push(this.startInBackground(s));
+    }
+    await settledWithin(starts, waitMs);
     // The server's own words (its stderr) are outside content: the model gets the name and where to look.
-    return failed.filter((n): n is string => n !== null).map((n) => `MCP server "${n}" could not be started, so its tools are missing; the user can see why in Settings → MCP servers.`);
+    return servers.flatMap((s) => {
+      const connection = this.connection(s);
+      if (connection.state === 'failed') return [`MCP server "${s.name}" could not be started, so its tools are missing; the user can see why in Settings → MCP servers.`];
+      if (connection.state === 'starting') {
+        return [
+          remembered.has(s.name)
+            ? `MCP server "${s.name}" is still starting; its tools from its last start are listed, and calling one waits for it.`
+            : `MCP server "${s.name}" is still starting; search again in a moment for its tools.`,
+        ];
+      }
+      const skipped = connection.skipped.length;
+      return skipped ? [`MCP server "${s.name}": ${skipped} of its tools are left out for their size (see Settings → MCP servers).`] : [];
+    });
+  }
+
+  /** Starts a server and lists its tools, once at a time; failures are in its state. */
+  private startInBackground(server: McpServerConfig): Promise<unknown> {
+    let start = this.pending.get(server.name);
+    if (!start) {
+      start = this.discoverServer(server)
+        .catch(() => undefined)
+        .finally(() => this.pending.delete(server.name));
+      this.pending.set(server.name, start);
+    }
+    return start;
   }
 
   private startFailed(server: McpServerConfig): boolean {
@@ -127,9 +207,24 @@ export class McpClients {
     return this.registered.get(`${server}/${tool}`)!;
   }
 
+  /**
+   * Calls a tool after the server's live list confirms it: a tool offered from the remembered
+   * list may be gone, or its annotations (and so its policy) changed; then nothing is called
+   * and the error says so, and the next call is decided under the live definition.
+   */
   async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     if (this.closed) throw new Error('The app is shutting down; MCP servers are stopped.');
-    return this.connection(this.server(server)).callTool(tool, args, signal);
+    const config = this.server(server);
+    const live = await this.discoverServer(config);
+    const current = live.find((t) => t.name === tool);
+    if (!current) {
+      throw new Error(`MCP server "${server}" no longer offers the tool "${tool}" (its tools now: ${live.map((t) => t.name).slice(0, 30).join(', ') || 'none'}); search find_tools again.`);
+    }
+    if (this.changed.delete(`${server}/${tool}`)) {
+      const p = this.policy(server, current);
+      throw new Error(`MCP server "${server}" changed the annotations of "${tool}" since it was listed, so nothing was called; its policy is now "${p.basis}". Call it again to go ahead under that policy.`);
+    }
+    return this.connection(config).callTool(tool, args, signal);
   }
 
   /** Every configured server: state, last error, and its tools with the policy in force. */
@@ -139,13 +234,16 @@ export class McpClients {
       errors,
       servers: servers.map((s) => {
         const c = this.connections.get(s.name)?.key === canonicalJson(s) ? this.connections.get(s.name)!.connection : null;
-        const tools = c?.cachedTools() ?? null;
+        const live = c?.cachedTools() ?? null;
+        const remembered = live ? null : this.cache.get(s.name, sha256(canonicalJson(s)));
+        const tools = live ?? remembered?.tools ?? null;
         return {
           name: s.name,
           transport: s.transport,
           endpoint: s.transport === 'stdio' ? `${s.command} ${s.args.join(' ')}`.trim() : s.url,
           state: c?.state ?? 'stopped',
           error: c?.lastError ?? null,
+          skipped: live ? c!.skipped : (remembered?.skipped ?? []),
           override: overrides.servers[s.name] ?? null,
           tools:
             tools?.map((t) => {
@@ -206,4 +304,18 @@ export class McpClients {
     this.closed = true;
     await Promise.all([...this.connections.values()].map((c) => c.connection.close()));
   }
+}
+
+/** Resolves when every promise settled or after `ms` (Infinity: no limit), whichever is first (the timer never holds the process). */
+function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (!promises.length) return Promise.resolve();
+  if (!Number.isFinite(ms)) return Promise.allSettled(promises).then(() => undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    void Promise.allSettled(promises).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

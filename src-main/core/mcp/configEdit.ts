@@ -22,7 +22,7 @@ function readForEdit(file: string): Record<string, unknown> {
   return raw as Record<string, unknown>;
 }
 
-function writeAtomically(file: string, content: Record<string, unknown>): void {
+export function writeAtomically(file: string, content: Record<string, unknown>): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });

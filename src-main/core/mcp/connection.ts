@@ -2,13 +2,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../shared/errorMessage';
 import { registerSecrets } from '../security/secrets';
 import { annotateUntrusted } from '../security/untrusted';
 import { APP_VERSION } from '../config/version';
 import type { McpServerState } from '../../../src-preload/contract/mcp';
 import type { McpServerConfig } from './config';
+import { boundTools, MCP_TOOL_LIMITS } from './toolLimits';
+import { installLineBuffer } from './lineBuffer';
+import { boundedFetch, isTooLarge, MCP_MESSAGE_LIMIT } from './boundedFetch';
 
 /** The states Settings and `openai4s mcp servers` show (the contract's). */
 export type ConnectionState = McpServerState;
@@ -19,6 +22,8 @@ const CRASH_WINDOW_MS = 60_000;
 const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL = 2_000;
+/** A list-changed notification is acted on at most this often. */
+const RELIST_MS = 1_000;
 const SECRET_NAME = /key|token|secret|password|passwd|auth|credential/i;
 
 /**
@@ -38,8 +43,16 @@ export class McpConnection {
   private client: Client | null = null;
   private starting: Promise<Client> | null = null;
   private tools: McpTool[] | null = null;
+  /** Tools of the last listing left out by the limits (toolLimits.ts), one line each. */
+  skipped: string[] = [];
+  /** The pending re-listing after a list-changed notification. */
+  private relist: NodeJS.Timeout | null = null;
+  /** The client of a start in progress, closed if the app quits before it connects. */
+  private startingClient: Client | null = null;
   private crashes: number[] = [];
   private stderrTail = '';
+  /** Set when the server sent a message over the read cap (the transport then closes). */
+  private overflow: string | null = null;
   private closing = false;
   state: ConnectionState = 'stopped';
   /** Why the server is not ready (the last crash or start failure), for Settings and the CLI. */
@@ -71,8 +84,11 @@ export class McpConnection {
 
   private transport(): Transport {
     const c = this.config;
-    if (c.transport === 'http') return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+    // Answers are read under the same message cap as stdio's (boundedFetch.ts).
+    if (c.transport === 'http') return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers }, fetch: boundedFetch() });
     const t = new StdioClientTransport({ command: c.command, args: c.args, env: stdioEnv(c), stderr: 'pipe', ...(c.cwd ? { cwd: c.cwd } : {}) });
+    // Linear reading of the server's output (the SDK's buffer is quadratic in a long line); same size cap.
+    installLineBuffer(t);
     // Kept for the error message when the process dies (a server prints why on stderr).
     t.stderr?.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL)));
     return t;
@@ -99,47 +115,75 @@ export class McpConnection {
   private async start(): Promise<Client> {
     const client = new Client({ name: 'openai4s', version: APP_VERSION }, { capabilities: {} });
     const transport = this.transport();
+    client.onerror = (error) => {
+      // The stdio buffer's cap (the SDK closes the transport itself) or the HTTP answers' (boundedFetch).
+      const text = errorMessage(error);
+      if (!/ReadBuffer exceeded maximum size/.test(text) && !isTooLarge(text)) return;
+      this.overflow = `it sent a message over the ${MCP_MESSAGE_LIMIT / 1024 / 1024} MiB the app reads, so the connection was closed (ask the tool for less)`;
+      // Over HTTP an event stream that broke leaves its request waiting out the call timeout: closing fails it now.
+      if (this.config.transport === 'http') void client.close().catch(() => undefined);
+    };
     client.onclose = () => {
       // An exit we did not ask for: remembered, and the next use restarts the server.
       if (this.client === client && !this.closing) {
         this.crashes.push(Date.now());
-        this.fail('the server stopped unexpectedly');
+        this.fail(this.overflow ?? 'the server stopped unexpectedly');
+        this.overflow = null;
         this.state = 'crashed';
       }
       if (this.client === client) this.client = null;
     };
+    this.startingClient = client;
     try {
       await client.connect(transport, { timeout: START_TIMEOUT_MS });
+      if (this.closing) throw new Error('the app is shutting down');
     } catch (error) {
       this.state = 'failed';
       this.crashes.push(Date.now());
       this.fail(`could not start (${errorMessage(error)})`);
       await client.close().catch(() => undefined);
       throw new Error(`MCP server "${this.config.name}" could not start: check its command or url (${this.describe()}). ${this.lastErrorForModel}`);
+    } finally {
+      this.startingClient = null;
     }
     this.client = client;
     this.state = 'ready';
     this.tools = null;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.tools = null;
-      this.onToolsChanged();
+      // Coalesced: a server that sends the notification in a loop costs one listing a second, not one each.
+      if (this.relist) return;
+      this.relist = setTimeout(() => {
+        this.relist = null;
+        if (this.client === client) this.onToolsChanged();
+      }, RELIST_MS);
+      this.relist.unref();
     });
     return client;
   }
 
-  /** The server's tools (listed once per start, again after a list-changed notification). */
+  /**
+   * The server's tools (listed once per start, again after a list-changed notification),
+   * within the limits of toolLimits.ts; what was left out is in `skipped`. Listed with a
+   * plain request rather than the SDK's listTools, which compiles every tool's output schema
+   * (a server's text) into a validator the app never uses.
+   */
   async listTools(): Promise<McpTool[]> {
     const client = await this.connect();
     if (this.tools) return this.tools;
     const all: McpTool[] = [];
     let cursor: string | undefined;
+    let pages = 0;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: START_TIMEOUT_MS });
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { timeout: START_TIMEOUT_MS });
       all.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor && all.length < 1000);
-    this.tools = all;
-    return all;
+      pages++;
+    } while (cursor && pages < MCP_TOOL_LIMITS.maxPages && all.length <= 4 * MCP_TOOL_LIMITS.maxTools);
+    const bounded = boundTools(this.config.name, all, cursor !== undefined);
+    this.tools = bounded.tools;
+    this.skipped = bounded.skipped;
+    return bounded.tools;
   }
 
   /** The tools as last listed (no start): for Settings while the server is stopped. */
@@ -157,6 +201,9 @@ export class McpConnection {
         throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}; it is restarted on the next call. ${this.lastErrorForModel ?? errorMessage(error)}`);
       }
       if (signal.aborted) throw error;
+      if (isTooLarge(errorMessage(error))) {
+        throw new Error(`MCP server "${this.config.name}" answered the call to ${name} with more than ${MCP_MESSAGE_LIMIT.toLocaleString('en-US')} bytes, more than the app reads in one message; ask the tool for less.`);
+      }
       // A protocol error's message is the server's words (bad arguments, its own failure): data, not instructions.
       throw new Error(`MCP server "${this.config.name}" refused the call to ${name}:\n${annotateUntrusted(`MCP server ${this.config.name}, tool ${name}`, errorMessage(error)).text}\n`);
     }
@@ -164,6 +211,9 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.relist) clearTimeout(this.relist);
+    // A start still waiting for the server (a hung one waits up to the start timeout) is ended now, not waited for.
+    await this.startingClient?.close().catch(() => undefined);
     const client = this.client ?? (await this.starting?.catch(() => null)) ?? null;
     this.client = null;
     this.state = 'stopped';

@@ -10,6 +10,17 @@ import type { McpToolPolicy } from './policy';
 const CONTENT_BYTES = 24 * 1024;
 const MAX_OUTPUT_BYTES = 32 * 1024;
 const DESCRIPTION_CHARS = 400;
+/** A result's text as a cell (host.mcp.call) receives it and the ledger records it; the model sees CONTENT_BYTES. */
+const OUTPUT_TEXT_CHARS = 1024 * 1024;
+
+const forOutput = (text: string) =>
+  text.length > OUTPUT_TEXT_CHARS ? { text: `${text.slice(0, OUTPUT_TEXT_CHARS)}\n[cut: the result is ${text.length.toLocaleString('en-US')} characters; ask the tool for less]`, text_truncated: true } : { text };
+
+function structuredOutput(structured: unknown): Record<string, unknown> {
+  if (structured === undefined) return {};
+  const size = JSON.stringify(structured).length;
+  return size > OUTPUT_TEXT_CHARS ? { structured_content_omitted: `${size.toLocaleString('en-US')} characters of structured content, over the ${OUTPUT_TEXT_CHARS.toLocaleString('en-US')} kept` } : { structured_content: structured };
+}
 
 /** How a registered MCP tool reaches its server and its current policy (owned by McpClients). */
 export interface McpToolPort {
@@ -50,34 +61,41 @@ function parseArgs(tool: McpTool, args: unknown): { ok: true; args: unknown } | 
   return { ok: true, args: value };
 }
 
-/** A server's tool as one of ours: on demand, through the one dispatcher, its policy read at each call. */
-export function mcpTool(name: string, server: string, tool: McpTool, port: McpToolPort): Tool & { askEveryTime: boolean } {
-  const source = `MCP server ${server}, tool ${tool.name}`;
+/**
+ * A server's tool as one of ours: on demand, through the one dispatcher, its policy read at
+ * each call. `def` is the tool's current definition (the remembered list's until the server
+ * has listed it live, then the live one), so a changed annotation changes the policy.
+ */
+export function mcpTool(name: string, server: string, def: () => McpTool, port: McpToolPort): Tool & { askEveryTime: boolean } {
+  const toolName = def().name;
+  const source = `MCP server ${server}, tool ${toolName}`;
   // The server wrote this text: one line, bounded, and no look-alike of our untrusted-data markers.
-  const own = neutraliseMarkers((tool.description ?? tool.title ?? tool.name).replace(/\s+/g, ' ').trim()).text;
-  const description = `[MCP ${server}] ${own}`.slice(0, DESCRIPTION_CHARS);
-  const target = `${server}/${tool.name}`;
+  const describe = (tool: McpTool) => `[MCP ${server}] ${neutraliseMarkers((tool.description ?? tool.title ?? tool.name).replace(/\s+/g, ' ').trim()).text}`.slice(0, DESCRIPTION_CHARS);
+  const target = `${server}/${toolName}`;
   return {
     name,
-    description,
+    get description() {
+      return describe(def());
+    },
     // Read at each call: an override chosen in Settings applies without a restart.
     get sideEffect() {
-      return port.policy(server, tool).sideEffect;
+      return port.policy(server, def()).sideEffect;
     },
     get defaultPolicy() {
-      return port.policy(server, tool).defaultPolicy;
+      return port.policy(server, def()).defaultPolicy;
     },
     get askEveryTime() {
-      return port.policy(server, tool).askEveryTime;
+      return port.policy(server, def()).askEveryTime;
     },
     hostMethods: [],
     maxOutputBytes: MAX_OUTPUT_BYTES + 2048,
     exposeToModel: true,
     onDemand: true,
-    parse: (args) => parseArgs(tool, args),
-    resourceKeys: () => (port.policy(server, tool).sideEffect === 'read' ? [] : [`mcp:${server}`]),
+    parse: (args) => parseArgs(def(), args),
+    resourceKeys: () => (port.policy(server, def()).sideEffect === 'read' ? [] : [`mcp:${server}`]),
     target: () => target,
     async execute(args: unknown, ctx: ToolContext): Promise<ToolOutput> {
+      const tool = def();
       const { reason: _reason, ...rest } = args as Record<string, unknown>;
       const sent = tool.inputSchema.properties && 'reason' in tool.inputSchema.properties ? (args as Record<string, unknown>) : rest;
       const result = await port.call(server, tool.name, sent, ctx.signal);
@@ -85,7 +103,7 @@ export function mcpTool(name: string, server: string, tool: McpTool, port: McpTo
       const cut = truncateForModel(plain, CONTENT_BYTES, 'ask the tool for less');
       if (result.isError) {
         const text = `The MCP tool ${target} reported an error:\n${annotateUntrusted(source, cut.text).text}`;
-        return { text, output: { server, tool: tool.name, is_error: true, text: plain } };
+        return { text, output: { server, tool: tool.name, is_error: true, ...forOutput(plain) } };
       }
       const argsHash = sha256(canonicalJson(sent));
       const resultHash = sha256(canonicalJson({ content: result.content ?? [], structuredContent: result.structuredContent ?? null }));
@@ -101,9 +119,9 @@ export function mcpTool(name: string, server: string, tool: McpTool, port: McpTo
       const text = `${annotateUntrusted(source, cut.text).text}\nEvidence ${evidence.id} (${target}): cite it for claims taken from this result.`;
       return {
         text,
-        output: { server, tool: tool.name, is_error: false, evidence_id: evidence.id, text: plain, ...(result.structuredContent === undefined ? {} : { structured_content: result.structuredContent }) },
+        output: { server, tool: tool.name, is_error: false, evidence_id: evidence.id, ...forOutput(plain), ...structuredOutput(result.structuredContent) },
       };
     },
-    llmTool: () => ({ name, description, inputSchema: modelSchema(tool) }),
+    llmTool: () => ({ name, description: describe(def()), inputSchema: modelSchema(def()) }),
   };
 }

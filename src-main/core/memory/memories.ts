@@ -9,11 +9,25 @@ import { scrubSecrets } from '../security/secrets';
  * would redact (a configured key, or anything shaped like one) is refused, never stored
  * redacted: a half-remembered key helps no one.
  */
+/** Control characters other than line breaks and tabs, zero-width characters and bidi controls (built from code points). */
+const HIDDEN_CHARACTER = new RegExp(
+  `[${[[0x0, 0x8], [0xb, 0xc], [0xe, 0x1f], [0x7f, 0x9f], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064], [0x2066, 0x2069], [0xfeff, 0xfeff]]
+    .map(([a, b]) => `\\u${a!.toString(16).padStart(4, '0')}-\\u${b!.toString(16).padStart(4, '0')}`)
+    .join('')}]`,
+);
+
 export function checkMemoryText(raw: string): string {
   const text = raw.trim();
   if (!text) throw new AppError('invalid_input', 'A memory needs some text: say the fact or preference to keep.');
   if (text.length > MEMORY_MAX_CHARS) {
     throw new AppError('invalid_input', `A memory is at most ${MEMORY_MAX_CHARS} characters (this one has ${text.length}): keep the fact itself, and save longer notes as a workspace file.`);
+  }
+  // Shown to the model every turn and in the Memory panel: a control or bidi character would
+  // hide or reorder what the person reads there (a memory that displays differently than it reads).
+  const hidden = HIDDEN_CHARACTER.exec(text);
+  if (hidden) {
+    const code = `U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new AppError('invalid_input', `A memory is plain text: it holds the invisible character ${code} at position ${hidden.index + 1}. Remove it and say the fact again.`);
   }
   if (scrubSecrets(text) !== text) {
     throw new AppError(

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { AppError } from '../../../src-preload/contract/errors';
 import type {
   ArtifactBytes,
@@ -13,6 +12,7 @@ import { evidenceIdFor, type EvidenceStore } from '../records/evidenceStore';
 import type { BlobStore } from './blobStore';
 import type { GenerationEnvironments } from './environment';
 import type { ArtifactIndex } from '../records/artifactIndex';
+import { guessMime } from '../workspace/mime';
 
 export interface SaveArtifactInput {
   sessionId: string;
@@ -23,17 +23,6 @@ export interface SaveArtifactInput {
   producer: ArtifactProducer;
   /** Evidence the producer read; each must exist in the session. */
   inputEvidence?: string[];
-}
-
-const MIME: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', svg: 'image/svg+xml', pdf: 'application/pdf',
-  csv: 'text/csv', tsv: 'text/tab-separated-values', txt: 'text/plain', md: 'text/markdown', json: 'application/json',
-  html: 'text/html', fasta: 'text/x-fasta', fa: 'text/x-fasta', pdb: 'chemical/x-pdb', cif: 'chemical/x-mmcif',
-  parquet: 'application/vnd.apache.parquet', rds: 'application/x-r-data', npy: 'application/x-npy',
-};
-
-export function guessMime(p: string): string {
-  return MIME[path.extname(p).slice(1).toLowerCase()] ?? 'application/octet-stream';
 }
 
 /** A logical path: relative, no "..", no empty or dot segments, bounded. */

@@ -17,8 +17,8 @@ export async function captureFigures(
 ): Promise<{ saved: ArtifactVersion[]; skipped: string[] }> {
   const saved: ArtifactVersion[] = [];
   const skipped: string[] = [];
-  // Each figure's PNG, then its SVG when the kernel drew one (issue 25): both versions of the cell.
-  for (const figurePath of cell.displays.flatMap((d) => [d.path, d.svgPath].filter((p): p is string => Boolean(p)))) {
+  // Each figure's PNG, then its SVG and PDF when the kernel drew them (issue 25): all versions of the cell.
+  for (const figurePath of cell.displays.flatMap((d) => [d.path, d.svgPath, d.pdfPath].filter((p): p is string => Boolean(p)))) {
     // Read without following symlinks: the cell may have replaced the figure meanwhile.
     let file: { rel: string; bytes: Buffer };
     try {

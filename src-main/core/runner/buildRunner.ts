@@ -28,7 +28,7 @@ import { userCellsNote } from './userCellsContext';
 
 /** What the session runner is built from: the modules below it, each as far as the runner uses it. */
 export interface RunnerWiring {
-  readonly config: Pick<CoreConfig, 'settingsKey'>;
+  readonly config: Pick<CoreConfig, 'settingsKey' | 'settingsEndpoint'>;
   readonly ledger: Ledger;
   readonly host: Pick<Host, 'executor' | 'llmTools' | 'endRun' | 'archive' | 'disclose'>;
   readonly kernels: KernelSupervisor;
@@ -53,6 +53,16 @@ function storedCellTimeout(settings: RunnerWiring['settings']): number | null {
     return settings.read().cellTimeoutS ?? null;
   } catch {
     // The ledger may be closing; the configured default applies.
+    return null;
+  }
+}
+
+/** The default provider chosen in Settings, if any (the composer sends it too; a run without a choice honours it). */
+function storedDefaultProvider(settings: RunnerWiring['settings']): string | null {
+  try {
+    return settings.read().defaultProvider ?? null;
+  } catch {
+    // An unreadable settings table leaves OPENAI4S_PROVIDER or the built-in default.
     return null;
   }
 }
@@ -88,10 +98,11 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
     ledger: w.ledger,
     createModel: (provider, model, sessionId) => {
       const env = w.envFor(sessionId);
-      return createModel(provider ?? defaultProviderId(env), {
+      return createModel(provider ?? storedDefaultProvider(w.settings) ?? defaultProviderId(env), {
         env,
         ...(model ? { model } : {}),
         ...(w.config.settingsKey ? { settingsKey: w.config.settingsKey } : {}),
+        ...(w.config.settingsEndpoint ? { settingsEndpoint: w.config.settingsEndpoint } : {}),
       });
     },
     // The host's executor records each batch as an action group, with targets and decisions.

@@ -1,7 +1,7 @@
 import { checkCitedAnswer } from '../engine/finalize';
 import type { EvidenceLookupPort } from '../engine/ports';
 import type { HostCallContext, HostCallHandler } from '../kernel/hostCalls';
-import type { LiveRuns } from '../engine/liveRuns';
+import type { LiveRun, LiveRuns } from '../engine/liveRuns';
 
 /**
  * The engine-protocol methods a cell may call, as opposed to capabilities (which go
@@ -21,6 +21,11 @@ export interface CellProtocol {
 export function createCellProtocol(deps: {
   liveRuns: LiveRuns;
   evidenceFor(sessionId: string): EvidenceLookupPort;
+  /**
+   * A running child agent's run (issue 20), for a cell in that child's own kernel: its
+   * host.llm goes through the child's model, charged to the session's delegation budget.
+   */
+  childRun?(runId: string): LiveRun | null;
 }): CellProtocol {
   // Per session, per cell: a child agent's cell (its own kernel, issue 20) may submit while the parent's does.
   const submitted = new Map<string, Map<string, unknown>>();
@@ -37,15 +42,26 @@ export function createCellProtocol(deps: {
         return { accepted: true };
       },
       async llm(_method, args, ctx: HostCallContext) {
-        const run = deps.liveRuns.of(ctx.sessionId);
-        if (!run?.model) throw new Error('host.llm works only while the agent is running with a model');
+        // A child's cell asks as the child (its budget, its stop), never as the user's run.
+        const run = ctx.owner ? (deps.childRun?.(ctx.owner) ?? null) : deps.liveRuns.of(ctx.sessionId);
+        if (!run?.model) {
+          throw new Error(ctx.owner ? `host.llm: child run ${ctx.owner} has ended, so it makes no more model calls` : 'host.llm works only while the agent is running with a model');
+        }
         const prompt = typeof args.prompt === 'string' ? args.prompt : '';
         if (!prompt.trim()) throw new Error('host.llm needs a prompt string');
+        // Ends with the run, or with the cell (interrupted, timed out): no call outlives what asked for it.
+        const signal = ctx.signal ? AbortSignal.any([run.signal, ctx.signal]) : run.signal;
         let text = '';
-        for await (const part of run.model.stream({ messages: [{ role: 'user', content: prompt }], signal: run.signal })) {
+        let aborted = false;
+        for await (const part of run.model.stream({ messages: [{ role: 'user', content: prompt }], signal })) {
           if (part.type === 'text-delta') text += part.text;
-          if (part.type === 'error') throw new Error(`host.llm: ${part.error.message}`);
+          else if (part.type === 'finish') {
+            // The call is the run's: its tokens and cost count in the run's usage.
+            run.charge?.(part.usage, part.cost);
+            aborted = part.reason === 'aborted';
+          } else if (part.type === 'error') throw new Error(`host.llm: ${part.error.message}`);
         }
+        if (aborted || signal.aborted) throw new Error(`host.llm got no answer: ${run.stopReason?.() ?? 'the run or the cell was stopped'}`);
         return { text };
       },
     },

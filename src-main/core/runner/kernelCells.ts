@@ -1,6 +1,7 @@
 import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
 import { dataChunk, dataPatchChunk } from '../../../src-preload/contract/dataParts';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
+import { cellDataOfResult } from '../../../src-preload/contract/cellView';
 import { captureFigures } from '../provenance/figures';
 import type { ActionContext, CellOutcome, KernelPort } from '../engine/ports';
 import { recordCellEvidence } from '../provenance/evidenceRecords';
@@ -87,26 +88,8 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
             ctx.emit(dataPatchChunk('cell', id, [{ op: 'add', path: '/output/-', value: { stream, text } }]));
           },
         });
-        ctx.emit(
-          dataChunk('cell', id, {
-            language,
-            code,
-            status: result.status,
-            generation: result.generation,
-            cellNumber: result.cellNumber,
-            stdout: result.stdout,
-            stderr: result.stderr,
-            // When both streams wrote, the order they wrote in (kept only if it adds up exactly).
-            ...(interleaving(pieces, result) ? { output: pieces } : {}),
-            displays: result.displays,
-            error: result.error ?? null,
-            usage: result.usage ?? null,
-            truncated: result.truncated,
-            sandbox: result.sandbox,
-            died: result.died ?? null,
-            ...(result.timeLimit ? { timeLimit: result.timeLimit } : {}),
-          }),
-        );
+        // When both streams wrote, the order they wrote in (kept only if it adds up exactly).
+        ctx.emit(dataChunk('cell', id, cellDataOfResult(code, result, interleaving(pieces, result) ? pieces : undefined)));
         const notes: string[] = [];
         let evidenceId: string | undefined;
         if (options.provenance) {

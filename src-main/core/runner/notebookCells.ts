@@ -1,4 +1,5 @@
-import type { KernelLanguage } from '../../../src-preload/contract/kernel';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { KernelLanguage, KernelSlotStatus } from '../../../src-preload/contract/kernel';
 import type { KernelLeaseOwner, KernelVariables, UserCellHostCall, UserCellRecord, UserCellRun } from '../../../src-preload/contract/notebook';
 import type { ObservedHostCall } from '../kernel/runCell';
 import type { KernelLease } from '../kernel/kernelLease';
@@ -11,7 +12,7 @@ import { parseVariables, variablesSnippet } from './variablesSnippet';
 
 export interface NotebookCellsDeps {
   readonly userCells: () => Pick<UserCellsRepo, 'record' | 'list'>;
-  readonly kernels: Pick<KernelSupervisor, 'execute' | 'status' | 'workspaceFor'>;
+  readonly kernels: Pick<KernelSupervisor, 'execute' | 'status' | 'workspaceFor' | 'restart'>;
   readonly lease: KernelLease;
   /** Each user cell becomes evidence and its figures artifact versions, as an agent's cell does. */
   readonly provenance?: () => Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
@@ -35,6 +36,13 @@ function recordedCall(call: ObservedHostCall): UserCellHostCall {
   const text = typeof answer?.text === 'string' ? answer.text : JSON.stringify(call.result ?? null);
   return { method: call.method, arguments: call.args, status: 'ok', text, ...(answer && typeof answer === 'object' && 'output' in answer ? { output: answer.output } : {}) };
 }
+/** What the user can do about each kind of holder when a restart is refused. */
+const RESTART_FIX: Record<KernelLeaseOwner['kind'], string> = {
+  agent: 'stop the run or wait for it to end',
+  user: 'interrupt it or wait for it to finish',
+  environment: 'wait for the switch to finish (it starts a new kernel itself)',
+};
+
 /** The variables view's cell: long enough for a namespace of big objects, short enough never to hold the kernel. */
 const VARIABLES_TIMEOUT_MS = 15_000;
 
@@ -81,6 +89,29 @@ export class NotebookCells {
       });
       return { ...result, userCell: { id: recorded.id, cellKey: recorded.cellKey, version: recorded.version } };
     });
+  }
+
+  /**
+   * The user's Restart: a new generation, but only while nobody holds the session's kernel.
+   * Restarting under the agent's turn or a running cell would tear its work down mid-way, and
+   * a restart queued behind them would fire long after the user asked; so it is refused,
+   * naming the holder and what to do, and while it runs it holds the lease (a cell sent
+   * meanwhile waits for the new generation).
+   */
+  async restart(sessionId: string, language: KernelLanguage): Promise<KernelSlotStatus> {
+    const owner: KernelLeaseOwner = { kind: 'user', id: 'restart', label: `a restart of the ${LABEL[language]} kernel` };
+    const release = this.deps.lease.tryAcquire(sessionId, owner);
+    if (!release) {
+      const { holder, waiting } = this.deps.lease.view(sessionId);
+      const who = holder ? `${holder.label} holds it` : `${waiting.length} waiting cell(s) are next`;
+      const fix = holder ? RESTART_FIX[holder.kind] : 'wait for them to run';
+      throw new AppError('conflict', `The ${LABEL[language]} kernel was not restarted: ${who}; ${fix}, then restart it.`);
+    }
+    try {
+      return await this.deps.kernels.restart(sessionId, language);
+    } finally {
+      release();
+    }
   }
 
   /** The running kernel's names; a kernel that is not running is not started for it. */

@@ -1,4 +1,6 @@
+import { handoffSchema, type Handoff } from '../../../src-preload/contract/compaction';
 import type { UIMessage } from '../../../src-preload/contract/stream';
+import { carriedHandoffNote } from '../archive/handoff';
 import type { LlmMessage } from '../llm/types';
 
 interface CellData {
@@ -35,7 +37,9 @@ export function unfinishedCellNote(data: CellData): string | null {
  * the assistant's visible text plus its final answer. Tool traffic and cell output of
  * finished runs are left out (they are in the ledger, not in the prompt), which keeps
  * follow-up questions cheap; a cell that did not finish is named, since the model would
- * otherwise take its variables for granted.
+ * otherwise take its variables for granted. A run that compacted its context and ended
+ * without an answer carries its latest handoff (what was done, in progress, next), so a
+ * follow-up "continue" starts from the summary instead of its prose alone.
  */
 export function priorHistory(messages: readonly UIMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
@@ -43,7 +47,13 @@ export function priorHistory(messages: readonly UIMessage[]): LlmMessage[] {
     const texts: string[] = [];
     const notes: string[] = [];
     let answer: string | null = null;
+    let handoff: Handoff | null = null;
     for (const part of message.parts) {
+      if (part.type === 'data-compaction') {
+        // Only a handoff of the contract's shape is carried; anything else in the part is ignored.
+        const checked = handoffSchema.safeParse((part as { data?: { handoff?: unknown } }).data?.handoff);
+        if (checked.success) handoff = checked.data;
+      }
       if (part.type === 'text' && part.text.trim()) texts.push(part.text.trim());
       if (part.type === 'data-answer') {
         const data = (part as { data?: { summary?: unknown } }).data;
@@ -60,7 +70,9 @@ export function priorHistory(messages: readonly UIMessage[]): LlmMessage[] {
       continue;
     }
     if (message.role !== 'assistant') continue;
-    const content = [answer !== null ? answer : texts.join('\n\n'), ...notes].filter(Boolean).join('\n\n');
+    // A run that compacted and ended without an answer hands its latest handoff to the next run.
+    const carried = answer === null && handoff ? carriedHandoffNote(handoff) : null;
+    const content = [answer !== null ? answer : texts.join('\n\n'), ...notes, carried].filter(Boolean).join('\n\n');
     if (!content) continue;
     // Two assistant turns in a row are merged; a provider wants alternation.
     const last = out[out.length - 1];

@@ -4,14 +4,16 @@ import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/str
 import { AppError } from '../../../src-preload/contract/errors';
 import { budgetContextPolicy } from '../engine/contextPolicy';
 import { withAnswerSources } from '../engine/answerSources';
-import { runEngine } from '../engine/loop';
+import { providerErrorMeta, runEngine } from '../engine/loop';
+import { LlmError } from '../llm/errors';
 import { emptyUsage } from '../engine/usage';
 import type { ActionExecutorPort, ActionGuardPort, EngineResult, EvidenceLookupPort, KernelPort, ContextPolicyPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
 import type { LiveRuns } from '../engine/liveRuns';
-import type { LanguageModelPort, LlmTool } from '../llm/types';
+import type { Cost, LanguageModelPort, LlmTool, Usage } from '../llm/types';
 import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
+import { activeBranch } from '../../../src-preload/contract/branch';
 import { LeaseWaitAborted, type KernelLease } from '../kernel/kernelLease';
 import { responsiveModel } from './responsiveModel';
 import { ToolInputCoalescer } from './toolInputCoalescer';
@@ -27,6 +29,17 @@ export interface RunSubmission {
   maxTurns?: number;
   /** False: the agent may not start child agents for this message (the composer's switch). */
   delegation?: boolean;
+  /**
+   * Retry, regenerate or edit-and-resend: the earlier run of this session this one replaces.
+   * The old run stays in the ledger and the conversation; the model's context continues
+   * from just before it (contract/branch.ts).
+   */
+  supersedes?: string;
+}
+
+/** A run's `start` metadata: what it runs on and, for a retry or an edit, the run it supersedes. */
+function runStartMetadata(input: RunSubmission, extra: Record<string, unknown>): Record<string, unknown> {
+  return { ...extra, ...(input.supersedes ? { supersedes: input.supersedes } : {}) };
 }
 
 export interface RunnerDeps {
@@ -76,7 +89,8 @@ interface SessionQueue {
  * Runs the engine for the sessions of one ledger: one run at a time per session, FIFO
  * queue (a message sent during a run is queued, never dropped), many sessions at once.
  * Every chunk is appended to the ledger (which assigns its seq) and published only once
- * it is durable, in seq order; chunks are group-committed (one fsync per batch).
+ * it is durable, in seq order; chunks are group-committed (one fsync per batch), and the
+ * text deltas of one block that wait for the same commit are merged into one chunk.
  */
 export class SessionRunner {
   private readonly sessions = new Map<string, SessionQueue>();
@@ -101,6 +115,7 @@ export class SessionRunner {
   /** Idempotent on mutationId: a repeat returns the same run and never runs it again. */
   submit(input: RunSubmission): RunRecord {
     if (this.closed) throw new AppError('unavailable', 'The app is shutting down; the message was not sent.');
+    if (input.supersedes) this.checkSuperseded(input.sessionId, input.supersedes);
     const result = this.deps.ledger.runs.submit(input.sessionId, input.mutationId, input.message, input.expectedRevision);
     if (!result.created) return result.run;
     this.options.set(result.run.id, input);
@@ -112,6 +127,14 @@ export class SessionRunner {
     }
     this.pump(input.sessionId);
     return result.run;
+  }
+
+  /** A run may replace only a finished run of the same session (a running one is stopped first). */
+  private checkSuperseded(sessionId: string, runId: string): void {
+    const run = this.deps.ledger.runs.find(runId);
+    if (!run || run.sessionId !== sessionId) throw new AppError('invalid_input', `No run ${runId} in session ${sessionId} to retry or edit.`);
+    if (run.status === 'queued' || run.status === 'processing')
+      throw new AppError('conflict', 'That run has not finished; stop it first, then retry or edit it.');
   }
 
   /** Cancels the session's current run only; the next queued run then starts. */
@@ -214,8 +237,12 @@ export class SessionRunner {
   private emit(sessionId: string, runId: string, raw: StreamChunk): void {
     // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
     const chunk = scrubChunk(raw);
-    const { event, durable } = this.deps.ledger.events.enqueue(sessionId, runId, chunk);
-    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk });
+    // Text and reasoning deltas that wait for the same commit share a row (EventLog.enqueue).
+    const { event, durable, merged } = this.deps.ledger.events.enqueue(sessionId, runId, chunk, { mergeDeltas: true });
+    // A merged delta is already in the batch, in the event it joined: published with it.
+    if (merged) return;
+    // The ledger's copy (what is stored, and what a merged delta grows) is what is published.
+    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk: event.chunk });
   }
 
   /** A chunk the ledger already committed synchronously (run start): published in its turn. */
@@ -344,30 +371,37 @@ export class SessionRunner {
     } catch (error) {
       this.publishStored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
       const message = errorMessage(error);
-      this.emit(sessionId, runId, { type: 'start', messageId: runId });
+      // Which provider lacked what (a missing key, an unknown id): the UI explains it and offers the setup.
+      const info = error instanceof LlmError ? error.info : null;
+      const provider = info?.provider ?? input.provider;
+      this.emit(sessionId, runId, { type: 'start', messageId: runId, messageMetadata: runStartMetadata(input, provider ? { provider } : {}) });
       // The outcome travels with the message as the engine's own end does, so the renderer
       // (which reads run status from the stream) shows the run failed, not still running.
       this.emit(sessionId, runId, {
         type: 'message-metadata',
-        messageMetadata: { run: { status: 'failed', failureCode: 'not_configured', failureMessage: message, turns: 0, usage: emptyUsage(), cost: null } },
+        messageMetadata: { run: { status: 'failed', failureCode: 'not_configured', failureMessage: message, turns: 0, usage: emptyUsage(), cost: null, ...(info ? { providerError: providerErrorMeta(info) } : {}) } },
       });
-      this.emit(sessionId, runId, { type: 'error', errorText: message, errorCode: 'not_configured' });
+      this.emit(sessionId, runId, { type: 'error', errorText: message, errorCode: 'not_configured', ...(info ? { errorType: info.errorType } : {}) });
       this.emit(sessionId, runId, { type: 'finish', finishReason: 'error' });
       await this.settle(runId);
       this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'not_configured', failureMessage: message });
       return;
     }
     // The conversation before this run, folded from the ledger (stream equals history).
-    const before = priorHistory(ledger.history(sessionId).messages);
+    // A retry or an edit continues from just before the run it supersedes.
+    const before = priorHistory(activeBranch(ledger.history(sessionId).messages, input.supersedes));
     this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
     const generation = { live: true };
     const evidence = this.deps.evidenceFor(sessionId);
     // A cell's host calls stream through the engine once it runs (its activity steps see their approvals).
     let engineEmit: ((chunk: StreamChunk) => void) | null = null;
+    // host.llm from its cells is a model call of the run: the engine's meter counts it.
+    let engineCharge: ((usage: Usage, cost: Cost | null) => void) | null = null;
     this.deps.liveRuns.start(sessionId, {
       runId,
       model,
       emit: (chunk) => (engineEmit ? engineEmit(chunk) : generation.live && this.deltas.push(sessionId, runId, chunk)),
+      charge: (usage, cost) => engineCharge?.(usage, cost),
       signal: controller.signal,
       ...(input.delegation === false ? { delegation: false } : {}),
     });
@@ -397,9 +431,12 @@ export class SessionRunner {
           history: [...before, { role: 'user', content: this.withUserCells(sessionId, runId, await this.withAttachedSkills(sessionId, runId, input.message, controller.signal)) }],
           signal: controller.signal,
           maxTurns: input.maxTurns ?? this.deps.maxTurns,
-          startMetadata: { provider: model.providerId, model: model.model },
+          startMetadata: runStartMetadata(input, { provider: model.providerId, model: model.model }),
           bindEmit: (emit) => {
             engineEmit = emit;
+          },
+          bindCharge: (charge) => {
+            engineCharge = charge;
           },
           onEnding: () => this.deps.liveRuns.ending(sessionId, runId),
         },
@@ -433,7 +470,7 @@ export class SessionRunner {
   private async cancelQueued(sessionId: string, runId: string, reason: string): Promise<void> {
     const input = this.options.get(runId);
     this.publishStored(this.deps.ledger.runs.start(runId, input?.provider ?? null, input?.model ?? null).event);
-    this.emit(sessionId, runId, { type: 'start', messageId: runId });
+    this.emit(sessionId, runId, { type: 'start', messageId: runId, ...(input?.supersedes ? { messageMetadata: runStartMetadata(input, {}) } : {}) });
     this.emit(sessionId, runId, {
       type: 'message-metadata',
       messageMetadata: { run: { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason, turns: 0, usage: emptyUsage(), cost: null } },

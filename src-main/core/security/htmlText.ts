@@ -1,5 +1,4 @@
-import { parse } from 'parse5';
-import type { DefaultTreeAdapterMap } from 'parse5';
+import { cutNote, HTML_LIMITS, parseHtmlBounded, type HtmlElement, type HtmlLimits, type HtmlNode, type HtmlParent } from './htmlParse';
 
 /**
  * HTML to readable text for the model: the title, then the visible text with paragraph
@@ -7,12 +6,12 @@ import type { DefaultTreeAdapterMap } from 'parse5';
  * and hidden subtrees are dropped, because text the reader never sees is exactly where
  * prompt injections hide. The page is parsed by parse5 (the WHATWG tree builder, the same
  * one browsers follow), so nesting, quoted `>` in attributes, unclosed tags, CDATA and
- * entities are read the way a browser reads them; no DOM scripting, no network.
+ * entities are read the way a browser reads them; no DOM scripting, no network. The parse
+ * is bounded (htmlParse.ts) and the walk iterative, so a hostile page cannot stall or crash it.
  */
 
-type Node = DefaultTreeAdapterMap['node'];
-type Element = DefaultTreeAdapterMap['element'];
-type ParentNode = DefaultTreeAdapterMap['parentNode'];
+type Node = HtmlNode;
+type Element = HtmlElement;
 
 const DROP_WITH_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'select', 'canvas', 'title',
@@ -39,14 +38,16 @@ function isHidden(el: Element): boolean {
   return /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|content-visibility\s*:\s*hidden)\b/.test(style);
 }
 
-function findTitle(node: ParentNode): string {
-  for (const child of node.childNodes) {
-    if (!isElement(child)) continue;
-    if (child.tagName === 'title') {
-      return child.childNodes.map((n) => ('value' in n && n.nodeName === '#text' ? n.value : '')).join('').replace(/\s+/g, ' ').trim();
+/** The first <title> in document order (iterative: a page may nest thousands of levels). */
+function findTitle(root: HtmlParent): string {
+  const stack: Node[] = [...root.childNodes].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (node.tagName === 'title') {
+      return node.childNodes.map((n) => ('value' in n && n.nodeName === '#text' ? n.value : '')).join('').replace(/\s+/g, ' ').trim();
     }
-    const inner = findTitle(child);
-    if (inner) return inner;
+    for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
   }
   return '';
 }
@@ -54,10 +55,12 @@ function findTitle(node: ParentNode): string {
 export interface ReadableText {
   title: string;
   text: string;
+  /** Why the page was cut before its end (see htmlParse's limits); null when read whole. */
+  cut: string | null;
 }
 
-export function htmlToText(html: string, baseUrl?: string): ReadableText {
-  const doc = parse(html);
+export function htmlToText(html: string, baseUrl?: string, limits: HtmlLimits = HTML_LIMITS): ReadableText {
+  const { doc, cut } = parseHtmlBounded(html, limits);
   const out: string[] = [];
   let pre = 0;
 
@@ -66,29 +69,17 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
     out.push(pre ? raw.replace(/^[ \t]+/gm, (ws) => '\uE000'.repeat(ws.length)) : raw.replace(/[ \t\r\n\f]+/g, ' '));
   };
 
-  const walk = (node: ParentNode) => {
-    for (const child of node.childNodes) {
-      if (child.nodeName === '#text') {
-        text((child as DefaultTreeAdapterMap['textNode']).value);
-        continue;
-      }
-      if (!isElement(child)) continue; // comments, doctype
-      const name = child.tagName;
-      if (DROP_WITH_CONTENT.has(name) || isHidden(child)) continue;
-      if (name === 'img') {
-        const alt = attr(child, 'alt');
-        if (alt) out.push(` [image: ${alt}] `);
-        continue;
-      }
-      if (name === 'li') out.push('\n- ');
-      else if (/^h[1-6]$/.test(name)) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
-      else if (name === 'td' || name === 'th') out.push(' | ');
-      else if (BLOCK.has(name)) out.push(name === 'br' ? '\n' : '\n\n');
-      if (name === 'pre') pre++;
-      walk(child);
+  // Depth-first with an explicit stack (a closing frame per element), so deep nesting cannot overflow the call stack.
+  type Frame = { node: Node; closing: boolean };
+  const stack: Frame[] = [...doc.childNodes].reverse().map((node) => ({ node, closing: false }));
+  while (stack.length) {
+    const { node: child, closing } = stack.pop()!;
+    if (closing) {
+      const el = child as Element;
+      const name = el.tagName;
       if (name === 'pre') pre--;
       if (name === 'a') {
-        const href = attr(child, 'href');
+        const href = attr(el, 'href');
         if (href && /^\s*(https?:|\/)/i.test(href)) {
           let target = href.trim();
           try {
@@ -100,9 +91,29 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
         }
       }
       if (BLOCK.has(name) && name !== 'br' && name !== 'li') out.push('\n\n');
+      continue;
     }
-  };
-  walk(doc);
+    if (child.nodeName === '#text') {
+      text((child as { value: string }).value);
+      continue;
+    }
+    if (!isElement(child)) continue; // comments, doctype
+    const name = child.tagName;
+    if (DROP_WITH_CONTENT.has(name) || isHidden(child)) continue;
+    if (name === 'img') {
+      const alt = attr(child, 'alt');
+      if (alt) out.push(` [image: ${alt}] `);
+      continue;
+    }
+    if (name === 'li') out.push('\n- ');
+    else if (/^h[1-6]$/.test(name)) out.push(`\n\n${'#'.repeat(Number(name[1]))} `);
+    else if (name === 'td' || name === 'th') out.push(' | ');
+    else if (BLOCK.has(name)) out.push(name === 'br' ? '\n' : '\n\n');
+    if (name === 'pre') pre++;
+    stack.push({ node: child, closing: true });
+    for (let i = child.childNodes.length - 1; i >= 0; i--) stack.push({ node: child.childNodes[i]!, closing: false });
+  }
+  if (cut) out.push(`\n\n${cutNote(cut)}`);
 
   const body = out
     .join('')
@@ -112,5 +123,5 @@ export function htmlToText(html: string, baseUrl?: string): ReadableText {
     .replace(/\n{3,}/g, '\n\n')
     .trim()
     .replace(/\uE000/g, ' ');
-  return { title: findTitle(doc), text: body };
+  return { title: findTitle(doc), text: body, cut };
 }

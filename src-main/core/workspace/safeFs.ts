@@ -9,7 +9,7 @@ import {
   assertWritable,
   components,
   workspaceRelative,
-  workspaceRoot,
+  withWorkspaceRoot,
 } from './safePath';
 
 /**
@@ -80,7 +80,7 @@ const hardLinked = (rel: string) =>
  * is closed before returning, on errors too.
  */
 function withDir<T>(workspace: string, requested: string, all: string[], depth: number, create: boolean, fn: (dir: DirHandle) => T): T {
-  let dir = openRootDir(workspaceRoot(workspace));
+  let dir = withWorkspaceRoot(workspace, openRootDir);
   try {
     for (let i = 0; i < depth; i++) {
       const next = openDirStep(dir, all, i, create, requested);
@@ -120,7 +120,7 @@ function openEntry(workspace: string, requested: string, flags: number): OpenedF
   const rel = workspaceRelative(requested);
   const parts = components(rel);
   if (parts.length === 0) {
-    const fd = fs.openSync(workspaceRoot(workspace), C.O_RDONLY | (C.O_DIRECTORY ?? 0));
+    const fd = withWorkspaceRoot(workspace, (root) => fs.openSync(root, C.O_RDONLY | (C.O_DIRECTORY ?? 0)));
     return { fd, stat: fs.fstatSync(fd), rel };
   }
   const fd = withDir(workspace, requested, parts, parts.length - 1, false, (dir) => {

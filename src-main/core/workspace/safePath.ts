@@ -48,10 +48,39 @@ export class WorkspaceKindError extends Error {
   }
 }
 
-/** The workspace folder itself, created if missing, with symlinks in its own path resolved once. */
+/** Resolved workspace folders, so a burst of host calls does not mkdir and lstat the whole path each time. */
+const resolvedRoots = new Map<string, string>();
+const MAX_RESOLVED_ROOTS = 256;
+
+/**
+ * The workspace folder itself, created if missing, with symlinks in its own path resolved
+ * once (and remembered: the folder and its parents belong to the app, not to the cell).
+ * A caller whose open of the remembered folder fails with ENOENT calls
+ * `forgetWorkspaceRoot` and asks again, so a folder removed meanwhile is made again.
+ */
 export function workspaceRoot(workspace: string): string {
+  const known = resolvedRoots.get(workspace);
+  if (known !== undefined) return known;
   fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });
-  return fs.realpathSync(workspace);
+  const real = fs.realpathSync(workspace);
+  if (resolvedRoots.size >= MAX_RESOLVED_ROOTS) resolvedRoots.clear();
+  resolvedRoots.set(workspace, real);
+  return real;
+}
+
+/** Drops a remembered workspace folder; true if one was remembered. */
+export function forgetWorkspaceRoot(workspace: string): boolean {
+  return resolvedRoots.delete(workspace);
+}
+
+/** Runs `open` on the workspace folder; if the remembered folder is gone (ENOENT), resolves (and creates) it again once. */
+export function withWorkspaceRoot<T>(workspace: string, open: (root: string) => T): T {
+  try {
+    return open(workspaceRoot(workspace));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !forgetWorkspaceRoot(workspace)) throw error;
+    return open(workspaceRoot(workspace));
+  }
 }
 
 /**

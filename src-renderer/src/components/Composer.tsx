@@ -7,6 +7,8 @@ import { modelChoice } from '../store/settingsSlice';
 import { DelegationSwitch } from './composer/DelegationSwitch';
 import { withAttachments } from '../store/workspaceSlice';
 import { AttachButton, AttachmentChips } from './Attachments';
+import { ProviderPicker } from './composer/ProviderPicker';
+import { targetProvider } from '../store/readiness';
 import { SkillChips } from './composer/SkillChips';
 import { SkillPicker } from './composer/SkillPicker';
 import { useSkillPicker } from './composer/useSkillPicker';
@@ -15,13 +17,14 @@ import { Icon } from './icons';
 /**
  * The message box. Enter sends (Shift+Enter is a new line; never while an IME is
  * composing), Esc stops the current run. While a run is active a message is queued,
- * not refused. The provider/model picker lists the providers of the doctor report.
+ * not refused. The provider picker shows each provider's readiness; sending to one that
+ * is not ready opens its setup instead.
  */
 export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const t = useT();
   const draft = useAppStore((s) => s.draft);
   const setDraft = useAppStore((s) => s.setDraft);
-  const send = useAppStore((s) => s.sendMessage);
+  const ask = useAppStore((s) => s.ask);
   const stop = useAppStore((s) => s.stopRun);
   const running = useAppStore((s) =>
     s.conversation ? activeRun(s.conversation) !== null || s.conversation.fold.open : false,
@@ -30,8 +33,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const provider = useAppStore((s) => s.provider);
   const model = useAppStore((s) => s.model);
   const setModelChoice = useAppStore((s) => s.setModelChoice);
-  const doctor = useAppStore((s) => s.doctor);
-  const loadDoctor = useAppStore((s) => s.loadDoctor);
+  const providerView = useAppStore((s) => s.providers.data);
   const choice = useAppStore(useShallow(modelChoice));
   const delegationAllowed = useAppStore((s) => s.delegationAllowed);
   const defaults = useAppStore((s) => s.settings.data?.settings);
@@ -48,9 +50,6 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const picker = useSkillPicker(ref, draft, setDraft);
 
   useEffect(() => {
-    if (doctor.status === 'idle') void loadDoctor();
-  }, [doctor.status, loadDoctor]);
-  useEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
   // The box grows with its text (up to the CSS max-height, then it scrolls) and shrinks back when sent.
@@ -61,9 +60,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     el.style.height = `${el.scrollHeight + (el.offsetHeight - el.clientHeight)}px`;
   }, [draft]);
 
-  const providers = doctor.report?.providers ?? [];
-  const effective = provider ?? defaults?.defaultProvider ?? null;
-  const chosen = providers.find((p) => p.id === effective) ?? providers.find((p) => p.isDefault);
+  const chosen = targetProvider(providerView, provider ?? defaults?.defaultProvider ?? null);
 
   const canSend = attachState !== 'uploading' && (draft.trim() !== '' || attachState === 'ready');
   const submit = async () => {
@@ -72,8 +69,9 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     // The model reads the attached files' workspace paths from the message itself.
     const message = withAttachments(text, takeAttachments());
     setDraft('');
-    const ok = await send(message, delegationAllowed ? choice : { ...choice, delegation: false });
-    if (!ok) setDraft(message);
+    // A provider that is not ready opens its setup instead of a run that can only fail; the message waits there.
+    const outcome = await ask(message, delegationAllowed ? choice : { ...choice, delegation: false }, true);
+    if (outcome !== 'sent') setDraft(message);
   };
 
   const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
@@ -144,23 +142,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
       <div className="composer-bar">
         <div className="composer-pickers">
           <AttachButton />
-          <label className="picker">
-            <span className="sr-only">{t('composer.provider')}</span>
-            <select
-              value={chosen?.id ?? ''}
-              onChange={(e) => setModelChoice(e.target.value || null, null)}
-              aria-label={t('composer.provider')}
-              data-testid="provider-picker"
-            >
-              {providers.length === 0 ? <option value="">{t('composer.provider')}</option> : null}
-              {providers.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.label}
-                  {p.configured ? '' : ` (${t('composer.notConfigured')})`}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ProviderPicker />
           <label className="picker">
             <span className="sr-only">{t('composer.model')}</span>
             <input

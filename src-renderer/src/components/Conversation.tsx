@@ -19,9 +19,10 @@ export function Conversation() {
   const t = useT();
   const conv = useAppStore((s) => s.conversation);
   const openSession = useAppStore((s) => s.openSession);
-  const sentKey = conv
-    ? `${conv.runs.length}:${conv.fold.messages.filter((m) => m.role === 'user').length}`
-    : '';
+  // A message sent (a new run, or a new question at the end) changes this; earlier messages
+  // put in front when a session opened at its end loads its history do not.
+  const lastQuestion = conv?.fold.messages.findLast((m) => m.role === 'user')?.id ?? '';
+  const sentKey = conv ? `${conv.runs.length}:${lastQuestion}` : '';
   const { scroller, inner, atEnd, toEnd, handlers } = useFollowScroll(
     conv?.sessionId,
     conv?.status === 'ready',
@@ -52,6 +53,12 @@ export function Conversation() {
             <div className="loading" role="status">
               <span className="spinner" aria-hidden="true" />
               {t('conv.loading')}
+            </div>
+          ) : null}
+          {conv.status === 'ready' && conv.earlierBefore !== null ? (
+            <div className="loading" role="status" data-testid="loading-earlier">
+              <span className="spinner" aria-hidden="true" />
+              {t('conv.loadingEarlier')}
             </div>
           ) : null}
           {conv.status === 'error' ? (

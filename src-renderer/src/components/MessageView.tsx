@@ -32,29 +32,18 @@ import { RunFooter } from './RunFooter';
 import { ChildAgents } from './delegation/ChildAgents';
 import { ToolCard, type AnyToolPart } from './parts/ToolCard';
 import { Icon } from './icons';
+import { UserQuestion } from './conversation/UserQuestion';
+import { FinalizeAttempts } from './failure/FinalizeAttempts';
+import { branchInfo } from '../store/branchView';
+import { useAppStore } from '../store/context';
+import { AnswerOutcome, runFailureCode } from './conversation/AnswerOutcome';
 
 function isTool(p: UIPart): p is AnyToolPart {
   return p.type === 'dynamic-tool' || (p.type.startsWith('tool-') && 'toolCallId' in p);
 }
 
-export function UserBubble({ text, queued }: { text: string; queued?: boolean }) {
-  const t = useT();
-  return (
-    <article
-      className={`msg msg-user${queued ? ' queued' : ''}`}
-      data-testid={queued ? 'queued-message' : 'user-message'}
-    >
-      <div className="bubble">
-        <p className="bubble-text">{text}</p>
-      </div>
-      {queued ? (
-        <p className="queued-note muted small">
-          <span className="dot dot-warn" aria-hidden="true" /> {t('conv.queued')}
-        </p>
-      ) : null}
-    </article>
-  );
-}
+// The user's turn as a bubble lives in its own file (UserQuestion adds Edit around it).
+export { UserBubble } from './conversation/UserBubble';
 
 function Reasoning({ part }: { part: ReasoningUIPart }) {
   const t = useT();
@@ -97,6 +86,8 @@ interface DataViewContext {
   children: readonly ChildData[];
   /** The message's run is still streaming (its running steps tick). */
   live: boolean;
+  /** The failure code of the message's failed run (its closing error part is not shown), or null. */
+  closingError: string | null;
 }
 
 /** Each part of the contract's map of data parts (exhaustive: a new part is a compile error here). */
@@ -107,7 +98,8 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
     case 'data-answer':
       return <AnswerCard key={key} answer={part.data} canAsk={ctx.canAsk} />;
     case 'data-error':
-      return <ErrorPart key={key} data={part.data} />;
+      // A failed run's closing error is explained (cause, fix, Retry) by AnswerOutcome: not twice.
+      return ctx.closingError !== null && part.data.errorCode === ctx.closingError ? null : <ErrorPart key={key} data={part.data} />;
     case 'data-approval':
       // Asked: a card to answer in the window. Answered: a tool's card shows the outcome; anything else a line.
       // A question left open by a run that is over (the app was closed while it waited) cannot be answered any more.
@@ -166,6 +158,12 @@ export const AssistantMessage = memo(function AssistantMessage({
   const cellCodes = cellCodesOf(message.parts);
   const toolIds = new Set(message.parts.filter(isTool).map((x) => x.toolCallId));
   const children = message.parts.flatMap((p) => (isDataPart(p, 'child') ? [p.data] : []));
+  const closingError = runFailureCode(message.metadata);
+  // Refused finalize_response attempts: one line at the first, not one red card each.
+  const refusals = message.parts.flatMap((p) => (p.type === 'tool-finalize_response' && p.state === 'output-error' ? [p.errorText ?? ''] : []));
+  const accepted = message.parts.some((p) => p.type === 'data-answer');
+  let refusalsShown = false;
+  const superseded = useAppStore((s) => branchInfo(s, message.id).superseded);
   const out: ReactNode[] = [];
   let steps: ThinkingStepData[] = [];
   const flushSteps = (key: string) => {
@@ -186,8 +184,13 @@ export const AssistantMessage = memo(function AssistantMessage({
     } else if (part.type === 'reasoning') {
       if (part.text.trim()) out.push(<Reasoning key={key} part={part} />);
     } else if (isTool(part)) {
-      // A valid finalize is the answer card below; a rejected one stays visible as a tool error.
+      // A valid finalize is the answer card below; refused ones are summarised in one line.
       if (part.type === 'tool-finalize_response' && part.state === 'output-available') return;
+      if (part.type === 'tool-finalize_response' && part.state === 'output-error') {
+        if (!refusalsShown) out.push(<FinalizeAttempts key={key} errors={refusals} accepted={accepted} live={live} />);
+        refusalsShown = true;
+        return;
+      }
       out.push(
         <ToolCard
           key={key}
@@ -213,7 +216,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       const known = knownDataPart(part);
       out.push(
         known ? (
-          dataPartView(known, key, { sessionId, canAsk, toolIds, children, live })
+          dataPartView(known, key, { sessionId, canAsk, toolIds, children, live, closingError })
         ) : (
           <UnknownData key={key} part={part as DataUIPart} />
         ),
@@ -223,10 +226,11 @@ export const AssistantMessage = memo(function AssistantMessage({
   flushSteps('end');
   return (
     <article
-      className="msg msg-assistant"
+      className={`msg msg-assistant${superseded ? ' superseded' : ''}`}
       data-testid="assistant-message"
       data-message-id={message.id}
       aria-busy={live || undefined}
+      data-superseded={superseded || undefined}
     >
       <div className="msg-avatar" aria-hidden="true">
         4S
@@ -235,6 +239,7 @@ export const AssistantMessage = memo(function AssistantMessage({
         <div className="msg-name">{t('conv.assistant')}</div>
         {out}
         {live ? <RunNowLine message={message} /> : null}
+        <AnswerOutcome message={message} live={live} />
         <RunFooter metadata={message.metadata} />
       </div>
     </article>
@@ -249,7 +254,7 @@ export function MessageView(props: {
 }) {
   if (props.message.role === 'user') {
     const text = props.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-    return <UserBubble text={text} />;
+    return <UserQuestion text={text} messageId={props.message.id} />;
   }
   return <AssistantMessage {...props} />;
 }

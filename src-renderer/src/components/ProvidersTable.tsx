@@ -1,16 +1,33 @@
 import type { ProviderReport } from '../../../src-preload/contract';
+import type { MessageKey } from '../i18n/messages';
 import { useT } from '../i18n/useT';
+import { useAppStore } from '../store/context';
+import { READINESS_TONE } from './setup/ProviderChoice';
 import { Pill } from './ui';
 
-/** Every provider the app knows, configured or not. The report never contains a key. */
+/**
+ * Every provider the app knows, with the readiness Settings and the composer show (a
+ * local endpoint counts only when it answers). Where keys can be stored, the note points
+ * to Settings; the variables are the alternative that wins. Never a key.
+ */
 export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
   const t = useT();
+  const view = useAppStore((s) => s.providers.data);
+  const canStore = useAppStore((s) => s.settings.data?.keyStorage.available ?? view?.keyStorage.available ?? false);
+  const setView = useAppStore((s) => s.setView);
   return (
     <section className="card card-wide" data-testid="card-providers">
       <header className="card-head">
         <h2>{t('system.providers.title')}</h2>
+        {canStore ? (
+          <button type="button" className="btn" onClick={() => setView('settings')} data-testid="providers-open-settings">
+            {t('system.providers.openSettings')}
+          </button>
+        ) : null}
       </header>
-      <p className="muted note">{t('system.providers.note')}</p>
+      <p className="muted note" data-testid="providers-note">
+        {canStore ? t('system.providers.noteSettings') : t('system.providers.note')}
+      </p>
       <div className="table-wrap" tabIndex={0}>
         <table className="providers">
           <thead>
@@ -37,13 +54,7 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
                   <div className="mono sub">{p.id}</div>
                 </td>
                 <td>
-                  <Pill tone={p.configured ? 'ok' : 'warn'}>
-                    {t(
-                      p.configured
-                        ? 'system.providers.configured'
-                        : 'system.providers.notConfigured',
-                    )}
-                  </Pill>
+                  <ProviderState report={p} readiness={view?.providers.find((x) => x.id === p.id)?.readiness.state ?? null} />
                 </td>
                 <td>
                   {t(`system.providers.keySource.${p.keySource}`)}
@@ -57,5 +68,16 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/** Readiness when known (the same words as Settings and the composer), else whether a key is configured. */
+function ProviderState({ report, readiness }: { report: ProviderReport; readiness: keyof typeof READINESS_TONE | null }) {
+  const t = useT();
+  if (readiness) return <Pill tone={READINESS_TONE[readiness]} testId="readiness">{t(`readiness.${readiness}` as MessageKey)}</Pill>;
+  return (
+    <Pill tone={report.configured ? 'ok' : 'warn'}>
+      {t(report.configured ? 'system.providers.configured' : 'system.providers.notConfigured')}
+    </Pill>
   );
 }

@@ -62,8 +62,8 @@ export function RunFooter({ metadata }: { metadata: unknown }) {
     <footer className="run-footer" data-testid="run-footer" data-status={run?.status}>
       {run?.status ? (
         <span className={`pill pill-${TONE[run.status] ?? 'neutral'}`}>
+          {/* The failure itself is explained above (cause, fix, details): no code here. */}
           {t(`conv.runStatus.${run.status}` as MessageKey)}
-          {run.failureCode && run.status !== 'cancelled' ? ` · ${run.failureCode}` : ''}
         </span>
       ) : null}
       {items.map((x, i) => (

@@ -2,6 +2,7 @@ import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { Composer } from './Composer';
 import { DemoButton } from './DemoButton';
+import { SetupCard } from './setup/SetupCard';
 import type { MessageKey } from '../i18n/messages';
 
 const FEATURES: ReadonlyArray<readonly [MessageKey, MessageKey]> = [
@@ -10,7 +11,10 @@ const FEATURES: ReadonlyArray<readonly [MessageKey, MessageKey]> = [
   ['welcome.feature.ledger.title', 'welcome.feature.ledger.body'],
 ];
 
-/** The empty conversation: what the app does, the first user story as an example, the composer. */
+/**
+ * The empty conversation: what the app does, the provider setup while none is ready (first
+ * run), the demo, the first user story as an example, the composer.
+ */
 export function Welcome() {
   const t = useT();
   const setDraft = useAppStore((s) => s.setDraft);
@@ -19,6 +23,7 @@ export function Welcome() {
       <div className="welcome-body">
         <h1 id="welcome-title">{t('welcome.title')}</h1>
         <p className="lead">{t('welcome.lead')}</p>
+        <SetupCard />
         <section className="demo-card" aria-labelledby="demo-title" data-testid="demo-card">
           <div className="demo-card-text">
             <h2 id="demo-title">

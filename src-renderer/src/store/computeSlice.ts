@@ -35,6 +35,12 @@ export const createComputeSlice =
         if (sessionId) await get().loadJobs(sessionId);
         return error;
       },
+      refreshJob: async (jobId) => {
+        const error = await attempt(() => deps.bridge.invoke('compute.job.refresh', { jobId }));
+        const sessionId = get().jobs.sessionId;
+        if (sessionId) await get().loadJobs(sessionId);
+        return error;
+      },
       jobLogs: async (jobId) => {
         try {
           return { logs: await deps.bridge.invoke('compute.job.logs', { jobId }) };

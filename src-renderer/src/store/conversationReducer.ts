@@ -1,4 +1,4 @@
-import { applyChunks, initialFoldState, type FoldState } from '../../../src-preload/contract/fold';
+import { applyChunks, fold, foldStateAt, initialFoldState, type FoldState } from '../../../src-preload/contract/fold';
 import type {
   ErrorBody,
   RunRecord,
@@ -26,6 +26,11 @@ export interface ConversationState {
   backlog: SessionStreamEvent[];
   /** Set when an event skipped ahead of `lastSeq + 1`: the seq to replay from. */
   gapAfter: number | null;
+  /**
+   * Set while the session, opened at its end, lacks its earlier chunks: the seq the folded
+   * tail starts at. The earlier messages are folded and put in front when they arrive.
+   */
+  earlierBefore: number | null;
   error: ErrorBody | null;
   /** The id of the newest load; answers to older loads are stale. */
   loadId: number;
@@ -33,7 +38,10 @@ export interface ConversationState {
 
 export type ConversationAction =
   | { type: 'conv/opened'; sessionId: string; loadId: number }
-  | { type: 'conv/loaded'; loadId: number; events: SessionStreamEvent[]; runs: RunRecord[] }
+  /** `fromSeq` (default 1): the seq the events start at; a later one is a session opened at its end. */
+  | { type: 'conv/loaded'; loadId: number; events: SessionStreamEvent[]; runs: RunRecord[]; fromSeq?: number }
+  /** The chunks before the tail a session was opened with (seq 1 to `earlierBefore - 1`). */
+  | { type: 'conv/earlier'; loadId: number; events: SessionStreamEvent[] }
   | { type: 'conv/failed'; loadId: number; error: ErrorBody }
   | { type: 'conv/events'; events: SessionStreamEvent[] }
   /** The events a replay returned after a gap. */
@@ -50,6 +58,7 @@ export function openConversation(sessionId: string, loadId: number): Conversatio
     runs: [],
     backlog: [],
     gapAfter: null,
+    earlierBefore: null,
     error: null,
     loadId,
   };
@@ -145,18 +154,28 @@ export function conversationReducer(
       return openConversation(action.sessionId, action.loadId);
     case 'conv/loaded': {
       if (action.loadId !== state.loadId) return state;
+      const fromSeq = action.fromSeq ?? 1;
       const base: ConversationState = {
         ...state,
         status: 'ready',
-        fold: initialFoldState,
-        lastSeq: 0,
+        // A tail starts at a user turn: folded from its position, it continues whatever comes before.
+        fold: fromSeq > 1 ? foldStateAt(fromSeq - 1) : initialFoldState,
+        lastSeq: fromSeq - 1,
         runs: action.runs,
         gapAfter: null,
+        earlierBefore: fromSeq > 1 ? fromSeq : null,
         backlog: [],
         error: null,
       };
       // Live events that came in while loading continue the loaded log.
       return foldEvents(base, [...action.events, ...state.backlog]);
+    }
+    case 'conv/earlier': {
+      if (action.loadId !== state.loadId || state.earlierBefore === null) return state;
+      const before = state.earlierBefore;
+      const head = fold(action.events.filter((e) => e.sessionId === state.sessionId && e.seq < before).map((e) => e.chunk));
+      // No later chunk touches an earlier message: the head's messages go in front as they are.
+      return { ...state, earlierBefore: null, fold: { ...state.fold, messages: [...head, ...state.fold.messages] } };
     }
     case 'conv/failed':
       if (action.loadId !== state.loadId) return state;

@@ -53,15 +53,16 @@ export const createConversationSlice =
         s.conversation ? { conversation: conversationReducer(s.conversation, action) } : {},
       );
 
-    /** Every stored event of the session, page by page (the full history, as folded chunks). */
-    async function readAll(sessionId: string, afterSeq = 0): Promise<SessionStreamEvent[]> {
+    /** The session's stored events before `beforeSeq`, page by page. */
+    async function readBefore(sessionId: string, beforeSeq: number): Promise<SessionStreamEvent[]> {
       const events: SessionStreamEvent[] = [];
-      let after = afterSeq;
+      let after = 0;
       for (;;) {
         const page = await deps.bridge.invoke('session.replay', {
           sessionId,
           afterSeq: after,
           limit: REPLAY_PAGE,
+          beforeSeq,
         });
         events.push(...page.events);
         if (page.complete || page.events.length === 0) return events;
@@ -69,16 +70,22 @@ export const createConversationSlice =
       }
     }
 
+    /**
+     * Opens a session at its end: `session.open` brings its last turns, which are folded
+     * and shown at once; the earlier chunks follow page by page and are folded in front.
+     */
     async function load(sessionId: string): Promise<void> {
       const loadId = ++loadCounter;
       set({ conversation: openConversation(sessionId, loadId) });
       try {
-        const [detail, events] = await Promise.all([
-          deps.bridge.invoke('session.get', { sessionId }),
-          readAll(sessionId),
-        ]);
-        dispatch({ type: 'conv/loaded', loadId, events, runs: detail.runs });
-        sessions({ type: 'sessions/upserted', session: detail.session });
+        const opening = await deps.bridge.invoke('session.open', { sessionId });
+        dispatch({ type: 'conv/loaded', loadId, events: opening.events, runs: opening.runs, fromSeq: opening.fromSeq });
+        sessions({ type: 'sessions/upserted', session: opening.session });
+        if (opening.fromSeq <= 1) return;
+        const earlier = await readBefore(sessionId, opening.fromSeq);
+        // The ledger's seqs have no gaps: anything else is a history this window cannot trust.
+        if (earlier.length !== opening.fromSeq - 1) throw new Error(`the session's history before seq ${opening.fromSeq} came back incomplete; open it again`);
+        dispatch({ type: 'conv/earlier', loadId, events: earlier });
       } catch (error) {
         dispatch({ type: 'conv/failed', loadId, error: toErrorBody(error) });
       }
@@ -192,6 +199,7 @@ export const createConversationSlice =
             ...(options.provider ? { provider: options.provider } : {}),
             ...(options.model ? { model: options.model } : {}),
             ...(options.delegation === false ? { delegation: false } : {}),
+            ...(options.supersedes ? { supersedes: options.supersedes } : {}),
           });
           if (get().conversation?.sessionId === sessionId)
             dispatch({ type: 'conv/submitted', run });

@@ -93,11 +93,14 @@ export const createNotebookSlice =
         await runEntry(sessionId, key);
       },
 
-      async runAllNotebookCells(sessionId) {
+      async runAllNotebookCells(sessionId, fromKey) {
         if (get().notebook.runningAll) return;
+        const entries = get().notebook.entries;
+        const start = fromKey ? entries.findIndex((e) => e.key === fromKey) : 0;
+        if (start < 0) return;
         set((s) => ({ notebook: { ...s.notebook, runningAll: true } }));
         try {
-          for (const { key } of [...get().notebook.entries]) {
+          for (const { key } of entries.slice(start)) {
             const current = get().notebook.entries.find((e) => e.key === key);
             if (!current?.draft.trim()) continue;
             // Like Jupyter's Run All: stop at the first cell that does not end ok.

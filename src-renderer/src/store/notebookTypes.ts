@@ -32,7 +32,7 @@ export interface NotebookSlice {
   editNotebookCell(key: string, draft: string): void;
   /** Runs one cell (a new version of it); resolves once it finished. */
   runNotebookCell(sessionId: string, key: string): Promise<void>;
-  /** Runs every cell from the top, in order, stopping at the first that does not end ok. */
-  runAllNotebookCells(sessionId: string): Promise<void>;
+  /** Runs every cell from the top (or from `fromKey` down), in order, stopping at the first that does not end ok. */
+  runAllNotebookCells(sessionId: string, fromKey?: string): Promise<void>;
   loadVariables(sessionId: string, language: KernelLanguage): Promise<void>;
 }

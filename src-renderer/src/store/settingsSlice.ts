@@ -38,6 +38,8 @@ export const createSettingsSlice =
         const view = await call();
         set({ settings: { status: 'ready', data: view, error: null } });
         if (refreshDoctor) void get().loadDoctor();
+        // Readiness follows keys and the default provider (the composer's picker, the setup).
+        void get().loadProviders();
         return null;
       } catch (error) {
         return toErrorBody(error).message;

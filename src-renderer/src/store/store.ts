@@ -1,7 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { chooseLanguage, LANGUAGE_STORAGE_KEY } from '../i18n/language';
 import type { SessionStreamEvent } from '../../../src-preload/contract';
-import { createCodeRunnerSlice } from './codeRunnerSlice';
 import { createDelegationSlice } from './delegationSlice';
 import { createConversationSlice } from './conversationSlice';
 import { createEnvironmentsSlice } from './environmentsSlice';
@@ -9,8 +8,11 @@ import { createFrameBatcher } from './frameBatcher';
 import { createKernelsSlice } from './kernelsSlice';
 import { createMemorySlice } from './memorySlice';
 import { createComputeSlice } from './computeSlice';
+import { createProvidersSlice } from './providersSlice';
+import { createRetrySlice } from './retrySlice';
 import { createMcpSlice } from './mcpSlice';
 import { createNotebookSlice } from './notebookSlice';
+import { createFilesSlice } from './filesSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -50,12 +52,14 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createSkillsSlice(options)(...a),
     ...createKernelsSlice(options)(...a),
     ...createEnvironmentsSlice(options)(...a),
-    ...createCodeRunnerSlice(options)(...a),
     ...createDelegationSlice(options)(...a),
     ...createMemorySlice(options)(...a),
     ...createMcpSlice(options)(...a),
     ...createNotebookSlice(options)(...a),
+    ...createFilesSlice(options)(...a),
     ...createComputeSlice(options)(...a),
+    ...createProvidersSlice(options)(...a),
+    ...createRetrySlice()(...a),
     ...createWorkbenchSlice(options)(...a),
   }));
 }

@@ -5,6 +5,8 @@
  */
 import type { StateCreator } from 'zustand';
 import type { NotebookSlice } from './notebookTypes';
+import type { ProvidersSlice, RetrySlice, SendOptions } from './providersTypes';
+import type { FilesSlice } from './filesTypes';
 import type { WorkbenchSlice } from './workbenchTypes';
 import type {
   AppNoticeEvent,
@@ -15,7 +17,6 @@ import type {
   EvidenceRecord,
   ExportResult,
   KernelLanguage,
-  KernelCellResult,
   KernelLimitExtension,
   KernelStatus,
   SessionStreamEvent,
@@ -94,12 +95,7 @@ export interface SessionsSlice {
   refreshSession(sessionId: string): Promise<void>;
 }
 
-export interface SendOptions {
-  provider?: string;
-  model?: string;
-  /** False: the agent may not start child agents for this message. */
-  delegation?: boolean;
-}
+export type { SendOptions } from './providersTypes';
 
 /** Child agents (issue 20): the composer's switch and the stop button of a child's card. */
 export interface DelegationSlice {
@@ -177,28 +173,6 @@ export interface EnvironmentsSlice {
   loadEnvironments(sessionId: string | null, refresh?: boolean): Promise<void>;
   /** Switches the session's kernel of that environment's language (`env.use`), then reloads kernels and list; answers the error message, or null. */
   chooseEnvironment(sessionId: string, environmentId: string): Promise<string | null>;
-}
-
-export interface CodeRunState {
-  /** The session of the last run (its result shows only under that session). */
-  sessionId: string | null;
-  /** The draft: its language (fixed while it runs) and code. */
-  language: KernelLanguage;
-  code: string;
-  status: 'idle' | 'running' | 'done' | 'error';
-  /** The finished cell, with the code it ran (the draft may change after). */
-  result: { code: string; result: KernelCellResult } | null;
-  /** Why `kernel.execute` failed (no kernel for that language, the session closed). */
-  error: string | null;
-}
-
-export interface CodeRunnerSlice {
-  codeRun: CodeRunState;
-  setCodeDraft(patch: { language?: KernelLanguage; code?: string }): void;
-  /** Runs the draft in that session's kernel (`kernel.execute`); ignored while a run is in flight. */
-  runCode(sessionId: string): Promise<void>;
-  /** Interrupts the kernel running the draft. */
-  interruptCode(): Promise<void>;
 }
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -304,6 +278,8 @@ export interface ComputeSlice {
   loadJobs(sessionId: string): Promise<void>;
   /** Cancels a job, then reloads the list; answers the error message or null. */
   cancelJob(jobId: string): Promise<string | null>;
+  /** Asks the target about a job now (a job whose target was unreachable resumes if it answers), then reloads; the error or null. */
+  refreshJob(jobId: string): Promise<string | null>;
   /** A job's stdout and stderr (not kept in the store: the panel shows them while open). */
   jobLogs(jobId: string): Promise<{ logs: ComputeJobLogs } | { error: string }>;
   computeTargets: Loadable<ComputeTargetView[]>;
@@ -323,12 +299,14 @@ export type AppState = UiSlice &
   SkillsSlice &
   KernelsSlice &
   EnvironmentsSlice &
-  CodeRunnerSlice &
   DelegationSlice &
   MemorySlice &
   McpSlice &
   NotebookSlice &
+  FilesSlice &
   ComputeSlice &
+  ProvidersSlice &
+  RetrySlice &
   WorkbenchSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */

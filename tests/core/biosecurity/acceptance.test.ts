@@ -16,9 +16,10 @@ import { startScriptedModel, type ScriptedModel, type ScriptStep } from '../../s
  * scripted model server playing both the agent and the screener (one script, in request order).
  */
 const cleanups: (() => Promise<void> | void)[] = [];
+// Closing a core stops its kernels and reviewer processes: generous under a loaded CI machine.
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
-});
+}, 30_000);
 
 const ORDINARY_R = fs.readFileSync(path.resolve('tests/fixtures/ordinary-cells/r/01_deseq2.R'), 'utf8');
 const isScreening = (body: unknown) => JSON.stringify(body).includes('You are the biosecurity screener');

@@ -136,3 +136,50 @@ describe('the cell gate', () => {
     expect(rows).toHaveLength(1);
   });
 });
+
+describe('the review sees through the usual ways of hiding a call', () => {
+  const PY = [
+    ['a module name summed from pieces', 'm = __import__("sub" + "process")\nm.run(["curl", "x"])', '1:process'],
+    ['importlib with a computed name', 'import importlib\nname = "".join(parts)\nm = importlib.import_module(name)', '3:dynamic'],
+    ['exec of a decoded string', 'import base64\nexec(base64.b64decode("aW1wb3J0IHN1YnByb2Nlc3M="))', '2:dynamic'],
+    ['eval of compiled code', 'eval(compile(src, "x", "exec"))', '1:dynamic'],
+    ['getattr on os with a summed name', 'import os\ngetattr(os, "sys" + "tem")("curl x")', '2:process'],
+    ['getattr on os with a computed name', 'import os\nf = getattr(os, name)', '2:dynamic'],
+    ['the posix module (os under its platform name)', 'import posix\nposix.system("ls /")', '2:process'],
+    ['a built-in taken from builtins.__dict__', 'import builtins\nbuiltins.__dict__["__import__"]("socket")', '2:dynamic'],
+    ['a write to /tmp/.. (outside once read as a path)', 'from pathlib import Path\nPath("/tmp/../etc/cron.d/job").write_text("x")', '2:write_outside'],
+    ['a write to a summed absolute path', 'open("/etc/" + "cron.d/job", "w").write("x")', '1:write_outside'],
+  ] as const;
+  it.each(PY)('Python: %s', async (_how, code, finding) => {
+    expect(await rules('python', code)).toContain(finding);
+  });
+
+  const R = [
+    ['eval(parse(text = ...))', 'cmd <- paste0("sys", "tem(\'ls\')")\neval(parse(text = cmd))', '2:dynamic'],
+    ['do.call on a pasted function name', 'do.call(paste0("sys", "tem"), list("curl x"))', '1:dynamic'],
+    ['do.call on "system" by name', 'do.call("system", list("curl x"))', '1:process'],
+    ['a write to /tmp/.. (outside once read as a path)', 'writeLines("x", "/tmp/../etc/cron.d/job")', '1:write_outside'],
+  ] as const;
+  it.each(R)('R: %s', async (_how, code, finding) => {
+    expect(await rules('r', code)).toContain(finding);
+  });
+
+  it('the token scan (Python that does not parse) sees exec and a computed __import__ too', async () => {
+    expect(await rules('python', '!ls\nexec(payload)\nm = __import__(name)\nok = __import__("json")')).toEqual(['1:process', '2:dynamic', '3:dynamic']);
+  });
+
+  it('leaves ordinary dynamic-looking science alone: getattr on numpy or scipy, pandas eval/query, re.compile, a relative write inside the workspace', async () => {
+    const code = [
+      'import numpy as np, pandas as pd, re',
+      'from scipy import stats',
+      'dist = getattr(stats, name)',
+      'f = getattr(np, "mean")',
+      'df = df.eval("ratio = a / b")',
+      'hits = df.query("pvalue < 0.05")',
+      'pat = re.compile(r"P0\\d+")',
+      'open("results/../summary.txt", "w").write("ok")',
+    ].join('\n');
+    expect(await rules('python', code)).toEqual([]);
+    expect(await rules('r', 'res <- do.call(rbind, lapply(files, read.csv))\nfit <- do.call("lm", list(formula = y ~ x, data = df))')).toEqual([]);
+  });
+});

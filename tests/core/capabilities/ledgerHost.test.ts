@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LedgerAudit } from '../../../src-main/core/capabilities/audit';
 import { createPermissionLayer, HostDispatcher } from '../../../src-main/core/capabilities/dispatcher';
 import { planWaves, ToolExecutor } from '../../../src-main/core/capabilities/executor';
-import { LedgerRequestStore, LedgerRuleStore } from '../../../src-main/core/capabilities/permissions/ledgerStores';
+import { LedgerRequestStore, LedgerRuleStore, RULES_KEY, RULES_REREAD_MS } from '../../../src-main/core/capabilities/permissions/ledgerStores';
 import { openLedger, type Ledger } from '../../../src-main/core/ledger/ledger';
 import type { ApprovalPort } from '../../../src-main/core/capabilities/permissions/approvals';
 import { ToolRegistry } from '../../../src-main/core/capabilities/registry';
@@ -117,5 +117,24 @@ describe('host over the ledger', () => {
     const w = (k: string) => ({ sideEffect: 'write' as const, resourceKeys: [k] });
     expect(planWaves([r('a'), r('b'), w('a'), r('c'), r('c')])).toEqual([[0, 1], [2], [3], [4]]);
     expect(planWaves([r('file:*'), r('file:x')])).toEqual([[0], [1]]);
+  });
+
+  it("the rules are read once per RULES_REREAD_MS: this store's own changes apply at once, another process's within the period", () => {
+    const ledger = open(tempFile());
+    let now = 1_000_000;
+    const rules = new LedgerRuleStore(() => ledger, () => now);
+    const reads = vi.spyOn(ledger.settings, 'get');
+    expect(rules.listRules()).toEqual([]);
+    rules.listRules();
+    expect(reads).toHaveBeenCalledTimes(1);
+    // Our own change is seen by the very next evaluation.
+    const added = rules.addRule({ tool: 'web_fetch', target: 'https://example.org', action: 'deny' });
+    expect(rules.listRules()).toEqual([added]);
+    // A change written by another process (straight to the settings row) shows once the period is over.
+    ledger.settings.set(RULES_KEY, []);
+    expect(rules.listRules()).toEqual([added]);
+    now += RULES_REREAD_MS;
+    expect(rules.listRules()).toEqual([]);
+    expect(rules.removeRule(added.id)).toBe(false);
   });
 });

@@ -39,3 +39,22 @@ describe('web_fetch pages are evidence', () => {
     expect((await checkCitedAnswer(answer, sessionEvidenceLookup(store, 's2'))).ok).toBe(false);
   });
 });
+
+describe('web_fetch on a hostile page', () => {
+  it('a page nested 100,000 deep comes back with its text and a note of where it was cut', async () => {
+    const deep = `<html><body><p>Readable part.</p>${'<div>'.repeat(100_000)}unread${'</div>'.repeat(100_000)}</body></html>`;
+    const server = await loopback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(deep);
+    });
+    const tool = webFetchTool({ egress: { allowAddress: (address, port) => address === '127.0.0.1' && port === server.port } });
+    const out = await tool.execute(
+      { url: `${server.origin}/deep`, max_chars: 200 },
+      { sessionId: 's1', runId: 'r1', workspace: '/tmp', signal: new AbortController().signal, origin: 'tool' },
+    );
+    expect(out.text).toContain('Readable part.');
+    // The header says it even when max_chars cuts the text's own closing note away.
+    expect(out.text).toContain('Note: the page was read only in part: its elements nest deeper than 512 levels.');
+    expect(out.text).not.toContain('unread');
+  }, 60_000);
+});

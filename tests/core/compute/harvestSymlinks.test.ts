@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputeJobView } from '../../../src-preload/contract/compute';
 import type { Core } from '../../../src-main/core/core';
-import { harvestJob } from '../../../src-main/core/compute/harvest';
+import { harvestJob, MAX_OUTPUT_BYTES } from '../../../src-main/core/compute/harvest';
 import type { SchedulerStatus } from '../../../src-main/core/compute/scheduler';
 import { localTransport, type Transport } from '../../../src-main/core/compute/transport';
 import { computeWorld, sessionWith } from './support';
@@ -75,11 +75,48 @@ describe('harvest of an untrusted job folder', () => {
     const transport: Transport = {
       where: 'hostile',
       remote: true,
-      exec: async (argv) => ({ code: 0, stdout: `${argv.slice(5).join('\n')}\n`, stderr: '' }),
+      exec: async (argv) => ({ code: 0, stdout: `${argv.slice(5).map((f) => `14 ${f}`).join('\n')}\n`, stderr: '' }),
       upload: async () => undefined,
       download: async (_remote, _files, local) => plant(local),
     };
     const result = await harvestJob({ job: job(['data/ok.txt', 'out.txt', 'linked/secret.txt']), final, transport, remoteDir: '/remote/job', harvestDir, artifacts: core.provenance.artifacts });
     expectNothingRead(result);
+  });
+
+  it('leaves a declared output over the harvest limit on the target, named with its size, never read into memory', async () => {
+    const dir = fs.mkdtempSync(path.join(world.dataDir, 'jobdir-big-'));
+    fs.writeFileSync(path.join(dir, 'small.txt'), 'fits\n');
+    // Sparse: 1 GiB and one byte on the file system's word, no disk used.
+    const huge = path.join(dir, 'huge.bin');
+    fs.writeFileSync(huge, '');
+    fs.truncateSync(huge, MAX_OUTPUT_BYTES + 1);
+    const result = await harvestJob({ job: job(['small.txt', 'huge.bin']), final, transport: localTransport(process.env), remoteDir: dir, harvestDir: dir, artifacts: core.provenance.artifacts });
+    expect(result.state).toBe('failed');
+    expect(result.outputs.map((o) => o.path)).toEqual(['small.txt']);
+    expect(result.missing).toEqual(['huge.bin']);
+    expect(result.reason).toBe(`declared output "huge.bin" is 1,073,741,825 bytes, over the 1,073,741,824 the app harvests; it was left on this machine in ${dir} (fetch it yourself, or have the job write less)`);
+  });
+
+  it('from a remote target: an output the target lists as too large is not downloaded; one that arrives larger than said is refused too', async () => {
+    const harvestDir = path.join(world.dataDir, 'harvest-big');
+    const downloaded: string[][] = [];
+    const transport: Transport = {
+      where: 'big-remote',
+      remote: true,
+      // The target's listing: a 5 GiB result, and a "small" one that arrives at 2 KB.
+      exec: async () => ({ code: 0, stdout: `5368709120 result.h5\n10 liar.txt\n`, stderr: '' }),
+      upload: async () => undefined,
+      download: async (_remote, files, local) => {
+        downloaded.push(files);
+        fs.mkdirSync(local, { recursive: true });
+        fs.writeFileSync(path.join(local, 'liar.txt'), 'x'.repeat(2048));
+      },
+    };
+    const result = await harvestJob({ job: job(['result.h5', 'liar.txt']), final, transport, remoteDir: '/remote/job', harvestDir, artifacts: core.provenance.artifacts, maxOutputBytes: 1024 });
+    expect(downloaded).toEqual([['liar.txt']]);
+    expect(result.state).toBe('failed');
+    expect(result.outputs).toEqual([]);
+    expect(result.missing).toEqual(['result.h5', 'liar.txt']);
+    expect(result.reason).toMatch(/^declared output "result\.h5" is 5,368,709,120 bytes, over the 1,024 the app harvests; it was left on big-remote in \/remote\/job .*; declared output "liar\.txt" is 2,048 bytes/);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyChunk, applyChunks, fold, initialFoldState, type FoldState } from '../../../src-preload/contract/fold';
+import { applyChunk, applyChunks, fold, foldStateAt, initialFoldState, type FoldState } from '../../../src-preload/contract/fold';
 import { batchSizes, inBatches, sessionStream } from './foldArbitrary';
 
 describe('fold: stream equals history (property)', () => {
@@ -31,6 +31,21 @@ describe('fold: stream equals history (property)', () => {
         states.forEach((s, i) => expect(JSON.stringify(s)).toBe(snapshots[i]));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('a tail folded from a user turn continues the head exactly: fold(all) = fold(head) ++ fold of the tail from foldStateAt(head.length)', () => {
+    fc.assert(
+      fc.property(sessionStream, (chunks) => {
+        const whole = applyChunks(initialFoldState, chunks);
+        chunks.forEach((chunk, at) => {
+          if (chunk.type !== 'user-message') return;
+          const tail = applyChunks(foldStateAt(at), chunks.slice(at));
+          expect([...fold(chunks.slice(0, at)), ...tail.messages]).toEqual(whole.messages);
+          expect({ ...tail, messages: [] }).toEqual({ ...whole, messages: [] });
+        });
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -42,16 +42,23 @@ const finalize = (summary: string, evidence: string[]): StaticStep => ({
 const cellResults = (messages: Msg[]) => messages.filter((m) => m.role === 'user' && (m.content ?? '').startsWith('Cell result')).map((m) => m.content ?? '');
 const evidenceIds = (text: string) => [...new Set([...text.matchAll(/\bev_[A-Za-z0-9_-]+/g)].map((m) => m[0]))];
 
+/** What a host.llm call costs in this script: large enough to be seen in the child's usage. */
+const HOST_LLM_PROMPT_TOKENS = 5_000;
+
 function play(body: unknown): StaticStep {
   const messages = (body as { messages: Msg[] }).messages;
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
   const task = messages.find((m) => m.role === 'user')?.content ?? '';
   const results = cellResults(messages);
+  // host.llm from a cell: no system prompt, one user message.
+  if (!system && task.startsWith('Name the number')) return { reply: [{ text: 'forty-two' }], usage: { prompt_tokens: HOST_LLM_PROMPT_TOKENS, completion_tokens: 3 } };
   if (system.includes('## You are a child agent')) {
     const expr = task.includes('6*7') ? '6*7' : '2**10';
     if (!results.length) {
       // Its own kernel: a different generation from the parent's; its host calls are its own run's (no children).
-      return cell(`import os\nprint("value", ${expr})\nprint("children of this run:", host.list_children()["text"])`);
+      // host.llm asks as the child: charged to the session's delegation budget and the child's usage.
+      const ask = expr === '6*7' ? '\nprint("llm says", host.llm(prompt="Name the number 42 in words.")["text"])' : '';
+      return cell(`import os\nprint("value", ${expr})\nprint("children of this run:", host.list_children()["text"])${ask}`);
     }
     return finalize(`${expr} computed by a child`, evidenceIds(results[0]!).slice(0, 1));
   }
@@ -112,6 +119,11 @@ describe('delegation from cells (host.delegate, host.collect) with each child in
         expect(childCell!.stdout).toMatch(/value (42|1024)/);
         expect(childCell!.stdout).toContain('children of this run: No children.');
       }
+      // host.llm from the first child's cell answered it and counts in that child's run (and so in the session's budget).
+      const [first, second] = children;
+      expect(cellOf(first!.id)[0]!.stdout).toContain('llm says forty-two');
+      expect(first!.usage?.inputTokens).toBeGreaterThan(HOST_LLM_PROMPT_TOKENS);
+      expect(second!.usage?.inputTokens).toBeLessThan(HOST_LLM_PROMPT_TOKENS);
       // The parent's collect (from its cell) read both cited results.
       const collectCell = cellOf(run.id)[1]!;
       expect(collectCell.stdout.match(/\[completed\]/g)).toHaveLength(2);

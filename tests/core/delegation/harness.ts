@@ -66,6 +66,7 @@ export interface Harness {
   runner: SessionRunner;
   service: DelegationService;
   model: RoutedModel;
+  liveRuns: LiveRuns;
   published: SessionStreamEvent[];
   close(): Promise<void>;
 }
@@ -116,6 +117,7 @@ export function delegationHarness(options: { reply: Reply; limits?: Partial<Dele
     runner,
     service,
     model,
+    liveRuns,
     published,
     async close() {
       await runner.close();

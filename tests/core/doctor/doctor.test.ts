@@ -28,7 +28,9 @@ describe('doctor on this machine', () => {
     }
     expect(report.r?.version).toMatch(/^\d+\.\d+/);
     expect(report.r?.jsonlite).toMatch(/^\d+\.\d+/);
-    expect(report.sandbox).toMatchObject({ backend: 'bwrap', available: true, mode: 'auto', state: 'sandboxed', summary: 'sandboxed (bwrap)' });
+    expect(report.sandbox).toMatchObject({ backend: 'bwrap', available: true, mode: 'auto', state: 'sandboxed' });
+    // CI installs bindfs, so the default (OPENAI4S_SANDBOX_HIDE_PATHS=auto) hides host paths and says so.
+    expect(report.sandbox.summary).toBe('sandboxed (bwrap); host paths hidden from /proc/self/mountinfo (bindfs view, OPENAI4S_SANDBOX_HIDE_PATHS=auto)');
     expect(report.python.installHint).toBeUndefined();
     expect(report.providers.find((p) => p.isDefault)?.id).toBe('ark');
     // Cached until asked to refresh.

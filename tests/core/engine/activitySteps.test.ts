@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
+import { activityLabelKeys, dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import { ActivitySteps, describeCall, labelCall } from '../../../src-main/core/engine/activitySteps';
+import { ActivitySteps, describeCall, englishTitle, labelCall } from '../../../src-main/core/engine/activitySteps';
+import { translate } from '../../../src-renderer/src/i18n/language';
 
 /** The steps as the fold would keep them: the last snapshot of each id, in first-seen order. */
 function latest(chunks: StreamChunk[]): ThinkingStepData[] {
@@ -33,9 +34,9 @@ describe('activity steps: what the run is doing now', () => {
   });
 
   it('labels a call with a message key and its values, for the UI to word in its language', () => {
-    expect(labelCall('science_search', { database: 'uniprot', query: 'insulin human' })).toEqual({ key: 'search', params: { database: 'UniProt', query: 'insulin human' } });
-    expect(labelCall('web_fetch', { url: 'https://example.org/a' })).toEqual({ key: 'fetch', params: { url: 'https://example.org/a' } });
-    expect(labelCall('read_file', { path: 'data/x.csv' })).toEqual({ key: 'toolOn', params: { name: 'read_file', target: 'data/x.csv' } });
+    expect(labelCall('science_search', { database: 'uniprot', query: 'insulin human' })).toEqual({ key: 'searchFor', params: { db: 'UniProt', query: 'insulin human' } });
+    expect(labelCall('web_fetch', { url: 'https://example.org/a' })).toEqual({ key: 'readUrl', params: { url: 'https://example.org/a' } });
+    expect(labelCall('read_file', { path: 'data/x.csv' })).toEqual({ key: 'runToolOn', params: { tool: 'read_file', target: 'data/x.csv' } });
     const h = harness();
     h.steps.toolsStarted([call('c1', 'web_search', { query: 'my key sk-proj-abcdefghijklmnopqrstuvwx' })]);
     // A key pasted into the arguments is scrubbed from the label as from the title.
@@ -60,7 +61,7 @@ describe('activity steps: what the run is doing now', () => {
     // Once the plan step is completed, new activity is not nested under it.
     h.emit(dataChunk('thinking-step', 'plan-1', { id: 'plan-1', title: 'Find the protein', status: 'completed', kind: 'plan' }));
     h.steps.cellStarted('r');
-    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running an R cell', status: 'in_progress' });
+    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running a R cell', status: 'in_progress' });
     expect(latest(h.chunks).at(-1)!.parentId).toBeUndefined();
   });
 
@@ -105,5 +106,24 @@ describe('activity steps: what the run is doing now', () => {
     const before = h.chunks.length;
     h.steps.closeAll(false);
     expect(h.chunks.length).toBe(before);
+  });
+});
+
+describe('activity labels', () => {
+  it('the English title of every label key is what the workbench says in English (one wording, two places)', () => {
+    const params = { db: 'UniProt', query: 'insulin', url: 'https://x.org', text: 'note', id: 'mem_1', tool: 'read_file', target: 'a.csv', language: 'R', number: 2 };
+    for (const key of activityLabelKeys) {
+      expect(englishTitle({ key, params }), key).toBe(translate('en', `activity.${key}`, params));
+    }
+  });
+
+  it("a label's values are scrubbed of keys like its title, and bounded", () => {
+    const emitted: StreamChunk[] = [];
+    const steps = new ActivitySteps((c) => emitted.push(c), 'r1');
+    steps.toolsStarted([{ id: 'c1', name: 'web_search', rawArguments: '', arguments: { query: `sk-proj-${'a'.repeat(40)} ${'q'.repeat(500)}` }, parseError: null }]);
+    const step = (emitted[0] as { data: { title: string; label: { params: { query: string } } } }).data;
+    expect(step.label.params.query).not.toContain('sk-proj-aaaa');
+    expect(step.title).not.toContain('sk-proj-aaaa');
+    expect(step.label.params.query.length).toBeLessThanOrEqual(60);
   });
 });

@@ -36,6 +36,7 @@ describe('export of the demo session', () => {
     const files = tree(unzipped);
     const artifacts = files.filter((f) => f.startsWith('artifacts/') && f !== 'artifacts/index.json').sort();
     expect(artifacts).toEqual([
+      'artifacts/figures/v1/P01308-amino-acid-composition.pdf',
       'artifacts/figures/v1/P01308-amino-acid-composition.png',
       'artifacts/figures/v1/P01308-amino-acid-composition.svg',
       'artifacts/sequences/v1/P01308.fasta',
@@ -44,13 +45,14 @@ describe('export of the demo session', () => {
     expect(files.filter((f) => f.includes('@'))).toEqual([]);
     // Each file is what its extension says.
     const read = (f: string) => fs.readFileSync(path.join(unzipped, f));
-    expect(read(artifacts[0]!).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(read(artifacts[1]!).toString('utf8')).toMatch(/^<\?xml[\s\S]*<svg /);
-    expect(read(artifacts[2]!).toString('utf8')).toMatch(/^>sp\|P01308\|INS_HUMAN/);
-    expect(read(artifacts[3]!).toString('utf8')).toMatch(/^ATOM {2}/m);
+    expect(read(artifacts[0]!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(read(artifacts[1]!).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(read(artifacts[2]!).toString('utf8')).toMatch(/^<\?xml[\s\S]*<svg /);
+    expect(read(artifacts[3]!).toString('utf8')).toMatch(/^>sp\|P01308\|INS_HUMAN/);
+    expect(read(artifacts[4]!).toString('utf8')).toMatch(/^ATOM {2}/m);
     // What Jupyter's file server (Python's mimetypes) makes of the names.
     const mimes = execFileSync('/usr/bin/python3', ['-c', 'import sys, mimetypes; print(*[mimetypes.guess_type(p)[0] for p in sys.argv[1:]])', ...artifacts]).toString().trim();
-    expect(mimes).toBe('image/png image/svg+xml None chemical/x-pdb');
+    expect(mimes).toBe('application/pdf image/png image/svg+xml None chemical/x-pdb');
     // The index ties each file to its logical path and version; the extension is the path's.
     const index = JSON.parse(read('artifacts/index.json').toString('utf8')) as { file: string; path: string; number: number; sha256: string }[];
     expect(index.map((r) => r.file).sort()).toEqual(artifacts);

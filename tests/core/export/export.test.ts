@@ -73,8 +73,9 @@ describe('session export and verify', () => {
         'README.md',
         'artifacts/index.json',
         png,
-        // Its vector form, saved beside the PNG (issue 25).
+        // Its vector forms, saved beside the PNG (issue 25).
         'artifacts/figures/v1/INS-composition.svg',
+        'artifacts/figures/v1/INS-composition.pdf',
         'evidence/evidence.jsonl',
         'ledger/action_events.jsonl',
         'ledger/kernel_generations.json',
@@ -96,7 +97,7 @@ describe('session export and verify', () => {
     const [version] = JSON.parse(strFromU8(entries['artifacts/index.json']!));
     expect(version).toMatchObject({ file: png, number: 1, sha256: createHash('sha256').update(entries[png]!).digest('hex'), provenance: { producer: { kind: 'cell', language: 'python' } } });
     const evidence = strFromU8(entries['evidence/evidence.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
-    expect(evidence.map((e) => e.kind).sort()).toEqual(['artifact_version', 'artifact_version', 'cell']);
+    expect(evidence.map((e) => e.kind).sort()).toEqual(['artifact_version', 'artifact_version', 'artifact_version', 'cell']);
     expect(evidence.map((e) => e.id)).toContain(version.evidenceId);
     const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
     expect(manifest.files).toHaveLength(Object.keys(entries).length - 1);
@@ -113,9 +114,15 @@ describe('session export and verify', () => {
     expect(code[0].outputs.find((o: { output_type: string }) => o.output_type === 'stream').text.join('')).toMatch(/length 110/);
     const figure = code[0].outputs.find((o: { output_type: string; data?: Record<string, string> }) => o.output_type === 'display_data' && o.data?.['image/png']);
     expect(Buffer.from(figure.data['image/png'], 'base64')).toEqual(Buffer.from(entries[png]!));
-    expect(figure.metadata).toEqual({ 'openai4s/path': 'figures/INS-composition.png', 'openai4s/file': png, 'openai4s/svgFile': 'artifacts/figures/v1/INS-composition.svg' });
+    expect(figure.metadata).toEqual({
+      'openai4s/path': 'figures/INS-composition.png',
+      'openai4s/file': png,
+      'openai4s/svgFile': 'artifacts/figures/v1/INS-composition.svg',
+      'openai4s/pdfFile': 'artifacts/figures/v1/INS-composition.pdf',
+    });
     const links = notebook.cells.find((c: { source: string[] }) => c.source.join('').startsWith('Figures of this cell'));
     expect(links.source.join('')).toContain(`[artifacts/figures/v1/INS-composition.png](${png})`);
+    expect(links.source.join('')).toContain('[artifacts/figures/v1/INS-composition.pdf](artifacts/figures/v1/INS-composition.pdf)');
     // Debian's nbformat validates the notebook.
     const nbPath = path.join(dir, 'nb.ipynb');
     fs.writeFileSync(nbPath, entries['notebook.ipynb']!);
@@ -133,7 +140,7 @@ describe('session export and verify', () => {
   });
 
   it('verifies an untouched export and names the file after one byte changed', async () => {
-    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 16 files match/) });
+    expect(await cli(['verify', zipFile])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: 17 files match/) });
     const entries = unzipSync(new Uint8Array(fs.readFileSync(zipFile)));
     // One byte of the PNG figure changed.
     const png = Object.keys(entries).find((n) => n.endsWith('.png'))!;

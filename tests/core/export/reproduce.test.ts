@@ -71,7 +71,7 @@ describe('the exported notebook outside the app', () => {
     expect(run.error ?? '').toBe('');
     expect(run.ok).toBe(true);
     expect(run.cells.flatMap((c) => c.errors)).toEqual([]);
-    expect(run.cells[0]).toMatchObject({ setup: true, stdout: expect.stringMatching(/3 recorded host answers, 4 artifact versions; 1 input file\(s\) staged/) });
+    expect(run.cells[0]).toMatchObject({ setup: true, stdout: expect.stringMatching(/3 recorded host answers, 5 artifact versions; 1 input file\(s\) staged/) });
     const cell = run.cells[1]!.stdout;
     expect(cell).toContain('sequences/P01308.fasta matches recorded version v1 byte for byte');
     expect(cell).toContain('structures/4INS.pdb matches recorded version v1 byte for byte');
@@ -104,6 +104,27 @@ describe('the exported notebook outside the app', () => {
     const out = execFileSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8' });
     expect(out).toContain('science.search({"database":"uniprot","operation":"fasta","query":"P69905"}): no recorded answer');
     expect(out).toContain('P01308\n');
+  });
+
+  it('reads artifact versions by number from the package, names a version it lacks, and submit_output only prints', () => {
+    const script = [
+      'import sys',
+      `sys.path.insert(0, ${JSON.stringify(path.join(unzipped, 'reproduce'))})`,
+      'import openai4s_host',
+      `host = openai4s_host.Host(${JSON.stringify(unzipped)}, chdir=False, verbose=True)`,
+      'print(host.read_artifact("sequences/P01308.fasta", 1).decode().splitlines()[0])',
+      'print(host.artifact_path("structures/4INS.pdb"))',
+      'try:',
+      '    host.read_artifact("sequences/P01308.fasta", 2)',
+      'except openai4s_host.HostError as e:',
+      '    print(e)',
+      'print(host.submit_output(summary="insulin: 110 residues")["output"])',
+    ].join('\n');
+    const out = execFileSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8' });
+    expect(out).toMatch(/^>sp\|P01308\|INS_HUMAN/m);
+    expect(out).toContain(`${path.join(unzipped, 'artifacts/structures/v1/4INS.pdb')}\n`);
+    expect(out).toMatch(/artifact sequences\/P01308\.fasta v2 is not in this package \(it has .*sequences\/P01308\.fasta/);
+    expect(out).toContain('openai4s_host: submit_output (no-op outside OpenAI4S): insulin: 110 residues\nNone\n');
   });
 });
 
@@ -164,9 +185,10 @@ describe('openai4s reproduce', () => {
     const text = await cli(['reproduce', zipFile]);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/^match +sequences\/P01308\.fasta v1/m);
-    expect(text.out).toMatch(/^reproduced: 4 of 4 artifact versions match, 1 cells run/m);
-    // The figure's SVG (no date, fixed ids) is recomputed byte for byte.
+    expect(text.out).toMatch(/^reproduced: 5 of 5 artifact versions match, 1 cells run/m);
+    // The figure's SVG (no date, fixed ids) and PDF (no date) are recomputed byte for byte.
     expect(byPath['figures/P01308-amino-acid-composition.svg']).toMatchObject({ outcome: 'match' });
+    expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'match' });
   }, 240_000);
 
   it('one edited recorded answer: the FASTA and the figure no longer match, the structure still does, and the edit is named', async () => {
@@ -192,8 +214,9 @@ describe('openai4s reproduce', () => {
     expect(report.cells[0]).toMatchObject({ status: 'ok', stdout: 'differs' });
     const text = await cli(['reproduce', edited]);
     expect(text.err).toMatch(/^DIFFERS +sequences\/P01308\.fasta v1: the recomputed text differs/m);
-    expect(text.err).toMatch(/NOT reproduced: 1 of 4 artifact versions match/);
+    expect(text.err).toMatch(/NOT reproduced: 1 of 5 artifact versions match/);
     expect(byPath['figures/P01308-amino-acid-composition.svg']).toMatchObject({ outcome: 'differs', diff: { kind: 'text' } });
+    expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'differs' });
   }, 240_000);
 
   it('a recorded figure a few pixels off is within the tolerance, and the report says how many pixels', async () => {

@@ -37,6 +37,34 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     expect(fs.readFileSync(path.join(dataDir, 'workspaces', 'r1', figure.path!)).subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('saves each plot page as SVG beside its PNG (base pages, a two-panel page, a grid page), in page order', async () => {
+    const code = [
+      'plot(1:10, main = "first page")',
+      'par(mfrow = c(1, 2)); hist(c(1, 2, 2, 3), main = "left panel"); barplot(c(a = 3, b = 5), main = "right panel")',
+      'library(grid); grid.newpage(); grid.text("grid page")',
+    ].join('\n');
+    const r = await sup.execute('r-svg', 'r', code);
+    expect(r.status).toBe('ok');
+    const figures = r.displays.filter((d) => d.path);
+    expect(figures).toHaveLength(3);
+    const ws = path.join(dataDir, 'workspaces', 'r-svg');
+    const svgs = figures.map((f) => {
+      expect(f.svgPath).toBe(f.path!.replace(/\.png$/, '.svg'));
+      return fs.readFileSync(path.join(ws, f.svgPath!), 'utf8');
+    });
+    for (const svg of svgs) expect(svg).toMatch(/^<\?xml[\s\S]*<svg /);
+    // Cairo draws text as glyphs, so the pages are told apart by how much they draw: the
+    // two-panel page more than the first, the one-text grid page least.
+    const paths = svgs.map((svg) => (svg.match(/<path /g) ?? []).length);
+    expect(paths[1]).toBeGreaterThan(paths[0]!);
+    expect(paths[0]).toBeGreaterThan(paths[2]!);
+    // A cell that draws nothing has no figures; one that closes its own device keeps its PNG without a wrong SVG.
+    expect((await sup.execute('r-svg', 'r', 'x <- 1')).displays).toEqual([]);
+    const own = await sup.execute('r-svg', 'r', 'plot(1:3); dev.off()');
+    expect(own.displays.filter((d) => d.path)).toHaveLength(1);
+    expect(own.displays[0]!.svgPath).toBeUndefined();
+  });
+
   it('is interrupted with its variables kept', async () => {
     setTimeout(() => sup.interrupt('r1', 'r'), 400);
     const r = await sup.execute('r1', 'r', 'Sys.sleep(30)');

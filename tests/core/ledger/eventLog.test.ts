@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MERGED_DELTA_MAX_CHARS } from '../../../src-main/core/ledger/eventLog';
 import { openLedger } from '../../../src-main/core/ledger/ledger';
 import { tempLedger, track } from './support';
 
@@ -116,5 +117,56 @@ describe('stream_events: the append-only log', () => {
     await l.events.defer(put('outcome'));
     await riding;
     expect(other.db.prepare('SELECT key FROM settings ORDER BY rowid').pluck().all()).toEqual(['begin', 'outcome']);
+  });
+
+  it('with mergeDeltas, the deltas of one block that wait for the same commit share a row; anything else between them starts a new one', async () => {
+    const l = tempLedger({ events: { groupCommitMs: 60_000 } });
+    const a = l.createSession('a');
+    const b = l.createSession('b');
+    const merge = { mergeDeltas: true };
+    const first = l.events.enqueue(a.id, null, { type: 'text-delta', id: 't0', delta: 'Hel' }, merge);
+    // Another session's chunk in between does not split a's block (seqs are per session).
+    l.events.enqueue(b.id, null, { type: 'text-delta', id: 't0', delta: 'other' }, merge);
+    const joined = l.events.enqueue(a.id, null, { type: 'text-delta', id: 't0', delta: 'lo 人' }, merge);
+    expect(joined.merged).toBe(true);
+    expect(joined.event).toBe(first.event);
+    expect(joined.event.chunk).toEqual({ type: 'text-delta', id: 't0', delta: 'Hello 人' });
+    // A different block, a different type, another chunk or provider metadata: a row each.
+    l.events.enqueue(a.id, null, { type: 'text-delta', id: 't1', delta: 'x' }, merge);
+    l.events.enqueue(a.id, null, { type: 'reasoning-delta', id: 't1', delta: 'y' }, merge);
+    l.events.enqueue(a.id, null, { type: 'text-end', id: 't1' }, merge);
+    l.events.enqueue(a.id, null, { type: 'text-delta', id: 't1', delta: 'z' }, merge);
+    l.events.enqueue(a.id, null, { type: 'text-delta', id: 't1', delta: 'm', providerMetadata: { p: { q: 1 } } }, merge);
+    // Without the option, every delta is a row.
+    l.events.enqueue(a.id, null, { type: 'text-delta', id: 't1', delta: 'n' });
+    l.events.enqueue(a.id, null, { type: 'text-delta', id: 't1', delta: 'o' });
+    l.events.flush();
+    await first.durable;
+    // After the commit a delta of the same block starts a new row: rows only merge while they wait together.
+    const after = l.events.enqueue(a.id, null, { type: 'text-delta', id: 't1', delta: 'p' }, merge);
+    expect(after.merged).toBe(false);
+    l.events.flush();
+    const stored = l.events.readFrom(a.id);
+    expect(stored.map((e) => [e.seq, e.chunk])).toEqual([
+      [1, { type: 'text-delta', id: 't0', delta: 'Hello 人' }],
+      [2, { type: 'text-delta', id: 't1', delta: 'x' }],
+      [3, { type: 'reasoning-delta', id: 't1', delta: 'y' }],
+      [4, { type: 'text-end', id: 't1' }],
+      [5, { type: 'text-delta', id: 't1', delta: 'z' }],
+      [6, { type: 'text-delta', id: 't1', delta: 'm', providerMetadata: { p: { q: 1 } } }],
+      [7, { type: 'text-delta', id: 't1', delta: 'n' }],
+      [8, { type: 'text-delta', id: 't1', delta: 'o' }],
+      [9, { type: 'text-delta', id: 't1', delta: 'p' }],
+    ]);
+    expect(l.events.readFrom(b.id).map((e) => e.chunk)).toEqual([{ type: 'text-delta', id: 't0', delta: 'other' }]);
+  });
+
+  it('a merged delta row stops growing at MERGED_DELTA_MAX_CHARS; the next delta starts a row', () => {
+    const l = tempLedger({ events: { groupCommitMs: 60_000 } });
+    const s = l.createSession();
+    const piece = 'x'.repeat(MERGED_DELTA_MAX_CHARS / 4);
+    for (let i = 0; i < 5; i++) l.events.enqueue(s.id, null, { type: 'text-delta', id: 't', delta: piece }, { mergeDeltas: true });
+    const stored = l.events.readFrom(s.id);
+    expect(stored.map((e) => (e.chunk.type === 'text-delta' ? e.chunk.delta.length : 0))).toEqual([MERGED_DELTA_MAX_CHARS, MERGED_DELTA_MAX_CHARS / 4]);
   });
 });

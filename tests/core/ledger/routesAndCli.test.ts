@@ -6,6 +6,8 @@ import { createCore } from '../../../src-main/core/core';
 import { createRouter } from '../../../src-main/core/api/router';
 import { runCli } from '../../../src-main/cli/main';
 import { routes } from '../../../src-preload/contract/routes';
+import { applyChunks, fold, foldStateAt } from '../../../src-preload/contract/fold';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { tempDir } from './support';
 
 function env(dataDir: string): NodeJS.ProcessEnv {
@@ -39,6 +41,48 @@ describe('session routes', () => {
       expect(await call('session.create', { title: '' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
       expect(await call('session.delete', { sessionId: id })).toMatchObject({ ok: true, data: { deleted: true } });
       expect(await call('session.get', { sessionId: id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('opening a session at its end', () => {
+  it('session.open brings whole last turns (at least tailChunks chunks); session.replay with beforeSeq brings the rest, and together they fold to the history', async () => {
+    const core = createCore({ env: env(tempDir()) });
+    try {
+      const router = createRouter(routes, createHandlers(core));
+      const caller = { origin: 'app://openai4s', isMainFrame: true };
+      const call = async <T>(route: string, input?: unknown): Promise<T> => {
+        const r = (await router.handle(route, input, caller)) as { ok: boolean; data: T; error?: unknown };
+        if (!r.ok) throw new Error(JSON.stringify(r.error));
+        return r.data;
+      };
+      const id = core.ledger.createSession('long').id;
+      // Five turns of 10 chunks: a user turn, then nine chunks of the answer.
+      for (let turn = 0; turn < 5; turn++) {
+        core.ledger.events.appendSync(id, null, { type: 'user-message', messageId: `u${turn}`, text: `question ${turn}` });
+        core.ledger.events.appendSync(id, null, { type: 'start', messageId: `a${turn}` });
+        for (let i = 0; i < 7; i++) core.ledger.events.appendSync(id, null, { type: 'text-delta', id: 't', delta: `${turn}.${i} ` });
+        core.ledger.events.appendSync(id, null, { type: 'finish' });
+      }
+      type Opening = { fromSeq: number; lastSeq: number; events: { seq: number; chunk: StreamChunk }[] };
+      // 15 chunks asked for: the turn that starts at or before seq 36 is the one at seq 31.
+      const opening = await call<Opening>('session.open', { sessionId: id, tailChunks: 15 });
+      expect(opening).toMatchObject({ fromSeq: 31, lastSeq: 50 });
+      expect(opening.events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 31 + i));
+      expect((await call<Opening>('session.open', { sessionId: id })).fromSeq).toBe(1); // shorter than the default tail
+      // The earlier chunks, in pages of 7 that stop before the tail.
+      const earlier: { seq: number; chunk: StreamChunk }[] = [];
+      for (let after = 0; ; ) {
+        const page = await call<{ events: { seq: number; chunk: StreamChunk }[]; complete: boolean }>('session.replay', { sessionId: id, afterSeq: after, limit: 7, beforeSeq: 31 });
+        earlier.push(...page.events);
+        if (page.complete) break;
+        after = page.events.at(-1)!.seq;
+      }
+      expect(earlier.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const tail = applyChunks(foldStateAt(30), opening.events.map((e) => e.chunk));
+      expect([...fold(earlier.map((e) => e.chunk)), ...tail.messages]).toEqual(core.ledger.history(id).messages);
     } finally {
       await core.close();
     }

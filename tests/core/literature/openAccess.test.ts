@@ -50,7 +50,8 @@ describe('fetch_open_access', () => {
     const { dispatcher, ctx, evidence, asked } = setup({ OPENAI4S_ARXIV_PDF_BASE_URL: server.origin }, 'allow_once');
     const r = await dispatcher.dispatch('fetch_open_access', { source: 'arxiv', id: '1706.03762', reason: 'read the paper' }, ctx);
     expect(r.status).toBe('ok');
-    expect(asked).toEqual(['fetch_open_access arxiv.org']);
+    // The approval names the host actually contacted (the override), not arxiv.org.
+    expect(asked).toEqual([`fetch_open_access ${server.origin}`]);
     expect(fs.readFileSync(path.join(workspace, 'papers/arxiv-1706.03762.pdf')).equals(pdf)).toBe(true);
     const [record] = evidence.list('s1');
     expect(record!.envelope).toMatchObject({ database: 'pdf', media_type: 'application/pdf', path: 'papers/arxiv-1706.03762.pdf', sha256: createHash('sha256').update(pdf).digest('hex'), record_id: '1706.03762' });
@@ -85,6 +86,37 @@ describe('fetch_open_access', () => {
     const r = await dispatcher.dispatch('fetch_open_access', { source: 'arxiv', id: '1706.03762' }, ctx);
     expect(r.status).toBe('denied');
     expect(server.hits).toEqual([]);
+    expect(fs.existsSync(path.join(workspace, 'papers'))).toBe(false);
+  });
+
+  it('names the default hosts when nothing is overridden, and refuses a malformed override', async () => {
+    const { dispatcher, ctx, asked } = setup({}, 'deny');
+    await dispatcher.dispatch('fetch_open_access', { source: 'arxiv', id: '1706.03762' }, ctx);
+    await dispatcher.dispatch('fetch_open_access', { source: 'europepmc', id: 'PMC7096066' }, ctx);
+    expect(asked).toEqual(['fetch_open_access https://arxiv.org', 'fetch_open_access https://europepmc.org']);
+    const broken = setup({ OPENAI4S_ARXIV_PDF_BASE_URL: 'not a url' }, 'allow_once');
+    const r = await broken.dispatcher.dispatch('fetch_open_access', { source: 'arxiv', id: '1706.03762' }, broken.ctx);
+    expect(broken.asked).toEqual(['fetch_open_access OPENAI4S_ARXIV_PDF_BASE_URL (not a URL)']);
+    expect(r.text).toMatch(/OPENAI4S_ARXIV_PDF_BASE_URL is not a URL; fix or unset OPENAI4S_ARXIV_PDF_BASE_URL\./);
+  });
+
+  it('does not follow a redirect from the configured host to another loopback port or a metadata address', async () => {
+    const inner = await loopback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(makePdf(['internal only']));
+    });
+    const server = await loopback((req, res) => {
+      res.writeHead(302, { location: req.url === '/pdf/1706.03762' ? `${inner.origin}/secret.pdf` : 'http://169.254.169.254/latest/meta-data/' });
+      res.end();
+    });
+    const { dispatcher, ctx } = setup({ OPENAI4S_ARXIV_PDF_BASE_URL: server.origin }, 'allow_once');
+    const r = await dispatcher.dispatch('fetch_open_access', { source: 'arxiv', id: '1706.03762' }, ctx);
+    // The egress guard refuses the hop: only the configured address and port are let through.
+    expect(r.status).toBe('refused');
+    expect(inner.hits).toEqual([]);
+    const meta = await dispatcher.dispatch('fetch_open_access', { source: 'arxiv', id: '1706.03763' }, ctx);
+    expect(meta.status).toBe('refused');
+    expect(meta.text).toMatch(/169\.254\.169\.254/);
     expect(fs.existsSync(path.join(workspace, 'papers'))).toBe(false);
   });
 });

@@ -46,6 +46,27 @@ describe('read_pdf', () => {
     await expect(tool.execute({ path: '../etc/passwd', first_page: 1 }, ctx())).rejects.toThrow();
   });
 
+  it('refuses a workspace symlink to a PDF outside the workspace, and a huge file before reading it', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-pdf-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'private.pdf'), makePdf(['private notes of this machine']));
+      fs.symlinkSync(path.join(outside, 'private.pdf'), path.join(workspace, 'papers/link.pdf'));
+      fs.symlinkSync(outside, path.join(workspace, 'outside'));
+      const evidence = new MemoryEvidenceStore();
+      const tool = readPdfTool({ evidence: () => evidence });
+      await expect(tool.execute({ path: 'papers/link.pdf', first_page: 1 }, ctx())).rejects.toThrow(/link/);
+      await expect(tool.execute({ path: 'outside/private.pdf', first_page: 1 }, ctx())).rejects.toThrow(/link/);
+      // A sparse 300 MB file: refused by its size, never read into memory.
+      const huge = path.join(workspace, 'papers/huge.pdf');
+      fs.writeFileSync(huge, '%PDF-1.4\n');
+      fs.truncateSync(huge, 300 * 1024 * 1024);
+      await expect(tool.execute({ path: 'papers/huge.pdf', first_page: 1 }, ctx())).rejects.toThrow(/over the \d+-byte limit of read_pdf/);
+      expect(evidence.list('s1')).toEqual([]);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('without poppler, says how to install it', async () => {
     fs.writeFileSync(path.join(workspace, 'a.pdf'), makePdf(PAGES));
     const tool = readPdfTool({ evidence: () => new MemoryEvidenceStore(), pdftotext: () => path.join(workspace, 'no-such-dir', 'pdftotext') });

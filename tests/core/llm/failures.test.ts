@@ -120,6 +120,17 @@ describe('HTTP errors and retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('retry and error parts of a provider that echoes the key carry it redacted, on every path that makes them', async () => {
+    const echo = { error: { status: 503, body: { error: { message: 'upstream said: key test-key-123 is overloaded', type: 'server_error', code: 'test-key-123' } } } };
+    server.push(echo, echo);
+    const m = modelAt('openai', server.baseUrl, { retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20 } });
+    const parts = await collect(m.stream(hello));
+    expect(parts.map((p) => p.type)).toEqual(['retry', 'error']);
+    expect(JSON.stringify(parts)).not.toContain('test-key-123');
+    expect(parts[0]).toMatchObject({ type: 'retry', error: { message: expect.stringContaining('[redacted]'), code: '[redacted]' } });
+    expect(errorOf(parts)).toMatchObject({ message: expect.stringContaining('[redacted]'), code: '[redacted]' });
+  });
+
   it('a Retry-After beyond the bound is not waited for', async () => {
     server.push({ error: { status: 429, headers: { 'retry-after': '3600' } } });
     const parts = await collect(modelAt('openai', server.baseUrl).stream(hello));

@@ -50,7 +50,8 @@ afterEach(async () => {
 });
 
 function open(extra: Record<string, string> = {}, approvals?: ApprovalPort): Core {
-  core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_UNATTENDED_APPROVAL: '', ...extra }, ...(approvals ? { approvals } : {}) });
+  // find_tools waits for the servers here (a loaded CI machine starts them in more than the default 3 s).
+  core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_UNATTENDED_APPROVAL: '', OPENAI4S_MCP_DISCOVER_WAIT_MS: '120000', ...extra }, ...(approvals ? { approvals } : {}) });
   return core;
 }
 
@@ -102,7 +103,7 @@ describe('MCP servers as capabilities', () => {
   it('calls a read-only tool through the dispatcher: wrapped as untrusted, recorded as evidence with hashes', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     const r = await call(c, session.id, 'mcp_everything_echo', { message: 'hello from the test' });
     expect(r.status).toBe('ok');
     expect(r.decision).toMatchObject({ action: 'allow', by: 'default' });
@@ -120,7 +121,7 @@ describe('MCP servers as capabilities', () => {
   it('gives a stdio server only the env its config names, never the app provider keys; key-like values become secrets', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     const r = await call(c, session.id, 'mcp_everything_get_env', {});
     expect(r.status).toBe('ok');
     const env = JSON.parse((r.output as { text: string }).text) as Record<string, string>;
@@ -135,7 +136,7 @@ describe('MCP servers as capabilities', () => {
   it('neutralises fake untrusted markers in a tool result and in a tool description', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     const r = await call(c, session.id, 'mcp_fragile_fake_markers', {});
     expect(r.status).toBe('ok');
     // One real close marker (ours, at the end of the block); the server's two fakes are replaced.
@@ -152,7 +153,7 @@ describe('MCP servers as capabilities', () => {
   it('passes a tool error on as data, without evidence', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     const r = await call(c, session.id, 'mcp_everything_get_sum', { a: 'not a number', b: 2 });
     expect(r.status).toBe('ok');
     expect(r.text).toMatch(/^The MCP tool everything\/get-sum reported an error:\n<<<UNTRUSTED_DATA source="MCP server everything, tool get-sum"/);
@@ -163,7 +164,7 @@ describe('MCP servers as capabilities', () => {
   it('reads a file with server-filesystem and denies its destructive write headless', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     const read = await call(c, session.id, 'mcp_fs_read_text_file', { path: path.join(folder, 'notes.txt') });
     expect(read.status).toBe('ok');
     expect(read.text).toContain('insulin is a peptide hormone');
@@ -185,7 +186,7 @@ describe('MCP servers as capabilities', () => {
     const asked: ApprovalQuestion[] = [];
     const c = open({}, { ask: async (q) => (asked.push(q), 'allow_session') });
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     for (const name of ['a.txt', 'b.txt']) {
       const r = await call(c, session.id, 'mcp_fs_write_file', { path: path.join(folder, name), content: name });
       expect(r.status).toBe('ok');
@@ -205,7 +206,7 @@ describe('MCP servers as capabilities', () => {
   it('reports a crashed server with its reason and restarts it on the next call', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     const first = await call(c, session.id, 'mcp_fragile_ping', {});
     const pid = /pong from (\d+)/.exec(first.text)![1];
     const crashed = await call(c, session.id, 'mcp_fragile_crash', {});
@@ -234,7 +235,7 @@ describe('MCP servers as capabilities', () => {
   it('stops a server taken out of mcp.json by hand at the next search, and its tools say so', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     expect(c.mcp.size()).toBe(3);
     const config = JSON.parse(fs.readFileSync(path.join(dir, 'mcp.json'), 'utf8'));
     delete config.mcpServers.fragile;
@@ -249,7 +250,7 @@ describe('MCP servers as capabilities', () => {
   it('stops every server when the core closes', async () => {
     const c = open();
     const session = c.ledger.createSession('mcp');
-    await c.mcp.discover();
+    await c.mcp.discover(Infinity);
     expect(c.mcp.size()).toBe(3);
     const pid = Number(/pong from (\d+)/.exec((await call(c, session.id, 'mcp_fragile_ping', {})).text)![1]);
     const alive = () => {

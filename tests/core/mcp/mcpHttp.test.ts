@@ -54,7 +54,7 @@ describe('MCP over Streamable HTTP', () => {
     fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'x-test': '1' } } } }));
     core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' } });
     const session = core.ledger.createSession('http');
-    await core.mcp.discover();
+    await core.mcp.discover(Infinity);
     expect(core.mcp.status().servers[0]).toMatchObject({ name: 'remote', transport: 'http', state: 'ready' });
     const r = await core.host.dispatcher.dispatch('mcp_remote_get_sum', { a: 2, b: 40 }, { origin: 'tool', sessionId: session.id, runId: null, workspace: dir, signal: new AbortController().signal });
     expect(r.status).toBe('ok');

@@ -21,7 +21,8 @@ async function startWorkbench(dataDir: string, env: Record<string, string>, buil
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: built ? [path.resolve('bin/openai4s.cjs'), 'mcp'] : ['--import', 'tsx', path.resolve('src-main/cli/index.ts'), 'mcp'],
-    env: { OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_PROVIDER: 'openai', OPENAI4S_UNATTENDED_APPROVAL: '', OPENAI4S_LLM_API_KEY: '', ...env },
+    // find_tools waits for server-everything here: the scripted model calls its echo tool next, whatever the machine's load.
+    env: { OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_PROVIDER: 'openai', OPENAI4S_UNATTENDED_APPROVAL: '', OPENAI4S_LLM_API_KEY: '', OPENAI4S_MCP_DISCOVER_WAIT_MS: '120000', ...env },
     stderr: 'pipe',
     cwd: path.resolve('.'),
   });

@@ -81,6 +81,11 @@ describe('memories in the ledger', () => {
     expect(() => checkMemoryText('   ')).toThrow(/needs some text/);
     expect(() => checkMemoryText('x'.repeat(1001))).toThrow(/at most 1000 characters/);
     expect(checkMemoryText('  The key for UniProt is not needed.  ')).toBe('The key for UniProt is not needed.');
+    // Invisible and reordering characters: what the panel shows would not be what the model reads.
+    expect(() => checkMemoryText('Use \u202eevil\u202c units')).toThrow('A memory is plain text: it holds the invisible character U+202E at position 5.');
+    expect(() => checkMemoryText('nul\u0000byte')).toThrow(/U\+0000/);
+    expect(() => checkMemoryText('zero\u200bwidth')).toThrow(/U\+200B/);
+    expect(checkMemoryText('Two lines\n\tand a tab; 中文 and α-helix are fine.')).toBe('Two lines\n\tand a tab; 中文 and α-helix are fine.');
     const l = ledger();
     const memory = new MemoryService(() => l);
     expect(() => memory.remember({ text: 'x', scope: 'session', sessionId: null, origin: 'user' })).toThrow(/needs a session/);

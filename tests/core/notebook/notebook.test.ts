@@ -11,6 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { KernelLease, LeaseWaitAborted } from '../../../src-main/core/kernel/kernelLease';
+import { NotebookCells } from '../../../src-main/core/runner/notebookCells';
+import { AppError } from '../../../src-preload/contract/errors';
+import type { KernelSlotStatus } from '../../../src-preload/contract/kernel';
 import { startScriptedModel, type ScriptedModel, type ScriptStep } from '../../support/scriptedModel';
 import { validAnswer } from '../../support/mockModel';
 
@@ -68,6 +71,68 @@ describe('the kernel lease', () => {
     expect(order).toEqual(['user', 'environment']);
     expect(lease.view('s')).toEqual({ holder: null, since: null, waiting: [] });
   });
+});
+
+describe('kernel.restart under the lease', () => {
+  it('is refused while the agent, a cell or a switch holds the kernel, naming the holder and the fix; it holds the lease while it restarts', async () => {
+    const lease = new KernelLease();
+    let finishRestart = () => {};
+    const restarts: string[] = [];
+    const kernels = {
+      execute: async () => {
+        throw new Error('not in this test');
+      },
+      status: (sessionId: string) => ({ sessionId, slots: [] }),
+      workspaceFor: () => '/nowhere',
+      restart: (sessionId: string, language: 'python' | 'r') => {
+        restarts.push(language);
+        return new Promise<KernelSlotStatus>((resolve) => {
+          finishRestart = () => resolve({ language, state: 'none', generation: null, sandbox: null, startedAt: null, cells: 0 });
+        });
+      },
+    };
+    const notebook = new NotebookCells({ userCells: () => ({ record: () => { throw new Error('not in this test'); }, list: () => [] }), kernels, lease });
+
+    const releaseAgent = await lease.acquire('s', { kind: 'agent', id: 'run-1', label: "the agent's run" });
+    const refused = notebook.restart('s', 'python');
+    await expect(refused).rejects.toBeInstanceOf(AppError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'conflict',
+      message: "The Python kernel was not restarted: the agent's run holds it; stop the run or wait for it to end, then restart it.",
+    });
+    releaseAgent();
+    const releaseCell = await lease.acquire('s', { kind: 'user', id: 'uc_1', label: 'your R cell' });
+    await expect(notebook.restart('s', 'r')).rejects.toThrow('The R kernel was not restarted: your R cell holds it; interrupt it or wait for it to finish, then restart it.');
+    releaseCell();
+    expect(restarts).toEqual([]); // nothing was torn down under a holder
+
+    // Free: it restarts, and holds the kernel meanwhile; a cell sent now waits for the new generation.
+    const restarted = notebook.restart('s', 'python');
+    expect(lease.view('s').holder).toMatchObject({ kind: 'user', label: 'a restart of the Python kernel' });
+    let cellGotIt = false;
+    const cell = lease.acquire('s', { kind: 'user', id: 'uc_2', label: 'your Python cell' }).then((release) => ((cellGotIt = true), release));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(cellGotIt).toBe(false);
+    finishRestart();
+    expect(await restarted).toMatchObject({ language: 'python', state: 'none' });
+    (await cell)();
+    expect(restarts).toEqual(['python']);
+    expect(lease.view('s')).toEqual({ holder: null, since: null, waiting: [] });
+  });
+
+  it('the route refuses a restart during the agent\'s run and restarts once the run gave the kernel back', async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('restart');
+    const handlers = createHandlers(core);
+    await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: 'x = 1' }, caller);
+    const generation = core.kernels.status(session.id).slots.find((s) => s.language === 'python')!.generation;
+    expect(generation).toBeTruthy();
+    const release = await core.kernels.lease.acquire(session.id, { kind: 'agent', id: 'run-x', label: "the agent's run" });
+    await expect(handlers['kernel.restart']({ sessionId: session.id, language: 'python' }, caller)).rejects.toMatchObject({ code: 'conflict' });
+    expect(core.kernels.status(session.id).slots.find((s) => s.language === 'python')!.generation).toBe(generation);
+    release();
+    expect(await handlers['kernel.restart']({ sessionId: session.id, language: 'python' }, caller)).toMatchObject({ state: 'none' });
+  }, 120_000);
 });
 
 describe('user cells in the session kernel', () => {

@@ -38,9 +38,15 @@ describe('artifact provenance from real kernel cells', () => {
     const cellEv = recordCellEvidence(evidence, cell, code);
     const { saved, skipped } = await captureFigures(service, cell, sup.workspaceFor('prov'), [cellEv.id]);
     expect(skipped).toEqual([]);
-    // Each figure's PNG and, beside it, its SVG (issue 25).
-    expect(saved.map((s) => s.mime)).toEqual(figures.flatMap(() => ['image/png', 'image/svg+xml']));
+    // Each figure's PNG and, beside it, its SVG and PDF (issue 25).
+    expect(saved.map((s) => s.mime)).toEqual(figures.flatMap(() => ['image/png', 'image/svg+xml', 'application/pdf']));
     expect(saved[1]!.path).toBe(figures[0]!.svgPath);
+    expect(saved[2]!.path).toBe(figures[0]!.pdfPath);
+    expect(figures[0]!.pdfPath).toBe(figures[0]!.path!.replace(/\.png$/, '.pdf'));
+    const pdf = fs.readFileSync(path.join(sup.workspaceFor('prov'), figures[0]!.pdfPath!));
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // No creation date: the same figure gives the same bytes (reproduce compares them).
+    expect(pdf.toString('latin1')).not.toContain('/CreationDate');
     const v = saved[0]!;
     expect(v.mime).toBe('image/png');
     expect(fs.readFileSync(path.join(sup.workspaceFor('prov'), figures[0]!.path!)).subarray(1, 4).toString()).toBe('PNG');

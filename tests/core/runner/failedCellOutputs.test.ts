@@ -40,7 +40,7 @@ describe('outputs of a failed cell never look like results', () => {
     expect(outcome.summary).toContain('THIS CELL FAILED (error: ValueError: the fit did not converge)');
     expect(outcome.summary).not.toMatch(/saved as artifact version/);
     const produced = service.list('failed').flatMap((a) => service.versions(a.id));
-    expect(produced.map((v) => v.path).sort()).toEqual([expect.stringMatching(/^figures\/.+\.png$/), expect.stringMatching(/^figures\/.+\.svg$/), 'partial.csv']);
+    expect(produced.map((v) => v.path).sort()).toEqual([expect.stringMatching(/^figures\/.+\.pdf$/), expect.stringMatching(/^figures\/.+\.png$/), expect.stringMatching(/^figures\/.+\.svg$/), 'partial.csv']);
     for (const v of produced) {
       expect(v.cellOutcome).toEqual({ status: 'error', error: 'ValueError: the fit did not converge' });
       expect(outcome.summary).toContain(`${v.path} (version ${v.id})`);
@@ -62,7 +62,7 @@ describe('outputs of a failed cell never look like results', () => {
     expect(outcome.summary).not.toContain('FAILED');
     expect(outcome.summary).toMatch(/Figure figures\/.+\.png saved as artifact version av_/);
     const produced = service.list('fine').flatMap((a) => service.versions(a.id));
-    expect(produced).toHaveLength(3); // the figure's PNG and SVG, and the saved file
+    expect(produced).toHaveLength(4); // the figure's PNG, SVG and PDF, and the saved file
     for (const v of produced) expect(v.cellOutcome).toEqual({ status: 'ok' });
     expect(artifactParts.every((p) => p.cellOutcome?.status !== 'error')).toBe(true);
     const report = sessionReport({ id: 'fine', title: 't', createdAt: '2026-01-01T00:00:00Z' } as never, [], [], [], produced.map((v) => ({ file: v.path, ...v })));

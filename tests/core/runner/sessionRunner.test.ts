@@ -116,6 +116,24 @@ describe('session runner', () => {
     expect(published[published.length - 1]!.chunk.type).toBe('finish');
   });
 
+  it('a burst of text deltas is stored as fewer, merged chunks; what is published is what is stored, and it folds to the same text', async () => {
+    const published: SessionStreamEvent[] = [];
+    const words = Array.from({ length: 2_000 }, (_, i) => `w${i} `);
+    const model = new RecordingMockModel([[...words.map((t): Part => ({ type: 'text-delta', text: t })), ...toolCall('f', 'finalize_response', validAnswer), finish()]]);
+    const r = runner(model, published);
+    const session = ledger.createSession();
+    const run = r.submit({ sessionId: session.id, mutationId: 'burst', message: 'many words' });
+    expect((await r.result(run.id)).status).toBe('completed');
+    const stored = ledger.events.readFrom(session.id);
+    const deltas = stored.filter((e) => e.chunk.type === 'text-delta');
+    // The mock yields every delta without waiting: they reach the ledger faster than it commits.
+    expect(deltas.length).toBeLessThan(words.length);
+    expect(deltas.map((e) => (e.chunk.type === 'text-delta' ? e.chunk.delta : '')).join('')).toBe(words.join(''));
+    expect(published.map((e) => [e.seq, e.chunk])).toEqual(stored.map((e) => [e.seq, e.chunk]));
+    const text = fold(stored.map((e) => e.chunk))[1]!.parts.find((p) => p.type === 'text');
+    expect(text).toMatchObject({ text: words.join('') });
+  });
+
   it('is idempotent on mutationId: a repeat returns the same run and never runs again', async () => {
     const model = new RecordingMockModel([text('Hi'), text('Hello there.')]);
     const r = runner(model);

@@ -104,4 +104,33 @@ describe('AlphaFold DB', () => {
       fs.rmSync(workspace, { recursive: true, force: true });
     }
   });
+
+  it('asks its own host for nothing but a model file: an answer naming another file or host fetches nothing', async () => {
+    const hostile = [{ entryId: 'AF-P50613-F1', uniprotAccession: 'P50613', cifUrl: 'http://169.254.169.254/latest/meta-data/iam' }];
+    server = await startFixtureServer({ '/api/prediction/P50613': { body: JSON.stringify(hostile) } });
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-af-'));
+    try {
+      const { client } = clientFor(server.base);
+      await expect(client.search('alphafold', { operation: 'download', query: 'P50613' }, { sessionId: 's1', workspace })).rejects.toThrow(/unexpected model file name "iam"/);
+      expect(server.seen.map((s) => s.path)).toEqual(['/api/prediction/P50613']);
+      expect(fs.readdirSync(workspace)).toEqual([]);
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('malformed answers from the new sources', () => {
+  it.each([
+    ['crossref', 'work', '10.1016/j.xgen.2025.100814', '/works/10.1016/j.xgen.2025.100814', '{"status":"ok","message":null}'],
+    ['crossref', 'search', 'prime editing', '/works', '{"message":{"items":"none"}}'],
+    ['ensembl', 'lookup', 'ENSG00000157764', '/lookup/id/ENSG00000157764', '[]'],
+    ['alphafold', 'prediction', 'P50613', '/api/prediction/P50613', '{"not":"a list"}'],
+    ['alphafold', 'prediction', 'P50613', '/api/prediction/P50613', 'not json at all'],
+  ])('%s %s: a malformed answer is a named error, never an empty success', async (db, operation, query, route, body) => {
+    server = await startFixtureServer({ [route]: { body, headers: { 'content-type': 'application/json' } } });
+    const { client, evidence } = clientFor(server.base);
+    await expect(client.search(db, { operation, query }, { sessionId: 's1' })).rejects.toMatchObject({ code: expect.stringMatching(/malformed_response|not_found/) });
+    expect(evidence.list('s1')).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage } from '../../shared/errorMessage';
+import { REVIEW_RULES } from './types';
 
 /**
  * A warm python3 running kernel-workers/python/review.py: one JSON line per cell in, one
@@ -14,7 +15,7 @@ const answerSchema = z.union([
   z.object({
     id: z.number(),
     ok: z.literal(true),
-    findings: z.array(z.object({ line: z.number().int().min(1), rule: z.enum(['process', 'network', 'write_outside', 'credentials', 'install', 'ffi', 'delete']), message: z.string() })),
+    findings: z.array(z.object({ line: z.number().int().min(1), rule: z.enum(REVIEW_RULES), message: z.string() })),
   }),
   z.object({ id: z.number().nullable(), ok: z.literal(false), error: z.string() }),
 ]);

@@ -58,6 +58,12 @@ const R_RULES: Rule[] = [
   { rule: 'ffi', pattern: /\bdyn\.load\s*\(|(?<![\w.])\.(C|Fortran|External)\s*\(/, message: 'loads or calls native code' },
   { rule: 'delete', pattern: /\bunlink\s*\([^)]*recursive\s*=\s*(TRUE|T)\b|\b(file\.remove|unlink)\s*\(\s*(list\.files|dir)\s*\(/, message: 'deletes many files' },
   { rule: 'credentials', pattern: /\bSys\.getenv\s*\(\s*["'][^"']*(KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL)[^"']*["']/i, message: 'reads a secret-like environment variable' },
+  { rule: 'process', pattern: /(?<![\w.])(do\.call|get|match\.fun)\s*\(\s*["'](system2?|shell|pipe)["']/, message: 'starts another program (by name)' },
+  {
+    rule: 'dynamic',
+    pattern: /(?<![\w.])eval\s*\(\s*(parse|str2lang|str2expression)\s*\(|(?<![\w.])(do\.call|get|match\.fun)\s*\(\s*(paste0?|sprintf|gsub|sub|rev|intToUtf8|rawToChar)\s*\(/,
+    message: 'runs code or a function whose name is built at run time, which this review cannot read',
+  },
 ];
 const R_WRITES = /\b(write\.csv2?|write\.table|write\.delim|write_csv|write_tsv|write_delim|write_rds|saveRDS|save|ggsave|writeLines|cat|sink|file\.copy|file\.rename|file\.create|dir\.create|pdf|png|svg|jpeg|tiff|write\.xlsx|fwrite|file)\s*\(/;
 
@@ -68,6 +74,11 @@ const PY_RULES: Rule[] = [
   { rule: 'ffi', pattern: /\b(import|from)\s+(ctypes|_ctypes|cffi)\b/, message: 'calls native code directly' },
   { rule: 'delete', pattern: /\brmtree\s*\(/, message: 'deletes a whole directory tree' },
   { rule: 'credentials', pattern: /\bos\.(environ\s*\[|environ\.get\s*\(|getenv\s*\()\s*["'][^"']*(KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL)[^"']*["']/i, message: 'reads a secret-like environment variable' },
+  {
+    rule: 'dynamic',
+    pattern: /(?<![\w.])(exec|eval|compile)\s*\(|(?<![\w.])(__import__|import_module)\s*\(\s*(?!["'][\w.]+["']\s*\))|\b__builtins__\b|\bbuiltins\.__dict__\b/,
+    message: 'runs code or imports a module built at run time, which this review cannot read',
+  },
 ];
 const PY_WRITES = /\b(open|to_csv|to_excel|to_parquet|to_json|to_pickle|savefig|write_text|write_bytes|save|savetxt|copy|copy2|copyfile|copytree|move|rename|makedirs|mkdir|write)\s*\(/;
 

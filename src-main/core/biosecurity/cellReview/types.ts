@@ -1,8 +1,12 @@
+import { posix } from 'node:path';
+
 /**
  * The pre-execution review of a cell (issue 27): what it found, line by line, and its verdict.
  * Rules are named so the ledger, the approval card and tests speak the same words.
  */
-export type ReviewRule = 'process' | 'network' | 'write_outside' | 'credentials' | 'install' | 'ffi' | 'delete';
+export const REVIEW_RULES = ['process', 'network', 'write_outside', 'credentials', 'install', 'ffi', 'delete', 'dynamic'] as const;
+/** `dynamic`: code or a module name built at run time (exec, eval, __import__ of a computed name), which would hide the others. */
+export type ReviewRule = (typeof REVIEW_RULES)[number];
 
 export interface ReviewFinding {
   /** 1-based line of the cell. */
@@ -60,8 +64,12 @@ export function outsideWorkspace(path: string): boolean {
   const p = path.trim();
   if (!p) return false;
   if (p.startsWith('~') || p.startsWith('../') || p === '..' || /^[A-Za-z]:[\\/]/.test(p)) return true;
-  if (p.startsWith('/')) return !WRITABLE_ROOTS.some((root) => p === root.replace(/\/$/, '') || p.startsWith(root));
-  return false;
+  if (p.startsWith('/')) {
+    // "/tmp/../etc/x" is /etc/x: read as the path it names.
+    const named = posix.normalize(p) + (p.endsWith('/') ? '/' : '');
+    return !WRITABLE_ROOTS.some((root) => named === root.replace(/\/$/, '') || named.startsWith(root));
+  }
+  return posix.normalize(p).startsWith('../') || posix.normalize(p) === '..';
 }
 
 /** Credential-like paths (the same list as kernel-workers/python/review.py). */

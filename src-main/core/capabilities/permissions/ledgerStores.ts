@@ -26,29 +26,54 @@ export interface LateDecisionRecord {
 /** The stores take the ledger lazily: the core opens it on first use. */
 export type LedgerRef = () => Ledger;
 
+/** How long the rules read from the ledger are reused before they are read again. */
+export const RULES_REREAD_MS = 1_000;
+
 export class LedgerRuleStore implements RuleStore {
-  constructor(private readonly ref: LedgerRef) {}
+  /**
+   * The rules as last read: every capability call evaluates them, and a burst of host calls
+   * would read and parse the settings row thousands of times a second. This store's own
+   * changes replace them at once; a change written by another process (a second app or CLI
+   * on the same data root) is seen within RULES_REREAD_MS.
+   */
+  private cached: { rules: PermissionRule[]; at: number } | null = null;
+
+  constructor(
+    private readonly ref: LedgerRef,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private get ledger(): Ledger {
     return this.ref();
   }
 
   listRules(): PermissionRule[] {
-    return this.ledger.settings.get<PermissionRule[]>(RULES_KEY) ?? [];
+    const now = this.now();
+    if (this.cached && now - this.cached.at < RULES_REREAD_MS) return this.cached.rules;
+    const rules = this.ledger.settings.get<PermissionRule[]>(RULES_KEY) ?? [];
+    this.cached = { rules, at: now };
+    return rules;
+  }
+
+  private store(rules: PermissionRule[]): void {
+    this.cached = null;
+    this.ledger.settings.set(RULES_KEY, rules);
   }
 
   addRule(rule: Omit<PermissionRule, 'id' | 'createdAt'>): PermissionRule {
     const stored: PermissionRule = { ...rule, id: randomUUID(), createdAt: new Date().toISOString() };
+    this.cached = null; // a change starts from the stored list, not a remembered one
     const rules = this.listRules().filter((r) => !(r.tool === rule.tool && r.target === rule.target));
-    this.ledger.settings.set(RULES_KEY, [...rules, stored]);
+    this.store([...rules, stored]);
     return stored;
   }
 
   removeRule(id: string): boolean {
+    this.cached = null;
     const rules = this.listRules();
     const kept = rules.filter((r) => r.id !== id);
     if (kept.length === rules.length) return false;
-    this.ledger.settings.set(RULES_KEY, kept);
+    this.store(kept);
     return true;
   }
 }

@@ -63,11 +63,12 @@ export class PermissionPolicy {
     private readonly now: () => number = Date.now,
   ) {}
 
-  evaluate(input: { sessionId: string; tool: string; target: string; callKey: string; defaultAction: PolicyAction }): PolicyDecision {
+  /** `callKey`: the exact call's key, or a function that computes it (asked only while once-grants exist). */
+  evaluate(input: { sessionId: string; tool: string; target: string; callKey: string | (() => string); defaultAction: PolicyAction }): PolicyDecision {
     const matching = this.rules.listRules().filter((r) => (r.tool === '*' || r.tool === input.tool) && targetMatches(r.target, input.target));
     const deny = matching.find((r) => r.action === 'deny');
     if (deny) return { action: 'deny', by: 'rule', ruleId: deny.id };
-    if (this.consumeOnce(input.callKey)) return { action: 'allow', by: 'once-grant' };
+    if (this.once.size > 0 && this.consumeOnce(typeof input.callKey === 'string' ? input.callKey : input.callKey())) return { action: 'allow', by: 'once-grant' };
     if (this.session.get(input.sessionId)?.has(`${input.tool}\0${input.target}`)) return { action: 'allow', by: 'session-grant' };
     const allow = matching.find((r) => r.action === 'allow');
     if (allow) return { action: 'allow', by: 'rule', ruleId: allow.id };

@@ -6,6 +6,7 @@ import type { EvidenceStore } from '../../records/evidenceStore';
 import { writeWorkspaceFile } from '../../workspace/safeFs';
 import { defineTool, reasonField, type Tool } from '../define';
 import { configuredAllowance, type Endpoint } from './webSearch';
+import { urlTarget } from './webTools';
 
 /**
  * `fetch_open_access`: the open-access full text of a paper, as a PDF saved into the
@@ -61,12 +62,27 @@ export function openAccessTool(options: OpenAccessOptions): Tool {
     onDemand: true,
     hostMethods: ['literature.fetch_open_access'],
     resourceKeys: (a) => [`file:papers/${a.source}-${a.id}.pdf`],
-    target: (a) => (a.source === 'arxiv' ? 'arxiv.org' : 'europepmc.org'),
+    // The approval names the origin actually contacted: an override (a mirror, a test server) is not arxiv.org.
+    target: (a) => {
+      try {
+        return urlTarget(source(a.source, a.id, options.env).url.href);
+      } catch {
+        // A malformed override: the call itself reports it.
+        return `${a.source === 'arxiv' ? ARXIV_PDF_VAR : EUROPEPMC_PDF_VAR} (not a URL)`;
+      }
+    },
     async execute(a, ctx) {
       const id = a.source === 'europepmc' ? a.id.toUpperCase() : a.id;
       if (a.source === 'arxiv' && !ARXIV_ID.test(id)) throw new Error(`"${a.id}" is not an arXiv id (like 2106.01345 or hep-th/9901001).`);
       if (a.source === 'europepmc' && !PMCID.test(id)) throw new Error(`"${a.id}" is not a PMCID (like PMC7096066); Europe PMC serves PDFs of its open-access subset by PMCID (find it with science_search europepmc).`);
-      const { url, endpoint, file } = source(a.source, id, options.env);
+      let found;
+      try {
+        found = source(a.source, id, options.env);
+      } catch {
+        const name = a.source === 'arxiv' ? ARXIV_PDF_VAR : EUROPEPMC_PDF_VAR;
+        throw new Error(`${name} is not a URL; fix or unset ${name}.`);
+      }
+      const { url, endpoint, file } = found;
       const allowAddress = await configuredAllowance(endpoint, options.egress, a.source === 'arxiv' ? ARXIV_PDF_VAR : EUROPEPMC_PDF_VAR);
       const res = await guardedFetch(url.href, { ...options.egress, signal: ctx.signal, maxBytes: MAX_PDF_BYTES, timeoutMs: 120_000, headers: { accept: 'application/pdf' }, ...(allowAddress ? { allowAddress } : {}) });
       if (res.status === 404) throw new Error(`${url.href} answered HTTP 404: ${a.source === 'arxiv' ? 'no such e-print' : 'this article has no open-access PDF in Europe PMC'}.`);

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import { isIP } from 'node:net';
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { elementsOf, parseHtmlBounded, textOf, type HtmlElement } from '../../security/htmlParse';
 import { guardedFetch, type EgressOptions, type EgressResponse } from '../../security/egress';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -87,25 +87,10 @@ export async function configuredAllowance(endpoint: Endpoint, egress: EgressOpti
   return (addr, p) => (allowed.has(addr) && p === port) || (egress?.allowAddress?.(addr, p) ?? false);
 }
 
-type Node = DefaultTreeAdapterMap['node'];
-type Element = DefaultTreeAdapterMap['element'];
+type Element = HtmlElement;
 
-const isElement = (n: Node): n is Element => 'tagName' in n;
 const classesOf = (e: Element): string[] => (e.attrs.find((a) => a.name === 'class')?.value ?? '').split(/\s+/).filter(Boolean);
 const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value ?? '';
-
-function* walk(node: Node): Generator<Element> {
-  if (isElement(node)) yield node;
-  const children = 'childNodes' in node ? node.childNodes : [];
-  for (const child of children) yield* walk(child);
-  if (isElement(node) && node.tagName === 'template' && 'content' in node) yield* walk((node as unknown as { content: Node }).content);
-}
-
-function textOf(node: Node): string {
-  if (node.nodeName === '#text') return (node as DefaultTreeAdapterMap['textNode']).value;
-  const children = 'childNodes' in node ? node.childNodes : [];
-  return children.map(textOf).join('');
-}
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -132,17 +117,18 @@ export function resultUrl(href: string, page: URL): string | null {
  * its `.result__snippet`. Entities are decoded and markup (the `<b>` highlights) dropped.
  */
 export function parseDuckDuckGo(html: string, page: URL): { results: SearchResultItem[]; challenge: boolean } {
-  const doc = parse(html);
+  // Bounded like web_fetch's pages: a hostile results page cannot stall the app; what was read before a cut is used.
+  const { doc } = parseHtmlBounded(html);
   const results: SearchResultItem[] = [];
   const seen = new Set<string>();
   let challenge = false;
-  for (const el of walk(doc)) {
+  for (const el of elementsOf(doc)) {
     const classes = classesOf(el);
     if (classes.some((c) => c.startsWith('anomaly-modal'))) challenge = true;
     if (!classes.includes('result') || classes.includes('result--ad')) continue;
     let link: Element | null = null;
     let snippet = '';
-    for (const inner of walk(el)) {
+    for (const inner of elementsOf(el)) {
       const c = classesOf(inner);
       if (!link && c.includes('result__a')) link = inner;
       else if (!snippet && c.includes('result__snippet')) snippet = clean(textOf(inner));

@@ -34,12 +34,12 @@ function decodeBody(res: EgressResponse): string {
 }
 
 /** The page as text for the model: HTML made readable, JSON and text as they are, binaries described. */
-export function readablePage(res: EgressResponse): { title: string; text: string; kind: string } {
+export function readablePage(res: EgressResponse): { title: string; text: string; kind: string; cut?: string | null } {
   const type = res.contentType.split(';')[0]!.trim().toLowerCase();
   const sniffHtml = /^\s*(<!doctype html|<html|<head|<body)/i.test(res.body.subarray(0, 512).toString('latin1'));
   if (type === 'text/html' || type === 'application/xhtml+xml' || (!type && sniffHtml)) {
-    const { title, text } = htmlToText(decodeBody(res), res.url);
-    return { title, text, kind: 'html' };
+    const { title, text, cut } = htmlToText(decodeBody(res), res.url);
+    return { title, text, kind: 'html', cut };
   }
   if (type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || type === 'application/json' || type === 'application/xml' || type === '') {
     return { title: '', text: decodeBody(res), kind: type || 'text' };
@@ -109,7 +109,7 @@ export function webFetchTool(options: WebToolsOptions = {}): Tool {
           title: page.title,
           text: page.text,
         }) ?? null;
-      const head = [`URL: ${res.url}`, evidenceId ? `Evidence id: ${evidenceId}` : '', `Status: ${res.status}`, page.title ? `Title: ${page.title}` : '', res.redirects.length ? `Redirected from: ${res.redirects.join(' -> ')}` : '', res.truncated ? 'Note: the response was over the size cap and was cut.' : '']
+      const head = [`URL: ${res.url}`, evidenceId ? `Evidence id: ${evidenceId}` : '', `Status: ${res.status}`, page.title ? `Title: ${page.title}` : '', res.redirects.length ? `Redirected from: ${res.redirects.join(' -> ')}` : '', res.truncated ? 'Note: the response was over the size cap and was cut.' : '', page.cut ? `Note: the page was read only in part: ${page.cut}.` : '']
         .filter(Boolean)
         .join('\n');
       return {

@@ -93,13 +93,16 @@ export function compareArtifacts(
   for (const entry of replayed) {
     entry.cell.figures.forEach((file, i) => {
       const drawn = entry.figures[i];
-      const svgFile = entry.cell.svgFigures[i];
       if (drawn?.bytes) figures.set(file, { bytes: drawn.bytes });
       else if (drawn) figures.set(file, { bytes: null, reason: `the replayed cell ${entry.cell.index} drew it as ${drawn.path}, but the file was gone when it was read` });
       else figures.set(file, { bytes: null, reason: `${cellOutcome(entry)} and drew ${entry.figures.length} figure(s); the session's cell drew ${entry.cell.figures.length}` });
-      if (!svgFile) return;
-      if (drawn?.svg?.bytes) figures.set(svgFile, { bytes: drawn.svg.bytes });
-      else figures.set(svgFile, { bytes: null, reason: drawn ? `the replayed cell ${entry.cell.index} drew the figure but no SVG of it (matplotlib could not write one, or it was over 4 MiB)` : figures.get(file)!.reason! });
+      // Its SVG and PDF against the replayed figure's (the same bytes: both are written without dates).
+      for (const [kind, vectorFile] of [['SVG', entry.cell.svgFigures[i]], ['PDF', entry.cell.pdfFigures[i]]] as const) {
+        if (!vectorFile) continue;
+        const replayedFile = kind === 'SVG' ? drawn?.svg : drawn?.pdf;
+        if (replayedFile?.bytes) figures.set(vectorFile, { bytes: replayedFile.bytes });
+        else figures.set(vectorFile, { bytes: null, reason: drawn ? `the replayed cell ${entry.cell.index} drew the figure but no ${kind} of it (the kernel could not write one, or it was over 4 MiB)` : figures.get(file)!.reason! });
+      }
     });
   }
   return rows.map((row) => {

@@ -17,13 +17,22 @@ export interface NotebookCell {
   figures: string[];
   /** The SVG file exported beside each of those figures, if any (same order). */
   svgFigures: (string | null)[];
+  /** The PDF file exported beside each of those figures, if any (same order). */
+  pdfFigures: (string | null)[];
 }
 
 interface JsonCell {
   cell_type?: string;
   source?: string[] | string;
-  metadata?: { openai4s?: { setup?: boolean; language?: string; status?: string; generation?: string | null; code?: string; stdout?: string; figures?: string[] } };
+  metadata?: {
+    openai4s?: { setup?: boolean; language?: string; status?: string; generation?: string | null; code?: string; stdout?: string; figures?: string[]; svgFigures?: (string | null)[]; pdfFigures?: (string | null)[] };
+  };
   outputs?: { output_type?: string; name?: string; text?: string[] | string; metadata?: Record<string, unknown> }[];
+}
+
+/** Per figure output (one with an exported PNG file), the vector file exported beside it under `key`, or null. */
+function vectorFiles(outputs: NonNullable<JsonCell['outputs']>, key: string): (string | null)[] {
+  return outputs.filter((o) => typeof o.metadata?.['openai4s/file'] === 'string').map((o) => (typeof o.metadata?.[key] === 'string' ? (o.metadata[key] as string) : null));
 }
 
 const joined = (text: string[] | string | undefined) => (Array.isArray(text) ? text.join('') : (text ?? ''));
@@ -45,13 +54,22 @@ export function notebookCells(notebook: unknown): NotebookCell[] {
         recordedStatus: meta.status ?? 'ok',
         recordedStdout: outputs.filter((o) => o.output_type === 'stream' && o.name === 'stdout').map((o) => joined(o.text)).join(''),
         figures: outputs.map((o) => o.metadata?.['openai4s/file']).filter((f): f is string => typeof f === 'string'),
-        svgFigures: outputs.filter((o) => typeof o.metadata?.['openai4s/file'] === 'string').map((o) => (typeof o.metadata?.['openai4s/svgFile'] === 'string' ? (o.metadata['openai4s/svgFile'] as string) : null)),
+        svgFigures: vectorFiles(outputs, 'openai4s/svgFile'),
+        pdfFigures: vectorFiles(outputs, 'openai4s/pdfFile'),
       });
     } else if (cell.cell_type === 'markdown' && meta.language === 'r' && typeof meta.code === 'string') {
-      out.push({ index: out.length + 1, language: 'r', code: meta.code, generation: meta.generation ?? null, recordedStatus: meta.status ?? 'ok', recordedStdout: meta.stdout ?? null, figures: meta.figures ?? [], svgFigures: [] });
+      const figures = meta.figures ?? [];
+      const aligned = (files: (string | null)[] | undefined) => figures.map((_, i) => files?.[i] ?? null);
+      out.push({ index: out.length + 1, language: 'r', code: meta.code, generation: meta.generation ?? null, recordedStatus: meta.status ?? 'ok', recordedStdout: meta.stdout ?? null, figures, svgFigures: aligned(meta.svgFigures), pdfFigures: aligned(meta.pdfFigures) });
     }
   }
   return out;
+}
+
+/** A figure's vector file the replay wrote, read at once (null bytes: gone when read). */
+export interface ReplayedFile {
+  path: string;
+  bytes: Uint8Array | null;
 }
 
 /** A cell run again: its result (or why it could not run) and the figure files it left, read at once. */
@@ -59,7 +77,7 @@ export interface ReplayedCell {
   cell: NotebookCell;
   result: KernelCellResult | null;
   failure?: string;
-  figures: { path: string; bytes: Uint8Array | null; svg: { path: string; bytes: Uint8Array | null } | null }[];
+  figures: { path: string; bytes: Uint8Array | null; svg: ReplayedFile | null; pdf: ReplayedFile | null }[];
 }
 
 /**
@@ -93,7 +111,9 @@ export async function replayCells(
           }
         };
         const figures = result.displays.flatMap((d): ReplayedCell['figures'] =>
-          d.path ? [{ path: d.path, bytes: read(d.path), svg: d.svgPath ? { path: d.svgPath, bytes: read(d.svgPath) } : null }] : [],
+          d.path
+            ? [{ path: d.path, bytes: read(d.path), svg: d.svgPath ? { path: d.svgPath, bytes: read(d.svgPath) } : null, pdf: d.pdfPath ? { path: d.pdfPath, bytes: read(d.pdfPath) } : null }]
+            : [],
         );
         entry = { cell, result, figures };
       } catch (error) {

@@ -29,7 +29,14 @@ export interface ScriptedModel {
   /** `http://127.0.0.1:PORT/v1` (the version path, as provider base URLs include it). */
   readonly baseUrl: string;
   readonly origin: string;
+  /** The model calls (every request but the model-list probe below), in arrival order. */
   readonly requests: RecordedRequest[];
+  /**
+   * How many times `GET <base>/models` was asked: the app's readiness check of a local
+   * endpoint. It is answered with a model list, like a real OpenAI-compatible server, and
+   * is not a model call, so it plays no step and is not in `requests`.
+   */
+  modelListProbes(): number;
   /** Appends steps to the script. */
   push(...steps: ScriptStep[]): void;
   /** Steps not yet played. */
@@ -129,7 +136,14 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
     else res.end();
   }
 
+  let probes = 0;
   const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === `${options.basePath ?? '/v1'}/models`) {
+      probes++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model', owned_by: 'openai4s-tests' }] }));
+      return;
+    }
     void (async () => {
       const text = await readBody(req);
       let body: unknown = text;
@@ -178,6 +192,7 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
     baseUrl: `${origin}${basePath}`,
     origin,
     requests,
+    modelListProbes: () => probes,
     push: (...more) => script.push(...more),
     remaining: () => script.length,
     waitForRequestsEnded: (n, timeoutMs = 5000) =>

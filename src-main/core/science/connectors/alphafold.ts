@@ -78,10 +78,11 @@ export const alphafold: Connector = {
     } catch {
       throw new ConnectorError('alphafold', 'malformed_response', `the prediction of ${accession} names no ${format} file.`);
     }
-    // The file is fetched from the configured AlphaFold host (the same one that answered), never from a URL in the answer.
-    const file = await ctx.get('rest', filePath, undefined, { accept: 'chemical/x-mmcif, chemical/x-pdb, text/plain, */*' });
+    // Only a model file's name is asked for, and only from the configured AlphaFold host (the same one
+    // that answered), never from a URL in the answer: the name is checked before anything is fetched.
     const name = filePath.split('/').pop()!;
     if (!/^AF-[A-Z0-9-]+-F\d+-model_v\d+\.(cif|pdb)$/.test(name)) throw new ConnectorError('alphafold', 'malformed_response', `unexpected model file name "${name}".`);
+    const file = await ctx.get('rest', filePath, undefined, { accept: 'chemical/x-mmcif, chemical/x-pdb, text/plain, */*' });
     const saved = ctx.writeWorkspaceFile(`structures/${name}`, file.bytes);
     const record = records[0]!;
     record.type = 'file';

@@ -33,6 +33,25 @@ export const HOW_TO_GET_A_KEY =
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+/** The most read of a session answer and of one history answer (a 400-reference history is about 1 MB). */
+export const NAVIGATOR_BODY_LIMITS = { session: 1024 * 1024, history: 16 * 1024 * 1024 };
+
+/** A response body as text, read up to `max` bytes; more is a named error, never held whole. */
+async function boundedText(res: Response, max: number, what: string): Promise<string> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) {
+      await (res.body as ReadableStream).cancel().catch(() => undefined);
+      throw new NavigatorError('malformed_response', `${what} is over ${max.toLocaleString('en-US')} bytes, more than an answer can be; the service (or ${NAVIGATOR_BASE_VAR}) is not answering as the navigator does.`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export interface NavigatorOptions {
   key: string;
   /** The API base (default https://open.bohrium.com/openapi); https, or http on loopback only. */
@@ -188,11 +207,13 @@ export class NavigatorClient {
   async createSession(q: NavigatorQuery, signal: AbortSignal): Promise<string> {
     const res = await this.request('POST', SESSIONS_PATH, { body: JSON.stringify(sessionRequest(q)), signal });
     let body: { code?: unknown; message?: unknown; data?: { sessionId?: unknown } };
+    const text = await boundedText(res, NAVIGATOR_BODY_LIMITS.session, 'the answer to creating a session');
     try {
-      body = (await res.json()) as typeof body;
+      body = JSON.parse(text) as typeof body;
     } catch (error) {
       throw new NavigatorError('malformed_response', `creating a session answered invalid JSON (${errorMessage(error)}).`);
     }
+    if (!body || typeof body !== 'object') throw new NavigatorError('malformed_response', 'creating a session answered JSON that is not an object.');
     if (body.code !== 0 && body.code !== undefined) {
       throw new NavigatorError('upstream_error', `creating a session failed: ${typeof body.message === 'string' ? body.message : 'no message'} (code ${String(body.code)}).`);
     }
@@ -301,7 +322,7 @@ export class NavigatorClient {
     let last: NavigatorResult | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const res = await this.request('GET', historyPath(sessionId), { signal });
-      const raw = await res.text();
+      const raw = await boundedText(res, NAVIGATOR_BODY_LIMITS.history, 'the history answer');
       const merger = new Snp2Merger();
       const receipts = new Map<string, Receipt>();
       mergeHistory(raw, merger, receipts);

@@ -55,6 +55,7 @@ function JobLogs({ jobId }: { jobId: string }) {
 function JobRow({ job }: { job: ComputeJobView }) {
   const t = useT();
   const cancel = useAppStore((s) => s.cancelJob);
+  const retry = useAppStore((s) => s.refreshJob);
   const [showLogs, setShowLogs] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const open = !job.harvested && (job.state === 'pending' || job.state === 'running');
@@ -98,8 +99,13 @@ function JobRow({ job }: { job: ComputeJobView }) {
       </dl>
       {job.reason ? <p className="small job-reason">{job.reason}</p> : null}
       {job.pollError ? (
-        <p className="small alert" role="status">
-          {t('jobs.unreachable')}: {job.pollError}
+        <p className="small alert" role="status" data-testid="job-unreachable">
+          {t(job.unreachable ? 'jobs.pollingStopped' : 'jobs.unreachable')}: {job.pollError}{' '}
+          {job.unreachable ? (
+            <button type="button" onClick={() => void retry(job.id).then(setProblem)} data-testid="job-retry">
+              {t('jobs.retry')}
+            </button>
+          ) : null}
         </p>
       ) : null}
       {job.outputsHarvested.length ? (

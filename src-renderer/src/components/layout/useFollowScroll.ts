@@ -26,13 +26,13 @@ export interface FollowScroll {
  * (wheel, touch, keys, scrollbar, or any that came without a change of size) stops
  * following; a scroll the layout caused (the window shrinking, lazily rendered messages
  * taking their height, scroll anchoring) keeps a following view pinned to the end. `sessionKey`/`ready` open a session at its end,
- * `sentKey` changing brings a just-sent message into view, `contentKey` is the content.
+ * `sentKey` changing brings a just-sent message into view, `messages` are the content.
  */
 export function useFollowScroll(
   sessionKey: string | undefined,
   ready: boolean,
   sentKey: string,
-  contentKey: unknown,
+  messages: readonly { id: string }[] | undefined,
 ): FollowScroll {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
@@ -66,10 +66,29 @@ export function useFollowScroll(
     sentRef.current = sentKey;
   }, [sentKey, toEnd]);
 
+  // Earlier messages put in front (a session opened at its end loads its history after) must
+  // not move what a reader who scrolled up is reading: the view moves down by what was put in
+  // front. Measured from the scroll position last seen, so a shift the browser's scroll
+  // anchoring already made is not made twice.
+  const lastTop = useRef(0);
+  const head = useRef<{ id: string | undefined; pos: number }>({ id: undefined, pos: 0 });
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
-  }, [contentKey]);
+    if (!el) return;
+    const firstId = messages?.[0]?.id;
+    /** Where a message starts in the scrolled content (independent of the scroll position). */
+    const posOf = (id: string | undefined) => {
+      const node = id === undefined ? null : el.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
+      return node ? node.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop : null;
+    };
+    if (following.current) el.scrollTop = el.scrollHeight;
+    else if (head.current.id !== undefined && firstId !== head.current.id) {
+      const pos = posOf(head.current.id);
+      if (pos !== null) el.scrollTop = lastTop.current + (pos - head.current.pos);
+    }
+    lastTop.current = el.scrollTop;
+    head.current = { id: firstId, pos: posOf(firstId) ?? 0 };
+  }, [messages]);
 
   // Content growing after it rendered (figures, markdown, lazily rendered messages) and the
   // scroller itself shrinking (a smaller window, a taller composer) keep a following view at the end.
@@ -92,6 +111,7 @@ export function useFollowScroll(
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
+    lastTop.current = el.scrollTop;
     const layoutMoved = sizesChanged(el);
     if (el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK) {
       following.current = true;

@@ -3,12 +3,13 @@ import type { ArtifactBytes, ArtifactVersion } from '../../../../src-preload/con
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { formatBytes } from '../parts/format';
+import { PdfPreview } from './PdfPreview';
 import { StructureViewer } from './StructureViewer';
 
 const PREVIEW_BYTES = 2 * 1024 * 1024;
 const TABLE_ROWS = 200;
 
-type Kind = 'image' | 'table' | 'fasta' | 'pdb' | 'cif' | 'text' | 'none';
+type Kind = 'image' | 'table' | 'fasta' | 'pdb' | 'cif' | 'text' | 'pdf' | 'none';
 
 export function previewKind(path: string, mime: string): Kind {
   const ext = path.toLowerCase().split('.').pop() ?? '';
@@ -20,6 +21,7 @@ export function previewKind(path: string, mime: string): Kind {
     mime === 'image/webp'
   )
     return 'image';
+  if (ext === 'pdf' || mime === 'application/pdf') return 'pdf';
   if (['csv', 'tsv'].includes(ext) || mime === 'text/csv' || mime === 'text/tab-separated-values')
     return 'table';
   if (['fasta', 'fa', 'faa', 'fna'].includes(ext)) return 'fasta';
@@ -109,7 +111,7 @@ function Fasta({ text }: { text: string }) {
   );
 }
 
-/** A preview of one artifact version by kind: image, table, FASTA, 3D structure or text. */
+/** A preview of one artifact version by kind: image, table, FASTA, 3D structure, PDF or text. */
 export function ArtifactPreview({ version }: { version: ArtifactVersion }) {
   const t = useT();
   const read = useAppStore((s) => s.readArtifact);
@@ -119,7 +121,7 @@ export function ArtifactPreview({ version }: { version: ArtifactVersion }) {
   >(null);
 
   useEffect(() => {
-    if (kind === 'none') return;
+    if (kind === 'none' || kind === 'pdf') return;
     let live = true;
     read(version.id, PREVIEW_BYTES).then(
       (data) => live && setBytes({ id: version.id, data }),
@@ -131,6 +133,7 @@ export function ArtifactPreview({ version }: { version: ArtifactVersion }) {
     };
   }, [version.id, kind, read]);
 
+  if (kind === 'pdf') return <PdfPreview version={version} />;
   if (kind === 'none')
     return <p className="muted small">{t('panel.artifacts.noPreview', { mime: version.mime })}</p>;
   if (!bytes || bytes.id !== version.id) return <span className="spinner" aria-hidden="true" />;

@@ -1,10 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
-import type { KernelSlotStatus, KernelState } from '../../../../src-preload/contract';
+import type { KernelLeaseOwner, KernelSlotStatus, KernelState } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { ConversationState } from '../../store/conversationReducer';
 import { isDataPart } from '../parts/dataPart';
-import { CodeRunner } from './CodeRunner';
 import '../../styles/skills.css';
 
 /** How often the open panel asks again while nothing in the session's stream says a kernel changed. */
@@ -26,7 +25,8 @@ export function cellActivity(conversation: ConversationState | null): string {
   return keys.join('|');
 }
 
-function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotStatus }) {
+/** `holder`: who holds the session's kernels now; a restart is refused while anyone does (kernel.restart). */
+function KernelRow({ sessionId, slot, holder }: { sessionId: string; slot: KernelSlotStatus; holder: KernelLeaseOwner | null }) {
   const t = useT();
   const pending = useAppStore((s) => s.kernelActions[slot.language]);
   const act = useAppStore((s) => s.runKernelAction);
@@ -70,7 +70,9 @@ function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotSta
         <button
           type="button"
           className="btn btn-ghost"
-          disabled={slot.state === 'none' || pending !== undefined}
+          data-testid="kernel-restart"
+          disabled={slot.state === 'none' || pending !== undefined || holder !== null}
+          title={holder ? t('kernel.restartHeld', { holder: t(`notebook.holder.${holder.kind}`) }) : undefined}
           onClick={() => {
             if (window.confirm(t('kernel.restartConfirm', { language: name })))
               void act(sessionId, slot.language, 'restart');
@@ -85,7 +87,8 @@ function KernelRow({ sessionId, slot }: { sessionId: string; slot: KernelSlotSta
 
 /**
  * The open session's Python and R kernels: state, generation, sandbox, Interrupt and Restart,
- * what `children` add (the Notebook tab's environment picker), and a box to run code in them.
+ * and what `children` add (the Notebook tab's environment picker). The user's own code runs
+ * in the notebook's cells below (UserNotebook), the one way a user runs code in a kernel.
  */
 export function KernelPanel({ sessionId, children }: { sessionId: string; children?: ReactNode }) {
   const t = useT();
@@ -106,6 +109,7 @@ export function KernelPanel({ sessionId, children }: { sessionId: string; childr
   }, [sessionId, load]);
 
   const slots = kernels.sessionId === sessionId ? (kernels.data?.slots ?? []) : [];
+  const holder = kernels.sessionId === sessionId ? (kernels.data?.lease?.holder ?? null) : null;
   return (
     <section className="kernel-panel" aria-label={t('kernel.title')} data-testid="kernel-panel">
       {kernels.status === 'error' ? (
@@ -113,11 +117,10 @@ export function KernelPanel({ sessionId, children }: { sessionId: string; childr
       ) : null}
       <ul className="kernel-list">
         {slots.map((slot) => (
-          <KernelRow key={slot.language} sessionId={sessionId} slot={slot} />
+          <KernelRow key={slot.language} sessionId={sessionId} slot={slot} holder={holder} />
         ))}
       </ul>
       {children}
-      <CodeRunner sessionId={sessionId} />
     </section>
   );
 }

@@ -6,10 +6,11 @@ import { EnvironmentPicker } from './EnvironmentPicker';
 import { KernelPanel } from './KernelPanel';
 import { UserNotebook } from './UserNotebook';
 import { VariablesView } from './VariablesView';
+import { WorkspaceFiles } from './WorkspaceFiles';
 
 /**
- * The kernels, the user's own cells (editable, run in the same kernels) and the variables
- * view, then every cell the agent ran in order, read-only, with a marker where the kernel
+ * The kernels, the user's own cells (editable, run in the same kernels), the variables
+ * view and the workspace's files, then every cell the agent ran in order, read-only, with a marker where the kernel
  * generation changes.
  */
 export function NotebookTab() {
@@ -30,6 +31,7 @@ export function NotebookTab() {
       </KernelPanel>
       <UserNotebook sessionId={conv.sessionId} />
       <VariablesView sessionId={conv.sessionId} />
+      <WorkspaceFiles sessionId={conv.sessionId} />
     </>
   );
   if (cells.length === 0)

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import '../../styles/structure.css';
+import { applyView, parseResidue, pdbResidues, type MolViewer, type ResidueFocus, type StructureColour, type StructureStyle } from './structureScene';
 
 /** True when this window can create a WebGL context (SwiftShader counts; a blocked GPU may not). */
 export function hasWebGL(): boolean {
@@ -12,10 +13,8 @@ export function hasWebGL(): boolean {
   }
 }
 
-export type StructureStyle = 'cartoon' | 'stick' | 'surface';
-export type StructureColour = 'spectrum' | 'chain' | 'residue';
 const STYLES: readonly StructureStyle[] = ['cartoon', 'stick', 'surface'];
-const COLOURS: readonly StructureColour[] = ['spectrum', 'chain', 'residue'];
+const COLOURS: readonly StructureColour[] = ['spectrum', 'chain', 'residue', 'hydrophobicity'];
 
 /** The chain ids of a PDB file's ATOM records (column 22), in file order; none for mmCIF. */
 export function pdbChains(text: string, format: 'pdb' | 'cif'): string[] {
@@ -25,33 +24,10 @@ export function pdbChains(text: string, format: 'pdb' | 'cif'): string[] {
   return [...chains];
 }
 
-/** 3Dmol's viewer, as far as the controls use it. */
-interface MolViewer {
-  clear(): void;
-  setStyle(sel: object, style: object): void;
-  addSurface(type: unknown, style: object, sel?: object): unknown;
-  removeAllSurfaces(): void;
-  zoomTo(sel?: object): void;
-  render(): void;
-}
-
-/** Draws the model in the chosen style and colour, zoomed on the focused chain (or all of it). */
-function applyView(v: MolViewer, surfaceType: unknown, style: StructureStyle, colour: StructureColour, chain: string | null): void {
-  const color = colour === 'spectrum' ? { color: 'spectrum' } : { colorscheme: colour === 'chain' ? 'chain' : 'amino' };
-  v.removeAllSurfaces();
-  v.setStyle({}, style === 'stick' ? { stick: { radius: 0.2, ...color } } : { cartoon: color });
-  v.setStyle({ hetflag: true }, { stick: { radius: 0.2 } });
-  // Crystal waters scatter red dots around the molecule and pull the zoom out: hide them.
-  for (const resn of ['HOH', 'WAT', 'DOD']) v.setStyle({ resn }, {});
-  if (style === 'surface') v.addSurface(surfaceType, { opacity: 0.85, ...(colour === 'spectrum' ? { color: 'white' } : color) }, { hetflag: false });
-  v.zoomTo(chain ? { chain } : { hetflag: false });
-  v.render();
-}
-
 /**
  * An interactive 3D view of a PDB or mmCIF structure with 3Dmol.js (loaded on demand:
- * it is large): cartoon, sticks or surface, coloured along the chain, by chain or by
- * residue, zoomed on one chain, fullscreen; ligands as sticks. Without WebGL the file is
+ * it is large): cartoon, sticks or surface, coloured along the chain, by chain, by residue
+ * type or by hydrophobicity, zoomed on one chain or one residue, fullscreen; ligands as sticks. Without WebGL the file is
  * shown as text with a note saying why.
  */
 export function StructureViewer({ text, format }: { text: string; format: 'pdb' | 'cif' }) {
@@ -67,11 +43,18 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
   const [colour, setColour] = useState<StructureColour>('spectrum');
   const [chain, setChain] = useState<string | null>(null);
   const chains = useMemo(() => pdbChains(text, format), [text, format]);
+  const residues = useMemo(() => (format === 'pdb' ? pdbResidues(text) : new Set<string>()), [text, format]);
+  const [residueInput, setResidueInput] = useState('');
+  const parsed = residueInput.trim() ? parseResidue(residueInput, residues) : null;
+  const residue: ResidueFocus | null = parsed && !('error' in parsed) ? parsed : null;
+  const residueKey = residue ? `${residue.chain ?? ''}:${residue.resi}` : '';
 
   useEffect(() => {
     if (state !== 'ready' || !mol.current) return;
-    applyView(mol.current.viewer, mol.current.surface, style, colour, chain);
-  }, [state, style, colour, chain]);
+    applyView(mol.current.viewer, mol.current.surface, { style, colour, chain, residue });
+    // `residueKey` stands for `residue` (a new object on every render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state, style, colour, chain, residueKey]);
 
   useEffect(() => {
     if (state === 'nowebgl' || !host.current) return;
@@ -83,7 +66,7 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
         const v = lib.createViewer(host.current, { backgroundColor: 'white', antialias: true });
         v.addModel(text, format);
         mol.current = { viewer: v as unknown as MolViewer, surface: lib.SurfaceType.VDW };
-        applyView(mol.current.viewer, mol.current.surface, 'cartoon', 'spectrum', null);
+        applyView(mol.current.viewer, mol.current.surface, { style: 'cartoon', colour: 'spectrum', chain: null, residue: null });
         viewer = v;
         setState('ready');
       })
@@ -136,10 +119,28 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
             ))}
           </select>
         ) : null}
+        {residues.size ? (
+          <input
+            className="structure-residue mono"
+            data-testid="structure-residue"
+            aria-label={t('structure.residue')}
+            placeholder={t('structure.residuePlaceholder')}
+            aria-invalid={parsed !== null && 'error' in parsed}
+            value={residueInput}
+            onChange={(e) => setResidueInput(e.target.value)}
+          />
+        ) : null}
         <button type="button" className="btn btn-ghost" data-testid="structure-fullscreen" onClick={() => void frame.current?.requestFullscreen?.()}>
           {t('structure.fullscreen')}
         </button>
       </div>
+      {parsed && 'error' in parsed ? (
+        <p className="small error-text" role="alert" data-testid="structure-residue-error">
+          {parsed.error === 'ambiguous'
+            ? t('structure.residueAmbiguous', { choices: (parsed.choices ?? []).join(', ') })
+            : t(parsed.error === 'missing' ? 'structure.residueMissing' : 'structure.residueFormat', { input: residueInput.trim() })}
+        </p>
+      ) : null}
       <div
         ref={host}
         className="structure-viewer"
@@ -148,6 +149,7 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
         data-style={style}
         data-colour={colour}
         data-chain={chain ?? ''}
+        data-residue={residueKey}
         role="img"
         aria-label={`3D ${format.toUpperCase()}`}
       />

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import type { UserCellRecord } from '../../../../src-preload/contract';
+import { cellDataOfResult } from '../../../../src-preload/contract/cellView';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { NotebookEntry } from '../../store/notebookTypes';
 import { CellCard } from '../parts/CellCard';
-import { cellOfResult } from './CodeRunner';
 import '../../styles/notebook.css';
 
 const NO_ENTRIES: NotebookEntry[] = [];
@@ -16,6 +16,8 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
   const edit = useAppStore((s) => s.editNotebookCell);
   const run = useAppStore((s) => s.runNotebookCell);
   const interrupt = useAppStore((s) => s.runKernelAction);
+  const runFrom = useAppStore((s) => s.runAllNotebookCells);
+  const runningAll = useAppStore((s) => s.notebook.runningAll);
   const mine = versions.filter((v) => v.cellKey === entry.cellKey);
   const latest = mine.at(-1);
   const status = entry.running ? 'running' : (entry.last?.status ?? 'new');
@@ -27,11 +29,26 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
           {latest ? t('notebook.user.version', { version: latest.version }) : t('notebook.user.new')}
         </span>
         <span className="grow" />
+        {entry.running ? (
+          <span className="small muted" role="status" data-testid="user-cell-running">
+            <span className="spinner spinner-sm" aria-hidden="true" /> {t('codeRunner.running')}
+          </span>
+        ) : null}
         {entry.running && !waiting ? (
           <button type="button" className="btn btn-ghost" data-testid="user-cell-interrupt" onClick={() => void interrupt(sessionId, entry.language, 'interrupt')}>
             {t('kernel.interrupt')}
           </button>
         ) : null}
+        <button
+          type="button"
+          className="btn btn-ghost"
+          data-testid="user-cell-run-from"
+          disabled={runningAll || entry.running}
+          title={t('notebook.user.runFromHint')}
+          onClick={() => void runFrom(sessionId, entry.key)}
+        >
+          {t('notebook.user.runFrom')}
+        </button>
         <button
           type="button"
           className="btn btn-primary"
@@ -44,7 +61,7 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
         </button>
       </div>
       <textarea
-        className="code-runner-input mono"
+        className="user-cell-input mono"
         data-testid="user-cell-input"
         aria-label={t('notebook.user.code')}
         placeholder={t('codeRunner.placeholder')}
@@ -67,7 +84,7 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
       ) : null}
       {entry.last && latest ? (
         <div className="user-cell-result" data-testid="user-cell-result">
-          <CellCard cell={cellOfResult(latest.code, entry.last)} sessionId={sessionId} compact />
+          <CellCard cell={cellDataOfResult(latest.code, entry.last)} sessionId={sessionId} compact />
         </div>
       ) : null}
       {mine.length > 1 ? (

@@ -52,7 +52,8 @@ export function EvidenceLink({ id }: { id: string }) {
  */
 export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: boolean }) {
   const t = useT();
-  const send = useAppStore((s) => s.sendMessage);
+  // A suggested question goes through the readiness check: no provider ready (the demo) opens the setup.
+  const ask = useAppStore((s) => s.ask);
   const choice = useAppStore(useShallow(modelChoice));
   return (
     <section className="answer-card" data-testid="answer-card" aria-label={t('answer.title')}>
@@ -133,7 +134,7 @@ export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: bo
                 className="chip"
                 disabled={!canAsk}
                 data-testid="suggested-question"
-                onClick={() => void send(q, choice)}
+                onClick={() => void ask(q, choice)}
               >
                 {q}
               </button>

@@ -153,7 +153,7 @@ export function CellCard({
         );
       })}
       {figures.map((d) => (
-        <Figure key={d.path} path={d.path!} svgPath={d.svgPath} sessionId={sessionId} />
+        <Figure key={d.path} path={d.path!} svgPath={d.svgPath} pdfPath={d.pdfPath} sessionId={sessionId} />
       ))}
       {cell.error ? (
         <div className="cell-error" role="note" data-testid="cell-error">

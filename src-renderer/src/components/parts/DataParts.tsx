@@ -8,15 +8,19 @@ import { useT } from '../../i18n/useT';
 import { EvidenceLink } from './AnswerCard';
 import { FailedCellBadge } from './FailedCellBadge';
 import { preview } from './format';
+import { ProblemDetails } from '../failure/ProblemDetails';
 
-/** The stream's error report (the fold keeps `error` chunks as `data-error`). */
+/**
+ * An error reported in the stream that is not the run's own failure (that one is explained
+ * with Retry by AnswerOutcome): its text, the code only behind "details".
+ */
 export function ErrorPart({ data }: { data: ErrorData }) {
   const t = useT();
   return (
     <div className="part-error" role="alert" data-testid="error-part">
       <strong>{t('conv.errorPart')}</strong>
-      {data.errorCode ? <code className="muted"> {data.errorCode}</code> : null}
       <p>{data.errorText}</p>
+      {data.errorCode ? <ProblemDetails code={data.errorCode} message="" /> : null}
     </div>
   );
 }

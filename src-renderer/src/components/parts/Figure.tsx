@@ -10,7 +10,7 @@ import { Icon } from '../icons';
  * and shown as a data: URL (allowed by the CSP's img-src). Until the artifact is
  * listed, or in a build without the artifact store, the saved path is shown instead.
  */
-export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: string; svgPath?: string | undefined }) {
+export function Figure({ path, sessionId, svgPath, pdfPath }: { path: string; sessionId: string; svgPath?: string | undefined; pdfPath?: string | undefined }) {
   const t = useT();
   const artifacts = useAppStore((s) =>
     s.artifacts.sessionId === sessionId ? s.artifacts.data : null,
@@ -21,6 +21,7 @@ export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: 
   const find = (p: string) => artifacts?.find((a) => a.path === p || a.path.endsWith(`/${p}`) || p.endsWith(`/${a.path}`))?.latest ?? null;
   const version = find(path);
   const svgVersion = svgPath ? find(svgPath) : null;
+  const pdfVersion = pdfPath ? find(pdfPath) : null;
   // Saves a version's bytes under its own file name (the browser's download).
   const save = (v: NonNullable<typeof version>) =>
     void readArtifact(v.id).then(
@@ -73,6 +74,11 @@ export function Figure({ path, sessionId, svgPath }: { path: string; sessionId: 
         {svgVersion ? (
           <button type="button" className="btn btn-ghost" data-testid="figure-save-svg" onClick={() => save(svgVersion)}>
             {t('cell.figureSaveSvg')}
+          </button>
+        ) : null}
+        {pdfVersion ? (
+          <button type="button" className="btn btn-ghost" data-testid="figure-save-pdf" onClick={() => save(pdfVersion)}>
+            {t('cell.figureSavePdf')}
           </button>
         ) : null}
         {version ? (

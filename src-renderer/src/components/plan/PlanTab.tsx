@@ -4,8 +4,8 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { isDataPart } from '../parts/dataPart';
 import { currentStep, formatElapsed, stepElapsedMs } from './stepTree';
+import { stepTitle } from './stepTitle';
 import { ThinkingSteps, useNow } from './ThinkingSteps';
-import { stepText } from '../run/stepText';
 
 const NO_STEPS: readonly ThinkingStepData[] = [];
 const NO_MESSAGES: readonly UIMessage[] = [];
@@ -33,7 +33,7 @@ function NowLine({ step }: { step: ThinkingStepData | null }) {
       <strong>{t('plan.now')}:</strong>{' '}
       {step ? (
         <>
-          <span className="spinner spinner-sm" aria-hidden="true" /> {stepText(step, t)}
+          <span className="spinner spinner-sm" aria-hidden="true" /> {stepTitle(step, t)}
           {elapsed !== null ? <span className="muted small"> · {formatElapsed(elapsed)}</span> : null}
         </>
       ) : (

@@ -3,7 +3,7 @@ import type { ThinkingStepData } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import '../../styles/plan.css';
 import { formatElapsed, stepElapsedMs, stepTree, type StepNode } from './stepTree';
-import { stepText } from '../run/stepText';
+import { stepTitle } from './stepTitle';
 import { Icon } from '../icons';
 
 /** The current time, re-read every second while `ticking` (a running step shows its elapsed time). */
@@ -37,7 +37,7 @@ function StepLine({ node, now, live }: { node: StepNode; now: number; live: bool
         <span className="step-mark" aria-hidden="true">
           {stalled ? <Icon name="dashedCircle" size={12} /> : step.status === 'in_progress' ? <span className="spinner spinner-sm" /> : MARK[step.status]}
         </span>
-        <span className="step-title">{stepText(step, t)}</span>
+        <span className="step-title">{stepTitle(step, t)}</span>
         <span className="sr-only"> ({t(`plan.status.${step.status}`)})</span>
         {elapsed !== null && step.status !== 'pending' ? (
           <span className="step-elapsed muted small" data-testid="step-elapsed">

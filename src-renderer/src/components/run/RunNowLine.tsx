@@ -4,7 +4,7 @@ import { useAppStore } from '../../store/context';
 import { isDataPart } from '../parts/dataPart';
 import { currentStep, formatElapsed, stepElapsedMs } from '../plan/stepTree';
 import { useNow } from '../plan/ThinkingSteps';
-import { stepText } from './stepText';
+import { stepTitle } from '../plan/stepTitle';
 import type { MessageKey } from '../../i18n/messages';
 
 /** What the live run is doing when no activity step runs: the model is thinking, writing, or not yet answering. */
@@ -24,7 +24,7 @@ function runStart(startedAt: string | null | undefined, steps: ThinkingStepData[
 
 /**
  * The live run's status line, replacing a bare "Working…": the step running now in words
- * ("Searching UniProt for “insulin human”", "Running Python cell 3", "Waiting for your
+ * ("Searching UniProt for \"insulin human\"", "Python cell 3", "Waiting for your
  * approval", "Writing the answer") with how long it has run, and the run's total time.
  */
 export function RunNowLine({ message }: { message: UIMessage }) {
@@ -46,7 +46,7 @@ export function RunNowLine({ message }: { message: UIMessage }) {
       <span className="spinner spinner-sm" aria-hidden="true" />
       {/* Only the words are announced when they change; the ticking times would be noise. */}
       <span className="run-now-text" role="status" data-testid="run-now-text">
-        {step ? stepText(step, t) : t(modelPhase(message))}
+        {step ? stepTitle(step, t) : t(modelPhase(message))}
       </span>
       {stepMs !== null ? (
         <span className="run-now-time mono" aria-hidden="true" data-testid="run-now-step-time">

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import type { ProviderReport, StoredKeyInfo } from '../../../../src-preload/contract';
+import type { ProviderStatus, StoredKeyInfo } from '../../../../src-preload/contract';
+import { READINESS_TONE } from '../setup/ProviderChoice';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
@@ -83,28 +84,41 @@ export function KeyEditorRow({
   );
 }
 
-/** One provider's key: configured or not, and where its key comes from. */
+/** One provider's key, readiness, base URL and model (each with where it comes from), and its setup. */
 export function KeyRow({
   provider,
   stored,
   canStore,
 }: {
-  provider: ProviderReport;
+  provider: ProviderStatus;
   stored: StoredKeyInfo | undefined;
   canStore: boolean;
 }) {
   const t = useT();
+  const openSetup = useAppStore((s) => s.openSetup);
+  const origin = (o: ProviderStatus['baseUrlOrigin'], variable: string) => t(`origin.${o}` as MessageKey, { variable });
   return (
     <KeyEditorRow
       id={provider.id}
       label={provider.label}
-      badge={provider.isDefault ? <span className="pill pill-neutral"> {t('system.providers.default')}</span> : null}
+      badge={
+        <>
+          {provider.isDefault ? <span className="pill pill-neutral"> {t('system.providers.default')}</span> : null}
+          <div className="mono sub" data-testid={`provider-model-${provider.id}`}>
+            {t('setup.model')}: {provider.model} <span className="muted">({origin(provider.modelOrigin, provider.modelVariable)})</span>
+          </div>
+          <div className="mono sub url" data-testid={`provider-base-url-${provider.id}`}>
+            {t('setup.baseUrl')}: {provider.baseUrl} <span className="muted">({origin(provider.baseUrlOrigin, provider.baseUrlVariable)})</span>
+          </div>
+          <button type="button" className="link small" onClick={() => openSetup(provider.id)} aria-label={t('settings.providers.editLabel', { provider: provider.label })} data-testid={`provider-setup-${provider.id}`}>
+            {t('settings.providers.edit')}
+          </button>
+        </>
+      }
       status={
         <>
-          <span className={`pill pill-${provider.configured ? 'ok' : 'neutral'}`}>
-            {provider.configured
-              ? t('system.providers.configured')
-              : t('system.providers.notConfigured')}
+          <span className={`pill pill-${READINESS_TONE[provider.readiness.state]}`} data-testid="readiness">
+            {t(`readiness.${provider.readiness.state}` as MessageKey)}
           </span>{' '}
           <span className="muted small">
             {t(`system.providers.keySource.${provider.keySource}` as MessageKey)}

@@ -1,14 +1,17 @@
-import type { ProviderReport } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { KeyRow } from './KeyRow';
 import { SERVICE_KEY_ROWS, ServiceKeyRow } from './ServiceKeyRow';
 import { Section } from './Section';
+import type { ProviderStatus } from '../../../../src-preload/contract';
 
-/** Provider keys: one row per provider the doctor report knows. */
-export function KeysSection({ providers }: { providers: readonly ProviderReport[] }) {
+const NONE: readonly ProviderStatus[] = [];
+
+/** Providers: each one's key, readiness, base URL and model, and its setup; then the service keys. */
+export function KeysSection() {
   const t = useT();
   const view = useAppStore((s) => s.settings.data);
+  const providers = useAppStore((s) => s.providers.data?.providers ?? NONE);
   return (
     <Section
       title={t('settings.keys.title')}

@@ -52,6 +52,12 @@ function ServerCard({ server, change }: { server: McpServerView; change: (c: Mcp
         <span className="muted mono small">{server.endpoint}</span>
       </div>
       {server.error ? <p className="small error-text">{server.error}</p> : null}
+      {server.skipped.map((line) => (
+        // The server's own tool names, as text; why the app left each out.
+        <p key={line} className="small muted" data-testid="mcp-skipped">
+          {line}
+        </p>
+      ))}
       <div className="mcp-server-actions">
         <PolicySelect
           label={t('settings.mcp.serverPolicy', { server: server.name })}

@@ -23,6 +23,7 @@ export function SettingsPanel() {
   const load = useAppStore((s) => s.loadSettings);
   const loadRules = useAppStore((s) => s.loadRules);
   const loadDoctor = useAppStore((s) => s.loadDoctor);
+  const loadProviders = useAppStore((s) => s.loadProviders);
   const update = useAppStore((s) => s.updateSettings);
   const [saveError, setSaveError] = useState<string | null>(null);
 
@@ -30,6 +31,7 @@ export function SettingsPanel() {
     void load();
     void loadRules();
     if (doctor.status === 'idle') void loadDoctor();
+    void loadProviders(true);
     // Settings are read fresh each time the page opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -51,7 +53,7 @@ export function SettingsPanel() {
         </div>
       ) : null}
       <div className="settings-grid">
-        <KeysSection providers={providers} />
+        <KeysSection />
         <DefaultsSection providers={providers} save={save} />
         <SandboxSection save={save} />
         <CellLimitSection save={save} />

@@ -51,6 +51,27 @@ describe('Science Navigator client over a loopback server', () => {
     expect(server.seen.at(-1)!.path).toBe('/openapi/v2/sigma-search/api/v4/sn-7f3c2a/history');
   });
 
+  it('drops a stream that sends a line over 1 MiB and recovers from history, naming the limit', async () => {
+    const frames = streamFrames();
+    const huge = `event:data\ndata:${'x'.repeat(2 * 1024 * 1024)}\n\n`;
+    server = await startNavigatorServer({ frames: [...frames.slice(0, 3), huge, ...frames.slice(3)] });
+    const result = await client(server.base).ask({ question: 'q?' }, never);
+    expect(result.via).toBe('history');
+    expect(result.streamProblem).toBe('the stream broke (the stream sent a line over 1,048,576 characters, the most the app reads in one; the stream was dropped)');
+    expect(result.answers[0]!.status).toBe('complete');
+  });
+
+  it('refuses a history answer over 16 MiB and a session answer over 1 MiB, or one that is not an object, with a named error', async () => {
+    server = await startNavigatorServer({ stopAfter: { frames: 2, how: 'cut' }, history: [{ body: JSON.stringify({ code: 0, data: { historyData: [], pad: 'p'.repeat(17 * 1024 * 1024) } }) }] });
+    await expect(client(server.base).ask({ question: 'q?' }, never)).rejects.toThrow(/Science Navigator: the history answer is over 16,777,216 bytes/);
+    await server.close();
+    server = await startNavigatorServer({ session: { body: { code: 0, data: { sessionId: 's' }, pad: 'p'.repeat(2 * 1024 * 1024) } } });
+    await expect(client(server.base).ask({ question: 'q?' }, never)).rejects.toThrow(/the answer to creating a session is over 1,048,576 bytes/);
+    await server.close();
+    server = await startNavigatorServer({ session: { body: 42 } });
+    await expect(client(server.base).ask({ question: 'q?' }, never)).rejects.toThrow(/creating a session answered JSON that is not an object/);
+  });
+
   it('gives up a stalled stream and reads history', async () => {
     server = await startNavigatorServer({ stopAfter: { frames: 4, how: 'stall' } });
     const result = await client(server.base, { stallMs: 150 }).ask({ question: 'q?' }, never);

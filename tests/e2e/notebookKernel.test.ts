@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
 
 /**
- * The kernel panel's Run code box against the real core: the user's own cell goes
- * through `kernel.execute` into the session's sandboxed Python kernel, and the panel
- * shows what it printed, or its error.
+ * A notebook cell against the real core: the user's cell goes through `kernel.execute`
+ * into the session's sandboxed Python kernel (the one way a user runs code; the old
+ * kernel-panel box is gone), and the cell shows what it printed, or its error.
  */
-describe('Run code in the session’s kernel', () => {
+describe('A notebook cell in the session’s kernel', () => {
   let browser: Browser;
   let shell: Shell;
 
@@ -34,11 +34,13 @@ describe('Run code in the session’s kernel', () => {
     await python.waitFor();
     expect(await python.getAttribute('data-state')).toBe('none');
 
-    const runner = page.getByTestId('code-runner');
-    const box = runner.getByTestId('code-runner-input');
+    const notebook = page.getByTestId('user-notebook');
+    await notebook.getByTestId('notebook-add-python').click();
+    const cell = notebook.getByTestId('user-cell').first();
+    const box = cell.getByTestId('user-cell-input');
     await box.fill('print(6*7)');
     await box.press('Control+Enter');
-    const result = runner.getByTestId('code-runner-result');
+    const result = cell.getByTestId('user-cell-result');
     await result.getByTestId('cell-card').waitFor({ timeout: 60_000 });
     expect(await result.getByTestId('cell-card').getAttribute('data-status')).toBe('ok');
     expect(await result.getByTestId('cell-output').textContent()).toBe('42\n');
@@ -48,14 +50,14 @@ describe('Run code in the session’s kernel', () => {
 
     // A failing line is shown with its traceback.
     await box.fill('answer = 42\nanswer / 0');
-    await runner.getByRole('button', { name: 'Run' }).click();
+    await cell.getByTestId('user-cell-run').click();
     await result.locator('[data-testid="cell-card"][data-status="error"]').waitFor({ timeout: 60_000 });
     const error = result.getByTestId('cell-error');
     expect(await error.locator('strong').textContent()).toBe('ZeroDivisionError: division by zero');
     expect(await error.textContent()).toContain('line 2');
     expect(await error.locator('pre').textContent()).toContain('answer / 0');
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('code-runner-en.png') });
+    await page.screenshot({ path: await screenshotPath('notebook-cell-error-en.png') });
 
     // The kernel kept what the failing cell assigned before it failed.
     await box.fill('print(answer + 1)');

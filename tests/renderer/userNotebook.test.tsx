@@ -1,14 +1,20 @@
+/**
+ * The Notebook tab's cells are the one place a user runs code in the session's kernels
+ * (issue 25; the kernel panel's old "Run code" box is gone, its behaviour lives here):
+ * Ctrl/⌘+Enter runs, a running cell shows it and runs nothing twice, output, figures and
+ * errors show in the cell's card as text (never HTML), Interrupt stops it, and a run that
+ * could not start says why.
+ */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ArtifactSummary, Envelope, KernelCellResult, KernelLanguage, KernelStatus } from '../../src-preload/contract';
+import type { ArtifactSummary, Envelope, KernelCellResult, KernelLanguage, KernelStatus, UserCellRecord } from '../../src-preload/contract';
 import { bridge } from '../../src-renderer/src/api/bridge';
-import { KernelPanel } from '../../src-renderer/src/components/panel/KernelPanel';
+import { UserNotebook } from '../../src-renderer/src/components/panel/UserNotebook';
 import { StoreProvider } from '../../src-renderer/src/store/context';
-import { openConversation } from '../../src-renderer/src/store/conversationReducer';
 import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
 
-const SESSION = 'session-run';
+const SESSION = 'session-cells';
 
 const FIGURE: ArtifactSummary = {
   id: 'art_aaaaaaaaaaaaaaaa',
@@ -30,56 +36,56 @@ const FIGURE: ArtifactSummary = {
 
 interface Pending {
   language: KernelLanguage;
-  code: string;
   finish(result: Partial<KernelCellResult>): void;
 }
 
 /**
- * main as the panel sees it: kernel.execute stays pending until the test finishes it (so
- * the running state can be looked at), kernel.interrupt ends the pending cell as
- * interrupted, and a language in `unavailable` has no kernel.
+ * main as the notebook sees it: kernel.execute stays pending until the test finishes it
+ * (then the run is recorded as a version, as NotebookCells does), kernel.interrupt ends
+ * the pending cell as interrupted, and a language in `unavailable` has no kernel.
  */
 function kernelBackend(unavailable: KernelLanguage[] = []) {
   const pending: Pending[] = [];
   const figures: ArtifactSummary[] = [];
+  const versions: UserCellRecord[] = [];
   let cells = 0;
   const status = (): KernelStatus => ({
     sessionId: SESSION,
-    slots: [
-      { language: 'python', state: pending.length ? 'busy' : 'idle', generation: 'gen-aaaaaaaa1111', sandbox: { state: 'sandboxed', backend: 'bwrap' }, startedAt: '2026-01-01T00:00:00.000Z', cells },
-      { language: 'r', state: 'none', generation: null, sandbox: null, startedAt: null, cells: 0 },
-    ],
+    slots: [{ language: 'python', state: pending.length ? 'busy' : 'idle', generation: 'gen-aaaaaaaa1111', sandbox: { state: 'sandboxed', backend: 'bwrap' }, startedAt: null, cells }],
+    lease: { holder: null, since: null, waiting: [] },
   });
   const answer = (route: string, input: unknown): Envelope<unknown> | Promise<Envelope<unknown>> => {
-    const { language, code } = input as { language: KernelLanguage; code: string };
+    const { language, code, cellKey } = input as { language: KernelLanguage; code: string; cellKey?: string };
     switch (route) {
       case 'kernel.status':
         return { ok: true, data: status() };
+      case 'notebook.cells':
+        return { ok: true, data: versions };
       case 'kernel.execute':
         if (unavailable.includes(language))
           return { ok: false, error: { code: 'unavailable', message: `No ${language} interpreter was found: install it, or pick another environment.` } };
         return new Promise((resolve) => {
           const entry: Pending = {
             language,
-            code,
-            finish(result) {
+            finish(partial) {
               pending.splice(pending.indexOf(entry), 1);
               const cellNumber = ++cells;
-              resolve({
-                ok: true,
-                data: {
-                  sessionId: SESSION, language, generation: 'gen-aaaaaaaa1111', cellId: `cell-${cellNumber}`, cellNumber,
-                  status: 'ok', stdout: '', stderr: '', displays: [], truncated: false,
-                  sandbox: { state: 'sandboxed', backend: 'bwrap' }, ...result,
-                } satisfies KernelCellResult,
-              });
+              const result: KernelCellResult = {
+                sessionId: SESSION, language, generation: 'gen-aaaaaaaa1111', cellId: `cell-${cellNumber}`, cellNumber,
+                status: 'ok', stdout: '', stderr: '', displays: [], truncated: false, sandbox: { state: 'sandboxed', backend: 'bwrap' }, ...partial,
+              };
+              const key = cellKey ?? `uc_${cellNumber}`;
+              const version = versions.filter((v) => v.cellKey === key).length + 1;
+              versions.push({ id: `v${cellNumber}`, sessionId: SESSION, cellKey: key, version, language, code, status: result.status, generation: result.generation, result, evidenceId: null, hostCalls: [], startedAt: 't', finishedAt: 't' });
+              resolve({ ok: true, data: { ...result, userCell: { id: `v${cellNumber}`, cellKey: key, version } } });
             },
           };
           pending.push(entry);
         });
-      // A figure the cell saved, once it is an artifact of the session.
       case 'artifact.list':
         return { ok: true, data: figures };
+      case 'artifact.reveal':
+        return { ok: true, data: { revealed: true, path: '/data/blobs/aa' } };
       case 'artifact.read':
         return { ok: true, data: { versionId: FIGURE.latest.id, mime: 'image/png', size: 4, base64: 'iVBORw==', truncated: false } };
       case 'kernel.interrupt': {
@@ -94,22 +100,29 @@ function kernelBackend(unavailable: KernelLanguage[] = []) {
   return { pending, figures, answer };
 }
 
-function renderPanel(unavailable: KernelLanguage[] = []) {
+async function renderNotebook(unavailable: KernelLanguage[] = []) {
   const backend = kernelBackend(unavailable);
   const api = fakeBridgeApi(backend.answer);
   window.openai4s = api;
   const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
-  store.setState({ conversation: { ...openConversation(SESSION, 1), status: 'ready' } });
   render(
     <StoreProvider store={store}>
-      <KernelPanel sessionId={SESSION} />
+      <UserNotebook sessionId={SESSION} />
     </StoreProvider>,
   );
-  const runner = screen.getByTestId('code-runner');
-  const input = screen.getByRole('textbox', { name: 'Code to run in this session’s kernel' }) as HTMLTextAreaElement;
-  const runButton = within(runner).getByRole('button', { name: 'Run' }) as HTMLButtonElement;
+  await store.getState().loadKernels(SESSION);
   const executes = () => api.calls.filter((c) => c.route === 'kernel.execute').map((c) => c.input);
-  return { api, backend, store, runner, input, runButton, executes };
+  /** Adds a cell of that language and answers its editor, card and Run button. */
+  const addCell = (language: KernelLanguage) => {
+    fireEvent.click(screen.getByTestId(language === 'python' ? 'notebook-add-python' : 'notebook-add-r'));
+    const cell = screen.getAllByTestId('user-cell').at(-1)!;
+    return {
+      cell,
+      input: within(cell).getByTestId('user-cell-input') as HTMLTextAreaElement,
+      runButton: within(cell).getByTestId('user-cell-run') as HTMLButtonElement,
+    };
+  };
+  return { api, backend, store, executes, addCell };
 }
 
 afterEach(() => {
@@ -117,9 +130,10 @@ afterEach(() => {
   delete (window as unknown as Record<string, unknown>).openai4s;
 });
 
-describe('kernel panel: Run code', () => {
-  it('runs the typed code on Ctrl+Enter, shows it running, then shows its output', async () => {
-    const { backend, runner, input, runButton, executes, api } = renderPanel();
+describe('notebook cells: running code', () => {
+  it('runs the typed code on Ctrl+Enter, shows it running, then shows its output and figure', async () => {
+    const { backend, executes, addCell, api } = await renderNotebook();
+    const { cell, input, runButton } = addCell('python');
     expect(runButton.disabled).toBe(true); // nothing to run yet
     fireEvent.change(input, { target: { value: 'x = 6 * 7\nprint(x)' } });
     expect(runButton.disabled).toBe(false);
@@ -130,8 +144,8 @@ describe('kernel panel: Run code', () => {
     fireEvent.keyDown(input, { key: 'Enter', ctrlKey: true });
     await waitFor(() => expect(backend.pending).toHaveLength(1));
     expect(executes()).toEqual([{ sessionId: SESSION, language: 'python', code: 'x = 6 * 7\nprint(x)' }]);
-    expect(runner.dataset.status).toBe('running');
-    expect(screen.getByTestId('code-runner-running').textContent).toContain('Running…');
+    expect(cell.dataset.status).toBe('running');
+    expect(within(cell).getByTestId('user-cell-running').textContent).toContain('Running…');
     expect(runButton.disabled).toBe(true);
     // A second Ctrl+Enter while it runs starts nothing.
     fireEvent.keyDown(input, { key: 'Enter', ctrlKey: true });
@@ -144,30 +158,33 @@ describe('kernel panel: Run code', () => {
       usage: { wallMs: 12, cpuMs: 10, peakRssKb: null },
       displays: [{ data: { 'text/plain': '<figure 1 saved as figures/answer.png>' }, path: 'figures/answer.png', bytes: 4 }],
     });
-    await waitFor(() => expect(runner.dataset.status).toBe('done'));
-    const result = screen.getByTestId('code-runner-result');
-    const card = within(result).getByTestId('cell-card');
-    expect(card.dataset.status).toBe('ok');
+    // The new cell becomes its recorded cell (a new element, keyed by its cellKey).
+    await waitFor(() => expect(screen.getByTestId('user-cell').dataset.status).toBe('ok'));
+    const recorded = screen.getByTestId('user-cell');
+    expect(recorded.dataset.version).toBe('1');
+    const card = within(recorded).getByTestId('cell-card');
     expect(within(card).getByTestId('cell-output').textContent).toBe('42\n');
-    expect(within(card).getByTestId('cell-code').textContent).toContain('print(x)');
     // The saved figure is looked up among the session's artifacts and shown as an image.
     const img = (await within(card).findByTestId('cell-figure-img')) as HTMLImageElement;
     expect(img.getAttribute('src')).toBe('data:image/png;base64,iVBORw==');
-    expect(screen.queryByTestId('code-runner-running')).toBeNull();
-    expect(runButton.disabled).toBe(false);
-    // The rows above are asked again: the kernel may have started or died.
+    // Show file: the figure's artifact version in the OS file manager.
+    fireEvent.click(within(card).getByTestId('figure-reveal'));
+    await waitFor(() => expect(api.calls.filter((c) => c.route === 'artifact.reveal').map((c) => c.input)).toEqual([{ versionId: FIGURE.latest.id }]));
+    expect(within(recorded).queryByTestId('user-cell-running')).toBeNull();
+    expect((within(recorded).getByTestId('user-cell-run') as HTMLButtonElement).disabled).toBe(false);
+    // The kernel rows are asked again: the kernel may have started or died.
     await waitFor(() => expect(api.calls.filter((c) => c.route === 'kernel.status').length).toBeGreaterThan(statusBefore));
   });
 
-  it('runs in the chosen language with Cmd+Enter and shows an error with its traceback and failing line', async () => {
-    const { backend, input, executes } = renderPanel();
-    fireEvent.change(screen.getByRole('combobox', { name: 'Kernel language' }), { target: { value: 'r' } });
+  it('runs an R cell with Cmd+Enter and shows an error with its traceback and failing line', async () => {
+    const { backend, executes, addCell } = await renderNotebook();
+    const { input } = addCell('r');
     fireEvent.change(input, { target: { value: 'x <- 1\nstop("no counts")' } });
     fireEvent.keyDown(input, { key: 'Enter', metaKey: true });
     await waitFor(() => expect(backend.pending).toHaveLength(1));
     expect(executes()).toEqual([{ sessionId: SESSION, language: 'r', code: 'x <- 1\nstop("no counts")' }]);
-    // The language cannot change under a running cell.
-    expect((screen.getByRole('combobox', { name: 'Kernel language' }) as HTMLSelectElement).disabled).toBe(true);
+    // The code cannot change under a running cell.
+    expect(input.readOnly).toBe(true);
 
     backend.pending[0]!.finish({
       status: 'error',
@@ -181,40 +198,37 @@ describe('kernel panel: Run code', () => {
     expect(error.textContent).toContain('line 2');
     expect(error.querySelector('pre')!.textContent).toBe('Error in eval(): no counts\nCalls: <cell-1> -> stop');
     expect(within(card).getByTestId('cell-output').textContent).toBe('Warning: something odd\n');
-    expect(card.querySelector('.error-line')!.textContent).toContain('stop("no counts")');
   });
 
-  it('interrupts the running cell and shows it interrupted', async () => {
-    const { backend, runner, input, api } = renderPanel();
+  it('interrupts the running cell from its bar and shows it interrupted', async () => {
+    const { backend, api, addCell } = await renderNotebook();
+    const { cell, input } = addCell('python');
     fireEvent.change(input, { target: { value: 'while True: pass' } });
-    fireEvent.click(within(runner).getByRole('button', { name: 'Run' }));
+    fireEvent.click(within(cell).getByTestId('user-cell-run'));
     await waitFor(() => expect(backend.pending).toHaveLength(1));
-    fireEvent.click(within(runner).getByRole('button', { name: 'Interrupt' }));
-    await waitFor(() => expect(runner.dataset.status).toBe('done'));
-    expect(api.calls.filter((c) => c.route === 'kernel.interrupt').map((c) => c.input)).toEqual([
-      { sessionId: SESSION, language: 'python' },
-    ]);
-    expect(screen.getByTestId('cell-card').dataset.status).toBe('interrupted');
-    expect(within(runner).queryByRole('button', { name: 'Interrupt' })).toBeNull();
+    fireEvent.click(within(cell).getByTestId('user-cell-interrupt'));
+    await waitFor(() => expect(screen.getByTestId('user-cell').dataset.status).toBe('interrupted'));
+    expect(api.calls.filter((c) => c.route === 'kernel.interrupt').map((c) => c.input)).toEqual([{ sessionId: SESSION, language: 'python' }]);
+    expect(screen.queryByTestId('user-cell-interrupt')).toBeNull();
   });
 
   it('says why a run could not start, and shows output as text, never as HTML', async () => {
-    const { backend, runner, input } = renderPanel(['r']);
-    fireEvent.change(screen.getByRole('combobox', { name: 'Kernel language' }), { target: { value: 'r' } });
-    fireEvent.change(input, { target: { value: 'print(1)' } });
-    fireEvent.keyDown(input, { key: 'Enter', ctrlKey: true });
-    const alert = await screen.findByTestId('code-runner-error');
+    const { backend, addCell } = await renderNotebook(['r']);
+    const r = addCell('r');
+    fireEvent.change(r.input, { target: { value: 'print(1)' } });
+    fireEvent.keyDown(r.input, { key: 'Enter', ctrlKey: true });
+    const alert = await screen.findByTestId('user-cell-error');
     expect(alert.getAttribute('role')).toBe('alert');
     expect(alert.textContent).toBe('No r interpreter was found: install it, or pick another environment.');
-    expect(runner.dataset.status).toBe('error');
+    expect(r.cell.dataset.status).toBe('new');
 
-    fireEvent.change(screen.getByRole('combobox', { name: 'Kernel language' }), { target: { value: 'python' } });
-    fireEvent.keyDown(input, { key: 'Enter', ctrlKey: true });
+    const py = addCell('python');
+    fireEvent.change(py.input, { target: { value: 'print(html)' } });
+    fireEvent.keyDown(py.input, { key: 'Enter', ctrlKey: true });
     await waitFor(() => expect(backend.pending).toHaveLength(1));
     const html = '<img src=x onerror="alert(1)"><b>bold</b>';
     backend.pending[0]!.finish({ stdout: html, displays: [{ data: { 'text/plain': '<script>x()</script>', 'text/html': '<i>hi</i>' } }] });
     const card = await screen.findByTestId('cell-card');
-    expect(screen.queryByTestId('code-runner-error')).toBeNull();
     expect(within(card).getByTestId('cell-output').textContent).toBe(html);
     expect(card.textContent).toContain('<script>x()</script>');
     expect(card.querySelector('img, b, script, i')).toBeNull();

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuditRecord } from './actionsRepo';
+
+export type { AuditRecord };
+
+/** The journal is emptied once it is this big and everything in it is committed. */
+const TRUNCATE_AT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The host-call audit's write-ahead journal (at the ledger's `normal` level; see README.md).
+ * A cell's host call is answered only once its audit rows are durable; committing them to
+ * SQLite costs a transaction per call (about 40 syscalls and the WAL frames of four tables
+ * and their indexes), which is what bounded a cell's serial calls. Instead, the rows are
+ * appended here in one `write` (in the OS's page cache once it returns: they survive a
+ * crash or kill -9 of the app, as a commit at `normal` does) and the call is answered; the
+ * same rows ride in the ledger's next group commit. A kill -9 may leave rows here that
+ * never reached SQLite: the next process that opens the ledger alone replays every journal
+ * (`replayAuditJournals`) before crash repair, then deletes them.
+ *
+ * One file per process (`<ledger>-audit-<pid>-<random>.jsonl`), so two processes sharing
+ * the ledger never truncate each other's records. Emptied when everything appended is
+ * committed and it has grown past TRUNCATE_AT_BYTES; deleted at close.
+ */
+export class AuditJournal {
+  private fd: number | null = null;
+  private bytes = 0;
+  private uncommitted = 0;
+
+  constructor(readonly file: string) {}
+
+  /**
+   * Appends the records in one write; `committed` settles once the same rows are in SQLite
+   * (or their write failed and went to the fallback file). Throws if the write fails: the
+   * caller then waits for the commit instead.
+   */
+  append(records: AuditRecord[], committed: Promise<unknown>): void {
+    let text = '';
+    for (const r of records) text += `${JSON.stringify(r)}\n`;
+    const buf = Buffer.from(text, 'utf8');
+    this.fd ??= fs.openSync(this.file, 'a', 0o600);
+    for (let at = 0; at < buf.length; ) at += fs.writeSync(this.fd, buf, at, buf.length - at);
+    this.bytes += buf.length;
+    this.uncommitted++;
+    const done = () => {
+      this.uncommitted--;
+      if (this.uncommitted === 0 && this.bytes >= TRUNCATE_AT_BYTES && this.fd !== null) {
+        fs.ftruncateSync(this.fd, 0);
+        this.bytes = 0;
+      }
+    };
+    committed.then(done, done);
+  }
+
+  /** How many appends wait for their commit (diagnostics and tests). */
+  get pending(): number {
+    return this.uncommitted;
+  }
+
+  /**
+   * Closes the file. `committed`: the ledger has just committed its whole queue (its close
+   * does that first), so every row here is in SQLite and the file is deleted; otherwise it
+   * stays for the next open to replay.
+   */
+  close(committed: boolean): void {
+    try {
+      if (this.fd !== null) fs.closeSync(this.fd);
+      if (committed || this.uncommitted === 0) fs.rmSync(this.file, { force: true });
+    } catch {
+      // A journal left behind is replayed (idempotently) by the next open; closing the ledger must go on.
+    }
+    this.fd = null;
+  }
+}
+
+/** A new journal file for this process, next to the ledger. */
+export function newJournalFile(ledgerFile: string): string {
+  return `${ledgerFile}-audit-${process.pid}-${randomUUID().slice(0, 8)}.jsonl`;
+}
+
+function journalsOf(ledgerFile: string): string[] {
+  const dir = path.dirname(ledgerFile);
+  const prefix = `${path.basename(ledgerFile)}-audit-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.startsWith(prefix) && n.endsWith('.jsonl')).map((n) => path.join(dir, n));
+}
+
+/** Parses a journal; a line cut by the crash (or otherwise unreadable) ends it. */
+function readRecords(file: string): AuditRecord[] {
+  const out: AuditRecord[] = [];
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as AuditRecord);
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Replays the journals left by processes that died (called by the process that opened the
+ * ledger alone, before crash repair): every record is applied in its own savepoint inside
+ * `transaction`, a record that cannot be applied (its session was deleted) is skipped, and
+ * the files are deleted once the rows are committed.
+ */
+export function replayAuditJournals(
+  ledgerFile: string,
+  transaction: (fn: () => void) => void,
+  apply: (record: AuditRecord) => void,
+): { applied: number; skipped: number } {
+  const files = journalsOf(ledgerFile);
+  let applied = 0;
+  let skipped = 0;
+  if (!files.length) return { applied, skipped };
+  transaction(() => {
+    for (const file of files) {
+      for (const record of readRecords(file)) {
+        try {
+          transaction(() => apply(record));
+          applied++;
+        } catch {
+          skipped++;
+        }
+      }
+    }
+  });
+  for (const file of files) fs.rmSync(file, { force: true });
+  return { applied, skipped };
+}

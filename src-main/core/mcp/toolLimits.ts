@@ -1,0 +1,108 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { neutraliseMarkers } from '../security/untrusted';
+
+/**
+ * What the app takes from a server's tool list. A server is outside code: its input schemas
+ * go into the model's requests once found, its descriptions into the catalogue and Settings,
+ * so an unbounded schema or list would blow the request budget or the app's memory. A tool
+ * over a limit is left out whole (a cut schema would describe other arguments), and the
+ * note names the server, the tool and the limit.
+ */
+export const MCP_TOOL_LIMITS = {
+  /** Tools kept of one server; the rest are left out. */
+  maxTools: 500,
+  /** tools/list pages read (a server that pages forever is stopped here). */
+  maxPages: 20,
+  /** The MCP spec's own limit for a tool name. */
+  maxNameChars: 128,
+  /** The input schema as JSON. */
+  maxSchemaBytes: 16 * 1024,
+  /** Objects and arrays nested in the input schema. */
+  maxSchemaDepth: 24,
+  /** A longer description is shortened (the catalogue shows 400 characters of it). */
+  maxDescriptionChars: 2_000,
+  maxTitleChars: 200,
+} as const;
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** Nesting depth of a JSON value, without recursion; stops counting past `limit`. */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: { v: unknown; d: number }[] = [{ v: value, d: 0 }];
+  while (stack.length) {
+    const { v, d } = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v as Record<string, unknown>)) stack.push({ v: child, d: d + 1 });
+  }
+  return deepest;
+}
+
+const shorten = (s: string | undefined, max: number) => (s === undefined ? undefined : s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+
+/** Why a tool is left out, or null when it is kept. */
+function refusal(tool: McpTool): string | null {
+  const L = MCP_TOOL_LIMITS;
+  if (!tool.name || tool.name.length > L.maxNameChars) return `its name is ${tool.name.length.toLocaleString('en-US')} characters, over the ${L.maxNameChars} MCP allows`;
+  const depth = depthOf(tool.inputSchema, L.maxSchemaDepth);
+  if (depth > L.maxSchemaDepth) return `its input schema nests more than ${L.maxSchemaDepth} levels deep`;
+  const size = Buffer.byteLength(JSON.stringify(tool.inputSchema));
+  if (size > L.maxSchemaBytes) return `its input schema is ${bytes(size)}, over the ${bytes(L.maxSchemaBytes)} offered to a model`;
+  return null;
+}
+
+/** The schema with each string value free of untrusted-data marker look-alikes (it reaches the model's tool list). Depth is checked first. */
+function neutraliseStrings(value: unknown): unknown {
+  if (typeof value === 'string') return neutraliseMarkers(value).text;
+  if (Array.isArray(value)) return value.map(neutraliseStrings);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutraliseStrings(v)]));
+  return value;
+}
+
+/** A kept tool as the app stores it: only the fields it reads, long texts shortened. */
+function kept(tool: McpTool): McpTool {
+  const annotations = tool.annotations
+    ? Object.fromEntries([...HINTS.filter((h) => typeof tool.annotations![h] === 'boolean').map((h) => [h, tool.annotations![h]]), ...(tool.annotations.title ? [['title', shorten(tool.annotations.title, MCP_TOOL_LIMITS.maxTitleChars)]] : [])])
+    : undefined;
+  return {
+    name: tool.name,
+    ...(tool.title === undefined ? {} : { title: shorten(tool.title, MCP_TOOL_LIMITS.maxTitleChars) }),
+    ...(tool.description === undefined ? {} : { description: shorten(tool.description, MCP_TOOL_LIMITS.maxDescriptionChars) }),
+    inputSchema: neutraliseStrings(tool.inputSchema) as McpTool['inputSchema'],
+    ...(annotations ? { annotations } : {}),
+  };
+}
+
+export interface BoundedTools {
+  tools: McpTool[];
+  /** One line per tool left out (or for the rest of a list over the limit), naming server, tool and limit. */
+  skipped: string[];
+}
+
+/** The tools of one server within the limits, with what was left out and why. */
+export function boundTools(server: string, listed: McpTool[], pagesLeft = false): BoundedTools {
+  const tools: McpTool[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  for (const tool of listed) {
+    if (tools.length >= MCP_TOOL_LIMITS.maxTools) {
+      skipped.push(`MCP server "${server}" lists more than ${MCP_TOOL_LIMITS.maxTools} tools; the app keeps the first ${MCP_TOOL_LIMITS.maxTools} and leaves out the rest (from "${shorten(tool.name, 60)}").`);
+      break;
+    }
+    const why = refusal(tool);
+    if (why) {
+      skipped.push(`MCP server "${server}" tool "${shorten(tool.name, 60)}" is left out: ${why}; only its author can fix it.`);
+      continue;
+    }
+    if (seen.has(tool.name)) continue;
+    seen.add(tool.name);
+    tools.push(kept(tool));
+  }
+  if (pagesLeft && tools.length < MCP_TOOL_LIMITS.maxTools) {
+    skipped.push(`MCP server "${server}" pages its tool list past ${MCP_TOOL_LIMITS.maxPages} pages; the app stops there and leaves out the rest.`);
+  }
+  return { tools, skipped };
+}

@@ -1,0 +1,34 @@
+import type { ProviderStatus } from '../../../../src-preload/contract';
+import { useT } from '../../i18n/useT';
+
+/**
+ * What to know before filling the form: for Ark what the ¥9.9 plan covers, where to get
+ * a key and the documentation; for a local endpoint that is not running, how to start it.
+ */
+export function ProviderHelp({ provider }: { provider: ProviderStatus }) {
+  const t = useT();
+  const notRunning = provider.readiness.state === 'not_running';
+  return (
+    <div className="setup-help" data-testid="setup-help">
+      {provider.id === 'ark' ? <p data-testid="ark-plan">{t('setup.ark.plan')}</p> : null}
+      {notRunning ? (
+        <p className="tone-warn" data-testid="not-running">
+          {t('setup.notRunning', { provider: provider.label, baseUrl: provider.baseUrl, detail: provider.readiness.detail ?? '' })}{' '}
+          {provider.id === 'ollama'
+            ? t('setup.ollamaHowTo', { model: provider.model })
+            : t('setup.localHowTo', { baseUrl: provider.baseUrl })}
+        </p>
+      ) : null}
+      <p className="setup-links">
+        {provider.keyUrl ? (
+          <a href={provider.keyUrl} target="_blank" rel="noreferrer noopener" data-testid="get-key">
+            {t('setup.getKey')} ↗
+          </a>
+        ) : null}
+        <a href={provider.docsUrl} target="_blank" rel="noreferrer noopener">
+          {t('setup.docs')} ↗
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ProviderStatus, ProvidersView } from '../../../src-preload/contract';
+import type { ProviderContext } from './explain';
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1|0\.0\.0\.0|.+\.localhost)$/i;
+
+/** The URL names this machine (the same rule as the core's readiness check). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return LOOPBACK.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What an explanation needs of a provider: its label and where (and which model) the request went. */
+export function providerContext(
+  status: ProviderStatus | undefined | null,
+  over: { baseUrl?: string | null; model?: string | null; id?: string | null } = {},
+): ProviderContext | null {
+  if (!status && !over.id) return null;
+  const baseUrl = over.baseUrl || status?.baseUrl || '';
+  return {
+    id: status?.id ?? over.id ?? '',
+    label: status?.label ?? over.id ?? '',
+    baseUrl,
+    model: over.model || status?.model || '',
+    local: isLoopbackUrl(baseUrl),
+    defaultBaseUrl: status?.defaultBaseUrl ?? 'https://api.openai.com/v1',
+  };
+}
+
+export function findProvider(view: ProvidersView | null, id: string | null | undefined): ProviderStatus | null {
+  return (id && view?.providers.find((p) => p.id === id)) || null;
+}

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src-main/cli/main';
+
+// Every command that takes a session id checks it the same way (src-main/cli/sessionArg.ts):
+// exit 2, one stderr line naming the rule and where the usage is, nothing else done.
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-cli-session-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' });
+  return { code, out, err };
+}
+
+const BAD = '../etc';
+
+describe('CLI session ids', () => {
+  it.each([
+    ['memory', ['memory', 'list', '--session', BAD]],
+    ['env', ['env', 'list', '--session', BAD]],
+    ['compute', ['compute', 'status', '--session', BAD]],
+    ['science', ['science', 'uniprot', 'insulin', '--session', BAD]],
+    ['kernel', ['kernel', 'status', '--session', BAD]],
+  ])('%s refuses a bad --session on one line', async (command, args) => {
+    const { code, out, err } = await cli(args);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe(`openai4s ${command}: --session takes a session id (1-128 letters, digits, "_" or "-"); got "${BAD}". See openai4s ${command} --help.\n`);
+  });
+
+  it.each([
+    ['artifacts', ['artifacts', BAD]],
+    ['bibliography', ['bibliography', 'a', 'b']],
+    ['show', ['show']],
+  ])('%s refuses anything but one well-formed session id on one line', async (command, args) => {
+    const { code, err } = await cli(args);
+    expect(code).toBe(2);
+    expect(err).toBe(`openai4s ${command}: ${command} takes one session id (1-128 letters, digits, "_" or "-"); list them with \`openai4s sessions\`. See openai4s ${command} --help.\n`);
+  });
+});

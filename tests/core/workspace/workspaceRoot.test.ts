@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readWorkspaceFile, WorkspaceNotFoundError, writeWorkspaceFile } from '../../../src-main/core/workspace/safeFs';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('the workspace folder is resolved once and remembered', () => {
+  it('a folder removed after it was remembered is made again by the next write, and read back', () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-wsroot-'));
+    dirs.push(base);
+    const ws = path.join(base, 'workspaces', 'a');
+    writeWorkspaceFile(ws, 'one.txt', 'first');
+    expect(readWorkspaceFile(ws, 'one.txt').bytes.toString()).toBe('first');
+    fs.rmSync(ws, { recursive: true });
+    writeWorkspaceFile(ws, 'two.txt', 'second');
+    expect(readWorkspaceFile(ws, 'two.txt').bytes.toString()).toBe('second');
+    expect(fs.statSync(ws).mode & 0o777).toBe(0o700);
+  });
+
+  it('a read from a removed folder says the file is missing (as before the folder was remembered), and the folder is made again', () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-wsroot-'));
+    dirs.push(base);
+    const ws = path.join(base, 'ws');
+    writeWorkspaceFile(ws, 'one.txt', 'first');
+    fs.rmSync(ws, { recursive: true });
+    expect(() => readWorkspaceFile(ws, 'one.txt')).toThrow(WorkspaceNotFoundError);
+    expect(fs.existsSync(ws)).toBe(true);
+  });
+});
