@@ -53,7 +53,9 @@ export function useFollowScroll(
     if (!el) return;
     following.current = true;
     setAtEnd(true);
-    el.scrollTo({ top: el.scrollHeight, behavior: smooth ? 'smooth' : 'auto' });
+    // A jump the user asked for glides; opening and sending land at once.
+    if (smooth) el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
+    else el.scrollTop = el.scrollHeight;
   }, []);
 
   useLayoutEffect(() => {
@@ -78,7 +80,7 @@ export function useFollowScroll(
     const firstId = messages?.[0]?.id;
     /** Where a message starts in the scrolled content (independent of the scroll position). */
     const posOf = (id: string | undefined) => {
-      const node = id === undefined ? null : el.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
+      const node = id === undefined ? undefined : [...el.querySelectorAll('[data-message-id]')].find((n) => n.getAttribute('data-message-id') === id);
       return node ? node.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop : null;
     };
     if (following.current) el.scrollTop = el.scrollHeight;
