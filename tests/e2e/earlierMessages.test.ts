@@ -26,7 +26,7 @@ function holdEarlierPages(router: Router): () => void {
 const messageInView = (scroller: Locator) =>
   scroller.evaluate((el) => {
     const box = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('[data-message-id]');
+    const hit = el.ownerDocument.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('[data-message-id]');
     return hit ? { id: hit.getAttribute('data-message-id')!, top: Math.round(hit.getBoundingClientRect().top) } : null;
   });
 
