@@ -89,7 +89,7 @@ describe('workbench: knowing what the agent is doing, and approvals in the windo
     // 2. The search answers; a cell runs (it waits for a file): the line names it and the cell's clock ticks.
     services.releaseUniprot();
     await search.getByTestId('tool-duration').filter({ hasText: /^took \d+(\.\d)? s$/ }).waitFor({ timeout: 30_000 });
-    await now.getByTestId('run-now-text').filter({ hasText: 'Running a Python cell' }).waitFor({ timeout: 90_000 });
+    await now.getByTestId('run-now-text').filter({ hasText: 'Running Python code' }).waitFor({ timeout: 90_000 });
     const message = page.getByTestId('assistant-message');
     const clock = message.locator('[data-testid="cell-card"][data-status="running"]').getByTestId('cell-running-for');
     const first = await clock.textContent();

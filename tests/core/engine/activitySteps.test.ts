@@ -61,7 +61,7 @@ describe('activity steps: what the run is doing now', () => {
     // Once the plan step is completed, new activity is not nested under it.
     h.emit(dataChunk('thinking-step', 'plan-1', { id: 'plan-1', title: 'Find the protein', status: 'completed', kind: 'plan' }));
     h.steps.cellStarted('r');
-    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running a R cell', status: 'in_progress' });
+    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running R code', status: 'in_progress' });
     expect(latest(h.chunks).at(-1)!.parentId).toBeUndefined();
   });
 
@@ -88,7 +88,7 @@ describe('activity steps: what the run is doing now', () => {
     const h = harness();
     h.steps.cellStarted('python');
     h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'running', output: [] }));
-    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running a Python cell', status: 'in_progress' });
+    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running Python code', status: 'in_progress' });
     h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'ok', cellNumber: 3 }));
     h.steps.cellEnded(true);
     expect(latest(h.chunks)[0]).toMatchObject({ title: 'Python cell 3', status: 'completed' });

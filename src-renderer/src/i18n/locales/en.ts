@@ -231,7 +231,7 @@ export const en = {
   'activity.runTool': 'Running {tool}',
   'activity.runToolOn': 'Running {tool} ({target})',
   'activity.approval': 'Waiting for your approval: {tool} → {target}',
-  'activity.cell': 'Running a {language} cell',
+  'activity.cell': 'Running {language} code',
   'activity.cellNumbered': '{language} cell {number}',
   'activity.answer': 'Writing the answer',
   'plan.status.pending': 'pending',
