@@ -65,10 +65,12 @@ export function answerOf(response: number, remember: boolean): ApprovalAnswer {
 
 /**
  * The app's ApprovalPort: a native message box on the app window (modal to it when there is
- * one). Closing the box, Escape, or a failure to show it all mean Deny.
+ * one). Closing the box, Escape, or a failure to show it all mean Deny. The same question is
+ * shown as a card in the conversation; answered there, `signal` aborts and the box closes.
  */
 export function createDialogApprovals(deps: { dialog: Pick<Dialog, 'showMessageBox'>; window: () => BrowserWindow | null }): ApprovalPort {
   return {
+    kind: 'dialog',
     async ask(question, signal) {
       const options = approvalDialogOptions(question, signal);
       const win = deps.window();

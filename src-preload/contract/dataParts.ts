@@ -62,6 +62,8 @@ export const cellDataSchema = z
     died: z.object({ reason: z.string(), lost: z.string() }).strict().nullable().optional(),
     /** The running cell's wall-clock limit (the view offers to extend it). */
     timeLimitMs: z.number().int().positive().optional(),
+    /** When the running cell was sent to the kernel (ISO): its view counts the time from it. */
+    startedAt: z.string().optional(),
     /** Set when the cell hit that limit: the limit in force and how to raise it. */
     timeLimit: z.object({ limitMs: z.number(), message: z.string() }).strict().optional(),
   })
@@ -137,6 +139,7 @@ const approvalDataSchema: z.ZodType<ApprovalEventData> = z
     toolCallId: z.string().optional(),
     cellId: z.string().optional(),
     note: z.string().optional(),
+    answeredBy: z.enum(['user', 'headless']).optional(),
   })
   .strict();
 
@@ -151,6 +154,7 @@ const hostCallDataSchema: z.ZodType<HostCallEventData> = z
     cellId: z.string().optional(),
     toolCallId: z.string().optional(),
     durationMs: z.number(),
+    approvalWaitMs: z.number().optional(),
   })
   .strict();
 

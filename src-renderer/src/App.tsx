@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Conversation } from './components/Conversation';
 import { Header } from './components/Header';
 import { Notices } from './components/Notices';
@@ -11,6 +11,8 @@ import { SetupDialog } from './components/setup/SetupDialog';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
 import { applyTheme } from './theme';
+import { ShortcutsHelp } from './components/layout/ShortcutsHelp';
+import { useWorkbenchKeys } from './components/layout/useWorkbenchKeys';
 
 export function App() {
   const view = useAppStore((s) => s.view);
@@ -20,6 +22,10 @@ export function App() {
   const theme = useAppStore((s) => s.theme);
   const loadSettings = useAppStore((s) => s.loadSettings);
   const loadProviders = useAppStore((s) => s.loadProviders);
+  const sidebarOpen = useAppStore((s) => s.sidebarOpen);
+  const [help, setHelp] = useState(false);
+  const openHelp = useCallback(() => setHelp(true), []);
+  useWorkbenchKeys(openHelp);
 
   useEffect(() => applyTheme(theme), [theme]);
   // The Settings defaults decide the composer's provider and model.
@@ -39,7 +45,7 @@ export function App() {
     <div className="app">
       <Header />
       <div className="app-body">
-        <Sidebar />
+        {sidebarOpen ? <Sidebar /> : null}
         <main className={`main${inSession ? ' main-session' : ''}`}>
           <Notices />
           {view === 'system' ? (
@@ -56,6 +62,7 @@ export function App() {
         </main>
         {inSession && rightOpen ? <RightPanel /> : null}
       </div>
+      {help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}
       <SetupDialog />
     </div>
   );

@@ -9,6 +9,7 @@ import { applyTheme } from './theme';
 import './styles/app.css';
 import './styles/workbench.css';
 import './styles/story.css';
+import './styles/liveRun.css';
 
 function localStorageOrNull(): Storage | null {
   try {

@@ -58,15 +58,15 @@ describe('workbench: the live plan and memory', () => {
     // While the cell runs: the plan beside the conversation, and what is happening now.
     await page.getByRole('tab', { name: 'Plan' }).click();
     const plan = page.getByTestId('plan-tab');
-    await plan.getByTestId('plan-now').filter({ hasText: /Running a Python cell/ }).waitFor({ timeout: 90_000 });
+    await plan.getByTestId('plan-now').filter({ hasText: /Running Python code/ }).waitFor({ timeout: 90_000 });
     await plan.getByTestId('plan-now').filter({ hasText: /· \d+ s/ }).waitFor();
     // The running cell sits under the plan step it serves.
     await expect.poll(() => plan.getByTestId('thinking-step').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['completed', 'in_progress', 'in_progress', 'pending']);
     const counting = plan.getByTestId('thinking-step').nth(1);
     expect(await counting.textContent()).toContain('Count the residues');
-    await counting.getByTestId('thinking-step').filter({ hasText: /Running a Python cell/ }).waitFor();
+    await counting.getByTestId('thinking-step').filter({ hasText: /Running Python code/ }).waitFor();
     // The conversation shows the same steps inline, the running cell among them.
-    await page.getByTestId('assistant-message').getByTestId('thinking-step').filter({ hasText: /Running a Python cell/ }).first().waitFor();
+    await page.getByTestId('assistant-message').getByTestId('thinking-step').filter({ hasText: /Running Python code/ }).first().waitFor();
     await saveScreenshot(page, 'workbench-live-plan-en.png');
 
     // Let the cell finish: the run completes and the plan with it.

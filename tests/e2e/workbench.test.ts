@@ -158,8 +158,10 @@ describe('workbench: a research conversation', () => {
     await page.getByTestId('answer-card').waitFor({ timeout: 30_000 });
     const tool = page.getByTestId('tool-card').filter({ hasText: 'web_fetch' });
     expect(await tool.getAttribute('data-state')).toBe('output-denied');
+    // Who denied it (the headless policy: no dialog in this shell) and how to change that.
+    expect(await tool.getByTestId('tool-denied').getAttribute('data-denied-by')).toBe('headless');
     expect(await tool.getByTestId('tool-denied').textContent()).toBe(
-      'The call was denied, so it did not run.',
+      'The headless policy denied this call (no one was there to approve it), so it did not run. Run it in the app, or set OPENAI4S_UNATTENDED_APPROVAL=allow for headless runs.',
     );
     await shot(page, 'workbench-denied-en.png');
     expect(shell.errors).toEqual([]);

@@ -4,6 +4,7 @@ import type { DoctorReport } from '../../../src-preload/contract/doctor';
 import { OPEN_TAIL_CHUNKS, type RunRecord, type SessionSummary } from '../../../src-preload/contract/sessions';
 import type { SkillCatalogView, SkillDetail } from '../../../src-preload/contract/skills';
 import type { RuleStore } from '../capabilities/permissions/permissions';
+import type { ApprovalService } from '../capabilities/permissions/approvals';
 import { exportContributors } from '../export/contributors';
 import { exportToDataDir } from '../export/exportToDataDir';
 import type { KernelSupervisor } from '../kernel/supervisor';
@@ -41,7 +42,7 @@ export interface ApiServices {
   readonly compute: Pick<ComputeService, 'listTargets' | 'targets' | 'list' | 'refresh' | 'cancel' | 'logs'>;
   /** MCP servers (issue 22): Settings lists, adds, removes and starts them, and sets policy overrides. */
   readonly mcp: Pick<McpClients, 'view' | 'add' | 'remove' | 'connect' | 'setPolicy'>;
-  readonly host: { readonly rules: RuleStore };
+  readonly host: { readonly rules: RuleStore; readonly approvals: Pick<ApprovalService, 'decide'> };
   /** The review of a cell the user runs (absent: none, e.g. a test that passes part of the core). */
   readonly safety?: Pick<SafetyLayers, 'reviewUserCell'>;
   readonly settings: SettingsService;
@@ -164,6 +165,7 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'mcp.policy.set': (input) => core.mcp.setPolicy(input.server, input.tool, input.policy),
     'approval.rule.list': () => core.host.rules.listRules(),
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
+    'approval.decide': (input) => core.host.approvals.decide(input.requestId, input.answer),
     'settings.get': () => core.settings.view(),
     'settings.update': async (input) => {
       const view = core.settings.update(input);

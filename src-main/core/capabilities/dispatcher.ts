@@ -48,6 +48,8 @@ export interface DispatchResult {
   tool: string | null;
   target: string | null;
   decision: AuditDecision;
+  /** How long the call waited for an approval (its duration without the wait is what the call took). */
+  approvalWaitMs?: number;
 }
 
 export interface Described {
@@ -125,6 +127,7 @@ export class HostDispatcher {
     if (slot.recorded && d.sideEffect !== 'read') await slot.recorded.catch(() => undefined);
     const result = await this.run(method, d, ctx);
     const durationMs = Date.now() - started;
+    const waited = result.approvalWaitMs ?? 0;
     // Awaited: the call is answered only once its audit row is durable.
     await this.deps.audit.finish(slot, {
       decision: result.decision,
@@ -143,6 +146,7 @@ export class HostDispatcher {
       status: result.status,
       decidedBy: result.decision.by,
       durationMs,
+      ...(waited > 0 ? { approvalWaitMs: waited } : {}),
       ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
       ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
     };
@@ -177,6 +181,7 @@ export class HostDispatcher {
     if (policy.action === 'ask') {
       const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '(the agent gave no reason)';
       const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
+      const asking = Date.now();
       const outcome = await this.deps.approvals.ask(
         { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: tool.approvalDetail?.(d.args) ?? preview(d.args), generationId: ctx.generation ?? null, callKey: keyOf() },
         ctx.signal,
@@ -185,23 +190,31 @@ export class HostDispatcher {
           ctx.emit?.(dataChunk('approval', q.requestId, { requestId: q.requestId, state: 'requested', ...eventBase }));
         },
       );
+      const approvalWaitMs = Date.now() - asking;
       decision = { action: outcome.answer.startsWith('allow') && outcome.recorded ? 'allow' : 'deny', by: 'user', answer: outcome.answer, ...(outcome.requestId ? { requestId: outcome.requestId } : {}) };
       if (outcome.requestId) {
         const state = outcome.recorded ? ANSWER_STATE[outcome.answer] : 'expired';
-        ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...(outcome.note ? { note: outcome.note } : {}) }));
+        const by = outcome.answeredBy ? { answeredBy: outcome.answeredBy } : {};
+        ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...by, ...(outcome.note ? { note: outcome.note } : {}) }));
       }
-      if (!outcome.recorded) return { ...base, status: 'denied', decision, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
+      const notRun = { ...base, status: 'denied' as const, decision, approvalWaitMs };
+      if (!outcome.recorded) return { ...notRun, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
       if (!outcome.answer.startsWith('allow')) {
         const who = this.deps.denialNote ?? 'denied by the user';
-        return { ...base, status: 'denied', decision, text: `${who} (${tool.name} on ${d.target}). Do not retry the same call; continue without it or explain what you need.` };
+        return { ...notRun, text: `${who} (${tool.name} on ${d.target}). Do not retry the same call; continue without it or explain what you need.` };
       }
       // "Allow once" is a grant for this exact call; take it now, atomically.
       if (outcome.answer === 'allow_once' && !this.deps.policy.consumeOnce(keyOf())) {
-        return { ...base, status: 'denied', decision, text: 'not run: the one-time approval for this exact call was already used or has expired.' };
+        return { ...notRun, text: 'not run: the one-time approval for this exact call was already used or has expired.' };
       }
+      return this.execute(tool, d, ctx, { ...base, executed: true, decision, approvalWaitMs });
     }
+    return this.execute(tool, d, ctx, { ...base, executed: true, decision });
+  }
 
-    const ran = { ...base, executed: true };
+  /** Runs an allowed call: truncation, untrusted annotation, safety refusals told apart from failures. */
+  private async execute(tool: Tool, d: Described, ctx: DispatchContext, ran: Pick<DispatchResult, 'tool' | 'target' | 'executed' | 'decision' | 'approvalWaitMs'>): Promise<DispatchResult> {
+    const decision = ran.decision;
     try {
       const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
       const live = { ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.emit ? { emit: ctx.emit } : {}) };

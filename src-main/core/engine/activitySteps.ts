@@ -43,7 +43,7 @@ const ENGLISH: Record<ActivityLabelKey, string> = {
   runTool: 'Running {tool}',
   runToolOn: 'Running {tool} ({target})',
   approval: 'Waiting for your approval: {tool} → {target}',
-  cell: 'Running a {language} cell',
+  cell: 'Running {language} code',
   cellNumbered: '{language} cell {number}',
   answer: 'Writing the answer',
 };

@@ -73,7 +73,7 @@ export function kernelPort(supervisor: KernelSupervisor, options: KernelPortOpti
         return { ok: false, summary: `The cell was not run: ${message}` };
       }
       // The running view shows the limit and offers to extend it (kernel.extendCellLimit).
-      ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [], ...(timeoutMs ? { timeLimitMs: timeoutMs } : {}) }));
+      ctx.emit(dataChunk('cell', id, { language, code, status: 'running', output: [], startedAt: new Date().toISOString(), ...(timeoutMs ? { timeLimitMs: timeoutMs } : {}) }));
       const pieces: { stream: 'stdout' | 'stderr'; text: string }[] = [];
       const onAbort = () => supervisor.interrupt(ctx.sessionId, language, options.owner);
       ctx.signal.addEventListener('abort', onAbort, { once: true });

@@ -33,7 +33,7 @@ export function safetyApprovals(host: { approvals: ApprovalService; policy: Pick
       }
       const card = { origin: q.origin, tool: q.tool, target: q.target, reason: q.reason, ...(q.cellId ? { cellId: q.cellId } : {}) };
       const outcome = await host.approvals.ask(
-        { sessionId: q.sessionId, runId: q.runId, origin: q.origin, tool: q.tool, target: q.target, reason: q.reason, sideEffect: 'exec', detail: q.detail, generationId: null, callKey },
+        { sessionId: q.sessionId, runId: q.runId, origin: q.origin, tool: q.tool, target: q.target, reason: q.reason, sideEffect: 'exec', detail: q.detail, generationId: null, callKey, noRemember: true },
         signal,
         (asked) => q.emit?.(dataChunk('approval', asked.requestId, { requestId: asked.requestId, state: 'requested', ...card })),
       );
@@ -41,7 +41,8 @@ export function safetyApprovals(host: { approvals: ApprovalService; policy: Pick
       if (outcome.answer === 'allow_once') host.policy.consumeOnce(callKey);
       if (outcome.requestId) {
         const state = outcome.recorded ? STATE[outcome.answer] : 'expired';
-        q.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...card, ...(outcome.note ? { note: outcome.note } : {}) }));
+        const by = outcome.answeredBy ? { answeredBy: outcome.answeredBy } : {};
+        q.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...card, ...by, ...(outcome.note ? { note: outcome.note } : {}) }));
       }
       const allowed = outcome.recorded && outcome.answer.startsWith('allow');
       const note = allowed ? 'approved' : !outcome.recorded ? (outcome.note ?? 'the approval was not recorded') : headless ? NO_UI_DENIAL : 'denied by the user';

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { useShallow } from 'zustand/react/shallow';
@@ -12,6 +12,7 @@ import { targetProvider } from '../store/readiness';
 import { SkillChips } from './composer/SkillChips';
 import { SkillPicker } from './composer/SkillPicker';
 import { useSkillPicker } from './composer/useSkillPicker';
+import { Icon } from './icons';
 
 /**
  * The message box. Enter sends (Shift+Enter is a new line; never while an IME is
@@ -51,6 +52,13 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   useEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
+  // The box grows with its text (up to the CSS max-height, then it scrolls) and shrinks back when sent.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + (el.offsetHeight - el.clientHeight)}px`;
+  }, [draft]);
 
   const chosen = targetProvider(providerView, provider ?? defaults?.defaultProvider ?? null);
 
@@ -127,7 +135,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         }
         placeholder={running ? t('composer.placeholderRunning') : t('composer.placeholder')}
         aria-label={t('composer.label')}
-        rows={3}
+        rows={2}
+        aria-keyshortcuts="Shift+Escape"
         data-testid="composer-input"
       />
       <div className="composer-bar">
@@ -167,7 +176,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
               onClick={() => void stop()}
               data-testid="stop-button"
             >
-              <span aria-hidden="true">■</span> {t('composer.stop')}
+              <Icon name="stop" size={14} /> {t('composer.stop')}
             </button>
           ) : null}
           <button

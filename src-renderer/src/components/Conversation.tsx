@@ -1,4 +1,3 @@
-import { useLayoutEffect, useRef } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { queuedRuns } from '../store/conversationReducer';
@@ -6,33 +5,30 @@ import { Composer } from './Composer';
 import { ExportResultBar } from './ExportPanel';
 import { ReplayBanner } from './ReplayBanner';
 import { MessageView, UserBubble } from './MessageView';
-
-/** How close to the bottom (px) still counts as "following" the stream. */
-const FOLLOW_SLACK = 80;
+import { Icon } from './icons';
+import { useFollowScroll } from './layout/useFollowScroll';
 
 /**
  * The open session: its messages folded from the ledger stream, queued messages as
- * queued bubbles, and the composer. While the user is at the bottom the view follows
- * the stream; once they scroll up it stays where they are (no jumping).
+ * queued bubbles, and the composer. A session opens at its end. While the user is at the
+ * bottom the view follows the stream (also when content grows later: a figure loads, the
+ * markdown renderer arrives); once they scroll up it stays where they are, with a "Jump to
+ * latest" button; sending a message brings it into view (useFollowScroll).
  */
 export function Conversation() {
   const t = useT();
   const conv = useAppStore((s) => s.conversation);
   const openSession = useAppStore((s) => s.openSession);
-  const scroller = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-
-  const messages = conv?.fold.messages;
-  // Earlier messages put in front (a session opened at its end) must not move what the user reads.
-  const above = useRef<{ first: string | undefined; height: number }>({ first: undefined, height: 0 });
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const first = messages?.[0]?.id;
-    if (following.current) el.scrollTop = el.scrollHeight;
-    else if (above.current.first !== undefined && first !== above.current.first) el.scrollTop += el.scrollHeight - above.current.height;
-    above.current = { first, height: el.scrollHeight };
-  }, [messages, conv?.runs]);
+  // A message sent (a new run, or a new question at the end) changes this; earlier messages
+  // put in front when a session opened at its end loads its history do not.
+  const lastQuestion = conv?.fold.messages.findLast((m) => m.role === 'user')?.id ?? '';
+  const sentKey = conv ? `${conv.runs.length}:${lastQuestion}` : '';
+  const { scroller, inner, atEnd, toEnd, handlers } = useFollowScroll(
+    conv?.sessionId,
+    conv?.status === 'ready',
+    sentKey,
+    conv?.fold.messages,
+  );
 
   if (!conv) return null;
   const queued = queuedRuns(conv);
@@ -41,19 +37,17 @@ export function Conversation() {
   return (
     <section
       className="conversation"
-      aria-label={t('sidebar.sessions')}
       aria-busy={conv.status === 'loading'}
     >
       <div
         className="conv-scroll"
         ref={scroller}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK;
-        }}
+        {...handlers}
         data-testid="conversation"
+        data-at-end={atEnd}
       >
-        <div className="conv-inner">
+        {/* A log: what is added is announced; a message still streaming is busy until it ends. */}
+        <div className="conv-inner" ref={inner} role="log" aria-live="polite" aria-relevant="additions" aria-label={t('conv.log')}>
           <ReplayBanner />
           {conv.status === 'loading' ? (
             <div className="loading" role="status">
@@ -100,6 +94,11 @@ export function Conversation() {
         </div>
       </div>
       <div className="conv-composer">
+        {!atEnd ? (
+          <button type="button" className="btn jump-latest" onClick={() => toEnd(true)} data-testid="jump-latest">
+            <Icon name="chevronDown" size={14} /> {t('conv.jumpLatest')}
+          </button>
+        ) : null}
         <ExportResultBar />
         <Composer autoFocus />
       </div>

@@ -1,5 +1,6 @@
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { Icon } from './icons';
 
 /**
  * Starts the recorded insulin replay ("Try the demo") in a new session and opens it.
@@ -21,7 +22,7 @@ export function DemoButton({ variant }: { variant: 'hero' | 'sidebar' }) {
       {starting ? (
         <span className="spinner spinner-sm" aria-hidden="true" />
       ) : (
-        <span aria-hidden="true">▶</span>
+        <Icon name="play" size={14} />
       )}{' '}
       {starting
         ? t('welcome.demo.starting')

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { Icon } from './icons';
 
 /** The header's Export button: writes the open session as a verifiable zip. */
 export function ExportButton() {
@@ -19,7 +20,7 @@ export function ExportButton() {
       title={t('export.hint')}
       data-testid="export-button"
     >
-      {running ? <span className="spinner spinner-sm" aria-hidden="true" /> : <span aria-hidden="true">⇩</span>}{' '}
+      {running ? <span className="spinner spinner-sm" aria-hidden="true" /> : <Icon name="download" size={14} />}{' '}
       {running ? t('export.running') : t('export.button')}
     </button>
   );
@@ -59,7 +60,7 @@ export function ExportResultBar() {
   return (
     <div className="export-bar" role="status" data-testid="export-result" data-status="done">
       <span className="export-icon" aria-hidden="true">
-        ✓
+        <Icon name="check" size={14} />
       </span>
       <div className="export-bar-body">
         <strong>{t('export.done', { count: r.files })}</strong>

@@ -1,5 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import type {
+  ApprovalEventData,
   ChildData,
   DataUIPart,
   HostCallEventData,
@@ -14,6 +15,9 @@ import { AnswerCard } from './parts/AnswerCard';
 import { CellCard } from './parts/CellCard';
 import { CompactionDivider } from './parts/CompactionDivider';
 import { JobStep } from './compute/JobStep';
+import { ApprovalCard } from './parts/ApprovalCard';
+import { cellCodesOf, withoutCellFences } from './parts/cellFences';
+import { RunNowLine } from './run/RunNowLine';
 import {
   ApprovalLine,
   ErrorPart,
@@ -27,6 +31,7 @@ import { ThinkingSteps } from './plan/ThinkingSteps';
 import { RunFooter } from './RunFooter';
 import { ChildAgents } from './delegation/ChildAgents';
 import { ToolCard, type AnyToolPart } from './parts/ToolCard';
+import { Icon } from './icons';
 import { UserQuestion } from './conversation/UserQuestion';
 import { FinalizeAttempts } from './failure/FinalizeAttempts';
 import { branchInfo } from '../store/branchView';
@@ -49,7 +54,7 @@ function Reasoning({ part }: { part: ReasoningUIPart }) {
         {streaming ? (
           <span className="spinner spinner-sm" aria-hidden="true" />
         ) : (
-          <span aria-hidden="true">◌</span>
+          <Icon name="dashedCircle" size={14} />
         )}
         {streaming ? t('conv.reasoningStreaming') : t('conv.reasoning')}
       </summary>
@@ -58,16 +63,18 @@ function Reasoning({ part }: { part: ReasoningUIPart }) {
   );
 }
 
-/** Host calls and approvals keyed by the tool call they belong to, so the tool card shows them. */
+/** Host calls, approvals and activity steps keyed by the tool call they belong to, so the tool card shows them. */
 function toolAnnotations(parts: readonly UIPart[]) {
   const hostCalls = new Map<string, HostCallEventData>();
-  const denied = new Set<string>();
+  const approvals = new Map<string, ApprovalEventData>();
+  const steps = new Map<string, ThinkingStepData>();
   for (const p of parts) {
     if (isDataPart(p, 'host-call') && p.data.toolCallId) hostCalls.set(p.data.toolCallId, p.data);
-    if (isDataPart(p, 'approval') && p.data.toolCallId && p.data.state === 'denied')
-      denied.add(p.data.toolCallId);
+    if (isDataPart(p, 'approval') && p.data.toolCallId) approvals.set(p.data.toolCallId, p.data);
+    if (isDataPart(p, 'thinking-step') && p.data.toolCallId && p.data.kind === 'activity' && p.data.label?.key !== 'approval')
+      steps.set(p.data.toolCallId, p.data);
   }
-  return { hostCalls, denied };
+  return { hostCalls, approvals, steps };
 }
 
 interface DataViewContext {
@@ -94,6 +101,11 @@ function dataPartView(part: KnownDataUIPart, key: string, ctx: DataViewContext):
       // A failed run's closing error is explained (cause, fix, Retry) by AnswerOutcome: not twice.
       return ctx.closingError !== null && part.data.errorCode === ctx.closingError ? null : <ErrorPart key={key} data={part.data} />;
     case 'data-approval':
+      // Asked: a card to answer in the window. Answered: a tool's card shows the outcome; anything else a line.
+      // A question left open by a run that is over (the app was closed while it waited) cannot be answered any more.
+      if (part.data.state === 'requested') {
+        return ctx.live ? <ApprovalCard key={key} data={part.data} /> : <ApprovalLine key={key} data={{ ...part.data, state: 'expired' }} />;
+      }
       return part.data.toolCallId && ctx.toolIds.has(part.data.toolCallId) ? null : (
         <ApprovalLine key={key} data={part.data} />
       );
@@ -142,7 +154,8 @@ export const AssistantMessage = memo(function AssistantMessage({
   canAsk: boolean;
 }) {
   const t = useT();
-  const { hostCalls, denied } = toolAnnotations(message.parts);
+  const { hostCalls, approvals, steps: toolSteps } = toolAnnotations(message.parts);
+  const cellCodes = cellCodesOf(message.parts);
   const toolIds = new Set(message.parts.filter(isTool).map((x) => x.toolCallId));
   const children = message.parts.flatMap((p) => (isDataPart(p, 'child') ? [p.data] : []));
   const closingError = runFailureCode(message.metadata);
@@ -165,7 +178,9 @@ export const AssistantMessage = memo(function AssistantMessage({
     flushSteps(String(i));
     const key = `p${i}`;
     if (part.type === 'text') {
-      if (part.text.trim()) out.push(<Markdown key={key} text={part.text} />);
+      // A fence that became a cell is shown once, as the cell card.
+      const text = withoutCellFences(part.text, cellCodes);
+      if (text.trim()) out.push(<Markdown key={key} text={text} />);
     } else if (part.type === 'reasoning') {
       if (part.text.trim()) out.push(<Reasoning key={key} part={part} />);
     } else if (isTool(part)) {
@@ -181,7 +196,8 @@ export const AssistantMessage = memo(function AssistantMessage({
           key={key}
           part={part}
           hostCall={hostCalls.get(part.toolCallId)}
-          denied={denied.has(part.toolCallId)}
+          approval={approvals.get(part.toolCallId)}
+          step={toolSteps.get(part.toolCallId)}
         />,
       );
     } else if (part.type === 'source-url') {
@@ -213,6 +229,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       className={`msg msg-assistant${superseded ? ' superseded' : ''}`}
       data-testid="assistant-message"
       data-message-id={message.id}
+      aria-busy={live || undefined}
       data-superseded={superseded || undefined}
     >
       <div className="msg-avatar" aria-hidden="true">
@@ -221,11 +238,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       <div className="msg-body">
         <div className="msg-name">{t('conv.assistant')}</div>
         {out}
-        {live ? (
-          <div className="working" role="status">
-            <span className="spinner spinner-sm" aria-hidden="true" /> {t('conv.thinking')}
-          </div>
-        ) : null}
+        {live ? <RunNowLine message={message} /> : null}
         <AnswerOutcome message={message} live={live} />
         <RunFooter metadata={message.metadata} />
       </div>

@@ -28,7 +28,7 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
       <p className="muted note" data-testid="providers-note">
         {canStore ? t('system.providers.noteSettings') : t('system.providers.note')}
       </p>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table className="providers">
           <thead>
             <tr>

@@ -7,6 +7,7 @@ import { visibleSessions } from '../store/sessionsReducer';
 import { DemoButton } from './DemoButton';
 import { IconButton } from './ui';
 import type { View } from '../store/types';
+import { Icon, type IconName } from './icons';
 
 function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
   const t = useT();
@@ -88,7 +89,7 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
             setEditing(true);
           }}
         >
-          ✎
+          <Icon name="pencil" size={14} />
         </IconButton>
         <IconButton
           label={t('sidebar.delete')}
@@ -97,7 +98,7 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
               void remove(session.id);
           }}
         >
-          🗑
+          <Icon name="trash" size={14} />
         </IconButton>
       </span>
     </li>
@@ -119,7 +120,7 @@ export function Sidebar() {
   }, [sessions.status, load]);
 
   const list = visibleSessions(sessions);
-  const navItem = (target: View, label: string, icon: string) => (
+  const navItem = (target: View, label: string, icon: IconName) => (
     <button
       type="button"
       className={`nav-item${view === target ? ' active' : ''}`}
@@ -127,7 +128,7 @@ export function Sidebar() {
       onClick={() => setView(target)}
     >
       <span className="nav-icon" aria-hidden="true">
-        {icon}
+        <Icon name={icon} />
       </span>
       {label}
     </button>
@@ -138,9 +139,10 @@ export function Sidebar() {
         type="button"
         className="btn btn-primary btn-block"
         onClick={() => void create()}
+        aria-keyshortcuts="Control+Shift+O"
         data-testid="new-session"
       >
-        <span aria-hidden="true">＋</span> {t('sidebar.newSession')}
+        <Icon name="plus" size={14} /> {t('sidebar.newSession')}
       </button>
       <DemoButton variant="sidebar" />
       <input
@@ -173,10 +175,10 @@ export function Sidebar() {
         </ul>
       </nav>
       <nav className="sidebar-footer" aria-label="OpenAI4S">
-        {navItem('home', t('nav.home'), '◇')}
-        {navItem('skills', t('nav.skills'), '✦')}
-        {navItem('settings', t('nav.settings'), '⚙')}
-        {navItem('system', t('nav.system'), '◉')}
+        {navItem('home', t('nav.home'), 'home')}
+        {navItem('skills', t('nav.skills'), 'sparkle')}
+        {navItem('settings', t('nav.settings'), 'gear')}
+        {navItem('system', t('nav.system'), 'pulse')}
       </nav>
     </aside>
   );

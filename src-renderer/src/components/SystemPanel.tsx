@@ -5,6 +5,7 @@ import { ProvidersTable } from './ProvidersTable';
 import { SafetyCard } from './SafetyCard';
 import { AppCard, PythonCard, RCard, SandboxCard } from './SystemCards';
 import { PageHead } from './ui';
+import { Icon } from './icons';
 
 /** The doctor report (`doctor.get`): interpreters, sandbox, data directory, providers. */
 export function SystemPanel() {
@@ -44,7 +45,7 @@ export function SystemPanel() {
         }
         actions={
           <button {...checkAgain}>
-            {loading ? <span className="spinner" aria-hidden="true" /> : <span aria-hidden="true">↻</span>}
+            {loading ? <span className="spinner" aria-hidden="true" /> : <Icon name="refresh" size={14} />}
             {loading ? t('system.refreshing') : t('system.refresh')}
           </button>
         }

@@ -14,3 +14,10 @@ export function useAppStore<T>(selector: (state: AppState) => T): T {
   if (!store) throw new Error('useAppStore needs a <StoreProvider> above it.');
   return useStore(store, selector);
 }
+
+/** The store itself, for event handlers that read the current state when they fire (not on render). */
+export function useAppStoreApi(): AppStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStoreApi needs a <StoreProvider> above it.');
+  return store;
+}

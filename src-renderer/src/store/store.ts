@@ -18,6 +18,7 @@ import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createSkillsSlice } from './skillsSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
+import { createWorkbenchSlice } from './workbenchSlice';
 import { createNoticesSlice, createSystemSlice, createUiSlice } from './slices';
 import type { AppState, StoreDeps } from './types';
 
@@ -59,6 +60,7 @@ export function createAppStore(options: CreateStoreOptions): AppStore {
     ...createComputeSlice(options)(...a),
     ...createProvidersSlice(options)(...a),
     ...createRetrySlice()(...a),
+    ...createWorkbenchSlice(options)(...a),
   }));
 }
 

@@ -7,6 +7,7 @@ import type { StateCreator } from 'zustand';
 import type { NotebookSlice } from './notebookTypes';
 import type { ProvidersSlice, RetrySlice, SendOptions } from './providersTypes';
 import type { FilesSlice } from './filesTypes';
+import type { WorkbenchSlice } from './workbenchTypes';
 import type {
   AppNoticeEvent,
   ApprovalRule,
@@ -305,7 +306,8 @@ export type AppState = UiSlice &
   FilesSlice &
   ComputeSlice &
   ProvidersSlice &
-  RetrySlice;
+  RetrySlice &
+  WorkbenchSlice;
 
 /** One slice's creator over the whole state (zustand's slice pattern). */
 export type Slice<T> = StateCreator<AppState, [], [], T>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activityLabelKeys, dataChunk, type ThinkingStepData } from '../../../src-preload/contract/dataParts';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import { ActivitySteps, describeCall, englishTitle } from '../../../src-main/core/engine/activitySteps';
+import { ActivitySteps, describeCall, englishTitle, labelCall } from '../../../src-main/core/engine/activitySteps';
 import { translate } from '../../../src-renderer/src/i18n/language';
 
 /** The steps as the fold would keep them: the last snapshot of each id, in first-seen order. */
@@ -33,6 +33,18 @@ describe('activity steps: what the run is doing now', () => {
     expect(describeCall('read_file', { path: 'data/x.csv' })).toBe('Running read_file (data/x.csv)');
   });
 
+  it('labels a call with a message key and its values, for the UI to word in its language', () => {
+    expect(labelCall('science_search', { database: 'uniprot', query: 'insulin human' })).toEqual({ key: 'searchFor', params: { db: 'UniProt', query: 'insulin human' } });
+    expect(labelCall('web_fetch', { url: 'https://example.org/a' })).toEqual({ key: 'readUrl', params: { url: 'https://example.org/a' } });
+    expect(labelCall('read_file', { path: 'data/x.csv' })).toEqual({ key: 'runToolOn', params: { tool: 'read_file', target: 'data/x.csv' } });
+    const h = harness();
+    h.steps.toolsStarted([call('c1', 'web_search', { query: 'my key sk-proj-abcdefghijklmnopqrstuvwx' })]);
+    // A key pasted into the arguments is scrubbed from the label as from the title.
+    expect(JSON.stringify(latest(h.chunks))).not.toContain('abcdefghijklmnopqrstuvwx');
+    h.steps.cellStarted('python');
+    expect(latest(h.chunks).at(-1)!.label).toEqual({ key: 'cell', params: { language: 'Python' } });
+  });
+
   it('starts and finishes a step per call with times, nested under the plan step in progress', () => {
     const h = harness();
     h.emit(dataChunk('thinking-step', 'plan-1', { id: 'plan-1', title: 'Find the protein', status: 'in_progress', kind: 'plan' }));
@@ -49,7 +61,7 @@ describe('activity steps: what the run is doing now', () => {
     // Once the plan step is completed, new activity is not nested under it.
     h.emit(dataChunk('thinking-step', 'plan-1', { id: 'plan-1', title: 'Find the protein', status: 'completed', kind: 'plan' }));
     h.steps.cellStarted('r');
-    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running a R cell', status: 'in_progress' });
+    expect(latest(h.chunks).at(-1)).toMatchObject({ title: 'Running R code', status: 'in_progress' });
     expect(latest(h.chunks).at(-1)!.parentId).toBeUndefined();
   });
 
@@ -76,7 +88,7 @@ describe('activity steps: what the run is doing now', () => {
     const h = harness();
     h.steps.cellStarted('python');
     h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'running', output: [] }));
-    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running a Python cell', status: 'in_progress' });
+    expect(latest(h.chunks)[0]).toMatchObject({ title: 'Running Python code', status: 'in_progress' });
     h.emit(dataChunk('cell', 'cell-x', { language: 'python', code: 'print(1)', status: 'ok', cellNumber: 3 }));
     h.steps.cellEnded(true);
     expect(latest(h.chunks)[0]).toMatchObject({ title: 'Python cell 3', status: 'completed' });

@@ -76,7 +76,7 @@ describe('the engine stream is a valid AI SDK UI message stream', () => {
     const steps = parts.filter((p) => p.type === 'data-thinking-step').map((p) => (p as { data: { title: string; status: string; kind: string } }).data);
     expect(steps).toMatchObject([
       { title: 'Searching the databases for "INS human"', status: 'completed', kind: 'activity', toolCallId: 'call_1' },
-      { title: 'Running a Python cell', status: 'completed', kind: 'activity' },
+      { title: 'Running Python code', status: 'completed', kind: 'activity' },
       { title: 'Writing the answer', status: 'completed', kind: 'activity' },
     ]);
     expect(parts[3]).toMatchObject({ state: 'output-available', input: { db: 'uniprot' }, output: { hits: ['P01308'] } });

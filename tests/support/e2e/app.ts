@@ -15,6 +15,7 @@ import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { createRouter, type Router } from '../../../src-main/core/api/router';
 import type { SecretStore } from '../../../src-main/core/settings/secretStore';
+import type { ApprovalPort } from '../../../src-main/core/capabilities/permissions/approvals';
 import { createEventForwarder, WindowSubscriptions, type ForwardCounts } from '../../../src-main/electron/topicFilter';
 import type { CallerInfo } from '../../../src-main/core/api/defineHandlers';
 import { bindBridge, emitEvent } from './bridge';
@@ -55,6 +56,8 @@ export interface ShellOptions {
   env?: NodeJS.ProcessEnv;
   /** Where Settings keeps keys (the app uses safeStorage; tests an in-memory store). */
   secrets?: SecretStore;
+  /** Who answers approval questions besides the window (the app: native dialogs); absent: the headless policy. */
+  approvals?: ApprovalPort;
 }
 
 export interface Shell {
@@ -90,6 +93,7 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
   const core = createCore({
     env: { ...process.env, ...options.env, OPENAI4S_DATA_DIR: dataDir },
     ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
   });
   // The same rule as the Electron glue's isTrustedCaller, for the test origin.
   const isTrusted = (caller: CallerInfo) => caller.isMainFrame && caller.origin === TEST_ORIGIN;

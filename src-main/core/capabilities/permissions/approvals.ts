@@ -1,6 +1,7 @@
 import type { CallOrigin, SideEffectClass } from '../define';
 import type { PermissionPolicy, RuleStore } from './permissions';
 import { errorMessage } from '../../shared/errorMessage';
+import { AppError } from '../../../../src-preload/contract/errors';
 
 /**
  * Approvals: a call the policy marks `ask` becomes a persisted request, then a question to
@@ -25,15 +26,24 @@ export interface ApprovalQuestion {
 }
 
 export interface ApprovalPort {
+  /**
+   * `signal` aborts when the run is cancelled or the question was answered elsewhere (the
+   * card in the window): a dialog still up must close then.
+   */
   ask(question: ApprovalQuestion, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** `headless`: a standing answer from the environment, not a person (the denied card says so). */
+  readonly kind?: 'dialog' | 'headless';
 }
+
+/** Who gave an approval's answer: a person (dialog or the card in the window) or the headless policy. */
+export type AnsweredBy = 'user' | 'headless';
 
 export const UNATTENDED_APPROVAL_VAR = 'OPENAI4S_UNATTENDED_APPROVAL';
 
 /** Without a UI: deny, unless the environment says `OPENAI4S_UNATTENDED_APPROVAL=allow` (then each call is allowed once). */
 export function headlessApprovals(env: NodeJS.ProcessEnv): ApprovalPort {
   const allow = env[UNATTENDED_APPROVAL_VAR]?.trim().toLowerCase() === 'allow';
-  return { ask: async () => (allow ? 'allow_once' : 'deny') };
+  return { kind: 'headless', ask: async () => (allow ? 'allow_once' : 'deny') };
 }
 
 export const NO_UI_DENIAL = `denied: no one was there to approve it (headless run). Set ${UNATTENDED_APPROVAL_VAR}=allow to allow such calls without asking.`;
@@ -60,6 +70,8 @@ export interface ApprovalOutcome {
   answer: ApprovalAnswer;
   /** False when the decision could not be recorded against a waiting request: the call must not run. */
   recorded: boolean;
+  /** Who answered (absent when nobody did: cancelled, or the request could not be recorded). */
+  answeredBy?: AnsweredBy;
   note?: string;
 }
 
@@ -71,9 +83,21 @@ export interface LateDecision {
   message: string;
 }
 
-/** Asks one question at a time, records every decision, and applies its scope. */
+/** A question waiting for its answer, from the port (the dialog) or from `decide` (the window). */
+interface Waiting {
+  resolve(answer: ApprovalAnswer): void;
+  /** The safety layers' questions are about one step: "always" is not an answer to them. */
+  noRemember: boolean;
+}
+
+/**
+ * Asks one question at a time, records every decision, and applies its scope. Each question
+ * can be answered by the port (the native dialog) or by `decide` (the card in the window),
+ * whichever comes first; the other is then withdrawn (the dialog is closed through its signal),
+ * so a dialog lost behind a window never holds a run.
+ */
 export class ApprovalService {
-  private readonly waiting = new Map<string, (answer: ApprovalAnswer) => void>();
+  private readonly waiting = new Map<string, Waiting>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -84,28 +108,46 @@ export class ApprovalService {
   ) {}
 
   /** Persists the request, asks, records the answer and applies it (grant once / session / stored rule). */
-  async ask(input: Omit<ApprovalQuestion, 'requestId'> & { generationId: string | null; callKey: string }, signal: AbortSignal, onAsked?: (q: ApprovalQuestion) => void): Promise<ApprovalOutcome> {
+  async ask(input: Omit<ApprovalQuestion, 'requestId'> & { generationId: string | null; callKey: string; noRemember?: boolean }, signal: AbortSignal, onAsked?: (q: ApprovalQuestion) => void): Promise<ApprovalOutcome> {
     let requestId: string;
     try {
       requestId = this.store.create({ sessionId: input.sessionId, runId: input.runId, generationId: input.generationId, method: input.tool, target: input.target, reason: input.reason });
     } catch (error) {
       return { requestId: null, answer: 'deny', recorded: false, note: `denied: the approval request could not be recorded (${errorMessage(error)})` };
     }
-    const { generationId: _g, callKey, ...rest } = input;
+    const { generationId: _g, callKey, noRemember, ...rest } = input;
     const question: ApprovalQuestion = { ...rest, requestId };
+    let answeredBy: AnsweredBy = this.port.kind === 'headless' ? 'headless' : 'user';
     // One dialog at a time: parallel calls in a batch queue their questions.
     const turn = this.queue.then(async () => {
       if (signal.aborted) throw signal.reason ?? new Error('cancelled');
       onAsked?.(question);
-      const external = new Promise<ApprovalAnswer>((resolve) => this.waiting.set(requestId, resolve));
+      const external = new Promise<ApprovalAnswer>((resolve) =>
+        this.waiting.set(requestId, {
+          resolve: (answer) => {
+            answeredBy = 'user';
+            resolve(answer);
+          },
+          noRemember: noRemember === true,
+        }),
+      );
       const aborted = new Promise<never>((_, reject) => {
         if (signal.aborted) reject(new Error('cancelled'));
         signal.addEventListener('abort', () => reject(new Error('cancelled')), { once: true });
       });
+      // The port's own signal: aborted by the run's, and once the question is settled (closes a dialog still up).
+      const withdraw = new AbortController();
+      const onAbort = () => withdraw.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
       try {
-        return await Promise.race([this.port.ask(question, signal), external, aborted]);
+        const fromPort = this.port.ask(question, withdraw.signal);
+        // A port that fails after the window answered is of no interest; before, it is the race's answer.
+        fromPort.catch(() => undefined);
+        return await Promise.race([fromPort, external, aborted]);
       } finally {
         this.waiting.delete(requestId);
+        signal.removeEventListener('abort', onAbort);
+        withdraw.abort(new Error('answered'));
       }
     });
     // The next question waits for this one to settle, whatever its outcome (the catch below handles it).
@@ -128,7 +170,7 @@ export class ApprovalService {
       // it would outlive a revocation (and for "deny always" it would be an allow).
       this.rules.addRule({ tool: input.tool, target: input.target, action: answer === 'allow_always' ? 'allow' : 'deny', note: `${answer === 'allow_always' ? 'Allowed' : 'Denied'} always from an approval (request ${requestId})` });
     }
-    return { requestId, answer, recorded: true };
+    return { requestId, answer, recorded: true, answeredBy };
   }
 
   /** How many requests wait for an answer (diagnostics and the lifecycle test). */
@@ -144,7 +186,10 @@ export class ApprovalService {
   decide(requestId: string, answer: ApprovalAnswer): { requestId: string; delivered: true } | LateDecision {
     const waiter = this.waiting.get(requestId);
     if (waiter) {
-      waiter(answer);
+      if (waiter.noRemember && (answer === 'allow_always' || answer === 'deny_always')) {
+        throw new AppError('invalid_input', `Request ${requestId} is a safety check about one step; answer it with allow_once, allow_session or deny ("always" is not kept for it).`);
+      }
+      waiter.resolve(answer);
       return { requestId, delivered: true };
     }
     const status = this.store.status(requestId);

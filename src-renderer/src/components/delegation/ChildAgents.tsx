@@ -4,16 +4,18 @@ import { useAppStore } from '../../store/context';
 import { formatElapsed } from '../plan/stepTree';
 import { useNow } from '../plan/ThinkingSteps';
 import '../../styles/delegation.css';
+import { Icon } from '../icons';
+import type { ReactNode } from 'react';
 
 const ENDED: ReadonlySet<ChildStatus> = new Set(['completed', 'failed', 'stopped', 'budget_exhausted']);
 
-const MARK: Record<ChildStatus, string> = {
-  queued: '○',
-  running: '',
-  completed: '✓',
-  failed: '✕',
-  stopped: '■',
-  budget_exhausted: '¤',
+const MARK: Record<ChildStatus, ReactNode> = {
+  queued: <Icon name="circle" size={12} />,
+  running: null,
+  completed: <Icon name="check" size={12} />,
+  failed: <Icon name="cross" size={12} />,
+  stopped: <Icon name="stop" size={12} />,
+  budget_exhausted: <Icon name="cross" size={12} />,
 };
 
 /** Milliseconds a child ran: to its end, or to `now` while it runs; null before it started. */

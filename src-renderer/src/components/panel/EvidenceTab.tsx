@@ -160,7 +160,8 @@ export function EvidenceTab() {
   const load = useAppStore((s) => s.loadEvidence);
   const fetchOne = useAppStore((s) => s.fetchEvidence);
   const focused = useAppStore((s) => s.focusedEvidence);
-  const [tab, setTab] = useState<'used' | 'all'>('used');
+  // Until the user picks one: References once an answer cites something, else everything retrieved so far.
+  const [picked, setTab] = useState<'used' | 'all' | null>(null);
   const sessionId = conv?.sessionId;
   useEffect(() => {
     if (sessionId && evidence.sessionId !== sessionId) void load(sessionId);
@@ -179,6 +180,7 @@ export function EvidenceTab() {
   if (!conv) return null;
   const byId = new Map(evidence.data.map((r) => [r.id, r]));
   const cited = citedIds(conv.fold.messages);
+  const tab = picked ?? (cited.length ? 'used' : 'all');
   const ids = tab === 'used' ? cited : evidence.data.map((r) => r.id);
   return (
     <div className="evidence-tab">

@@ -6,6 +6,7 @@ import { useAppStore } from '../../store/context';
 import { modelChoice } from '../../store/settingsSlice';
 import { Markdown } from './Markdown';
 import { evidenceLabel } from '../../../../src-preload/contract/evidenceLabel';
+import { Icon } from '../icons';
 
 export function BasisBadge({ basis }: { basis: ClaimBasis }) {
   const t = useT();
@@ -33,7 +34,8 @@ export function EvidenceLink({ id }: { id: string }) {
     <button
       type="button"
       className={record ? 'evidence-chip' : 'evidence-chip mono'}
-      aria-label={t('answer.openEvidence', { id })}
+      // The name starts with what the chip shows (a label, or the id), then says what it opens.
+      aria-label={record ? `${evidenceLabel(record)}: ${t('answer.openEvidence', { id })}` : t('answer.openEvidence', { id })}
       title={record ? `${id} · ${record.title}` : id}
       onClick={() => focus(id)}
       data-testid="evidence-link"
@@ -65,7 +67,7 @@ export function AnswerCard({ answer, canAsk }: { answer: CitedAnswer; canAsk: bo
           {answer.completion_bullets.map((b, i) => (
             <li key={i}>
               <span className="check" aria-hidden="true">
-                ✓
+                <Icon name="check" size={14} />
               </span>
               {b}
             </li>

@@ -7,6 +7,8 @@ import { CellTimeLimit } from './CellTimeLimit';
 import { Figure } from './Figure';
 import { formatSeconds } from './format';
 import { TABLE_MIME, TableOutput, parseTable } from './TableOutput';
+import { formatElapsed } from '../plan/stepTree';
+import { useNow } from '../plan/ThinkingSteps';
 
 /** The data of a `data-cell` part (the contract's map): first the running cell, then its result. */
 export type { CellData };
@@ -59,6 +61,19 @@ const TONE: Record<CellData['status'], string> = {
   died: 'bad',
 };
 
+/** A running cell's clock: the time since it was sent to the kernel, ticking each second. */
+function RunningFor({ startedAt }: { startedAt: string }) {
+  const t = useT();
+  const now = useNow(true);
+  const start = Date.parse(startedAt);
+  if (Number.isNaN(start)) return null;
+  return (
+    <span className="muted mono" aria-hidden="true" data-testid="cell-running-for">
+      {t('cell.runningFor', { time: formatElapsed(Math.max(0, now - start)) })}
+    </span>
+  );
+}
+
 /** A code cell: its code, streamed output, figures and values, error with the failing line. */
 export function CellCard({
   cell,
@@ -91,6 +106,7 @@ export function CellCard({
           ) : null}
           {t(`cell.status.${cell.status}` as MessageKey)}
         </span>
+        {cell.status === 'running' && cell.startedAt ? <RunningFor startedAt={cell.startedAt} /> : null}
         {cell.usage ? (
           <span className="muted">
             {t('cell.wall', { seconds: formatSeconds(cell.usage.wallMs) })}

@@ -1,12 +1,10 @@
 import type {
-  ApprovalEventData,
   DataPartOf,
   DataUIPart,
   ErrorData,
   HostCallEventData,
 } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
-import { ApprovalReason } from './ApprovalReason';
 import { EvidenceLink } from './AnswerCard';
 import { FailedCellBadge } from './FailedCellBadge';
 import { preview } from './format';
@@ -27,24 +25,8 @@ export function ErrorPart({ data }: { data: ErrorData }) {
   );
 }
 
-/** An approval asked or answered outside a tool card (a cell's host call). */
-export function ApprovalLine({ data }: { data: ApprovalEventData }) {
-  const denied = data.state === 'denied' || data.state === 'expired';
-  return (
-    <div
-      className={`activity-line ${denied ? 'tone-bad' : ''}`}
-      data-testid="approval-line"
-      data-state={data.state}
-    >
-      <span className="mono">{data.tool}</span>
-      <span className="muted"> → {data.target}</span>
-      <span className={`pill pill-${denied ? 'bad' : data.state === 'requested' ? 'warn' : 'ok'}`}>
-        {data.state.replace('_', ' ')}
-      </span>
-      {data.reason ? <ApprovalReason reason={data.reason} /> : null}
-    </div>
-  );
-}
+// Approvals (a card while pending, a line once answered) live in ApprovalCard.tsx.
+export { ApprovalLine } from './ApprovalCard';
 
 /** A capability call a cell made through the host (tool calls show theirs in the tool card). */
 export function HostCallLine({ data }: { data: HostCallEventData }) {

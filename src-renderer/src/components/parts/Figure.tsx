@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import '../../styles/figure.css';
+import { Icon } from '../icons';
 
 /**
  * A figure a cell saved into the workspace. The kernel names it by workspace path; its
@@ -60,7 +61,7 @@ export function Figure({ path, sessionId, svgPath, pdfPath }: { path: string; se
         />
       ) : (
         <div className="figure-placeholder" aria-hidden="true">
-          <span className="figure-glyph">▦</span>
+          <span className="figure-glyph"><Icon name="grid" size={28} /></span>
         </div>
       )}
       <figcaption className="muted mono">

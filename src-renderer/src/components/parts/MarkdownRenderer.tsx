@@ -1,3 +1,4 @@
+import { Children, isValidElement, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
@@ -13,7 +14,25 @@ const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlug
   [rehypeHighlight, { detect: false, ignoreMissing: true, languages: HIGHLIGHT_LANGUAGES }],
 ];
 
-/** Links open outside the app (the Electron glue sends http(s) links to the browser); tables scroll. */
+/** The text a cell shows (for its length). */
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (isValidElement<{ children?: ReactNode }>(node)) return textOf(node.props.children);
+  let out = '';
+  Children.forEach(node, (child) => {
+    if (Array.isArray(child) || isValidElement(child) || typeof child === 'string' || typeof child === 'number') out += textOf(child);
+  });
+  return out;
+}
+
+/** Cells longer than this wrap at spaces; shorter ones stay on one line (the table scrolls sideways instead). */
+const LONG_CELL = 48;
+const cellClass = (children: ReactNode) => (textOf(children).length > LONG_CELL ? 'md-cell-long' : undefined);
+
+/**
+ * Links open outside the app (the Electron glue sends http(s) links to the browser); tables
+ * scroll sideways in their own box, short cells on one line, long ones wrapping at spaces.
+ */
 const components: Components = {
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noreferrer noopener">
@@ -21,9 +40,19 @@ const components: Components = {
     </a>
   ),
   table: ({ children }) => (
-    <div className="md-table">
+    <div className="md-table" tabIndex={0}>
       <table>{children}</table>
     </div>
+  ),
+  td: ({ node: _node, children, ...rest }) => (
+    <td {...rest} className={cellClass(children)}>
+      {children}
+    </td>
+  ),
+  th: ({ node: _node, children, ...rest }) => (
+    <th {...rest} className={cellClass(children)}>
+      {children}
+    </th>
   ),
 };
 

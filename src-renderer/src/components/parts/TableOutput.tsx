@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import '../../styles/table.css';
+import { Icon } from '../icons';
 
 /** The kernel's table display (worker.py TABLE_MIME): data only; the kernel's HTML is never rendered. */
 export const TABLE_MIME = 'application/vnd.openai4s.table+json';
@@ -106,7 +107,7 @@ export function TableOutput({ table }: { table: TableData }) {
                       }}
                     >
                       {column}
-                      {active ? (sort!.descending ? ' ▼' : ' ▲') : ''}
+                      {active ? <Icon name={sort!.descending ? 'sortDown' : 'sortUp'} size={12} /> : null}
                     </button>
                   </th>
                 );

@@ -1,9 +1,15 @@
 import type { DynamicToolUIPart, ToolUIPart } from '../../../../src-preload/contract';
-import type { HostCallEventData } from '../../../../src-preload/contract/approvals';
+import type { ApprovalEventData, HostCallEventData } from '../../../../src-preload/contract/approvals';
+import type { ThinkingStepData } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import type { MessageKey } from '../../i18n/messages';
-import { formatSeconds, preview } from './format';
+import { preview } from './format';
+import { DenialNote, deniedBy } from './ApprovalCard';
+import { formatElapsed, stepElapsedMs } from '../plan/stepTree';
+import { useNow } from '../plan/ThinkingSteps';
+import { toolSummary } from './toolSummary';
 import { Markdown } from './Markdown';
+import { Icon } from '../icons';
 
 /** A tool output that carries readable text (the Science Navigator's answer): shown as Markdown. */
 function outputText(output: unknown): string | null {
@@ -27,20 +33,55 @@ const TONE: Record<AnyToolPart['state'], string> = {
 };
 
 /**
- * One tool call: its name, state, input (the raw text when it did not parse), output
- * preview or error, and its duration when the host dispatcher reported one.
+ * How long the call took, without the time it waited for an approval: the host's report
+ * once it ended; while it runs, the time since its activity step started (ticking).
+ */
+function Duration({ hostCall, step, running }: { hostCall?: HostCallEventData; step?: ThinkingStepData; running: boolean }) {
+  const t = useT();
+  const now = useNow(running && step !== undefined);
+  if (hostCall) {
+    const waited = hostCall.approvalWaitMs ?? 0;
+    return (
+      <span className="muted tool-duration" data-testid="tool-duration" title={waited ? t('tool.waited', { time: formatElapsed(waited) }) : undefined}>
+        {t('tool.took', { time: formatSecondsShort(hostCall.durationMs - waited) })}
+      </span>
+    );
+  }
+  const ms = running && step ? stepElapsedMs(step, now) : null;
+  return ms === null ? null : (
+    <span className="muted tool-duration mono" aria-hidden="true" data-testid="tool-elapsed">
+      {formatElapsed(ms)}
+    </span>
+  );
+}
+
+/** Under ten seconds with a decimal ("0.4 s"), then as the checklist writes times. */
+function formatSecondsShort(ms: number): string {
+  const clamped = Math.max(0, ms);
+  return clamped < 10_000 ? `${(clamped / 1000).toFixed(1)} s` : formatElapsed(clamped);
+}
+
+/**
+ * One tool call: its name and what it asked (database and query, URL, path) on the collapsed
+ * line, its state and duration (approval waits not counted), input (the raw text when it did
+ * not parse), output preview or error, and for a denied call who denied it and how to change that.
  */
 export function ToolCard({
   part,
   hostCall,
-  denied,
+  approval,
+  step,
 }: {
   part: AnyToolPart;
   hostCall?: HostCallEventData;
-  denied?: boolean;
+  /** The call's approval question, as last answered (or still asked). */
+  approval?: ApprovalEventData;
+  /** The call's activity step (its start time makes the running card's clock). */
+  step?: ThinkingStepData;
 }) {
   const t = useT();
   const name = toolNameOf(part);
+  const denied = approval?.state === 'denied' || approval?.state === 'expired';
   const settled = denied && part.state !== 'output-available' ? 'output-denied' : part.state;
   // A preliminary output (a tool streaming its answer) is shown while the call still runs.
   const streaming = settled === 'output-available' && part.preliminary === true;
@@ -48,6 +89,7 @@ export function ToolCard({
   const running = state === 'input-streaming' || state === 'input-available';
   const text = settled === 'output-available' ? outputText(part.output) : null;
   const hasInput = part.input !== undefined && part.input !== null;
+  const asked = hasInput ? toolSummary(name, part.input) : null;
   return (
     <details
       className={`tool-card tone-${TONE[state]}`}
@@ -59,17 +101,18 @@ export function ToolCard({
     >
       <summary>
         <span className="tool-icon" aria-hidden="true">
-          {running ? <span className="spinner" /> : '⚙'}
+          {running ? <span className="spinner" /> : <Icon name="tool" size={14} />}
         </span>
         <span className="tool-name mono">{part.title ?? name}</span>
+        {asked ? (
+          <span className="tool-asked" title={asked} data-testid="tool-asked">
+            {asked}
+          </span>
+        ) : null}
         <span className={`pill pill-${TONE[state] === 'running' ? 'neutral' : TONE[state]}`}>
           {t(`tool.state.${state}` as MessageKey)}
         </span>
-        {hostCall ? (
-          <span className="muted tool-duration">
-            {t('tool.duration', { seconds: formatSeconds(hostCall.durationMs) })}
-          </span>
-        ) : null}
+        <Duration hostCall={hostCall} step={step} running={running} />
       </summary>
       <div className="tool-body">
         {hasInput || part.rawInput ? (
@@ -103,11 +146,7 @@ export function ToolCard({
             </pre>
           </section>
         ) : null}
-        {state === 'output-denied' ? (
-          <p className="denied" data-testid="tool-denied">
-            {t('tool.denied')}
-          </p>
-        ) : null}
+        {state === 'output-denied' ? <DenialNote by={deniedBy(approval, hostCall)} /> : null}
       </div>
     </details>
   );

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ThinkingStepData } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import '../../styles/plan.css';
 import { formatElapsed, stepElapsedMs, stepTree, type StepNode } from './stepTree';
 import { stepTitle } from './stepTitle';
+import { Icon } from '../icons';
 
 /** The current time, re-read every second while `ticking` (a running step shows its elapsed time). */
 export function useNow(ticking: boolean): number {
@@ -17,11 +18,11 @@ export function useNow(ticking: boolean): number {
   return now;
 }
 
-const MARK: Record<ThinkingStepData['status'], string> = {
-  pending: '○',
-  in_progress: '',
-  completed: '✓',
-  failed: '✕',
+const MARK: Record<ThinkingStepData['status'], ReactNode> = {
+  pending: <Icon name="circle" size={12} />,
+  in_progress: null,
+  completed: <Icon name="check" size={12} />,
+  failed: <Icon name="cross" size={12} />,
 };
 
 function StepLine({ node, now, live }: { node: StepNode; now: number; live: boolean }) {
@@ -34,7 +35,7 @@ function StepLine({ node, now, live }: { node: StepNode; now: number; live: bool
     <li className={`step step-${step.status}${stalled ? ' step-stalled' : ''}`} data-testid="thinking-step" data-status={step.status}>
       <div className="step-line">
         <span className="step-mark" aria-hidden="true">
-          {stalled ? '◌' : step.status === 'in_progress' ? <span className="spinner spinner-sm" /> : MARK[step.status]}
+          {stalled ? <Icon name="dashedCircle" size={12} /> : step.status === 'in_progress' ? <span className="spinner spinner-sm" /> : MARK[step.status]}
         </span>
         <span className="step-title">{stepTitle(step, t)}</span>
         <span className="sr-only"> ({t(`plan.status.${step.status}`)})</span>

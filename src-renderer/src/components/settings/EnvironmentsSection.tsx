@@ -57,7 +57,7 @@ export function EnvironmentsSection() {
           <EnvironmentRow key={env.id} env={env} />
         ))}
       </ul>
-      <button type="button" onClick={() => void load(null, true)} disabled={environments.status === 'loading'}>
+      <button type="button" className="btn" onClick={() => void load(null, true)} disabled={environments.status === 'loading'}>
         {t('settings.environments.refresh')}
       </button>
     </Section>

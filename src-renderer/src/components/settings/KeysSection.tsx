@@ -20,7 +20,7 @@ export function KeysSection() {
       }
       testId="settings-keys"
     >
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table className="providers">
           <thead>
             <tr>

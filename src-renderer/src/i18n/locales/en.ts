@@ -1,5 +1,6 @@
 import type { Message } from '../plural';
 import { workbenchEn } from './workbench.en';
+import { workbenchLiveEn } from './workbenchLive.en';
 
 /**
  * Every UI string in English. This dictionary defines the keys: the other locales are
@@ -8,6 +9,7 @@ import { workbenchEn } from './workbench.en';
  * of plural forms chosen by Intl.PluralRules on the `count` parameter.
  */
 export const en = {
+  ...workbenchLiveEn,
   'app.tagline': 'Research workbench',
   'header.language': 'Language',
 
@@ -211,7 +213,6 @@ export const en = {
   'conv.assistant': 'OpenAI4S',
   'conv.queued': 'Queued · runs after the current answer',
   'conv.empty': 'Ask the first question of this session below.',
-  'conv.thinking': 'Working…',
   'conv.reasoning': 'Reasoning',
   'conv.reasoningStreaming': 'Reasoning…',
   'conv.steps': 'Steps',
@@ -230,7 +231,7 @@ export const en = {
   'activity.runTool': 'Running {tool}',
   'activity.runToolOn': 'Running {tool} ({target})',
   'activity.approval': 'Waiting for your approval: {tool} → {target}',
-  'activity.cell': 'Running a {language} cell',
+  'activity.cell': 'Running {language} code',
   'activity.cellNumbered': '{language} cell {number}',
   'activity.answer': 'Writing the answer',
   'plan.status.pending': 'pending',
@@ -321,9 +322,7 @@ export const en = {
   'tool.state.output-available': 'done',
   'tool.state.output-error': 'failed',
   'tool.state.output-denied': 'denied',
-  'tool.denied': 'The call was denied, so it did not run.',
   'tool.rawInput': 'The arguments did not parse; as sent:',
-  'tool.duration': '{seconds} s',
 
   'cell.python': 'Python',
   'cell.r': 'R',

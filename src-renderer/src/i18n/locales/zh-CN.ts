@@ -1,8 +1,10 @@
 import type { Dictionary } from '../messages';
 import { workbenchZh } from './workbench.zh-CN';
+import { workbenchLiveZh } from './workbenchLive.zh-CN';
 
 /** Every UI string in Simplified Chinese (Chinese has one plural form: `other`). */
 export const zhCN: Dictionary = {
+  ...workbenchLiveZh,
   'app.tagline': '科研智能体工作台',
   'header.language': '语言',
 
@@ -200,7 +202,6 @@ export const zhCN: Dictionary = {
   'conv.assistant': 'OpenAI4S',
   'conv.queued': '排队中 · 当前回答结束后运行',
   'conv.empty': '在下方提出这个会话的第一个问题。',
-  'conv.thinking': '正在处理…',
   'conv.reasoning': '推理过程',
   'conv.reasoningStreaming': '正在推理…',
   'conv.steps': '步骤',
@@ -310,9 +311,7 @@ export const zhCN: Dictionary = {
   'tool.state.output-available': '完成',
   'tool.state.output-error': '失败',
   'tool.state.output-denied': '已拒绝',
-  'tool.denied': '该调用被拒绝，没有执行。',
   'tool.rawInput': '参数无法解析；原样如下：',
-  'tool.duration': '{seconds} 秒',
 
   'cell.python': 'Python',
   'cell.r': 'R',

@@ -1,0 +1,28 @@
+import { toErrorBody } from '../api/bridge';
+import type { Slice, StoreDeps } from './types';
+import type { WorkbenchSlice } from './workbenchTypes';
+
+export const createWorkbenchSlice =
+  (deps: StoreDeps): Slice<WorkbenchSlice> =>
+  (set, get) => ({
+    approvalAnswers: {},
+    async decideApproval(requestId, answer) {
+      set((s) => ({ approvalAnswers: { ...s.approvalAnswers, [requestId]: answer } }));
+      try {
+        const result = await deps.bridge.invoke('approval.decide', { requestId, answer });
+        // Too late (answered in the dialog, expired at a restart): the stream already shows the outcome.
+        if (!result.delivered) get().receiveNotice({ level: 'info', message: result.message });
+      } catch (error) {
+        get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+      } finally {
+        set((s) => {
+          const { [requestId]: _done, ...rest } = s.approvalAnswers;
+          return { approvalAnswers: rest };
+        });
+      }
+    },
+    sidebarOpen: true,
+    toggleSidebar(open) {
+      set((s) => ({ sidebarOpen: open ?? !s.sidebarOpen }));
+    },
+  });
