@@ -3,7 +3,7 @@
  * recorded cell its run created, an edit not run yet survives a reload, Run all stops at
  * the first failing cell, and the bar says who holds the kernel while a cell waits.
  */
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, KernelCellResult, KernelLanguage, KernelStatus, UserCellRecord } from '../../src-preload/contract';
 import { bridge } from '../../src-renderer/src/api/bridge';
@@ -84,16 +84,23 @@ describe('the user notebook slice', () => {
     expect(s().notebook.runningAll).toBe(false);
   });
 
-  it('Run from here runs that cell and the ones below it, not the ones above', async () => {
+  it('Run from here (the button on a cell) runs that cell and the ones below it, not the ones above', async () => {
     const { fake, store } = setup();
+    render(
+      <StoreProvider store={store}>
+        <UserNotebook sessionId={SESSION} />
+      </StoreProvider>,
+    );
     const s = () => store.getState();
     await s().loadNotebook(SESSION);
     for (const code of ['a = 1', 'b = 2', 'c = 3']) {
       s().addNotebookCell(SESSION, 'python');
       s().editNotebookCell(s().notebook.entries.at(-1)!.key, code);
     }
-    await s().runAllNotebookCells(SESSION, s().notebook.entries[1]!.key);
-    expect(fake.executed.map((e) => e.code)).toEqual(['b = 2', 'c = 3']);
+    const second = (await screen.findAllByTestId('user-cell'))[1]!;
+    fireEvent.click(within(second).getByTestId('user-cell-run-from'));
+    await waitFor(() => expect(fake.executed.map((e) => e.code)).toEqual(['b = 2', 'c = 3']));
+    await waitFor(() => expect(s().notebook.runningAll).toBe(false));
   });
 
   it('a cell waiting for the kernel says who holds it', async () => {
