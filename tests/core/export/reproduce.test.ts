@@ -219,6 +219,28 @@ describe('openai4s reproduce', () => {
     expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'differs' });
   }, 240_000);
 
+  it('a recorded request the cell no longer makes: its cell fails, and every artifact it made says why it was not recomputed', async () => {
+    const edited = editedPackage('edited-request', (folder) => {
+      const file = path.join(folder, 'reproduce/host_calls.jsonl');
+      const calls = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      calls[0].arguments.query = 'P69905'; // recorded as another protein's request
+      fs.writeFileSync(file, calls.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    });
+    const { code, report } = await reproduce(edited);
+    expect(code).toBe(1);
+    expect(report.cells[0]).toMatchObject({ recordedStatus: 'ok', status: 'error', error: expect.stringContaining('no recorded answer') });
+    expect(report.unanswered).toEqual([expect.objectContaining({ arguments: { database: 'uniprot', operation: 'fasta', query: 'P01308' } })]);
+    const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
+    for (const saved of ['sequences/P01308.fasta', 'structures/4INS.pdb']) {
+      expect(byPath[saved]).toMatchObject({ outcome: 'not_recomputed', sha256: null, reason: `no replayed cell called host.save_artifact(path="${saved}") (see the cells' outcomes)` });
+    }
+    expect(byPath[FIGURE]).toMatchObject({ outcome: 'not_recomputed', reason: expect.stringMatching(/^cell 1 ended error \(HostError: .*no recorded answer.*\) and drew 0 figure\(s\); the session's cell drew 1$/) });
+    const text = await cli(['reproduce', edited]);
+    expect(text.err).toMatch(/^not recomputed +sequences\/P01308\.fasta v1: no replayed cell called host\.save_artifact/m);
+    expect(text.err).toMatch(/^unanswered: .*P01308.*the session never made this request$/m);
+    expect(text.err).toMatch(/NOT reproduced: 0 of 5 artifact versions match/);
+  }, 240_000);
+
   it('a recorded figure a few pixels off is within the tolerance, and the report says how many pixels', async () => {
     const edited = editedPackage('edited-figure', (folder) => {
       const file = path.join(folder, 'artifacts/figures/v1/P01308-amino-acid-composition.png');
