@@ -32,6 +32,7 @@ async function start(script: ScriptStep[] = []): Promise<{ core: Core; model: Sc
       ...process.env,
       OPENAI4S_DATA_DIR: dir,
       OPENAI4S_KERNEL_PREWARM: '0',
+      PIP_NO_INDEX: '1',
       OPENAI4S_PROVIDER: 'openai',
       OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
       OPENAI4S_OPENAI_API_KEY: 'scripted-test-key',
@@ -133,6 +134,51 @@ describe('kernel.restart under the lease', () => {
     release();
     expect(await handlers['kernel.restart']({ sessionId: session.id, language: 'python' }, caller)).toMatchObject({ state: 'none' });
   }, 120_000);
+});
+
+describe('environment changes under the lease', () => {
+  it('a switch, a rollback and the switch after a build each wait for the holder (the build does not), and are listed as waiting meanwhile', async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('environments');
+    const handlers = createHandlers(core);
+    const lease = core.kernels.lease;
+    const history = async () => (await handlers['env.list']({ sessionId: session.id }, caller)).history.map((h) => `${h.action}:${h.status}`);
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(check()).toBe(true);
+    };
+    const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+
+    // env.use while a user's cell holds the kernel: it waits, named, and applies once the cell ends.
+    let release = await lease.acquire(session.id, { kind: 'user', id: 'uc_1', label: 'your Python cell' });
+    const used = handlers['env.use']({ sessionId: session.id, environmentId: 'python-default' }, caller);
+    await waitFor(() => lease.view(session.id).waiting.length === 1);
+    expect(lease.view(session.id).waiting).toEqual([expect.objectContaining({ kind: 'environment', label: 'an environment switch' })]);
+    expect(await settled(used)).toBe(false);
+    expect(await history()).toEqual([]);
+    release();
+    expect((await used).change).toMatchObject({ action: 'use', environmentId: 'python-default' });
+
+    // env.rollback while the agent's run holds it: the same.
+    release = await lease.acquire(session.id, { kind: 'agent', id: 'run-1', label: "the agent's run" });
+    const rolledBack = handlers['env.rollback']({ sessionId: session.id, language: 'python' }, caller);
+    await waitFor(() => lease.view(session.id).waiting.length === 1);
+    expect(lease.view(session.id).waiting).toEqual([expect.objectContaining({ kind: 'environment', label: 'an environment rollback' })]);
+    expect(await settled(rolledBack)).toBe(false);
+    expect(await history()).toEqual(['use:applied']);
+    release();
+    expect((await rolledBack).change).toMatchObject({ action: 'rollback' });
+
+    // env.create builds while the agent holds the kernel, then waits to switch.
+    release = await lease.acquire(session.id, { kind: 'agent', id: 'run-2', label: "the agent's run" });
+    const created = handlers['env.create']({ sessionId: session.id, name: 'leased', declaration: 'python-default' }, caller);
+    await waitFor(() => lease.view(session.id).waiting.length === 1);
+    expect(lease.view(session.id).waiting).toEqual([expect.objectContaining({ kind: 'environment', id: 'new:leased' })]);
+    expect(await history()).toEqual(['use:applied', 'rollback:applied']);
+    release();
+    expect((await created).change).toMatchObject({ action: 'create', status: 'applied', environmentId: 'venv:leased' });
+    expect(lease.view(session.id)).toEqual({ holder: null, since: null, waiting: [] });
+  }, 240_000);
 });
 
 describe('user cells in the session kernel', () => {
