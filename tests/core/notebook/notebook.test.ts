@@ -216,6 +216,21 @@ describe('user cells in the session kernel', () => {
     expect(core.kernels.status(session.id).slots.find((s) => s.language === 'r')?.state).toBe('none');
   }, 120_000);
 
+  it("an R cell: the variables view lists its data.frame (and none of the worker's own names), and the value comes back as a table display", async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('r notebook');
+    const handlers = createHandlers(core);
+    const ran = await handlers['kernel.execute']({ sessionId: session.id, language: 'r', code: 'df <- data.frame(residue = c("A", "C", "G"), count = c(10L, 6L, 12L))\nn <- 42L\ndf' }, caller);
+    expect(ran).toMatchObject({ status: 'ok', stdout: '', userCell: { version: 1 } });
+    expect(Object.keys(ran.displays[0]!.data)).toEqual(['text/plain', 'application/vnd.openai4s.table+json']);
+    const vars = await handlers['kernel.variables']({ sessionId: session.id, language: 'r' }, caller);
+    expect(vars.generation).toBe(ran.generation);
+    expect(vars.variables).toEqual([
+      { name: 'df', type: 'data.frame', shape: '3 x 2', preview: 'columns: residue, count' },
+      { name: 'n', type: 'integer', shape: 'len 1', preview: ' int 42' },
+    ]);
+  }, 120_000);
+
   it("an agent turn waits for the user's cell in progress, sees who holds the kernel, then reads the user's cells in its request", async () => {
     let request = '';
     const { core } = await start([
