@@ -37,7 +37,7 @@ const notebookCell: NotebookCell = {
 function failedCell(): ReplayedCell {
   const result = {
     sessionId: 'r', language: 'python', generation: 'g', cellId: 'c', cellNumber: 1, status: 'error', stdout: '', stderr: '', displays: [], truncated: false,
-    sandbox: { state: 'sandboxed', backend: 'bwrap' }, error: { ename: 'HostError', evalue: 'science.search: no recorded answer', traceback: '' },
+    sandbox: { state: 'sandboxed', backend: 'bwrap' }, error: { ename: 'HostError', evalue: 'science.search: no recorded answer', traceback: '', line: null },
   } as KernelCellResult;
   return { cell: notebookCell, result, figures: [] };
 }

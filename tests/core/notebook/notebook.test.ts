@@ -147,7 +147,7 @@ describe('environment changes under the lease', () => {
       for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
       expect(check()).toBe(true);
     };
-    const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+    const settled = (p: unknown) => Promise.race([Promise.resolve(p).then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 50))]);
 
     // env.use while a user's cell holds the kernel: it waits, named, and applies once the cell ends.
     let release = await lease.acquire(session.id, { kind: 'user', id: 'uc_1', label: 'your Python cell' });
