@@ -251,6 +251,9 @@ describe('user cells in the session kernel', () => {
     const status = await handlers['kernel.status']({ sessionId: session.id }, caller);
     expect(status.lease).toMatchObject({ holder: { kind: 'user', label: 'your Python cell' }, waiting: [{ kind: 'agent', id: run.id, label: "the agent's run" }] });
     expect(request).toBe(''); // the agent's turn has not started
+    // The conversation is told who holds the kernel (the queued message says so).
+    const replay = await handlers['session.replay']({ sessionId: session.id, afterSeq: 0, limit: 100 }, caller);
+    expect(replay.events.map((e) => e.chunk)).toContainEqual(expect.objectContaining({ type: 'data-run-status', data: { runId: run.id, status: 'queued', position: 1, waitingFor: 'your Python cell', waitingForKind: 'user' } }));
     fs.writeFileSync(path.join(workspace, 'go'), '');
     expect((await cell).stdout).toBe('user cell done 110\n');
     expect((await core.runner.result(run.id)).status).toBe('completed');
