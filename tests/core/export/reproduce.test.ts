@@ -128,6 +128,35 @@ describe('the exported notebook outside the app', () => {
   });
 });
 
+describe('the environment lock of each kernel generation in the export', () => {
+  type Lock = { language: string; environment: string; interpreterVersion: string; imported: { module: string; distribution: string | null; version: string | null }[]; requirements: string[] };
+  const generations = () => JSON.parse(fs.readFileSync(path.join(unzipped, 'ledger/kernel_generations.json'), 'utf8')) as { id: string; environmentLock: Lock | null }[];
+
+  it('names the environment, the interpreter and the version of each package the demo cell imported', () => {
+    const locks = generations().flatMap((g) => (g.environmentLock ? [g.environmentLock] : []));
+    expect(locks).toHaveLength(1);
+    const [lock] = locks;
+    expect(lock).toMatchObject({ language: 'python', environment: 'python-default', interpreterVersion: expect.stringMatching(/^3\.\d+/) });
+    const matplotlib = lock!.imported.find((p) => p.module === 'matplotlib');
+    expect(matplotlib).toMatchObject({ distribution: 'matplotlib', version: expect.stringMatching(/^\d+\.\d+/) });
+    expect(lock!.requirements).toContain(`matplotlib==${matplotlib!.version}`);
+  });
+
+  it("the notebook's setup says which installed package differs from the lock, with the pip command that matches it", () => {
+    const copy = path.join(dir, 'lock-edited');
+    fs.cpSync(unzipped, copy, { recursive: true });
+    const file = path.join(copy, 'ledger/kernel_generations.json');
+    const edited = generations();
+    const lock = edited.find((g) => g.environmentLock)!.environmentLock!;
+    lock.imported = lock.imported.map((p) => (p.module === 'matplotlib' ? { ...p, version: '0.0.1' } : p));
+    fs.writeFileSync(file, JSON.stringify(edited));
+    const setup = (folder: string) =>
+      execFileSync('/usr/bin/python3', ['-c', [`import sys`, `sys.path.insert(0, ${JSON.stringify(path.join(folder, 'reproduce'))})`, 'import openai4s_host', `openai4s_host.Host(${JSON.stringify(folder)}, chdir=False, verbose=True)`].join('\n')], { encoding: 'utf8' });
+    expect(setup(unzipped)).not.toContain('the session used');
+    expect(setup(copy)).toMatch(/^openai4s_host: matplotlib \S+ is installed, the session used 0\.0\.1 \(pip install matplotlib==0\.0\.1 to match\)$/m);
+  });
+});
+
 /** A PNG of RGBA pixels (8-bit, filter 0 rows): enough to write a changed figure back. */
 function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
   const chunk = (type: string, body: Buffer) => {
