@@ -198,7 +198,7 @@ describe('openai4s reproduce', () => {
     expect(report.refused).toBeNull();
     expect(report.verified).toBe(true);
     expect(report.inputs).toEqual([{ path: 'structures/4INS.pdb', staged: true }]);
-    expect(report.cells).toEqual([expect.objectContaining({ index: 1, language: 'python', recordedStatus: 'ok', status: 'ok', stdout: 'match' })]);
+    expect(report.cells).toEqual([expect.objectContaining({ index: 1, language: 'python', recordedStatus: 'ok', status: 'ok', stdout: 'match', sandbox: 'sandboxed' })]);
     const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
     expect(byPath['sequences/P01308.fasta']).toMatchObject({ outcome: 'match', version: 1 });
     expect(byPath['structures/4INS.pdb']).toMatchObject({ outcome: 'match', version: 1 });
