@@ -19,9 +19,10 @@ function backend(options: { holdExecute?: boolean } = {}) {
   const executed: { code: string; cellKey?: string }[] = [];
   let keys = 0;
   const lease: KernelStatus['lease'] = { holder: { kind: 'agent', id: 'run-1', label: "the agent's run" }, since: null, waiting: [] };
+  let status: KernelStatus['lease'] = lease;
   const answer = (route: string, input: unknown): Envelope<unknown> | Promise<Envelope<unknown>> => {
     if (route === 'notebook.cells') return { ok: true, data: versions };
-    if (route === 'kernel.status') return { ok: true, data: { sessionId: SESSION, slots: [], lease } };
+    if (route === 'kernel.status') return { ok: true, data: { sessionId: SESSION, slots: [], lease: status } };
     if (route === 'kernel.execute') {
       const { code, cellKey, language } = input as { code: string; cellKey?: string; language: KernelLanguage };
       executed.push({ code, ...(cellKey ? { cellKey } : {}) });
@@ -40,7 +41,9 @@ function backend(options: { holdExecute?: boolean } = {}) {
     }
     return { ok: false, error: { code: 'internal', message: `no ${route} in this test` } };
   };
-  return { versions, executed, answer };
+  /** The lease kernel.status answers from now on (the agent's run takes the kernel). */
+  const setLease = (next: KernelStatus['lease']) => (status = next);
+  return { versions, executed, answer, setLease };
 }
 
 function setup(options: { holdExecute?: boolean } = {}) {
@@ -103,8 +106,9 @@ describe('the user notebook slice', () => {
     await waitFor(() => expect(s().notebook.runningAll).toBe(false));
   });
 
-  it('a cell waiting for the kernel says who holds it', async () => {
-    const { store } = setup({ holdExecute: true });
+  it('a cell waiting for the kernel says who holds it, asked when the cell is sent', async () => {
+    const { store, fake } = setup({ holdExecute: true });
+    fake.setLease({ holder: null, since: null, waiting: [] });
     render(
       <StoreProvider store={store}>
         <UserNotebook sessionId={SESSION} />
@@ -113,6 +117,9 @@ describe('the user notebook slice', () => {
     const s = () => store.getState();
     await s().loadNotebook(SESSION);
     await s().loadKernels(SESSION);
+    expect(s().kernels.data?.lease?.holder).toBeNull();
+    // The agent's run took the kernel after the panel last asked.
+    fake.setLease({ holder: { kind: 'agent', id: 'run-1', label: "the agent's run" }, since: null, waiting: [] });
     s().addNotebookCell(SESSION, 'python');
     s().editNotebookCell(s().notebook.entries[0]!.key, 'print(1)');
     void s().runNotebookCell(SESSION, s().notebook.entries[0]!.key);
