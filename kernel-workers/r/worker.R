@@ -128,6 +128,55 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
   })
 }
 
+# A table the app renders itself (issue 25: sortable, paged, copyable): the data of a
+# data.frame or a two-dimensional matrix, as the Python worker's TABLE_MIME; never HTML.
+# Cut by rows to stay under the host's 64 KiB text cap; NA, NaN and Inf become null.
+.oai$TABLE_MIME <- "application/vnd.openai4s.table+json"
+.oai$TABLE_MAX_BYTES <- 56 * 1024
+.oai$TABLE_MAX_ROWS <- 1000L
+
+.oai$table_column <- function(col) {
+  if (is.factor(col)) col <- as.character(col)
+  if (is.double(col)) return(lapply(col, function(v) if (is.finite(v)) v else NULL))
+  if (is.integer(col) || is.logical(col)) return(lapply(col, function(v) if (is.na(v)) NULL else v))
+  if (!is.character(col)) col <- tryCatch(format(col), error = function(e) rep("?", length(col)))
+  lapply(col, function(v) if (is.na(v)) NULL else substr(v, 1, 200))
+}
+
+.oai$table_json <- function(value) {
+  if (!is.data.frame(value) && !(is.matrix(value) && length(dim(value)) == 2L)) return(NULL)
+  tryCatch({
+    frame <- if (is.data.frame(value)) value else as.data.frame(value, stringsAsFactors = FALSE)
+    columns <- if (is.null(colnames(value))) paste0("V", seq_len(ncol(frame))) else colnames(value)
+    dtypes <- if (is.matrix(value)) rep(typeof(value), ncol(frame)) else unname(vapply(frame, function(col) class(col)[1], ""))
+    rows <- min(nrow(frame), .oai$TABLE_MAX_ROWS)
+    repeat {
+      cells <- unname(lapply(frame[seq_len(rows), , drop = FALSE], .oai$table_column))
+      table <- list(
+        columns = I(as.character(columns)),
+        dtypes = I(as.character(dtypes)),
+        index = I(as.character(utils::head(rownames(frame), rows))),
+        rows = lapply(seq_len(rows), function(i) lapply(cells, function(col) col[[i]])),
+        total_rows = nrow(frame)
+      )
+      text <- as.character(toJSON(table, auto_unbox = TRUE, null = "null", na = "null", digits = NA))
+      if (nchar(text, type = "bytes") <= .oai$TABLE_MAX_BYTES) return(text)
+      if (rows <= 1L) return(NULL)  # too wide even for one row: the printed text stands alone
+      rows <- rows %/% 2L
+    }
+  }, error = function(e) NULL)
+}
+
+# A visible value: a table goes as a display (its printed text beside its data), else it is printed.
+.oai$show_value <- function(id, value) {
+  table <- .oai$table_json(value)
+  if (is.null(table)) return(invisible(print(value)))
+  data <- list()
+  data[["text/plain"]] <- paste(utils::capture.output(print(value)), collapse = "\n")
+  data[[.oai$TABLE_MIME]] <- table
+  .oai$send(list(type = "display", id = id, data = data))
+}
+
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
@@ -149,7 +198,7 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
     for (i in seq_along(exprs)) {
       line <- if (!is.null(refs)) refs[[i]][1] else NA_integer_
       value <- withVisible(eval(exprs[[i]], globalenv()))
-      if (value$visible) print(value$value)
+      if (value$visible) .oai$show_value(id, value$value)
     }
   }, error = function(e) {
     if (inherits(e, "HostError")) ename <- "HostError" else ename <- class(e)[1]
@@ -206,10 +255,11 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
 
 .oai$send(list(type = "ready", pid = Sys.getpid(), language = "r",
   version = paste(R.version$major, R.version$minor, sep = ".")))
-repeat {
+# In a local scope: the loop's `frame` is not a variable of the cells' global environment.
+local(repeat {
   frame <- tryCatch(.oai$read_frame(), interrupt = function(e) list(type = "idle-interrupt"))
   if (identical(frame$type, "shutdown")) break
   if (identical(frame$type, "execute")) .oai$execute(frame)
   if (identical(frame$type, "warmup")) .oai$send(list(type = "warm", modules = list(), ms = 0))
-}
+})
 quit(save = "no", status = 0)

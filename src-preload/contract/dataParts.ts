@@ -160,7 +160,8 @@ const hostCallDataSchema: z.ZodType<HostCallEventData> = z
 
 /** `data-run-status` (transient): a run waiting in the session's queue, or the model call being retried. */
 const runStatusDataSchema = z.union([
-  z.object({ runId: z.string(), status: z.literal('queued'), position: z.number().int().min(1), waitingFor: z.string().optional() }).strict(),
+  // waitingFor/waitingForKind: who holds the session's kernel while the run waits for it (issue 25).
+  z.object({ runId: z.string(), status: z.literal('queued'), position: z.number().int().min(1), waitingFor: z.string().optional(), waitingForKind: z.enum(['agent', 'user', 'environment']).optional() }).strict(),
   z.object({ status: z.literal('retrying'), attempt: z.number().int().min(1), delayMs: z.number().min(0), reason: z.string() }).strict(),
 ]);
 

@@ -7,7 +7,8 @@ import { launchChromium, openShell, screenshotPath, type Shell } from '../suppor
  * Issue 25, working in the Notebook tab against the real core: the user writes a cell,
  * runs it, edits and runs it again (a new version; the first stays), interrupts a long
  * cell, restarts the kernel (a generation divider), a DataFrame value is a sortable table,
- * the variables view shows the DataFrame, and a figure saves as SVG and PDF. Every run is recorded in the ledger as a version of its cell.
+ * the variables view shows the DataFrame, a figure saves as PNG, SVG and PDF, and an R
+ * data.frame is a sortable table too. Every run is recorded in the ledger as a version of its cell.
  */
 describe('Working in the Notebook tab', () => {
   let browser: Browser;
@@ -92,6 +93,9 @@ describe('Working in the Notebook tab', () => {
     await plot.getByTestId('user-cell-input').fill('import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.bar(["A", "C", "G"], [10, 6, 12])\nplt.title("Residue counts")');
     await plot.getByTestId('user-cell-run').click();
     await plot.getByTestId('cell-figure-img').waitFor({ timeout: 60_000 });
+    const [pngDownload] = await Promise.all([page.waitForEvent('download'), plot.getByTestId('figure-save-png').click()]);
+    expect(pngDownload.suggestedFilename()).toBe('Residue-counts.png');
+    expect(fs.readFileSync((await pngDownload.path())!).subarray(1, 4).toString('latin1')).toBe('PNG');
     const [download] = await Promise.all([page.waitForEvent('download'), plot.getByTestId('figure-save-svg').click()]);
     expect(download.suggestedFilename()).toBe('Residue-counts.svg');
     const svg = fs.readFileSync((await download.path())!, 'utf8');
@@ -109,6 +113,17 @@ describe('Working in the Notebook tab', () => {
     await page.evaluate('document.fonts.ready.then(() => true)');
     await page.screenshot({ path: await screenshotPath('notebook-user-cells-en.png'), fullPage: true });
 
+    // An R cell's data.frame value is a real table too (worker.R sends its data), sortable.
+    await notebook.getByTestId('notebook-add-r').click();
+    const rCell = notebook.getByTestId('user-cell').nth(3);
+    await rCell.getByTestId('user-cell-input').fill('data.frame(chain = c("A", "B"), residues = c(21L, 30L))');
+    await rCell.getByTestId('user-cell-run').click();
+    await notebook.locator('[data-testid="user-cell"][data-language="r"][data-status="ok"]').waitFor({ timeout: 60_000 });
+    const rTable = rCell.getByTestId('table-output');
+    await rTable.getByRole('button', { name: 'Sort by residues' }).click();
+    await rTable.getByRole('button', { name: 'Sort by residues' }).click();
+    expect(await rTable.getByTestId('table-row').first().locator('td').first().textContent()).toBe('B');
+
     // Every run is in the ledger, each edit a new version of its cell.
     const recorded = shell.core.ledger.userCells.list(session.id);
     expect(recorded.map((c) => [c.version, c.status])).toEqual([
@@ -116,6 +131,7 @@ describe('Working in the Notebook tab', () => {
       [2, 'ok'],
       [1, 'interrupted'],
       [2, 'ok'],
+      [1, 'ok'],
       [1, 'ok'],
     ]);
     expect(shell.errors).toEqual([]);

@@ -1,24 +1,39 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { ANSWER } from '../support/e2e/research';
+import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
 /**
  * Issue 25, the workspace file browser against the real core: a notebook cell writes a
  * table and plants a symlink (the review refuses one that points outside); the browser lists both (the
  * link as a link, never opened), opens the folder, previews the table as text, attaches it
- * to the next message (a chip with its workspace path), and saves it as an artifact version
- * made by the user.
+ * to the next message (a chip with its workspace path, named in the request the model gets),
+ * and saves it as an artifact version made by the user.
  */
 describe('Workspace files in the Notebook tab', () => {
   let browser: Browser;
   let shell: Shell;
+  let model: ScriptedModel;
 
   beforeAll(async () => {
     browser = await launchChromium();
-    shell = await openShell(browser, { locale: 'en-US', viewport: { width: 1440, height: 1000 }, env: { OPENAI4S_KERNEL_PREWARM: '0' } });
+    model = await startScriptedModel([{ reply: [{ toolCall: { name: 'finalize_response', arguments: ANSWER } }] }]);
+    shell = await openShell(browser, {
+      locale: 'en-US',
+      viewport: { width: 1440, height: 1000 },
+      env: {
+        OPENAI4S_KERNEL_PREWARM: '0',
+        OPENAI4S_PROVIDER: 'openai',
+        OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
+        OPENAI4S_OPENAI_API_KEY: 'sk-e2e-files',
+        OPENAI4S_OPENAI_MODEL: 'gpt-4o-mini',
+      },
+    });
   });
   afterAll(async () => {
     await shell?.close();
+    await model?.close();
     await browser?.close();
   });
 
@@ -63,6 +78,14 @@ describe('Workspace files in the Notebook tab', () => {
     expect(saved?.latest.provenance.producer).toEqual({ kind: 'user' });
     await page.evaluate('document.fonts.ready.then(() => true)');
     await page.screenshot({ path: await screenshotPath('notebook-workspace-files-en.png'), fullPage: true });
+
+    // Sent: the model's request names the attached workspace file.
+    const box = page.getByTestId('composer-input');
+    await box.fill('Summarize the counts.');
+    await box.press('Enter');
+    await page.getByTestId('answer-card').waitFor({ timeout: 60_000 });
+    expect(JSON.stringify(model.requests[0]?.body)).toContain('Summarize the counts.\\n\\nAttached: results/counts.csv');
+    expect(await page.getByTestId('attachment-chip').count()).toBe(0);
     expect(shell.errors).toEqual([]);
   }, 180_000);
 });

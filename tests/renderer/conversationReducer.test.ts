@@ -151,6 +151,21 @@ describe('conversation reducer', () => {
     expect(conversationReducer(state, { type: 'conv/events', events: other })).toBe(state);
   });
 
+  it('a queued run waiting for the kernel knows who holds it until it starts, also when opened from history', () => {
+    const waiting: StreamChunk = { type: 'data-run-status', transient: true, data: { runId: 'r1', status: 'queued', position: 1, waitingFor: 'your Python cell', waitingForKind: 'user' } } as StreamChunk;
+    let state = ready([run('r1', 'queued')]);
+    state = conversationReducer(state, { type: 'conv/events', events: events([waiting], 'r1') });
+    expect(queuedRuns(state).map((r) => r.id)).toEqual(['r1']);
+    expect(state.kernelWaits).toEqual({ r1: 'user' });
+    // The same stream read from the ledger (a reload while it waits) says the same.
+    const reloaded = conversationReducer(openConversation(S, 2), { type: 'conv/loaded', loadId: 2, events: events([waiting], 'r1'), runs: [run('r1', 'queued')] });
+    expect(reloaded.kernelWaits).toEqual({ r1: 'user' });
+    // The cell ended: the run starts, and waits for nothing.
+    state = conversationReducer(state, { type: 'conv/events', events: events(runChunks('r1', 'ok').slice(0, 2), 'r1', 2) });
+    expect(state.kernelWaits).toEqual({});
+    expect(queuedRuns(state)).toEqual([]);
+  });
+
   it('shows a submitted run as queued until its user turn enters the stream', () => {
     const first = runChunks('r1', 'first');
     let state = ready([run('r1', 'processing')]);

@@ -33,7 +33,7 @@ function env(id: string, patch: Partial<EnvironmentView> = {}): EnvironmentView 
 }
 
 /** main's env.list, env.use and kernel.status over a session whose Python starts on python-default. */
-function backend() {
+function backend(hold?: { lease: KernelStatus['lease']; switched: Promise<void> }) {
   const current: Record<'python' | 'r', CurrentEnvironment> = {
     python: { environmentId: 'python-default', interpreter: '/usr/bin/python3', isDefault: true },
     r: { environmentId: 'r-default', interpreter: null, isDefault: true },
@@ -59,26 +59,29 @@ function backend() {
     sessionId: SESSION,
     slots: [{ language: 'python', state: 'none', generation: null, sandbox: null, startedAt: null, cells: 0 }],
   };
-  return (route: string, input: unknown): Envelope<unknown> => {
+  return (route: string, input: unknown): Envelope<unknown> | Promise<Envelope<unknown>> => {
     switch (route) {
       case 'env.list':
         return { ok: true, data: list((input as { sessionId?: string }).sessionId ?? null) };
       case 'env.use': {
         const { environmentId } = input as { environmentId: string };
         if (environmentId === 'r-default') return { ok: false, error: { code: 'invalid_input', message: 'Rscript was not found on PATH; install R.' } };
-        current.python = { environmentId, interpreter: '/usr/bin/python3', isDefault: false };
-        return { ok: true, data: { change: {}, current, endedGeneration: null } };
+        const apply = (): Envelope<unknown> => {
+          current.python = { environmentId, interpreter: '/usr/bin/python3', isDefault: false };
+          return { ok: true, data: { change: {}, current, endedGeneration: null } };
+        };
+        return hold ? hold.switched.then(apply) : apply();
       }
       case 'kernel.status':
-        return { ok: true, data: kernels };
+        return { ok: true, data: hold ? { ...kernels, lease: hold.lease } : kernels };
       default:
         return { ok: false, error: { code: 'internal', message: `no ${route} in this test` } };
     }
   };
 }
 
-function renderWith(node: ReactNode) {
-  const api = fakeBridgeApi(backend());
+function renderWith(node: ReactNode, hold?: Parameters<typeof backend>[0]) {
+  const api = fakeBridgeApi(backend(hold));
   window.openai4s = api;
   const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['en-US'] });
   render(<StoreProvider store={store}>{node}</StoreProvider>);
@@ -126,6 +129,19 @@ describe('environments', () => {
     expect(api.calls.filter((c) => c.route === 'kernel.status').length).toBeGreaterThan(statusBefore);
     expect(api.calls.filter((c) => c.route === 'env.list').length).toBeGreaterThan(listsBefore);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a switch waiting for the kernel says who holds it, until it is done', async () => {
+    let release = () => {};
+    const switched = new Promise<void>((resolve) => (release = resolve));
+    renderWith(<EnvironmentPicker sessionId={SESSION} />, { lease: { holder: { kind: 'agent', id: 'run-1', label: "the agent's run" }, since: null, waiting: [] }, switched });
+    const select = (await screen.findByTestId('environment-select-python')) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: 'python-science' } });
+    expect((await screen.findByTestId('environment-waiting')).textContent).toBe('Waiting for the kernel: the agent’s run holds it.');
+    expect(select.disabled).toBe(true);
+    release();
+    await waitFor(() => expect(screen.queryByTestId('environment-waiting')).toBeNull());
+    expect((screen.getByTestId('environment-select-python') as HTMLSelectElement).value).toBe('python-science');
   });
 
   it('shows why a switch failed as an alert', async () => {

@@ -3,7 +3,7 @@
  * recorded cell its run created, an edit not run yet survives a reload, Run all stops at
  * the first failing cell, and the bar says who holds the kernel while a cell waits.
  */
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, KernelCellResult, KernelLanguage, KernelStatus, UserCellRecord } from '../../src-preload/contract';
 import { bridge } from '../../src-renderer/src/api/bridge';
@@ -19,9 +19,10 @@ function backend(options: { holdExecute?: boolean } = {}) {
   const executed: { code: string; cellKey?: string }[] = [];
   let keys = 0;
   const lease: KernelStatus['lease'] = { holder: { kind: 'agent', id: 'run-1', label: "the agent's run" }, since: null, waiting: [] };
+  let status: KernelStatus['lease'] = lease;
   const answer = (route: string, input: unknown): Envelope<unknown> | Promise<Envelope<unknown>> => {
     if (route === 'notebook.cells') return { ok: true, data: versions };
-    if (route === 'kernel.status') return { ok: true, data: { sessionId: SESSION, slots: [], lease } };
+    if (route === 'kernel.status') return { ok: true, data: { sessionId: SESSION, slots: [], lease: status } };
     if (route === 'kernel.execute') {
       const { code, cellKey, language } = input as { code: string; cellKey?: string; language: KernelLanguage };
       executed.push({ code, ...(cellKey ? { cellKey } : {}) });
@@ -40,7 +41,9 @@ function backend(options: { holdExecute?: boolean } = {}) {
     }
     return { ok: false, error: { code: 'internal', message: `no ${route} in this test` } };
   };
-  return { versions, executed, answer };
+  /** The lease kernel.status answers from now on (the agent's run takes the kernel). */
+  const setLease = (next: KernelStatus['lease']) => (status = next);
+  return { versions, executed, answer, setLease };
 }
 
 function setup(options: { holdExecute?: boolean } = {}) {
@@ -84,20 +87,28 @@ describe('the user notebook slice', () => {
     expect(s().notebook.runningAll).toBe(false);
   });
 
-  it('Run from here runs that cell and the ones below it, not the ones above', async () => {
+  it('Run from here (the button on a cell) runs that cell and the ones below it, not the ones above', async () => {
     const { fake, store } = setup();
+    render(
+      <StoreProvider store={store}>
+        <UserNotebook sessionId={SESSION} />
+      </StoreProvider>,
+    );
     const s = () => store.getState();
     await s().loadNotebook(SESSION);
     for (const code of ['a = 1', 'b = 2', 'c = 3']) {
       s().addNotebookCell(SESSION, 'python');
       s().editNotebookCell(s().notebook.entries.at(-1)!.key, code);
     }
-    await s().runAllNotebookCells(SESSION, s().notebook.entries[1]!.key);
-    expect(fake.executed.map((e) => e.code)).toEqual(['b = 2', 'c = 3']);
+    const second = (await screen.findAllByTestId('user-cell'))[1]!;
+    fireEvent.click(within(second).getByTestId('user-cell-run-from'));
+    await waitFor(() => expect(fake.executed.map((e) => e.code)).toEqual(['b = 2', 'c = 3']));
+    await waitFor(() => expect(s().notebook.runningAll).toBe(false));
   });
 
-  it('a cell waiting for the kernel says who holds it', async () => {
-    const { store } = setup({ holdExecute: true });
+  it('a cell waiting for the kernel says who holds it, asked when the cell is sent', async () => {
+    const { store, fake } = setup({ holdExecute: true });
+    fake.setLease({ holder: null, since: null, waiting: [] });
     render(
       <StoreProvider store={store}>
         <UserNotebook sessionId={SESSION} />
@@ -106,6 +117,9 @@ describe('the user notebook slice', () => {
     const s = () => store.getState();
     await s().loadNotebook(SESSION);
     await s().loadKernels(SESSION);
+    expect(s().kernels.data?.lease?.holder).toBeNull();
+    // The agent's run took the kernel after the panel last asked.
+    fake.setLease({ holder: { kind: 'agent', id: 'run-1', label: "the agent's run" }, since: null, waiting: [] });
     s().addNotebookCell(SESSION, 'python');
     s().editNotebookCell(s().notebook.entries[0]!.key, 'print(1)');
     void s().runNotebookCell(SESSION, s().notebook.entries[0]!.key);

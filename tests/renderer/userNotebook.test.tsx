@@ -2,11 +2,11 @@
  * The Notebook tab's cells are the one place a user runs code in the session's kernels
  * (issue 25; the kernel panel's old "Run code" box is gone, its behaviour lives here):
  * Ctrl/⌘+Enter runs, a running cell shows it and runs nothing twice, output, figures and
- * errors show in the cell's card as text (never HTML), Interrupt stops it, and a run that
- * could not start says why.
+ * errors show in the cell's card as text (never HTML), a figure saves as PNG and shows its
+ * file, Interrupt stops it, and a run that could not start says why.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ArtifactSummary, Envelope, KernelCellResult, KernelLanguage, KernelStatus, UserCellRecord } from '../../src-preload/contract';
 import { bridge } from '../../src-renderer/src/api/bridge';
 import { UserNotebook } from '../../src-renderer/src/components/panel/UserNotebook';
@@ -170,6 +170,17 @@ describe('notebook cells: running code', () => {
     // Show file: the figure's artifact version in the OS file manager.
     fireEvent.click(within(card).getByTestId('figure-reveal'));
     await waitFor(() => expect(api.calls.filter((c) => c.route === 'artifact.reveal').map((c) => c.input)).toEqual([{ versionId: FIGURE.latest.id }]));
+    // Save as PNG: the figure's own bytes, downloaded under its file name.
+    const downloads: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push({ href: this.href, download: this.download });
+    });
+    try {
+      fireEvent.click(within(card).getByTestId('figure-save-png'));
+      await waitFor(() => expect(downloads).toEqual([{ href: 'data:image/png;base64,iVBORw==', download: 'answer.png' }]));
+    } finally {
+      click.mockRestore();
+    }
     expect(within(recorded).queryByTestId('user-cell-running')).toBeNull();
     expect((within(recorded).getByTestId('user-cell-run') as HTMLButtonElement).disabled).toBe(false);
     // The kernel rows are asked again: the kernel may have started or died.

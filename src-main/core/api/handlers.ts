@@ -206,10 +206,12 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       if (input.refresh) core.environments.probes.clear();
       return core.environments.list(input.sessionId);
     },
-    // A switch restarts the kernel: it waits for the agent's turn or the user's cell in progress (the kernel lease).
+    // A switch, a rollback and the switch after a build restart the kernel: each waits for the
+    // agent's turn or the user's cell in progress (the kernel lease); the build itself does not.
     'env.use': (input) => core.kernels.lease.run(input.sessionId, { kind: 'environment', id: input.environmentId, label: 'an environment switch' }, () => core.environments.use(input.sessionId, input.environmentId)),
-    'env.create': (input) => core.environments.create(input.sessionId, input),
-    'env.rollback': (input) => core.environments.rollback(input.sessionId, input.language),
+    'env.create': (input) =>
+      core.environments.create(input.sessionId, input, (work) => core.kernels.lease.run(input.sessionId, { kind: 'environment', id: `${input.kind ?? 'new'}:${input.name}`, label: 'an environment switch' }, work)),
+    'env.rollback': (input) => core.kernels.lease.run(input.sessionId, { kind: 'environment', id: `rollback:${input.language}`, label: 'an environment rollback' }, () => core.environments.rollback(input.sessionId, input.language)),
     'memory.list': (input) => ({ memories: memory.list(input.sessionId ?? null) }),
     'memory.add': (input) => memory.remember({ text: input.text, scope: input.scope, sessionId: input.sessionId ?? null, origin: 'user' }),
     'memory.edit': (input) => memory.edit(input.id, input.text, 'user'),

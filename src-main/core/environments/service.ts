@@ -118,7 +118,12 @@ export class EnvironmentService {
     return this.apply(sessionId, view.language, { action: 'use', environmentId, interpreter: view.interpreter, detail, packages });
   }
 
-  async create(sessionId: string, req: CreateRequest): Promise<EnvironmentChangeResult> {
+  /**
+   * Builds an environment and switches the session to it. `exclusive` wraps only the switch
+   * (it restarts the kernel): a caller that does not hold the kernel lease passes one that
+   * takes it, so a build of minutes never holds the kernel; the agent's tool holds it already.
+   */
+  async create(sessionId: string, req: CreateRequest, exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()): Promise<EnvironmentChangeResult> {
     this.opts.ledger().sessions.require(sessionId);
     const declaration = this.declarations().find((d) => d.id === req.declaration);
     if (!declaration) throw new AppError('not_found', `No declaration "${req.declaration}" in envs/. Declared: ${this.declarations().map((d) => d.id).join(', ')}.`);
@@ -155,7 +160,7 @@ export class EnvironmentService {
         });
         throw new AppError('unavailable', `Creating ${environmentId} failed at step "${built.step}": ${built.detail}. Nothing changed: the session still uses ${previous.environmentId}.`);
       }
-      return await this.apply(sessionId, language, { action: 'create', environmentId: built.id, interpreter: built.interpreter, detail: `built at ${built.prefix} from ${declaration.id}`, packages: built.probe.packages });
+      return await exclusive(() => this.apply(sessionId, language, { action: 'create', environmentId: built.id, interpreter: built.interpreter, detail: `built at ${built.prefix} from ${declaration.id}`, packages: built.probe.packages }));
     } finally {
       this.building.delete(req.name);
     }

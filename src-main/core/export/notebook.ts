@@ -64,9 +64,10 @@ const fence = (text: string, info = '') => {
   return `${ticks}${info}\n${text.replace(/\n$/, '')}\n${ticks}`;
 };
 
-/** An R cell shown in the Python notebook: its code and its recorded printed output. */
+/** An R cell shown in the Python notebook: its code and its recorded printed output (a table value's printed text among it). */
 function rCellMarkdown(cell: CellData): string {
-  const output = [cell.stdout, cell.stderr, cell.error ? `${cell.error.ename}: ${cell.error.evalue}` : ''].filter(Boolean).join('');
+  const values = (cell.displays ?? []).filter((d) => !d.path && d.data?.['text/plain']).map((d) => `${d.data['text/plain']!.replace(/\n$/, '')}\n`);
+  const output = [cell.stdout, ...values, cell.stderr, cell.error ? `${cell.error.ename}: ${cell.error.evalue}` : ''].filter(Boolean).join('');
   return [`R cell (run it in R, or with \`openai4s reproduce\`):`, fence(cell.code, 'r'), ...(output ? ['Recorded output:', fence(output)] : [])].join('\n\n');
 }
 

@@ -349,7 +349,7 @@ export class SessionRunner {
     try {
       release = await lease.acquire(sessionId, { kind: 'agent', id: runId, label: "the agent's run" }, {
         signal: controller.signal,
-        onWait: (holder) => this.emit(sessionId, runId, transientDataChunk('run-status', { runId, status: 'queued', position: 1, waitingFor: holder.label })),
+        onWait: (holder) => this.emit(sessionId, runId, transientDataChunk('run-status', { runId, status: 'queued', position: 1, waitingFor: holder.label, waitingForKind: holder.kind })),
       });
     } catch (error) {
       if (!(error instanceof LeaseWaitAborted)) throw error;

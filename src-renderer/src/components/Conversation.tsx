@@ -89,7 +89,7 @@ export function Conversation() {
             />
           ))}
           {queued.map((r) => (
-            <UserBubble key={r.id} text={r.message} queued />
+            <UserBubble key={r.id} text={r.message} queued waitingFor={conv.kernelWaits[r.id]} />
           ))}
         </div>
       </div>

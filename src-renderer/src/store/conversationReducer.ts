@@ -22,6 +22,8 @@ export interface ConversationState {
   lastSeq: number;
   /** The session's runs, oldest first (queued ones are shown as queued bubbles). */
   runs: RunRecord[];
+  /** Queued runs waiting for the session's kernel (issue 25), by run id: who holds it. */
+  kernelWaits: Record<string, KernelHolderKind>;
   /** Events received while loading or after a gap, not folded yet. */
   backlog: SessionStreamEvent[];
   /** Set when an event skipped ahead of `lastSeq + 1`: the seq to replay from. */
@@ -35,6 +37,8 @@ export interface ConversationState {
   /** The id of the newest load; answers to older loads are stale. */
   loadId: number;
 }
+
+export type KernelHolderKind = 'agent' | 'user' | 'environment';
 
 export type ConversationAction =
   | { type: 'conv/opened'; sessionId: string; loadId: number }
@@ -56,6 +60,7 @@ export function openConversation(sessionId: string, loadId: number): Conversatio
     fold: initialFoldState,
     lastSeq: 0,
     runs: [],
+    kernelWaits: {},
     backlog: [],
     gapAfter: null,
     earlierBefore: null,
@@ -105,6 +110,22 @@ function noteRuns(runs: RunRecord[], events: readonly SessionStreamEvent[]): Run
   return out;
 }
 
+/** A run's wait for the kernel (a transient run-status naming the holder) lasts until the run starts or ends. */
+function noteKernelWaits(waits: Record<string, KernelHolderKind>, events: readonly SessionStreamEvent[]): Record<string, KernelHolderKind> {
+  let out = waits;
+  for (const e of events) {
+    if (!e.runId) continue;
+    const c = e.chunk as { type: string; data?: { status?: string; waitingForKind?: KernelHolderKind } };
+    const kind = c.type === 'data-run-status' && c.data?.status === 'queued' ? c.data.waitingForKind : undefined;
+    if (kind) out = { ...out, [e.runId]: kind };
+    else if (runStatusOf(e.chunk)?.status && e.runId in out) {
+      out = { ...out };
+      delete out[e.runId];
+    }
+  }
+  return out;
+}
+
 /** Folds events in seq order from `state.lastSeq`; stops at a gap. */
 function foldEvents(
   state: ConversationState,
@@ -140,6 +161,7 @@ function foldEvents(
       : state.fold,
     lastSeq: last,
     runs: noteRuns(state.runs, taken),
+    kernelWaits: noteKernelWaits(state.kernelWaits, taken),
     backlog: rest,
     gapAfter: rest.length ? last : null,
   };
@@ -162,6 +184,7 @@ export function conversationReducer(
         fold: fromSeq > 1 ? foldStateAt(fromSeq - 1) : initialFoldState,
         lastSeq: fromSeq - 1,
         runs: action.runs,
+        kernelWaits: {},
         gapAfter: null,
         earlierBefore: fromSeq > 1 ? fromSeq : null,
         backlog: [],

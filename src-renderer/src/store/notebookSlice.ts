@@ -44,12 +44,15 @@ export const createNotebookSlice =
       patchEntry(key, { running: true, error: null });
       let ok = false;
       try {
-        const result = await deps.bridge.invoke('kernel.execute', {
+        const executed = deps.bridge.invoke('kernel.execute', {
           sessionId,
           language: entry.language,
           code: entry.draft,
           ...(entry.cellKey ? { cellKey: entry.cellKey } : {}),
         });
+        // Who holds the kernel now (the agent's run may have taken it since the last look): the cell says so while it waits.
+        if (get().kernels.sessionId === sessionId) void get().loadKernels(sessionId);
+        const result = await executed;
         ok = result.status === 'ok';
         const cellKey = result.userCell?.cellKey ?? entry.cellKey;
         // A new cell becomes the recorded cell it now is (same place in the list).

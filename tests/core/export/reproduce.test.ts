@@ -128,6 +128,35 @@ describe('the exported notebook outside the app', () => {
   });
 });
 
+describe('the environment lock of each kernel generation in the export', () => {
+  type Lock = { language: string; environment: string; interpreterVersion: string; imported: { module: string; distribution: string | null; version: string | null }[]; requirements: string[] };
+  const generations = () => JSON.parse(fs.readFileSync(path.join(unzipped, 'ledger/kernel_generations.json'), 'utf8')) as { id: string; environmentLock: Lock | null }[];
+
+  it('names the environment, the interpreter and the version of each package the demo cell imported', () => {
+    const locks = generations().flatMap((g) => (g.environmentLock ? [g.environmentLock] : []));
+    expect(locks).toHaveLength(1);
+    const [lock] = locks;
+    expect(lock).toMatchObject({ language: 'python', environment: 'python-default', interpreterVersion: expect.stringMatching(/^3\.\d+/) });
+    const matplotlib = lock!.imported.find((p) => p.module === 'matplotlib');
+    expect(matplotlib).toMatchObject({ distribution: 'matplotlib', version: expect.stringMatching(/^\d+\.\d+/) });
+    expect(lock!.requirements).toContain(`matplotlib==${matplotlib!.version}`);
+  });
+
+  it("the notebook's setup says which installed package differs from the lock, with the pip command that matches it", () => {
+    const copy = path.join(dir, 'lock-edited');
+    fs.cpSync(unzipped, copy, { recursive: true });
+    const file = path.join(copy, 'ledger/kernel_generations.json');
+    const edited = generations();
+    const lock = edited.find((g) => g.environmentLock)!.environmentLock!;
+    lock.imported = lock.imported.map((p) => (p.module === 'matplotlib' ? { ...p, version: '0.0.1' } : p));
+    fs.writeFileSync(file, JSON.stringify(edited));
+    const setup = (folder: string) =>
+      execFileSync('/usr/bin/python3', ['-c', [`import sys`, `sys.path.insert(0, ${JSON.stringify(path.join(folder, 'reproduce'))})`, 'import openai4s_host', `openai4s_host.Host(${JSON.stringify(folder)}, chdir=False, verbose=True)`].join('\n')], { encoding: 'utf8' });
+    expect(setup(unzipped)).not.toContain('the session used');
+    expect(setup(copy)).toMatch(/^openai4s_host: matplotlib \S+ is installed, the session used 0\.0\.1 \(pip install matplotlib==0\.0\.1 to match\)$/m);
+  });
+});
+
 /** A PNG of RGBA pixels (8-bit, filter 0 rows): enough to write a changed figure back. */
 function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
   const chunk = (type: string, body: Buffer) => {
@@ -169,7 +198,7 @@ describe('openai4s reproduce', () => {
     expect(report.refused).toBeNull();
     expect(report.verified).toBe(true);
     expect(report.inputs).toEqual([{ path: 'structures/4INS.pdb', staged: true }]);
-    expect(report.cells).toEqual([expect.objectContaining({ index: 1, language: 'python', recordedStatus: 'ok', status: 'ok', stdout: 'match' })]);
+    expect(report.cells).toEqual([expect.objectContaining({ index: 1, language: 'python', recordedStatus: 'ok', status: 'ok', stdout: 'match', sandbox: 'sandboxed' })]);
     const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
     expect(byPath['sequences/P01308.fasta']).toMatchObject({ outcome: 'match', version: 1 });
     expect(byPath['structures/4INS.pdb']).toMatchObject({ outcome: 'match', version: 1 });
@@ -217,6 +246,28 @@ describe('openai4s reproduce', () => {
     expect(text.err).toMatch(/NOT reproduced: 1 of 5 artifact versions match/);
     expect(byPath['figures/P01308-amino-acid-composition.svg']).toMatchObject({ outcome: 'differs', diff: { kind: 'text' } });
     expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'differs' });
+  }, 240_000);
+
+  it('a recorded request the cell no longer makes: its cell fails, and every artifact it made says why it was not recomputed', async () => {
+    const edited = editedPackage('edited-request', (folder) => {
+      const file = path.join(folder, 'reproduce/host_calls.jsonl');
+      const calls = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      calls[0].arguments.query = 'P69905'; // recorded as another protein's request
+      fs.writeFileSync(file, calls.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    });
+    const { code, report } = await reproduce(edited);
+    expect(code).toBe(1);
+    expect(report.cells[0]).toMatchObject({ recordedStatus: 'ok', status: 'error', error: expect.stringContaining('no recorded answer') });
+    expect(report.unanswered).toEqual([expect.objectContaining({ arguments: { database: 'uniprot', operation: 'fasta', query: 'P01308' } })]);
+    const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
+    for (const saved of ['sequences/P01308.fasta', 'structures/4INS.pdb']) {
+      expect(byPath[saved]).toMatchObject({ outcome: 'not_recomputed', sha256: null, reason: `no replayed cell called host.save_artifact(path="${saved}") (see the cells' outcomes)` });
+    }
+    expect(byPath[FIGURE]).toMatchObject({ outcome: 'not_recomputed', reason: expect.stringMatching(/^cell 1 ended error \(HostError: .*no recorded answer.*\) and drew 0 figure\(s\); the session's cell drew 1$/) });
+    const text = await cli(['reproduce', edited]);
+    expect(text.err).toMatch(/^not recomputed +sequences\/P01308\.fasta v1: no replayed cell called host\.save_artifact/m);
+    expect(text.err).toMatch(/^unanswered: .*P01308.*the session never made this request$/m);
+    expect(text.err).toMatch(/NOT reproduced: 0 of 5 artifact versions match/);
   }, 240_000);
 
   it('a recorded figure a few pixels off is within the tolerance, and the report says how many pixels', async () => {

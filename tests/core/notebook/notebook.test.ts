@@ -32,6 +32,7 @@ async function start(script: ScriptStep[] = []): Promise<{ core: Core; model: Sc
       ...process.env,
       OPENAI4S_DATA_DIR: dir,
       OPENAI4S_KERNEL_PREWARM: '0',
+      PIP_NO_INDEX: '1',
       OPENAI4S_PROVIDER: 'openai',
       OPENAI4S_OPENAI_BASE_URL: model.baseUrl,
       OPENAI4S_OPENAI_API_KEY: 'scripted-test-key',
@@ -135,6 +136,51 @@ describe('kernel.restart under the lease', () => {
   }, 120_000);
 });
 
+describe('environment changes under the lease', () => {
+  it('a switch, a rollback and the switch after a build each wait for the holder (the build does not), and are listed as waiting meanwhile', async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('environments');
+    const handlers = createHandlers(core);
+    const lease = core.kernels.lease;
+    const history = async () => (await handlers['env.list']({ sessionId: session.id }, caller)).history.map((h) => `${h.action}:${h.status}`);
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(check()).toBe(true);
+    };
+    const settled = (p: unknown) => Promise.race([Promise.resolve(p).then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+
+    // env.use while a user's cell holds the kernel: it waits, named, and applies once the cell ends.
+    let release = await lease.acquire(session.id, { kind: 'user', id: 'uc_1', label: 'your Python cell' });
+    const used = handlers['env.use']({ sessionId: session.id, environmentId: 'python-default' }, caller);
+    await waitFor(() => lease.view(session.id).waiting.length === 1);
+    expect(lease.view(session.id).waiting).toEqual([expect.objectContaining({ kind: 'environment', label: 'an environment switch' })]);
+    expect(await settled(used)).toBe(false);
+    expect(await history()).toEqual([]);
+    release();
+    expect((await used).change).toMatchObject({ action: 'use', environmentId: 'python-default' });
+
+    // env.rollback while the agent's run holds it: the same.
+    release = await lease.acquire(session.id, { kind: 'agent', id: 'run-1', label: "the agent's run" });
+    const rolledBack = handlers['env.rollback']({ sessionId: session.id, language: 'python' }, caller);
+    await waitFor(() => lease.view(session.id).waiting.length === 1);
+    expect(lease.view(session.id).waiting).toEqual([expect.objectContaining({ kind: 'environment', label: 'an environment rollback' })]);
+    expect(await settled(rolledBack)).toBe(false);
+    expect(await history()).toEqual(['use:applied']);
+    release();
+    expect((await rolledBack).change).toMatchObject({ action: 'rollback' });
+
+    // env.create builds while the agent holds the kernel, then waits to switch.
+    release = await lease.acquire(session.id, { kind: 'agent', id: 'run-2', label: "the agent's run" });
+    const created = handlers['env.create']({ sessionId: session.id, name: 'leased', declaration: 'python-default' }, caller);
+    await waitFor(() => lease.view(session.id).waiting.length === 1);
+    expect(lease.view(session.id).waiting).toEqual([expect.objectContaining({ kind: 'environment', id: 'new:leased' })]);
+    expect(await history()).toEqual(['use:applied', 'rollback:applied']);
+    release();
+    expect((await created).change).toMatchObject({ action: 'create', status: 'applied', environmentId: 'venv:leased' });
+    expect(lease.view(session.id)).toEqual({ holder: null, since: null, waiting: [] });
+  }, 240_000);
+});
+
 describe('user cells in the session kernel', () => {
   it('records each run as a version of its cell (append-only), and lists a DataFrame in the variables view', async () => {
     const { core } = await start();
@@ -170,6 +216,21 @@ describe('user cells in the session kernel', () => {
     expect(core.kernels.status(session.id).slots.find((s) => s.language === 'r')?.state).toBe('none');
   }, 120_000);
 
+  it("an R cell: the variables view lists its data.frame (and none of the worker's own names), and the value comes back as a table display", async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('r notebook');
+    const handlers = createHandlers(core);
+    const ran = await handlers['kernel.execute']({ sessionId: session.id, language: 'r', code: 'df <- data.frame(residue = c("A", "C", "G"), count = c(10L, 6L, 12L))\nn <- 42L\ndf' }, caller);
+    expect(ran).toMatchObject({ status: 'ok', stdout: '', userCell: { version: 1 } });
+    expect(Object.keys(ran.displays[0]!.data)).toEqual(['text/plain', 'application/vnd.openai4s.table+json']);
+    const vars = await handlers['kernel.variables']({ sessionId: session.id, language: 'r' }, caller);
+    expect(vars.generation).toBe(ran.generation);
+    expect(vars.variables).toEqual([
+      { name: 'df', type: 'data.frame', shape: '3 x 2', preview: 'columns: residue, count' },
+      { name: 'n', type: 'integer', shape: 'len 1', preview: ' int 42' },
+    ]);
+  }, 120_000);
+
   it("an agent turn waits for the user's cell in progress, sees who holds the kernel, then reads the user's cells in its request", async () => {
     let request = '';
     const { core } = await start([
@@ -190,6 +251,9 @@ describe('user cells in the session kernel', () => {
     const status = await handlers['kernel.status']({ sessionId: session.id }, caller);
     expect(status.lease).toMatchObject({ holder: { kind: 'user', label: 'your Python cell' }, waiting: [{ kind: 'agent', id: run.id, label: "the agent's run" }] });
     expect(request).toBe(''); // the agent's turn has not started
+    // The conversation is told who holds the kernel (the queued message says so).
+    const replay = await handlers['session.replay']({ sessionId: session.id, afterSeq: 0, limit: 100 }, caller);
+    expect(replay.events.map((e) => e.chunk)).toContainEqual(expect.objectContaining({ type: 'data-run-status', data: { runId: run.id, status: 'queued', position: 1, waitingFor: 'your Python cell', waitingForKind: 'user' } }));
     fs.writeFileSync(path.join(workspace, 'go'), '');
     expect((await cell).stdout).toBe('user cell done 110\n');
     expect((await core.runner.result(run.id)).status).toBe('completed');

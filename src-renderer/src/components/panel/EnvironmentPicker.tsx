@@ -9,13 +9,16 @@ const LANGUAGES: KernelLanguage[] = ['python', 'r'];
 /**
  * The open session's environment per kernel language (issue 18): each option is an
  * environment's id and readiness; choosing one switches the session (env.use), which
- * ends that language's kernel so the next cell starts in the new interpreter.
+ * ends that language's kernel so the next cell starts in the new interpreter. A switch
+ * waits for the kernel's holder (the agent's run, a cell: the kernel lease) and says who.
  */
 export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
   const t = useT();
   const environments = useAppStore((s) => s.environments);
   const load = useAppStore((s) => s.loadEnvironments);
   const choose = useAppStore((s) => s.chooseEnvironment);
+  const loadKernels = useAppStore((s) => s.loadKernels);
+  const holder = useAppStore((s) => (s.kernels.sessionId === sessionId ? (s.kernels.data?.lease?.holder ?? null) : null));
   const [pending, setPending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -33,7 +36,10 @@ export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
         : t('settings.environments.notReady');
   const pick = async (environmentId: string) => {
     setPending(true);
-    setProblem(await choose(sessionId, environmentId));
+    const switched = choose(sessionId, environmentId);
+    // Who holds the kernel now: shown while the switch waits for it.
+    void loadKernels(sessionId);
+    setProblem(await switched);
     setPending(false);
   };
 
@@ -68,6 +74,11 @@ export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
             );
           })
         : null}
+      {pending && holder && holder.kind !== 'environment' ? (
+        <p className="small muted" role="status" data-testid="environment-waiting">
+          {t('notebook.user.waiting', { holder: t(`notebook.holder.${holder.kind}`) })}
+        </p>
+      ) : null}
       {problem ? (
         <div className="alert" role="alert">
           {problem}
