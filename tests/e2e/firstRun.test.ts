@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../src-main/core/settings/secretStore';
 import { freePort } from '../support/daemons';
-import { shootStates } from '../support/e2e/matrixShots';
+import { shootMatrix } from '../support/e2e/screens';
 import { e2eSuite, scriptedModelEnv } from '../support/e2e/suite';
 import type { ScriptStep } from '../support/scriptedModel';
 
@@ -55,7 +55,7 @@ describe('first run, setup and errors that say what to do', () => {
     expect(await card.getByTestId('setup-provider-ark').getByTestId('readiness').textContent()).toBe('needs a key');
     expect(await card.getByTestId('setup-provider-ollama').getByTestId('readiness').textContent()).toBe('not running');
     expect(await page.getByTestId('provider-picker').getAttribute('data-readiness')).toBe('no_key');
-    await shootStates(page, 'first-run-setup');
+    await shootMatrix(page, 'first-run-setup');
 
     await card.getByTestId('setup-provider-openai').click();
     await card.getByTestId('setup-key').fill(KEY);
@@ -69,7 +69,7 @@ describe('first run, setup and errors that say what to do', () => {
       `Nothing answers at http://127.0.0.1:${closed}/v1. Start the local server for OpenAI, then retry.`,
     );
     expect(await outcome.getByTestId('problem-details').textContent()).toContain('ECONNREFUSED');
-    await shootStates(page, 'setup-test-failed', outcome);
+    await shootMatrix(page, 'setup-test-failed', { focus: outcome });
 
     await card.getByTestId('setup-base-url').fill(model.baseUrl);
     await card.getByTestId('setup-test').click();
@@ -78,7 +78,7 @@ describe('first run, setup and errors that say what to do', () => {
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect((await shell.core.providers.list()).providers.find((p) => p.id === 'openai')?.readiness.state).toBe('no_key');
-    await shootStates(page, 'setup-test-ok', outcome);
+    await shootMatrix(page, 'setup-test-ok', { focus: outcome });
 
     await card.getByTestId('setup-save').click();
     await card.waitFor({ state: 'detached' });
@@ -111,7 +111,7 @@ describe('first run, setup and errors that say what to do', () => {
     await dialog.getByTestId('setup-pending').waitFor();
     expect(await box.inputValue()).toBe('What does insulin do?');
     expect(shell.core.ledger.sessions.list()).toEqual([]);
-    await shootStates(page, 'setup-dialog');
+    await shootMatrix(page, 'setup-dialog');
 
     await dialog.getByTestId('setup-provider-openai').click();
     await dialog.getByTestId('setup-key').fill(KEY);
@@ -155,7 +155,7 @@ describe('first run, setup and errors that say what to do', () => {
     expect(footer).not.toMatch(/provider_unavailable/);
     await failure.getByTestId('problem-details').locator('summary').click();
     expect(await failure.getByTestId('problem-details').textContent()).toMatch(/openai: /);
-    await shootStates(page, 'run-failure', failure);
+    await shootMatrix(page, 'run-failure', { focus: failure });
 
     await failure.getByTestId('failure-retry').click();
     const answerCard = page.getByTestId('answer-card');
@@ -171,7 +171,7 @@ describe('first run, setup and errors that say what to do', () => {
     expect(shell.core.ledger.runs.listBySession(sessionId).map((r) => r.status)).toEqual(['failed', 'completed']);
     const retryRequest = model.requests[1]!.body as { messages: { role: string; content: unknown }[] };
     expect(retryRequest.messages.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content))).toEqual([JSON.stringify('How many residues has human insulin?')]);
-    await shootStates(page, 'retry-succeeded', attempts);
+    await shootMatrix(page, 'retry-succeeded', { focus: attempts });
 
     // Edit-and-resend: the question edited, a new run; the old ones stay in the ledger.
     await page.getByTestId('regenerate').waitFor();
@@ -179,7 +179,7 @@ describe('first run, setup and errors that say what to do', () => {
     await question.getByTestId('edit-question').click();
     const editor = page.getByTestId('question-editor');
     await editor.locator('textarea').fill('Where is insulin made?');
-    await shootStates(page, 'question-edit', editor);
+    await shootMatrix(page, 'question-edit', { focus: editor });
     await editor.getByTestId('edit-send').click();
     await page.getByTestId('user-message').filter({ hasText: 'Where is insulin made?' }).waitFor();
     await expect.poll(() => shell.core.ledger.runs.listBySession(sessionId).map((r) => r.status), { timeout: 90_000 }).toEqual(['failed', 'completed', 'completed']);
