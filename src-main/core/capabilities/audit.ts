@@ -219,7 +219,7 @@ export class LedgerAudit implements AuditPort {
     const journal = this.ledger.auditJournal;
     if (!journal) return this.ledger.events.defer(write).catch(fallback);
     // Durable in the journal now; the same rows go into SQLite with the next group commit.
-    const committed = this.ledger.events.defer(write, 'soon').catch(fallback);
+    const committed = this.ledger.events.defer(write, 'lazy').catch(fallback);
     const held = group.heldBegin ? [group.heldBegin] : [];
     group.heldBegin = undefined;
     return this.journaled(journal, [...held, ...records], committed);

@@ -91,7 +91,14 @@ export type AuditRecord =
 export class ActionsRepo {
   private readonly q;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `beforeRead`: commits rows still queued for a group commit (a cell's audit rows wait
+   * there, already durable in the audit journal), so a read sees every call answered so far.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly beforeRead: () => void = () => undefined,
+  ) {
     this.q = {
       insertGroup: db.prepare(
         `INSERT INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
@@ -182,14 +189,17 @@ export class ActionsRepo {
   }
 
   runningGroupIds(): string[] {
+    this.beforeRead();
     return this.q.running.all() as string[];
   }
 
   listByRun(runId: string): ActionGroupRecord[] {
+    this.beforeRead();
     return (this.q.byRun.all(runId) as string[]).map((id) => this.require(id));
   }
 
   require(id: string): ActionGroupRecord {
+    this.beforeRead();
     const g = this.q.group.get(id) as GroupRow | undefined;
     if (!g) throw notFound('action group', id, 'Action groups are listed per run.');
     const events = (this.q.events.all(id) as EventRow[]).map(

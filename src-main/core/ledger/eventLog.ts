@@ -7,6 +7,11 @@ export interface EventLogOptions {
   groupCommitMs?: number;
   /** A batch this large commits at once, without waiting. */
   maxBatch?: number;
+  /**
+   * How long a `lazy` deferred write (rows already durable elsewhere, no one waiting) waits
+   * for company before it commits, when nothing else commits it sooner.
+   */
+  lazyCommitMs?: number;
   /** Called after each committed batch (e.g. to touch the sessions' updated_at). */
   onCommit?: (sessions: Map<string, number>) => void;
 }
@@ -86,7 +91,11 @@ export class EventLog {
   private writes: DeferredWrite[] = [];
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
+  private lazyTimer: NodeJS.Timeout | null = null;
   private readonly groupCommitMs: number;
+  private readonly lazyCommitMs: number;
+  /** Runs a function in a savepoint (inside the batch's transaction); built once, not per write. */
+  private readonly inSavepoint: (fn: () => void) => void;
   private readonly maxBatch: number;
 
   constructor(
@@ -95,6 +104,8 @@ export class EventLog {
   ) {
     this.groupCommitMs = options.groupCommitMs ?? 2;
     this.maxBatch = options.maxBatch ?? 4096;
+    this.lazyCommitMs = options.lazyCommitMs ?? 25;
+    this.inSavepoint = db.transaction((fn: () => void) => fn());
     this.q = {
       insert: db.prepare(`${INSERT_COLUMNS}(?, ?, ?, ?, ?, ?)`),
       insertMany: db.prepare(INSERT_COLUMNS + Array<string>(ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?)').join(', ')),
@@ -127,8 +138,12 @@ export class EventLog {
    * the row is written, and broadcast, with the whole text). Rows only merge while they
    * wait for the same commit: a slow stream keeps a row per delta, a flood of deltas costs
    * a row per block per commit.
+   * `lazy`: the chunk waits up to `lazyCommitMs` instead of `groupCommitMs` unless another
+   * commit takes it sooner (a host call's activity note: a cell's burst of calls then costs
+   * one transaction per `lazyCommitMs`, not one per `groupCommitMs`; it is still published
+   * only once committed, in seq order).
    */
-  enqueue(sessionId: string, runId: string | null, chunk: StreamChunk, options: { mergeDeltas?: boolean } = {}): Enqueued {
+  enqueue(sessionId: string, runId: string | null, chunk: StreamChunk, options: { mergeDeltas?: boolean; lazy?: boolean } = {}): Enqueued {
     const delta = options.mergeDeltas ? mergeableDelta(chunk) : null;
     if (delta) {
       const open = this.openDelta.get(sessionId);
@@ -144,6 +159,7 @@ export class EventLog {
     else this.openDelta.delete(sessionId);
     const durable = this.durable();
     if (this.queue.length >= this.maxBatch) this.flush();
+    else if (options.lazy) this.lazyTimer ??= setTimeout(() => this.flushQuietly(), this.lazyCommitMs);
     else this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
     return { event: pending.event, durable, merged: false };
   }
@@ -160,13 +176,16 @@ export class EventLog {
    * commit; resolves once it is committed. A write that throws is rolled back alone (a
    * savepoint) and rejects only its own promise; the rest of the batch commits.
    * `when`: `turn` (default) commits at the end of this turn of the event loop, since a
-   * caller waits for it; `soon` waits up to `groupCommitMs` for company, as a chunk does
-   * (rows already durable elsewhere: the audit journal's); `ride` schedules nothing and
-   * goes with the next commit made for any other reason (a `turn` or `soon` write, chunks,
+   * caller waits for it; `soon` waits up to `groupCommitMs` for company, as a chunk does;
+   * `lazy` waits up to `lazyCommitMs` (rows already durable elsewhere, the audit journal's,
+   * that no caller waits on: a cell's serial host calls then share one transaction per
+   * `lazyCommitMs` instead of paying one every `groupCommitMs`; readers see them because
+   * every read commits the queue first); `ride` schedules nothing and
+   * goes with the next commit made for any other reason (a `turn`, `soon` or `lazy` write, chunks,
    * a read, a synchronous write, close): for a row no one waits on by itself, such as the
    * begin row of a read-only host call, whose outcome row follows and then commits both at once.
    */
-  defer(write: () => void, when: 'turn' | 'soon' | 'ride' = 'turn'): Promise<void> {
+  defer(write: () => void, when: 'turn' | 'soon' | 'lazy' | 'ride' = 'turn'): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.writes.push({ write, resolve, reject }));
     // Committed at the end of this turn of the event loop, with whatever else arrived in it:
     // a deferred write has a caller waiting for it (a cell's host call), so it does not wait
@@ -174,6 +193,7 @@ export class EventLog {
     if (this.queue.length + this.writes.length >= this.maxBatch) this.flushQuietly();
     else if (when === 'turn') this.immediate ??= setImmediate(() => this.flushQuietly());
     else if (when === 'soon') this.timer ??= setTimeout(() => this.flushQuietly(), this.groupCommitMs);
+    else if (when === 'lazy') this.lazyTimer ??= setTimeout(() => this.flushQuietly(), this.lazyCommitMs);
     return done;
   }
 
@@ -197,6 +217,8 @@ export class EventLog {
     this.timer = null;
     if (this.immediate) clearImmediate(this.immediate);
     this.immediate = null;
+    if (this.lazyTimer) clearTimeout(this.lazyTimer);
+    this.lazyTimer = null;
     const batch = this.queue;
     const durable = this.batch;
     const writes = this.writes;
@@ -211,13 +233,7 @@ export class EventLog {
       this.db.transaction(() => {
         this.insert(batch);
         for (const { event } of batch) touched.set(event.sessionId, event.at);
-        for (const w of writes) {
-          try {
-            this.db.transaction(w.write)(); // nested: a savepoint, rolled back alone if it throws
-          } catch (error) {
-            failed.set(w, error);
-          }
-        }
+        this.applyWrites(writes, failed);
         if (touched.size) this.options.onCommit?.(touched);
       }).immediate();
     } catch (error) {
@@ -231,6 +247,32 @@ export class EventLog {
     for (const w of writes) {
       if (failed.has(w)) w.reject(failed.get(w));
       else w.resolve();
+    }
+  }
+
+  /**
+   * Runs the deferred writes inside the batch's transaction. All of them in one savepoint
+   * first (a savepoint and its wrapper per write cost more than most writes); if one throws,
+   * that savepoint rolls back and each write runs again in its own, so only the failing
+   * one is lost (the writes are statements over their own arguments: running one again
+   * after a rollback is running it once).
+   */
+  private applyWrites(writes: DeferredWrite[], failed: Map<DeferredWrite, unknown>): void {
+    if (!writes.length) return;
+    try {
+      this.inSavepoint(() => {
+        for (const w of writes) w.write();
+      });
+      return;
+    } catch {
+      // one of them failed: each alone, below
+    }
+    for (const w of writes) {
+      try {
+        this.inSavepoint(w.write);
+      } catch (error) {
+        failed.set(w, error);
+      }
     }
   }
 

@@ -99,7 +99,14 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       },
     });
     const runs = new RunsRepo(db, sessions, events);
-    const actions = new ActionsRepo(db);
+    // A failed commit is reported to its waiters (and the rows' fallback); a read goes on.
+    const actions = new ActionsRepo(db, () => {
+      try {
+        events.flush();
+      } catch {
+        // see above
+      }
+    });
     const kernels = new KernelsRepo(db);
     const permissions = new PermissionsRepo(db);
     const settings = new SettingsRepo(db);

@@ -65,16 +65,19 @@ const toRecord = (r: Row): SafetyCheckRecord => ({
 });
 
 export class SafetyChecksRepo {
-  constructor(private readonly db: Db) {}
+  /** Prepared once: every cell the user runs records a check (preparing it each time cost more than the insert). */
+  private readonly insert;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO safety_checks (id, session_id, run_id, turn, layer, subject, subject_sha256, trigger_json, checked_by, verdict, reason, outcome, request_id, duration_ms, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
 
   record(input: SafetyCheckInput): SafetyCheckRecord {
     const record: SafetyCheckRecord = { ...input, id: `sc_${randomUUID()}`, at: nowIso() };
-    this.db
-      .prepare(
-        `INSERT INTO safety_checks (id, session_id, run_id, turn, layer, subject, subject_sha256, trigger_json, checked_by, verdict, reason, outcome, request_id, duration_ms, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    this.insert.run(
         record.id,
         record.sessionId,
         record.runId,

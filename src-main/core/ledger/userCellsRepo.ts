@@ -54,12 +54,21 @@ const toRecord = (r: Row): UserCellRecord => {
 
 /** The Notebook tab's user cells: every version, append-only (migration 10). */
 export class UserCellsRepo {
-  constructor(private readonly db: Db) {}
+  /** Prepared once: every cell the user runs is recorded (preparing per cell cost more than the writes). */
+  private readonly q;
+  private readonly insert;
 
-  record(input: UserCellInput): UserCellRecord {
-    const insert = this.db.transaction((): UserCellRecord => {
+  constructor(private readonly db: Db) {
+    this.q = {
+      lastVersion: db.prepare('SELECT MAX(version) FROM user_cells WHERE session_id = ? AND cell_key = ?').pluck(),
+      insert: db.prepare(
+        `INSERT INTO user_cells (id, session_id, cell_key, version, language, code, status, generation, result_json, evidence_id, started_at, finished_at)
+         VALUES (@id, @session_id, @cell_key, @version, @language, @code, @status, @generation, @result_json, @evidence_id, @started_at, @finished_at)`,
+      ),
+    };
+    this.insert = db.transaction((input: UserCellInput): UserCellRecord => {
       const cellKey = input.cellKey ?? `uc_${randomUUID()}`;
-      const last = this.db.prepare('SELECT MAX(version) FROM user_cells WHERE session_id = ? AND cell_key = ?').pluck().get(input.sessionId, cellKey) as number | null;
+      const last = this.q.lastVersion.get(input.sessionId, cellKey) as number | null;
       const row: Row = {
         id: `ucv_${randomUUID()}`,
         session_id: input.sessionId,
@@ -74,15 +83,13 @@ export class UserCellsRepo {
         started_at: input.startedAt,
         finished_at: input.finishedAt,
       };
-      this.db
-        .prepare(
-          `INSERT INTO user_cells (id, session_id, cell_key, version, language, code, status, generation, result_json, evidence_id, started_at, finished_at)
-           VALUES (@id, @session_id, @cell_key, @version, @language, @code, @status, @generation, @result_json, @evidence_id, @started_at, @finished_at)`,
-        )
-        .run(row);
+      this.q.insert.run(row);
       return toRecord(row);
     });
-    return insert();
+  }
+
+  record(input: UserCellInput): UserCellRecord {
+    return this.insert(input);
   }
 
   /** Every version of the session's user cells, in the order they finished. */

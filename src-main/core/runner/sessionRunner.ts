@@ -238,7 +238,10 @@ export class SessionRunner {
     // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
     const chunk = scrubChunk(raw);
     // Text and reasoning deltas that wait for the same commit share a row (EventLog.enqueue).
-    const { event, durable, merged } = this.deps.ledger.events.enqueue(sessionId, runId, chunk, { mergeDeltas: true });
+    // A host call's activity note may wait longer for company: a cell's burst of calls
+    // (each answered once its audit is in the journal) then shares one commit per lazyCommitMs.
+    const lazy = chunk.type === 'data-host-call';
+    const { event, durable, merged } = this.deps.ledger.events.enqueue(sessionId, runId, chunk, { mergeDeltas: true, lazy });
     // A merged delta is already in the batch, in the event it joined: published with it.
     if (merged) return;
     // The ledger's copy (what is stored, and what a merged delta grows) is what is published.

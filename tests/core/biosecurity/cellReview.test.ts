@@ -78,6 +78,22 @@ describe('pre-execution review of Python cells (ast)', () => {
   });
 });
 
+describe('the warm ast reviewer process', () => {
+  it('answers a cell it already reviewed without asking its process again (review.py keeps nothing between cells); new code still goes to the process', async () => {
+    const own = new PythonReviewer({ interpreter, workersDir: path.resolve('kernel-workers'), pathVar: process.env.PATH ?? '/usr/bin:/bin' });
+    const code = 'import subprocess\nsubprocess.run(["ls"])';
+    const first = await own.review(code);
+    expect(first).toMatchObject({ ok: true, findings: [expect.objectContaining({ line: 1, rule: 'process' }), expect.objectContaining({ line: 2, rule: 'process' })] });
+    // No process from here on: only a verdict it already has can be given.
+    own.stop();
+    (own as unknown as { ensure: () => never }).ensure = () => {
+      throw new Error('no reviewer process');
+    };
+    expect(await own.review(code)).toEqual(first);
+    await expect(own.review('x = 1')).rejects.toThrow(/no reviewer process/);
+  });
+});
+
 describe('pre-execution review of R cells (token scan)', () => {
   it('flags processes, network, installs, native code, mass deletion, secrets and writes outside the workspace', async () => {
     const code = [

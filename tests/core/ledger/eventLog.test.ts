@@ -119,6 +119,33 @@ describe('stream_events: the append-only log', () => {
     expect(other.db.prepare('SELECT key FROM settings ORDER BY rowid').pluck().all()).toEqual(['begin', 'outcome']);
   });
 
+  it("a lazy chunk waits lazyCommitMs on its own, and goes at once with a sooner commit (a chunk's groupCommitMs)", async () => {
+    const l = tempLedger({ events: { groupCommitMs: 1, lazyCommitMs: 60_000 } });
+    const s = l.createSession();
+    let lazyDone = false;
+    const lazy = l.events.enqueue(s.id, null, { type: 'data-host-call', data: {} } as never, { lazy: true });
+    void lazy.durable.then(() => (lazyDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lazyDone).toBe(false);
+    const eager = l.events.enqueue(s.id, null, { type: 'start-step' });
+    await eager.durable;
+    await lazy.durable;
+    expect(l.events.readFrom(s.id).map((e) => e.chunk.type)).toEqual(['data-host-call', 'start-step']);
+  });
+
+  it('a deferred write that throws is rolled back alone: the other writes of its batch commit once each', async () => {
+    const l = tempLedger();
+    const put = (key: string) => () => l.db.prepare(`INSERT INTO settings (key, value_json, updated_at) VALUES (?, '1', 'now')`).run(key);
+    const first = l.events.defer(put('a'), 'ride');
+    const bad = l.events.defer(put('a'), 'ride'); // the same key again: a constraint violation
+    const last = l.events.defer(put('b'), 'lazy');
+    l.events.flush();
+    await first;
+    await last;
+    await expect(bad).rejects.toThrow(/UNIQUE|constraint/i);
+    expect(l.db.prepare('SELECT key FROM settings ORDER BY rowid').pluck().all()).toEqual(['a', 'b']);
+  });
+
   it('with mergeDeltas, the deltas of one block that wait for the same commit share a row; anything else between them starts a new one', async () => {
     const l = tempLedger({ events: { groupCommitMs: 60_000 } });
     const a = l.createSession('a');

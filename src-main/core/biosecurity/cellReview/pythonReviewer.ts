@@ -31,6 +31,15 @@ export interface PythonReviewerOptions {
   pathVar?: string;
 }
 
+/**
+ * review.py is a pure function of the code (it keeps nothing between requests), so its
+ * answer for a cell already reviewed in this process is reused: re-running a cell (the
+ * notebook's usual loop) then costs no second process round trip before the cell runs.
+ * Bounded: the most recent entries, cells up to a size.
+ */
+const CACHE_ENTRIES = 256;
+const CACHE_MAX_CODE_CHARS = 16 * 1024;
+
 interface Pending {
   resolve(answer: AstAnswer): void;
   reject(error: Error): void;
@@ -42,6 +51,8 @@ export class PythonReviewer {
   private buffer = '';
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Answers by code, oldest first (a Map keeps insertion order; a hit moves to the end). */
+  private readonly answers = new Map<string, AstAnswer>();
   /** Why the reviewer last failed to start, kept for doctor. */
   lastError: string | null = null;
 
@@ -53,6 +64,28 @@ export class PythonReviewer {
 
   /** Reviews Python code with ast; rejects (with the reason) when the reviewer cannot answer. */
   review(code: string): Promise<AstAnswer> {
+    const known = this.answers.get(code);
+    if (known) {
+      this.answers.delete(code);
+      this.answers.set(code, known);
+      return Promise.resolve(known);
+    }
+    let asked: Promise<AstAnswer>;
+    try {
+      asked = this.ask(code);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return asked.then((answer) => {
+      if (answer.ok && code.length <= CACHE_MAX_CODE_CHARS) {
+        this.answers.set(code, Object.freeze(answer));
+        if (this.answers.size > CACHE_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
+      }
+      return answer;
+    });
+  }
+
+  private ask(code: string): Promise<AstAnswer> {
     const child = this.ensure();
     const id = this.nextId++;
     return new Promise<AstAnswer>((resolve, reject) => {
