@@ -70,7 +70,9 @@ describe('Memory tab', () => {
     fireEvent.click(within(screen.getAllByTestId('memory-item')[0]!).getByTestId('memory-edit'));
     fireEvent.change(screen.getByTestId('memory-edit-input'), { target: { value: 'The user studies mouse insulin.' } });
     fireEvent.click(screen.getByTestId('memory-save'));
-    await screen.findByText('The user studies mouse insulin.');
+    // Saved when the editor closes: the textarea holds the same words before the save is done.
+    await waitFor(() => expect(screen.queryByTestId('memory-edit-input')).toBeNull());
+    expect(within(screen.getAllByTestId('memory-item')[0]!).getByText('The user studies mouse insulin.').tagName).toBe('P');
     expect(api.calls.find((c) => c.route === 'memory.edit')?.input).toEqual({ id: agents.id, text: 'The user studies mouse insulin.' });
     expect(within(screen.getAllByTestId('memory-item')[0]!).getByText('edited')).toBeTruthy();
 
