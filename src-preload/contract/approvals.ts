@@ -44,8 +44,10 @@ export interface HostCallEventData {
   decidedBy: string;
   cellId?: string;
   toolCallId?: string;
-  /** Wall time of the whole call, approval wait included. */
+  /** Wall time of the whole call, approval wait included (of all the calls, when `count` > 1). */
   durationMs: number;
+  /** How many identical calls of the cell this line stands for (same method, target and decision, all ok); absent: one. */
+  count?: number;
   /** The part of `durationMs` spent waiting for an approval (absent: it did not wait). */
   approvalWaitMs?: number;
 }

@@ -154,6 +154,7 @@ const hostCallDataSchema: z.ZodType<HostCallEventData> = z
     cellId: z.string().optional(),
     toolCallId: z.string().optional(),
     durationMs: z.number(),
+    count: z.number().int().min(1).optional(),
     approvalWaitMs: z.number().optional(),
   })
   .strict();

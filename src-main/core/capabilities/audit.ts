@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SideEffect } from '../ledger/actionsRepo';
+import type { BeginInput, SideEffect } from '../ledger/actionsRepo';
 import type { AuditJournal, AuditRecord } from '../ledger/auditJournal';
 import type { Ledger } from '../ledger/ledger';
+import { nowIso } from '../ledger/util';
 import type { ApprovalAnswer } from './permissions/approvals';
 import type { DecidedBy } from './permissions/permissions';
 import type { CallOrigin, PolicyAction, SideEffectClass } from './define';
@@ -58,6 +59,11 @@ export interface AuditSlot {
    * is durable. The dispatcher waits for it before a call with effects runs.
    */
   readonly recorded?: Promise<void>;
+  /**
+   * A cell's read-only call whose begin is held, to be written whole with its outcome
+   * (one journal record, one group commit of two rows): the group id is made then.
+   */
+  readonly held?: { input: BeginInput; at: string };
 }
 
 export interface AuditPort {
@@ -169,9 +175,12 @@ export class LedgerAudit implements AuditPort {
         if (first.origin === 'cell') {
           // A cell's host call: its rows ride in the ledger's group commit (one fsync for
           // many calls); the dispatcher answers the cell only once they are durable.
-          const { id: groupId, write, record } = this.ledger.actions.prepareBegin(input);
           const readOnly = calls.every((c) => c.sideEffect === 'read');
           const journal = this.ledger.auditJournal;
+          // A read-only call has no effect a crash could leave half done: nothing is written
+          // until its outcome, then the whole call at once (finish).
+          if (journal && readOnly && calls.length === 1) return [{ call: first, groupId: null, idx: 0, recorded: DURABLE, held: { input, at: nowIso() } }];
+          const { id: groupId, write, record } = this.ledger.actions.prepareBegin(input);
           // A read-only call's begin row need not be durable before it runs: it rides with
           // its outcome row (one commit, or one journal write, per call, not two). A call
           // with effects waits for it: journaled now, or committed at the end of this turn.
@@ -197,6 +206,7 @@ export class LedgerAudit implements AuditPort {
 
   finish(slot: AuditSlot, outcome: AuditOutcome): void | Promise<void> {
     const result = auditResult(slot, outcome);
+    if (slot.held) return this.finishWhole(slot, slot.held, result, outcome);
     if (!slot.groupId) {
       this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, arguments: slot.call.arguments, ...result });
       return;
@@ -223,6 +233,17 @@ export class LedgerAudit implements AuditPort {
     const held = group.heldBegin ? [group.heldBegin] : [];
     group.heldBegin = undefined;
     return this.journaled(journal, [...held, ...records], committed);
+  }
+
+  /** A held read-only call: its group and its one event, begun and finished, journaled then committed lazily. */
+  private finishWhole(slot: AuditSlot, held: NonNullable<AuditSlot['held']>, result: Record<string, unknown>, outcome: AuditOutcome): Promise<void> {
+    const status = ranAndFailed(outcome) ? 'failed' : 'completed';
+    const { write, record } = this.ledger.actions.prepareCall(held.input, held.at, result, outcome.isError, status);
+    const fallback = (error: unknown) =>
+      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
+    const journal = this.ledger.auditJournal!;
+    const committed = this.ledger.events.defer(write, 'lazy').catch(fallback);
+    return this.journaled(journal, [record], committed);
   }
 
   /**

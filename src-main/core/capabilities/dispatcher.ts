@@ -9,6 +9,7 @@ import type { CallOrigin, SideEffectClass, Tool } from './define';
 import type { ToolRegistry } from './registry';
 import { truncateForModel } from './truncate';
 import { ProtectedPathError, WorkspaceEscapeError } from '../workspace/safeFs';
+import { CellCallActivity } from './cellCallActivity';
 import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -86,6 +87,9 @@ export interface HostDispatcherDeps {
 }
 
 export class HostDispatcher {
+  /** A cell's repeated calls share an activity line (cellCallActivity.ts). */
+  private readonly activity = new CellCallActivity();
+
   constructor(private readonly deps: HostDispatcherDeps) {}
 
   get audit(): AuditPort {
@@ -150,7 +154,7 @@ export class HostDispatcher {
       ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
       ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
     };
-    ctx.emit?.(dataChunk('host-call', ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`, activity));
+    this.activity.report(ctx, activity, ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`);
     return result;
   }
 

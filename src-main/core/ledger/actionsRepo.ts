@@ -85,7 +85,9 @@ export interface BeginInput {
 export type AuditRecord =
   | { k: 'begin'; id: string; at: string; input: BeginInput }
   | { k: 'result'; id: string; idx: number; result: string; isError: boolean; at: string }
-  | { k: 'finish'; id: string; status: 'completed' | 'failed'; at: string };
+  | { k: 'finish'; id: string; status: 'completed' | 'failed'; at: string }
+  /** A one-call group written whole, begin and outcome at once (a cell's read-only host call). */
+  | { k: 'call'; id: string; at: string; input: BeginInput; result: string; isError: boolean; status: 'completed' | 'failed'; finishedAt: string };
 
 /** Action groups (a native tool batch or one cell attempt) and their calls, with results. */
 export class ActionsRepo {
@@ -109,6 +111,13 @@ export class ActionsRepo {
       result: db.prepare('UPDATE action_events SET result_json = ?, is_error = ?, finished_at = ? WHERE group_id = ? AND idx = ? AND finished_at IS NULL'),
       finishGroup: db.prepare(`UPDATE action_groups SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'`),
       // Replaying a journal (auditJournal.ts): rows already committed are left as they are.
+      // A one-call group written whole: begun, answered and finished in the same two rows.
+      insertDoneGroup: db.prepare(
+        `INSERT OR IGNORE INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertDoneEvent: db.prepare(
+        'INSERT OR IGNORE INTO action_events (group_id, idx, tool_call_id, name, raw_arguments, arguments_json, parse_error, side_effect, started_at, result_json, is_error, finished_at) VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       insertGroupIfNew: db.prepare(
         `INSERT OR IGNORE INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
       ),
@@ -166,9 +175,30 @@ export class ActionsRepo {
     return { write, records };
   }
 
+  /**
+   * A one-call group whose begin and outcome are recorded together (a cell's read-only host
+   * call: it has no effect a crash could leave half done, so its begin need not be durable
+   * before it runs): two inserts instead of two inserts and two updates, one journal record.
+   */
+  prepareCall(input: BeginInput, startedAt: string, result: unknown, isError: boolean, status: 'completed' | 'failed'): { id: string; write: () => void; record: AuditRecord } {
+    const id = randomUUID();
+    const record: AuditRecord = { k: 'call', id, at: startedAt, input, result: JSON.stringify(result ?? null), isError, status, finishedAt: nowIso() };
+    return { id, write: () => this.insertCall(record), record };
+  }
+
+  private insertCall(r: Extract<AuditRecord, { k: 'call' }>): void {
+    const { input } = r;
+    const c = input.calls[0];
+    if (!c || input.calls.length !== 1) throw new Error('a whole-call record holds exactly one call');
+    this.q.insertDoneGroup.run(r.id, input.sessionId, input.runId, input.kind, input.turn, r.status, input.kernelGenerationId ?? null, r.at, r.finishedAt);
+    const args = c.arguments === undefined ? null : JSON.stringify(c.arguments);
+    this.q.insertDoneEvent.run(r.id, c.toolCallId ?? null, c.name, c.rawArguments, args, c.parseError ?? null, c.sideEffect, r.at, r.result, r.isError ? 1 : 0, r.finishedAt);
+  }
+
   /** Applies a journal record; rows already written are left as they are (a replay may repeat a commit). */
   applyRecord(record: AuditRecord): void {
     if (record.k === 'begin') this.insertBegin(record.id, record.at, record.input, true);
+    else if (record.k === 'call') this.insertCall(record);
     else if (record.k === 'result') this.q.result.run(record.result, record.isError ? 1 : 0, record.at, record.id, record.idx);
     else this.q.finishGroup.run(record.status, record.at, record.id);
   }

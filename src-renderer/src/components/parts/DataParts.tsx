@@ -37,6 +37,8 @@ export function HostCallLine({ data }: { data: HostCallEventData }) {
     >
       <span className="mono">host.{data.method}</span>
       {data.target ? <span className="muted"> → {data.target}</span> : null}
+      {/* A cell's identical calls share one line (count); the time is theirs together. */}
+      {data.count && data.count > 1 ? <span className="muted" data-testid="host-call-count"> ×{data.count.toLocaleString()}</span> : null}
       <span className={`pill pill-${data.status === 'ok' ? 'ok' : 'bad'}`}>{data.status}</span>
       <span className="muted small"> {(data.durationMs / 1000).toFixed(2)} s</span>
     </div>
