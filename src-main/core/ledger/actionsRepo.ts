@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './timeOrderedId';
 import type { Db } from './database';
 import { notFound, nowIso, parseJson } from './util';
 
@@ -143,7 +143,7 @@ export class ActionsRepo {
    * the same rows as a journal record (auditJournal.ts).
    */
   prepareBegin(input: BeginInput): { id: string; write: () => void; record: AuditRecord } {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const now = nowIso();
     const write = () => this.insertBegin(id, now, input, false);
     return { id, write, record: { k: 'begin', id, at: now, input } };
@@ -181,7 +181,7 @@ export class ActionsRepo {
    * before it runs): two inserts instead of two inserts and two updates, one journal record.
    */
   prepareCall(input: BeginInput, startedAt: string, result: unknown, isError: boolean, status: 'completed' | 'failed'): { id: string; write: () => void; record: AuditRecord } {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const record: AuditRecord = { k: 'call', id, at: startedAt, input, result: JSON.stringify(result ?? null), isError, status, finishedAt: nowIso() };
     return { id, write: () => this.insertCall(record), record };
   }
