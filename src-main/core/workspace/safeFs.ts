@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { childPath, closeDir, openChildDir, openChildFile, openRootDir, readDirNames, strategy, type DirHandle } from './dirHandle';
+import { childPath, closeDir, openChildDir, openChildFile, readDirNames, strategy, type DirHandle } from './dirHandle';
+import { workspaceRootHandle } from './heldRoots';
 import { isProtectedRootName } from '../security/protectedPaths';
 import {
   WorkspaceEscapeError,
@@ -80,17 +81,22 @@ const hardLinked = (rel: string) =>
  * is closed before returning, on errors too.
  */
 function withDir<T>(workspace: string, requested: string, all: string[], depth: number, create: boolean, fn: (dir: DirHandle) => T): T {
-  let dir = withWorkspaceRoot(workspace, openRootDir);
+  // The root may be held open between calls (heldRoots.ts): closed here only if this walk owns it.
+  const root = workspaceRootHandle(workspace);
+  const close = (d: DirHandle) => {
+    if (d !== root.dir || root.owned) closeDir(d);
+  };
+  let dir = root.dir;
   try {
     for (let i = 0; i < depth; i++) {
       const next = openDirStep(dir, all, i, create, requested);
       const prev = dir;
       dir = next;
-      closeDir(prev);
+      close(prev);
     }
     return fn(dir);
   } finally {
-    closeDir(dir);
+    close(dir);
   }
 }
 

@@ -32,3 +32,30 @@ describe('the workspace folder is resolved once and remembered', () => {
     expect(fs.existsSync(ws)).toBe(true);
   });
 });
+
+describe('the workspace root is held open between calls', () => {
+  it('a burst of reads holds one descriptor on the root, and a root replaced by another folder (a spare adopted) is opened again', async () => {
+    const { heldWorkspaceRoots, releaseWorkspaceRoots } = await import('../../../src-main/core/workspace/heldRoots');
+    releaseWorkspaceRoots();
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-wsroot-'));
+    dirs.push(base);
+    const ws = path.join(base, 'ws');
+    writeWorkspaceFile(ws, 'note.txt', 'old');
+    const fds = () => fs.readdirSync('/proc/self/fd').length;
+    const before = fds();
+    for (let i = 0; i < 100; i++) readWorkspaceFile(ws, 'note.txt');
+    expect(fds()).toBe(before); // no descriptor leaks per call
+    expect(heldWorkspaceRoots()).toBe(1);
+    // Replace the folder as adoptWorkspace does: a new folder renamed onto the removed one.
+    const spare = path.join(base, 'spare');
+    fs.mkdirSync(spare);
+    fs.writeFileSync(path.join(spare, 'note.txt'), 'new');
+    fs.rmSync(ws, { recursive: true });
+    fs.renameSync(spare, ws);
+    expect(readWorkspaceFile(ws, 'note.txt').bytes.toString()).toBe('new');
+    writeWorkspaceFile(ws, 'written.txt', 'kept');
+    expect(fs.readFileSync(path.join(ws, 'written.txt'), 'utf8')).toBe('kept'); // not into the unlinked old folder
+    releaseWorkspaceRoots();
+    expect(heldWorkspaceRoots()).toBe(0);
+  });
+});

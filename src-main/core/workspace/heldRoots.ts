@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import { closeDir, openRootDir, strategy, type DirHandle } from './dirHandle';
+import { withWorkspaceRoot } from './safePath';
+
+/** How long a workspace root stays open after its last use. */
+const HOLD_MS = 2_000;
+const MAX_HELD = 8;
+
+interface Held {
+  dir: DirHandle;
+  timer: NodeJS.Timeout;
+}
+
+const held = new Map<string, Held>();
+
+function release(workspace: string): void {
+  const entry = held.get(workspace);
+  if (!entry) return;
+  held.delete(workspace);
+  clearTimeout(entry.timer);
+  closeDir(entry.dir);
+}
+
+/** The folder is gone: rmdir (or a spare's folder adopted in its place, spares.ts) leaves the held one unlinked. */
+function unlinked(dir: DirHandle): boolean {
+  try {
+    return fs.fstatSync(dir.fd!).nlink === 0;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The workspace root as a held descriptor, for walks that start there (safeFs.ts). A cell's
+ * burst of host calls would otherwise open and close the root for every call; it is kept
+ * open for HOLD_MS after its last use instead, and checked at each use: a root that was
+ * removed meanwhile (its link count is 0) is opened again from its path. Only on Linux,
+ * where walks go through the descriptor (dirHandle.ts `proc-fd`); elsewhere the walk is by
+ * path and each call opens the root as before. `release` tells the caller whether it owns
+ * the handle (and closes it) or the cache does.
+ */
+export function workspaceRootHandle(workspace: string): { dir: DirHandle; owned: boolean } {
+  if (strategy !== 'proc-fd') return { dir: withWorkspaceRoot(workspace, openRootDir), owned: true };
+  const entry = held.get(workspace);
+  if (entry && !unlinked(entry.dir)) {
+    entry.timer.refresh();
+    return { dir: entry.dir, owned: false };
+  }
+  if (entry) release(workspace);
+  const dir = withWorkspaceRoot(workspace, openRootDir);
+  if (held.size >= MAX_HELD) release(held.keys().next().value!);
+  const timer = setTimeout(() => release(workspace), HOLD_MS);
+  timer.unref();
+  held.set(workspace, { dir, timer });
+  return { dir, owned: false };
+}
+
+/** Closes every held root (tests, and a workspace about to be removed on purpose). */
+export function releaseWorkspaceRoots(): void {
+  for (const workspace of [...held.keys()]) release(workspace);
+}
+
+/** How many roots are held open now (the lifecycle test). */
+export function heldWorkspaceRoots(): number {
+  return held.size;
+}
