@@ -25,9 +25,9 @@ import type { FetchFunction } from './types';
 const NATIVE_FETCH = globalThis.fetch;
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 /** Bytes held for the consumer before the socket is paused. */
-const HIGH_WATER = 256 * 1024;
+const HIGH_WATER = 64 * 1024;
 /** At most this many bytes go to the SDK's parser in one chunk (it parses a chunk in one synchronous call). */
-const PIECE = 16 * 1024;
+const PIECE = 4 * 1024;
 
 type Body = string | Uint8Array | null | undefined;
 

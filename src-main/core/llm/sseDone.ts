@@ -19,12 +19,12 @@ const DONE_LINE = /^data: ?\[DONE\]\s*$/;
 /** One complete line and its terminator (SSE allows CRLF, LF or CR). */
 const LINE = /[^\r\n]*(?:\r\n|\r|\n)/y;
 /** Characters read ahead of the consumer before the body is left to backpressure. */
-const HIGH_WATER = 256 * 1024;
+const HIGH_WATER = 64 * 1024;
 /**
  * At most this many characters (and whole lines) go to the parser at once: the SDK parses a
  * piece in one synchronous call, so a bigger one would hold the event loop longer.
  */
-const PIECE = 16 * 1024;
+const PIECE = 4 * 1024;
 
 /** Splits decoded text into complete lines and says where `data: [DONE]` ends the stream. */
 class DoneCut {
@@ -91,8 +91,22 @@ export function coalescedUntilDone(body: ReadableStream<Uint8Array>): ReadableSt
     ready.push(text);
     readyChars += text.length;
   };
-  /** The next piece: whole reads, joined until they reach PIECE characters (one read may be longer). */
+  /**
+   * The next piece: reads joined up to PIECE characters; a longer read is cut after its last
+   * line end within PIECE (each read holds whole lines), so one piece's parse stays short.
+   */
   const nextPiece = (): string => {
+    const first = ready[0]!;
+    if (first.length > PIECE) {
+      const cutAt = Math.max(first.lastIndexOf('\n', PIECE - 1), first.lastIndexOf('\r', PIECE - 1)) + 1;
+      // A CRLF stays together; a single line longer than PIECE goes whole.
+      const end = cutAt === 0 ? first.length : first[cutAt - 1] === '\r' && first[cutAt] === '\n' ? cutAt + 1 : cutAt;
+      if (end < first.length) {
+        ready[0] = first.slice(end);
+        readyChars -= end;
+        return first.slice(0, end);
+      }
+    }
     let n = 0;
     let chars = 0;
     while (n < ready.length && (n === 0 || chars + ready[n]!.length <= PIECE)) chars += ready[n++]!.length;
