@@ -40,8 +40,13 @@ function fetchFailed(cause: unknown): TypeError {
   return new TypeError('fetch failed', { cause });
 }
 
-/** The decoded body as a web stream, chunks coalesced into pieces of up to PIECE bytes, the socket paused above HIGH_WATER. */
-function coalescedBody(source: Readable, pauseTarget: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+/**
+ * The decoded body as a web stream, in pieces of up to PIECE bytes. The source is read in
+ * paused mode: its chunks (one per HTTP chunk, one per event) collect in its buffer and one
+ * `read()` takes them all, so no event is emitted per chunk. Above HIGH_WATER nothing is
+ * read, the source's buffer fills and Node stops reading the socket (backpressure).
+ */
+function coalescedBody(source: Readable, res: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   let queue: Buffer[] = [];
   let queued = 0;
   let ended = false;
@@ -52,12 +57,14 @@ function coalescedBody(source: Readable, pauseTarget: http.IncomingMessage, sign
     wake = null;
     w?.();
   };
-  source.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    queued += chunk.length;
-    if (queued >= HIGH_WATER) pauseTarget.pause();
+  const drain = () => {
+    for (let chunk: Buffer | null; queued < HIGH_WATER && (chunk = source.read() as Buffer | null) !== null; ) {
+      queue.push(chunk);
+      queued += chunk.length;
+    }
     notify();
-  });
+  };
+  source.on('readable', drain);
   source.on('end', () => {
     ended = true;
     notify();
@@ -68,23 +75,31 @@ function coalescedBody(source: Readable, pauseTarget: http.IncomingMessage, sign
     notify();
   };
   source.on('error', fail);
-  if (pauseTarget !== source) pauseTarget.on('error', fail);
+  if (res !== source) res.on('error', fail);
   // A connection closed before the body ended is a failure, as fetch reports it.
-  pauseTarget.on('close', () => {
-    if (!(pauseTarget as http.IncomingMessage).complete) fail(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+  res.on('close', () => {
+    if (!res.complete) fail(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
   });
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         while (queued === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
         if (queued > 0) {
-          let n = 0;
-          let bytes = 0;
-          while (n < queue.length && (n === 0 || bytes + queue[n]!.length <= PIECE)) bytes += queue[n++]!.length;
-          const piece = n === 1 ? queue[0]! : Buffer.concat(queue.slice(0, n), bytes);
-          queue = n === queue.length ? [] : queue.slice(n);
-          queued -= bytes;
-          if (queued < HIGH_WATER && pauseTarget.isPaused()) pauseTarget.resume();
+          let piece: Buffer;
+          const first = queue[0]!;
+          if (first.length > PIECE) {
+            // Bytes, not characters: the SDK's decoder is a streaming one.
+            piece = first.subarray(0, PIECE);
+            queue[0] = first.subarray(PIECE);
+          } else {
+            let n = 0;
+            let bytes = 0;
+            while (n < queue.length && bytes + queue[n]!.length <= PIECE) bytes += queue[n++]!.length;
+            piece = n === 1 ? first : Buffer.concat(queue.slice(0, n), bytes);
+            queue = n === queue.length ? [] : queue.slice(n);
+          }
+          queued -= piece.length;
+          if (queued < HIGH_WATER && !ended) drain();
           controller.enqueue(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
           return;
         }
@@ -94,7 +109,7 @@ function coalescedBody(source: Readable, pauseTarget: http.IncomingMessage, sign
       cancel() {
         ended = true;
         source.destroy();
-        pauseTarget.destroy();
+        res.destroy();
       },
     },
     { highWaterMark: 0 },
