@@ -18,7 +18,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FetchFunction } from './types';
 
@@ -28,8 +28,6 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
 const HIGH_WATER = 64 * 1024;
 /** At most this many bytes go to the SDK's parser in one chunk (it parses a chunk in one synchronous call). */
 const PIECE = 4 * 1024;
-
-type Body = string | Uint8Array | null | undefined;
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
