@@ -12,8 +12,8 @@
  * in C++ straight off the socket and pauses the socket itself, so neither happens.
  *
  * What it supports is what the provider packages send: a string or byte body, headers and
- * an abort signal. Anything else (a `Request` object, a stream body, a redirect) goes to
- * the built-in fetch, so behaviour stays fetch's; so does every request when something
+ * an abort signal. Anything else (a `Request` object, a stream body, a redirect, a proxy in
+ * the environment) goes to the built-in fetch, so behaviour stays fetch's; so does every request when something
  * replaced `globalThis.fetch` (a proxy-aware fetch, a test double).
  */
 import http from 'node:http';
@@ -28,6 +28,9 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
 const HIGH_WATER = 64 * 1024;
 /** At most this many bytes go to the SDK's parser in one chunk (it parses a chunk in one synchronous call). */
 const PIECE = 4 * 1024;
+
+/** A proxy set in the environment is left to fetch (newer Node versions honour it with NODE_USE_ENV_PROXY). */
+const proxied = (): boolean => Boolean(process.env.HTTPS_PROXY || process.env.https_proxy || process.env.HTTP_PROXY || process.env.http_proxy);
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
@@ -127,7 +130,7 @@ export const httpFetch: FetchFunction = (input, init) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : null;
   const body = init?.body as unknown;
   const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-  if (globalThis.fetch !== NATIVE_FETCH || url === null || !simpleBody || !/^https?:/i.test(url)) return globalThis.fetch(input, init);
+  if (globalThis.fetch !== NATIVE_FETCH || url === null || !simpleBody || !/^https?:/i.test(url) || proxied()) return globalThis.fetch(input, init);
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   const headers: Record<string, string> = {};

@@ -1,11 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../../src-main/core/llm/httpFetch';
 import { coalescedUntilDone } from '../../../src-main/core/llm/sseDone';
 
 let server: http.Server | null = null;
+// A proxy in the environment sends requests to fetch instead (httpFetch.ts): these tests are about httpFetch itself.
+const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+const savedProxy = new Map(PROXY_VARS.map((k) => [k, process.env[k]]));
+beforeAll(() => PROXY_VARS.forEach((k) => delete process.env[k]));
+afterAll(() => savedProxy.forEach((v, k) => (v === undefined ? delete process.env[k] : (process.env[k] = v))));
 afterEach(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve) ?? resolve(null));
