@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigEnv } from '../../src-main/core/config/env';
 import { createModel, type Part } from '../../src-main/core/llm';
-import { doneTerminator } from '../../src-main/core/llm/sseDone';
+import { coalescedUntilDone } from '../../src-main/core/llm/sseDone';
 import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
 /**
@@ -52,7 +52,7 @@ describe('events after data: [DONE]', () => {
     expect(parts.some((p) => p.type.startsWith('tool-call'))).toBe(false);
   });
 
-  it('the terminator passes everything before [DONE] through byte for byte (CRLF too)', async () => {
+  it('the body passes everything before [DONE] through byte for byte (CRLF too, split anywhere)', async () => {
     const input = 'data: {"a":1}\r\n\r\ndata: é\r\n\r\ndata: [DONE]\r\n\r\ndata: {"late":true}\n\n';
     const bytes = new TextEncoder().encode(input);
     const source = new ReadableStream<Uint8Array>({
@@ -61,7 +61,7 @@ describe('events after data: [DONE]', () => {
         c.close();
       },
     });
-    const out = await new Response(source.pipeThrough(doneTerminator())).text();
+    const out = await new Response(coalescedUntilDone(source)).text();
     expect(out.startsWith('data: {"a":1}\r\n\r\ndata: é\r\n\r\ndata: [DONE]\r\n')).toBe(true);
     expect(out).not.toContain('late');
   });

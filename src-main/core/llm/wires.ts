@@ -10,6 +10,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { WireProtocol } from '../config/providerCatalog';
+import { httpFetch } from './httpFetch';
 import { fetchEndingAtDone } from './sseDone';
 import type { FetchFunction, LlmRequest } from './types';
 
@@ -36,8 +37,9 @@ const GEMINI_THINKS = /gemini-(?:2\.5|[3-9])|gemini-(?:pro|flash)(?:-lite)?-late
 export function createWire(s: WireSettings): Wire {
   const common = {
     baseURL: s.baseUrl,
-    // Every body ends at `data: [DONE]`: the SDK would parse events after it.
-    fetch: fetchEndingAtDone(s.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+    // Every body ends at `data: [DONE]`: the SDK would parse events after it. The default
+    // fetch is node:http's (httpFetch.ts: undici copies its socket buffer per event on fast streams).
+    fetch: fetchEndingAtDone(s.fetch ?? httpFetch),
     ...(s.headers ? { headers: s.headers } : {}),
   };
   switch (s.wire) {

@@ -2,11 +2,12 @@ import type { LanguageModelPort, LlmRequest, Part } from '../llm/types';
 
 /**
  * How long a run's stream may hold the event loop before it lets timers, I/O and IPC in.
- * Measured on the streaming bench (50k deltas from a local flood model): 2 ms cost ~40% more
- * CPU per chunk, because every yield lets the socket fill and undici then copies its buffer
- * on each resume; 4 ms costs ~0-15% and halves the lag's p90 (13 -> 7 ms) against no slices.
+ * The lag target (p99 <= 5 ms) needs every block shorter than that, a slice plus the part in
+ * hand plus a young-generation GC. 4 ms was chosen when each yield cost ~40% more CPU
+ * per chunk (undici copied its socket buffer on every resume); the provider's fetch no
+ * longer uses undici for the stream (llm/httpFetch.ts), so a yield costs a setImmediate.
  */
-export const STREAM_SLICE_MS = 4;
+export const STREAM_SLICE_MS = 2;
 
 /**
  * The model's stream, handing the event loop back every `sliceMs` of work. A provider's

@@ -87,6 +87,11 @@ const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(idCou
 
 function pieces(text: string, size: number): string[] {
   const out: string[] = [];
+  if (!/[\uD800-\uDFFF]/.test(text)) {
+    // No surrogate pair to keep whole: slice by code unit (a flood's render time is the bench's server time).
+    for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+    return out.length > 0 ? out : [''];
+  }
   const chars = Array.from(text); // never split a surrogate pair
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
   return out.length > 0 ? out : [''];
@@ -106,16 +111,27 @@ export function renderReply(step: ReplyStep, promptChars: number): Frame[] {
     frames.push(`data: ${JSON.stringify(body)}\n\n`);
   };
   const delta = (d: Record<string, unknown>) => chunk({ delta: d, logprobs: null, finish_reason: null });
+  /**
+   * `delta({ [field]: p })` for each piece, the same bytes, the frame's JSON around the
+   * piece stringified once (a flood of 50k deltas is the bench's server time, on its CPU).
+   */
+  const textDeltas = (field: 'content' | 'reasoning_content', ps: string[]) => {
+    const [before, after] = JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta: { [field]: '\u0000' }, logprobs: null, finish_reason: null }] }).split('"\\u0000"') as [string, string];
+    for (const p of ps) {
+      if (pause > 0 && frames.length > 0) frames.push(pause);
+      frames.push(`data: ${before}${JSON.stringify(p)}${after}\n\n`);
+    }
+  };
 
   delta({ role: 'assistant', content: '' });
   let outChars = 0;
   let toolIndex = 0;
   for (const item of step.reply) {
     if ('text' in item) {
-      for (const p of pieces(item.text, size)) delta({ content: p });
+      textDeltas('content', pieces(item.text, size));
       outChars += item.text.length;
     } else if ('reasoning' in item) {
-      for (const p of pieces(item.reasoning, size)) delta({ reasoning_content: p });
+      textDeltas('reasoning_content', pieces(item.reasoning, size));
       outChars += item.reasoning.length;
     } else if ('think' in item) {
       for (const p of pieces(`<think>${item.think}</think>`, size)) delta({ content: p });
