@@ -16,7 +16,7 @@ export interface NotebookCellsDeps {
   readonly lease: KernelLease;
   /** Each user cell becomes evidence and its figures artifact versions, as an agent's cell does. */
   readonly provenance?: () => Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
-  /** Runs `fn` in one ledger transaction (the cell's evidence and its record commit together); default: as is. */
+  /** Runs `fn` in one ledger commit (the cell's evidence and its record, with whatever the ledger has queued); default: as is. */
   readonly atomically?: <T>(fn: () => T) => T;
 }
 

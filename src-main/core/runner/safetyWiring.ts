@@ -51,15 +51,16 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
     : null;
   const approvals = safetyApprovals(deps.host, deps.headless);
   // A session the ledger does not know (`openai4s kernel exec` uses "cli") has no row to hang the check on; its approval is still asked and audited.
-  // A user's cell (kernel.execute) has its check's row group-committed at the end of this
-  // event-loop turn (EventLog.defer 'turn'), after the cell's execute frame is written: the
-  // commit then overlaps the kernel's work instead of adding to the round trip, and the
-  // route answers only once the row is committed (durable before anyone sees the result).
+  // A user's cell (kernel.execute) has its check's row group-committed (EventLog.defer
+  // 'soon': within groupCommitMs, 2 ms, of the review): it is written after the cell's
+  // execute frame, so its commit does not add to the round trip, and a cell that ends
+  // sooner commits it with its own evidence and record (one commit, NotebookCells). The
+  // route answers only once it is committed (durable before anyone sees the result).
   // Other checks are written synchronously, as before.
   const record = (input: Parameters<Ledger['safety']['record']>[0]): void | Promise<void> => {
     const ledger = deps.ledger();
     if (!ledger.sessions.find(input.sessionId)) return;
-    if (input.subject === 'user_cell') return ledger.events.defer(() => void ledger.safety.record(input), 'turn');
+    if (input.subject === 'user_cell') return ledger.events.defer(() => void ledger.safety.record(input), 'soon');
     ledger.safety.record(input);
   };
   const gate = new CellGate({ reviewer: new CellReviewer(python), enabled: () => safetyPosture(deps.env).cellReview.on, approvals, record });
