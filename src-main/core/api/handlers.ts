@@ -74,7 +74,7 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
   // Memories the user manages (the Memory panel); the agent's go through the remember/forget tools.
   const memory = new MemoryService(() => core.ledger);
   // The Notebook tab's cells (issue 25): run under the session's kernel lease, every version recorded.
-  const notebook = new NotebookCells({ userCells: () => core.ledger.userCells, kernels: core.kernels, lease: core.kernels.lease, provenance: () => core.provenance });
+  const notebook = new NotebookCells({ userCells: () => core.ledger.userCells, kernels: core.kernels, lease: core.kernels.lease, provenance: () => core.provenance, atomically: (fn) => core.ledger.events.writeNow(fn) });
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),
@@ -109,8 +109,13 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     },
     'kernel.execute': async (input) => {
       // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
-      await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
-      return notebook.run(input);
+      const review = await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
+      try {
+        return await notebook.run(input);
+      } finally {
+        // The review's row commits while the cell runs; the answer waits for it (never fails on it).
+        await review?.recorded;
+      }
     },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),
     'kernel.extendCellLimit': (input) => core.kernels.extendCellLimit(input.sessionId, input.language, input.extendMs),

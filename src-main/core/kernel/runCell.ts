@@ -78,8 +78,22 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   let flushTimer: NodeJS.Timeout | null = null;
   const displays: KernelDisplay[] = [];
   let interrupted = false;
-  // Host calls of this cell: aborted when it is interrupted or ends.
-  const cellCalls = new AbortController();
+  // Host calls of this cell: aborted when it is interrupted or ends. The controller is made
+  // at the cell's first host call: most cells make none, and creating one costs more than
+  // the rest of a trivial cell's bookkeeping here.
+  let cellCalls: AbortController | null = null;
+  let callsEnded: Error | null = null;
+  const callsSignal = (): AbortSignal => {
+    if (!cellCalls) {
+      cellCalls = new AbortController();
+      if (callsEnded) cellCalls.abort(callsEnded);
+    }
+    return cellCalls.signal;
+  };
+  const abortCalls = (reason: Error) => {
+    callsEnded ??= reason;
+    cellCalls?.abort(reason);
+  };
   let escalated = false;
   let figureCount = 0;
   // Invalid frames the worker wrote during this cell (a cell can forge them on fd 3).
@@ -163,7 +177,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       displays.push({ data });
     },
     onHostCall(frame) {
-      const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace, signal: cellCalls.signal, ...(req.owner ? { owner: req.owner } : {}) };
+      const ctx = { sessionId: req.sessionId, language: req.language, generation: proc.generation, cellId, workspace: proc.spec.workspace, signal: callsSignal(), ...(req.owner ? { owner: req.owner } : {}) };
       const args = frame.args ?? {};
       const observe = (outcome: { result: unknown } | { error: string }) => {
         try {
@@ -195,7 +209,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   const interrupt = (graceMs: number) => {
     if (interrupted) return;
     interrupted = true;
-    cellCalls.abort(new Error('the cell was interrupted'));
+    abortCalls(new Error('the cell was interrupted'));
     proc.send({ type: 'interrupt', id: cellId });
     // A cell stuck in C code ignores SIGINT: kill the generation after the bound.
     escalation = setTimeout(() => {
@@ -213,7 +227,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     figures: req.language === 'python' ? 'capture_and_close' : 'capture',
   });
   const frame = await resultFrame;
-  cellCalls.abort(new Error('the cell ended'));
+  abortCalls(new Error('the cell ended'));
   // Output written before the result may still be in the pipes (outDone also ends on death).
   if (frame) await outDone;
   if (escalation) clearTimeout(escalation);

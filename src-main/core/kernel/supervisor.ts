@@ -174,6 +174,8 @@ export class KernelSupervisor {
   }
 
   private ensureProcess(sessionId: string, slot: Slot): Promise<KernelProcess> {
+    // The common case, a live kernel: no start to plan (the environment lookup reads the ledger).
+    if (slot.proc?.alive) return Promise.resolve(slot.proc);
     const workspace = this.workspaceFor(sessionId);
     // A session that chose an environment starts its own worker (spares run the default interpreter).
     const chosen = this.opts.environmentFor?.(sessionId, slot.language) ?? null;

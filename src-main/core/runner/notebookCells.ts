@@ -16,6 +16,8 @@ export interface NotebookCellsDeps {
   readonly lease: KernelLease;
   /** Each user cell becomes evidence and its figures artifact versions, as an agent's cell does. */
   readonly provenance?: () => Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
+  /** Runs `fn` in one ledger commit (the cell's evidence and its record, with whatever the ledger has queued); default: as is. */
+  readonly atomically?: <T>(fn: () => T) => T;
 }
 
 export interface UserCellInput {
@@ -70,23 +72,30 @@ export class NotebookCells {
         ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
         onHostCall: (call) => hostCalls.push(recordedCall(call)),
       });
-      let evidenceId: string | null = null;
-      if (this.deps.provenance) {
-        const services = this.deps.provenance();
-        evidenceId = recordCellEvidence(services.evidence, result, input.code).id;
+      const services = this.deps.provenance?.() ?? null;
+      const record = (evidenceId: string | null) =>
+        this.deps.userCells().record({
+          sessionId: input.sessionId,
+          cellKey: input.cellKey ?? null,
+          language: input.language,
+          code: input.code,
+          result,
+          evidenceId,
+          hostCalls,
+          startedAt,
+          finishedAt: new Date().toISOString(),
+        });
+      let recorded: ReturnType<typeof record>;
+      if (services && result.displays.some((d) => d.path || d.svgPath || d.pdfPath)) {
+        // Figures become artifact versions citing the cell's evidence, between the two rows.
+        const evidenceId = recordCellEvidence(services.evidence, result, input.code).id;
         await captureFigures(services.artifacts, result, this.deps.kernels.workspaceFor(input.sessionId), [evidenceId]);
+        recorded = record(evidenceId);
+      } else {
+        // No figures (the common cell): the evidence and the record in one transaction, one commit.
+        const atomically = this.deps.atomically ?? (<T>(fn: () => T) => fn());
+        recorded = atomically(() => record(services ? recordCellEvidence(services.evidence, result, input.code).id : null));
       }
-      const recorded = this.deps.userCells().record({
-        sessionId: input.sessionId,
-        cellKey: input.cellKey ?? null,
-        language: input.language,
-        code: input.code,
-        result,
-        evidenceId,
-        hostCalls,
-        startedAt,
-        finishedAt: new Date().toISOString(),
-      });
       return { ...result, userCell: { id: recorded.id, cellKey: recorded.cellKey, version: recorded.version } };
     });
   }

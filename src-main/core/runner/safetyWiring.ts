@@ -22,7 +22,7 @@ const IDENTITY_DATABASES = new Set(['uniprot', 'pdb', 'ncbi', 'genbank', 'ena', 
 export interface SafetyDeps {
   env: Pick<ConfigEnv, 'get'>;
   processEnv: NodeJS.ProcessEnv;
-  ledger: () => Pick<Ledger, 'safety' | 'sessions'>;
+  ledger: () => Pick<Ledger, 'safety' | 'sessions' | 'events'>;
   host: { approvals: ApprovalService; policy: Pick<PermissionPolicy, 'consumeOnce' | 'evaluate'> };
   /** No one answers approvals (CLI, tests): a question is denied unless OPENAI4S_UNATTENDED_APPROVAL=allow. */
   headless: boolean;
@@ -34,8 +34,12 @@ export interface SafetyLayers {
   readonly gate: CellGate;
   /** The biosecurity guard of one run, or undefined when the layer is off. */
   guard(run: { sessionId: string; runId: string; model: LanguageModelPort | null }): ActionGuardPort | undefined;
-  /** The gate in front of a cell the user runs (kernel.execute): resolves to run it, throws AppError('refused') otherwise. */
-  reviewUserCell(sessionId: string, language: 'python' | 'r', code: string): Promise<void>;
+  /**
+   * The gate in front of a cell the user runs (kernel.execute): resolves to run it, throws
+   * AppError('refused') otherwise. `recorded` settles once the check's row is committed:
+   * the caller awaits it before it answers (see `buildSafetyLayers`).
+   */
+  reviewUserCell(sessionId: string, language: 'python' | 'r', code: string): Promise<{ recorded: Promise<void> }>;
   posture(): SafetyReport;
   close(): void;
 }
@@ -47,9 +51,17 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
     : null;
   const approvals = safetyApprovals(deps.host, deps.headless);
   // A session the ledger does not know (`openai4s kernel exec` uses "cli") has no row to hang the check on; its approval is still asked and audited.
-  const record = (input: Parameters<Ledger['safety']['record']>[0]) => {
+  // A user's cell (kernel.execute) has its check's row group-committed (EventLog.defer
+  // 'soon': within groupCommitMs, 2 ms, of the review): it is written after the cell's
+  // execute frame, so its commit does not add to the round trip, and a cell that ends
+  // sooner commits it with its own evidence and record (one commit, NotebookCells). The
+  // route answers only once it is committed (durable before anyone sees the result).
+  // Other checks are written synchronously, as before.
+  const record = (input: Parameters<Ledger['safety']['record']>[0]): void | Promise<void> => {
     const ledger = deps.ledger();
-    if (ledger.sessions.find(input.sessionId)) ledger.safety.record(input);
+    if (!ledger.sessions.find(input.sessionId)) return;
+    if (input.subject === 'user_cell') return ledger.events.defer(() => void ledger.safety.record(input), 'soon');
+    ledger.safety.record(input);
   };
   const gate = new CellGate({ reviewer: new CellReviewer(python), enabled: () => safetyPosture(deps.env).cellReview.on, approvals, record });
   const identityEvidence = (sessionId: string): string | null => {
@@ -67,7 +79,11 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
     },
     async reviewUserCell(sessionId, language, code) {
       const gated = await gate.check(language, code, { sessionId, runId: null, subject: 'user_cell', signal: new AbortController().signal });
-      if (!gated.run) throw new AppError('refused', gated.message);
+      if (!gated.run) {
+        await gated.recorded;
+        throw new AppError('refused', gated.message);
+      }
+      return { recorded: gated.recorded };
     },
     posture: () => safetyReport(deps.env, deps.processEnv),
     close: () => python?.stop(),

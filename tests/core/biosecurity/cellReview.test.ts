@@ -119,7 +119,7 @@ describe('the cell gate', () => {
       reviewer,
       enabled: () => true,
       approvals: { ask: async (q) => (asked.push(q), { allowed: answer, requestId: 'req-1', note: answer ? 'approved' : 'denied by the user' }) },
-      record: (row) => rows.push(row),
+      record: (row) => void rows.push(row),
     });
   const ctx = { sessionId: 's1', runId: 'r1', turn: 2, subject: 'cell' as const, signal: new AbortController().signal };
 
@@ -147,8 +147,8 @@ describe('the cell gate', () => {
     const rows: SafetyCheckInput[] = [];
     expect(await gate(true, asked, rows).check('r', 'system("ls")', ctx)).toMatchObject({ run: true });
     expect(rows[0]).toMatchObject({ verdict: 'high', outcome: 'approved', checkedBy: 'token-scan' });
-    const off = new CellGate({ reviewer, enabled: () => false, approvals: { ask: () => Promise.reject(new Error('never asked')) }, record: () => rows.push({} as SafetyCheckInput) });
-    expect(await off.check('python', 'import subprocess', ctx)).toEqual({ run: true, review: null });
+    const off = new CellGate({ reviewer, enabled: () => false, approvals: { ask: () => Promise.reject(new Error('never asked')) }, record: () => void rows.push({} as SafetyCheckInput) });
+    expect(await off.check('python', 'import subprocess', ctx)).toMatchObject({ run: true, review: null });
     expect(rows).toHaveLength(1);
   });
 });

@@ -15,7 +15,8 @@ export interface CellGateDeps {
   /** Read per cell, so turning the layer off (or on) applies to the next one. */
   enabled(): boolean;
   approvals: SafetyApprovalPort;
-  record(input: SafetyCheckInput): void;
+  /** Writes the check's row; a promise when the write is group-committed (a user's cell: see `GateResult.recorded`). */
+  record(input: SafetyCheckInput): void | Promise<void>;
 }
 
 export interface GateContext {
@@ -28,10 +29,18 @@ export interface GateContext {
   emit?: (chunk: StreamChunk) => void;
 }
 
+/**
+ * `recorded`: settles once the check's row is committed (at once when `record` wrote it
+ * synchronously). It never rejects: a row that could not be written is said as a warning,
+ * as a synchronous one is.
+ */
 export type GateResult =
-  | { run: true; review: CellReview | null }
+  | { run: true; review: CellReview | null; recorded: Promise<void> }
   /** `message` says what was flagged and why it did not run. */
-  | { run: false; review: CellReview; message: string };
+  | { run: false; review: CellReview; message: string; recorded: Promise<void> };
+
+const warnUnrecorded = (error: unknown) => console.warn(`cell review: the verdict could not be recorded: ${errorMessage(error)}`);
+const RECORDED = Promise.resolve();
 
 export const CELL_REVIEW_TOOL = 'cell_review';
 
@@ -39,13 +48,13 @@ export class CellGate {
   constructor(private readonly deps: CellGateDeps) {}
 
   async check(language: 'python' | 'r', code: string, ctx: GateContext): Promise<GateResult> {
-    if (!this.deps.enabled()) return { run: true, review: null };
+    if (!this.deps.enabled()) return { run: true, review: null, recorded: RECORDED };
     const review = await this.deps.reviewer.review(language, code);
     const digest = sha256(code);
     const trigger = { findings: review.findings, ...(review.note ? { note: review.note } : {}) };
-    const record = (outcome: SafetyCheckInput['outcome'], reason: string, requestId: string | null) => {
+    const record = (outcome: SafetyCheckInput['outcome'], reason: string, requestId: string | null): Promise<void> => {
       try {
-        this.deps.record({
+        const written = this.deps.record({
           sessionId: ctx.sessionId,
           runId: ctx.runId,
           turn: ctx.turn ?? null,
@@ -60,13 +69,15 @@ export class CellGate {
           requestId,
           durationMs: review.durationMs,
         });
+        return written ? written.catch(warnUnrecorded) : RECORDED;
       } catch (error) {
-        console.warn(`cell review: the verdict could not be recorded: ${errorMessage(error)}`);
+        warnUnrecorded(error);
+        return RECORDED;
       }
     };
     if (review.verdict === 'low') {
-      record('proceeded', review.note ? `nothing flagged (${review.reviewer}: ${review.note})` : `nothing flagged (${review.reviewer})`, null);
-      return { run: true, review };
+      const recorded = record('proceeded', review.note ? `nothing flagged (${review.reviewer}: ${review.note})` : `nothing flagged (${review.reviewer})`, null);
+      return { run: true, review, recorded };
     }
     const lines = describeFindings(review.findings);
     const reason = `The pre-execution review flagged ${review.findings.length === 1 ? 'one line' : `${review.findings.length} lines`} of this ${language === 'r' ? 'R' : 'Python'} cell:\n${lines}`;
@@ -84,8 +95,8 @@ export class CellGate {
       },
       ctx.signal,
     );
-    record(answer.allowed ? 'approved' : 'denied', reason, answer.requestId);
-    if (answer.allowed) return { run: true, review };
-    return { run: false, review, message: `${reason}\nIt was not approved (${answer.note}), so the cell did not run. Do the work without these operations (the kernel has no network; use host calls for data and stay in the workspace).` };
+    const recorded = record(answer.allowed ? 'approved' : 'denied', reason, answer.requestId);
+    if (answer.allowed) return { run: true, review, recorded };
+    return { run: false, review, recorded, message: `${reason}\nIt was not approved (${answer.note}), so the cell did not run. Do the work without these operations (the kernel has no network; use host calls for data and stay in the workspace).` };
   }
 }
