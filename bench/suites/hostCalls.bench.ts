@@ -6,13 +6,16 @@ import { startProductionApp, startScriptedModelProcess } from '../support/produc
 import type { BenchSuite } from '../types';
 
 const CALLS = 5_000;
+const WARM = 2_000;
 const RESULT_FILE = 'bench-host-calls.json';
 
 /** The cell the scripted model writes: N read-only host calls, timed inside the cell. */
 const cell = `import json, time
 with open("notes.txt", "w") as f:
     f.write("benign\\n")
-host.read_file("notes.txt")
+# Warm-up: the first calls also pay for JIT compilation on both sides; the row is the steady rate.
+for i in range(${WARM}):
+    host.read_file("notes.txt")
 t = time.perf_counter()
 for i in range(${CALLS}):
     host.read_file("notes.txt")
@@ -50,10 +53,10 @@ const suite: BenchSuite = {
       // One tool_batch action group per host call (the dispatcher's audit of a cell's call).
       const audited = app.core.ledger.actions.listByRun(run.id).filter((g) => g.kind === 'tool_batch').length;
       return [
-        { metric: 'read-only host calls from a cell (run -> supervisor -> HostDispatcher -> permissions -> LedgerAudit)', value: Math.round(perSec), unit: 'calls/s', target: '≥ 10,000/s', met: perSec >= 10_000 },
-        { metric: `audited host calls in the ledger (tool_batch groups; the cell made ${calls + 1})`, value: audited, unit: 'calls' },
+        { metric: `read-only host calls from a cell, steady rate after ${WARM} warm-up calls (run -> supervisor -> HostDispatcher -> permissions -> LedgerAudit)`, value: Math.round(perSec), unit: 'calls/s', target: '≥ 10,000/s', met: perSec >= 10_000 },
+        { metric: `audited host calls in the ledger (tool_batch groups; the cell made ${calls + WARM})`, value: audited, unit: 'calls' },
         // The whole run's main-process CPU (the kernel start and the model's two replies included), per call.
-        { metric: 'main-process CPU per host call (user + system over the whole run / calls; the kernel worker is another process)', value: (cpu.user + cpu.system) / (calls + 1), unit: 'us/call' },
+        { metric: 'main-process CPU per host call (user + system over the whole run / calls; the kernel worker is another process)', value: (cpu.user + cpu.system) / (calls + WARM), unit: 'us/call' },
       ];
     } finally {
       await app.close();
