@@ -131,11 +131,8 @@ export class LedgerAudit implements AuditPort {
   private readonly turns = new Map<string, number>();
   /** Runs already found in the ledger (a burst of host calls would look its run up per call); released at endRun. */
   private readonly knownRuns = new Set<string>();
-  /**
-   * Open groups: calls still to finish, whether a call that ran has failed, and (a cell's
-   * read-only call at the `normal` level) its begin record, journaled with its outcome.
-   */
-  private readonly open = new Map<string, { left: number; failed: boolean; heldBegin?: AuditRecord }>();
+  /** Open groups: calls still to finish, and whether a call that ran has failed. */
+  private readonly open = new Map<string, { left: number; failed: boolean }>();
 
   constructor(
     private readonly ref: () => Ledger,
@@ -178,20 +175,16 @@ export class LedgerAudit implements AuditPort {
           const readOnly = calls.every((c) => c.sideEffect === 'read');
           const journal = this.ledger.auditJournal;
           // A read-only call has no effect a crash could leave half done: nothing is written
-          // until its outcome, then the whole call at once (finish).
+          // until its outcome, then the whole call at once (one journal record, finish).
           if (journal && readOnly && calls.length === 1) return [{ call: first, groupId: null, idx: 0, recorded: DURABLE, held: { input, at: nowIso() } }];
           const { id: groupId, write, record } = this.ledger.actions.prepareBegin(input);
-          // A read-only call's begin row need not be durable before it runs: it rides with
-          // its outcome row (one commit, or one journal write, per call, not two). A call
-          // with effects waits for it: journaled now, or committed at the end of this turn.
+          // Without a journal (the `full` level) a read-only call's begin row rides with its
+          // outcome's commit. A call with effects waits for it: journaled now, or committed
+          // at the end of this turn.
           const committed = this.ledger.events.defer(write, readOnly || journal ? 'ride' : 'turn');
           committed.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
-          let recorded = committed;
-          if (journal && readOnly) this.open.set(groupId, { left: calls.length, failed: false, heldBegin: record });
-          else {
-            this.open.set(groupId, { left: calls.length, failed: false });
-            if (journal) recorded = this.journaled(journal, [record], committed);
-          }
+          this.open.set(groupId, { left: calls.length, failed: false });
+          const recorded = journal ? this.journaled(journal, [record], committed) : committed;
           return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
         }
         const groupId = this.ledger.actions.begin(input);
@@ -222,28 +215,28 @@ export class LedgerAudit implements AuditPort {
       write();
       return;
     }
-    // The run's rows could not be written (e.g. its session was deleted meanwhile): the
-    // record goes to the fallback file, so the answered call still leaves a durable trace.
+    return this.commitAnswered(slot, result, write, records);
+  }
+
+  /** A held read-only call: its group and its one event, begun and finished, written together. */
+  private finishWhole(slot: AuditSlot, held: NonNullable<AuditSlot['held']>, result: Record<string, unknown>, outcome: AuditOutcome): Promise<void> {
+    const status = ranAndFailed(outcome) ? 'failed' : 'completed';
+    const { write, record } = this.ledger.actions.prepareCall(held.input, held.at, result, outcome.isError, status);
+    return this.commitAnswered(slot, result, write, [record]);
+  }
+
+  /**
+   * The rows of a cell's answered call: durable in the journal now, in SQLite with the next
+   * group commit (without a journal, the call waits for that commit). If the run's rows
+   * cannot be written (its session was deleted meanwhile), the record goes to the fallback
+   * file, so the answered call still leaves a durable trace.
+   */
+  private commitAnswered(slot: AuditSlot, result: Record<string, unknown>, write: () => void, records: AuditRecord[]): Promise<void> {
     const fallback = (error: unknown) =>
       this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
     const journal = this.ledger.auditJournal;
     if (!journal) return this.ledger.events.defer(write).catch(fallback);
-    // Durable in the journal now; the same rows go into SQLite with the next group commit.
-    const committed = this.ledger.events.defer(write, 'lazy').catch(fallback);
-    const held = group.heldBegin ? [group.heldBegin] : [];
-    group.heldBegin = undefined;
-    return this.journaled(journal, [...held, ...records], committed);
-  }
-
-  /** A held read-only call: its group and its one event, begun and finished, journaled then committed lazily. */
-  private finishWhole(slot: AuditSlot, held: NonNullable<AuditSlot['held']>, result: Record<string, unknown>, outcome: AuditOutcome): Promise<void> {
-    const status = ranAndFailed(outcome) ? 'failed' : 'completed';
-    const { write, record } = this.ledger.actions.prepareCall(held.input, held.at, result, outcome.isError, status);
-    const fallback = (error: unknown) =>
-      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
-    const journal = this.ledger.auditJournal!;
-    const committed = this.ledger.events.defer(write, 'lazy').catch(fallback);
-    return this.journaled(journal, [record], committed);
+    return this.journaled(journal, records, this.ledger.events.defer(write, 'lazy').catch(fallback));
   }
 
   /**

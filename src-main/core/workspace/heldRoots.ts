@@ -55,7 +55,7 @@ export function workspaceRootHandle(workspace: string): { dir: DirHandle; owned:
   return { dir, owned: false };
 }
 
-/** Closes every held root (tests, and a workspace about to be removed on purpose). */
+/** Closes every held root (tests; in the app a removed root is noticed at its next use). */
 export function releaseWorkspaceRoots(): void {
   for (const workspace of [...held.keys()]) release(workspace);
 }
