@@ -61,10 +61,10 @@ export const layerRules = {
             message: 'The renderer imports the contract only, never the preload.',
           },
           {
-            // Pure, dependency-free modules the renderer runs too: the fold, the evidence labels, the cell view.
-            regex: '(^|/)contract(?!/(fold|evidenceLabel|cellView)(\\.ts)?$)(/.*)?$',
+            // Pure, dependency-free modules the renderer runs too: the fold, the evidence labels, the cell view, the chunk page unpacker.
+            regex: '(^|/)contract(?!/(fold|evidenceLabel|cellView|chunkPage)(\\.ts)?$)(/.*)?$',
             allowTypeImports: true,
-            message: 'From the contract the renderer imports only types (`import type`), the pure fold, the evidence labels and the cell view.',
+            message: 'From the contract the renderer imports only types (`import type`), the pure fold, the evidence labels, the cell view and the chunk page unpacker.',
           },
           { group: ['node:*'], message: 'The renderer has no Node built-ins.' },
         ],

@@ -122,6 +122,14 @@ class Draft {
   private reasoning: Record<string, number>;
   private tools: Record<string, PendingTool>;
   private applied: number;
+  /**
+   * Tool inputs of the last message whose partial parse is due but not done: toolCallId ->
+   * part index and the argument length the parse is of. A batch (history, a frame of live
+   * chunks) parses each at most once, at its end, when the message changes or a later
+   * chunk of that call needs it; most never are, because `tool-input-available` arrives in
+   * the same batch and replaces the input. The result equals parsing at every due delta.
+   */
+  private unparsed: Map<string, { index: number; length: number }> | null = null;
 
   constructor(state: FoldState) {
     this.messages = state.messages as UIMessage[];
@@ -133,6 +141,7 @@ class Draft {
   }
 
   done(): FoldState {
+    this.parseDue();
     return { messages: this.messages, open: this.open, text: this.text, reasoning: this.reasoning, tools: this.tools, applied: this.applied };
   }
 
@@ -197,6 +206,7 @@ class Draft {
   // ---- messages -----------------------------------------------------------------------
 
   private newMessage(message: UIMessage, open: boolean): void {
+    this.parseDue();
     this.msgs().push(this.own(message));
     this.open = open;
     this.resetMaps();
@@ -291,6 +301,8 @@ class Draft {
       case 'tool-input-start':
       case 'tool-input-available':
       case 'tool-input-error': {
+        if (chunk.type === 'tool-input-start') this.parseDue(chunk.toolCallId);
+        else this.unparsed?.delete(chunk.toolCallId);
         const p = this.toolPart(chunk.toolCallId, chunk.toolName, chunk.dynamic);
         if (chunk.title !== undefined) p.title = chunk.title;
         if (chunk.providerExecuted !== undefined) p.providerExecuted = chunk.providerExecuted;
@@ -317,10 +329,7 @@ class Draft {
         this.setTool(chunk.toolCallId, { index: pending.index, text, parsedAt: due ? text.length : pending.parsedAt, scan });
         const p = this.part<ToolPart>(pending.index);
         p.rawInput = text;
-        if (!due) return;
-        const input = parsePartialJson(text);
-        if (input === undefined) delete p.input;
-        else p.input = input;
+        if (due) (this.unparsed ??= new Map()).set(chunk.toolCallId, { index: pending.index, length: text.length });
         return;
       }
       case 'tool-approval-request':
@@ -332,6 +341,7 @@ class Draft {
           this.error({ errorText: `${chunk.type} for unknown tool call ${chunk.toolCallId}` });
           return;
         }
+        this.parseDue(chunk.toolCallId);
         const p = this.part<ToolPart>(pending.index);
         if (chunk.type === 'tool-approval-request') {
           p.state = 'approval-requested';
@@ -362,6 +372,29 @@ class Draft {
         if (typeof chunk.type === 'string' && chunk.type.startsWith('data-')) this.data(chunk);
       // Unknown chunk types are skipped: a newer writer must not break an older reader.
     }
+  }
+
+  /** Does the due partial parses of the last message's tool inputs (of one call, or all). */
+  private parseDue(toolCallId?: string): void {
+    const due = this.unparsed;
+    if (!due?.size) return;
+    if (toolCallId === undefined) {
+      for (const at of due.values()) this.parseInput(at.index, at.length);
+      due.clear();
+      return;
+    }
+    const at = due.get(toolCallId);
+    if (!at) return;
+    due.delete(toolCallId);
+    this.parseInput(at.index, at.length);
+  }
+
+  /** The live view of a tool's arguments: its streamed text up to `length`, parsed as far as it goes. */
+  private parseInput(index: number, length: number): void {
+    const p = this.part<ToolPart>(index);
+    const input = parsePartialJson((p.rawInput as string).slice(0, length));
+    if (input === undefined) delete p.input;
+    else p.input = input;
   }
 
   /** Opens a text or reasoning block and returns its part index. */

@@ -10,6 +10,7 @@ export type * from './approvals';
 export type * from './events';
 export type * from './runs';
 export type * from './sessions';
+export type * from './chunkPage';
 export type * from './settings';
 export type * from './stream';
 export type * from './evidence';

@@ -52,8 +52,6 @@ export const runRoutes = {
         sessionId,
         afterSeq: z.number().int().min(0),
         limit: z.number().int().min(1).max(10_000).default(2_000),
-        /** Only chunks before this seq (the earlier part of a session opened at its end). */
-        beforeSeq: z.number().int().min(1).optional(),
       })
       .strict(),
   ),

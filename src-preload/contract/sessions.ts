@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { route } from './define';
+import type { ChunkPage } from './chunkPage';
 import type { StreamChunk, UIMessage } from './stream';
 
 /**
@@ -82,7 +83,7 @@ export interface SessionDetail {
 /**
  * A session opened at its end (`session.open`): its detail and its last turns, the chunks
  * from `fromSeq` (where a user turn starts) to `lastSeq`, enough to fold and show what the
- * window shows first. The chunks before `fromSeq` are read with `session.replay`
+ * window shows first. The chunks before `fromSeq` are read with `session.earlier`
  * (`beforeSeq: fromSeq`) and folded in front (contract/fold.ts `foldStateAt`).
  */
 export interface SessionOpening extends SessionDetail {
@@ -115,6 +116,17 @@ export const sessionRoutes = {
   'session.list': route<SessionSummary[]>()(z.object({}).strict().default({})),
   'session.get': route<SessionDetail>()(z.object({ sessionId }).strict()),
   'session.open': route<SessionOpening>()(z.object({ sessionId, tailChunks: z.number().int().min(1).max(100_000).optional() }).strict()),
+  /** The chunks after `afterSeq` and before `beforeSeq` (the `fromSeq` of `session.open`), at most `limit`. */
+  'session.earlier': route<ChunkPage>()(
+    z
+      .object({
+        sessionId,
+        afterSeq: z.number().int().min(0),
+        beforeSeq: z.number().int().min(1),
+        limit: z.number().int().min(1).max(10_000).default(2_000),
+      })
+      .strict(),
+  ),
   'session.rename': route<SessionSummary>()(
     z.object({ sessionId, title, expectedRevision: z.number().int().positive().optional() }).strict(),
   ),

@@ -136,13 +136,13 @@ describe('conversation reducer', () => {
     expect(state.fold.messages.map((m) => m.id)).toEqual(['user-r2', `msg-${r1.length + 1}`, 'user-r3', 'r3']);
     // The run goes on while the earlier part loads.
     state = conversationReducer(state, { type: 'conv/events', events: all.slice(streamedUntil) });
-    state = conversationReducer(state, { type: 'conv/earlier', loadId: 3, events: all.slice(0, fromSeq - 1) });
+    state = conversationReducer(state, { type: 'conv/earlier', loadId: 3, messages: fold(all.slice(0, fromSeq - 1).map((e) => e.chunk)) });
     expect(state.earlierBefore).toBeNull();
     expect(state.lastSeq).toBe(all.length);
     // Exactly what opening from the start gives.
     expect(state.fold).toEqual(conversationReducer(openConversation(S, 1), { type: 'conv/loaded', loadId: 1, events: all, runs: [] }).fold);
     // An answer to an older load is ignored.
-    expect(conversationReducer({ ...state, earlierBefore: 5 }, { type: 'conv/earlier', loadId: 2, events: [] }).earlierBefore).toBe(5);
+    expect(conversationReducer({ ...state, earlierBefore: 5 }, { type: 'conv/earlier', loadId: 2, messages: [] }).earlierBefore).toBe(5);
   });
 
   it('ignores other sessions’ events', () => {

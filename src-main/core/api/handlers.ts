@@ -144,15 +144,17 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       const events = core.ledger.events.readFrom(input.sessionId, fromSeq - 1).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
       return { ...detail, fromSeq, events };
     },
+    'session.earlier': (input) => {
+      // One more than the page holds tells whether any is left before beforeSeq.
+      const page = core.ledger.events.readTextBetween(input.sessionId, input.afterSeq, input.beforeSeq, input.limit + 1);
+      const complete = page.seqs.length <= input.limit;
+      if (!complete) for (const column of [page.seqs, page.runIds, page.chunks]) column.length = input.limit;
+      return { sessionId: input.sessionId, ...page, complete };
+    },
     'session.replay': (input) => {
       const stored = core.ledger.events.readFrom(input.sessionId, input.afterSeq, input.limit + 1);
-      // With beforeSeq, only the chunks before it, and complete once none of those is left.
-      const before = input.beforeSeq ?? Number.POSITIVE_INFINITY;
-      const complete = !(stored.length > input.limit && stored[input.limit]!.seq < before);
-      const events = stored
-        .slice(0, input.limit)
-        .filter((e) => e.seq < before)
-        .map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
+      const complete = stored.length <= input.limit;
+      const events = stored.slice(0, input.limit).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
       return { events, lastSeq: core.ledger.events.lastSeqOf(input.sessionId), complete };
     },
     'run.submit': (input) => {

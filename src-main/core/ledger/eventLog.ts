@@ -115,6 +115,8 @@ export class EventLog {
       // Raw rows (arrays, not objects) of only the columns the reader lacks: opening a
       // session reads 100k of them, and the session id is the query's own argument.
       readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
+      // The chunk's stored text, unparsed (`session.earlier` sends it on as it is).
+      readTextBetween: db.prepare('SELECT seq, run_id, chunk FROM stream_events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?').raw(),
       readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
       // Walks back from a seq to the nearest user turn (the primary key's order, one turn's rows).
       turnAtOrBefore: db
@@ -342,6 +344,25 @@ export class EventLog {
   readFrom(sessionId: string, afterSeq = 0, limit = -1): StoredChunk[] {
     this.flush();
     return toStoredRows(sessionId, this.q.readFrom.all(sessionId, afterSeq, limit) as RawRow[]);
+  }
+
+  /**
+   * The chunks after `afterSeq` and before `beforeSeq`, at most `limit`, each as the JSON
+   * text the ledger stores: columns `[seqs, runIds, chunks]`, nothing parsed.
+   */
+  readTextBetween(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): { seqs: number[]; runIds: (string | null)[]; chunks: string[] } {
+    this.flush();
+    const rows = this.q.readTextBetween.all(sessionId, afterSeq, beforeSeq, limit) as [number, string | null, string][];
+    const seqs = new Array<number>(rows.length);
+    const runIds = new Array<string | null>(rows.length);
+    const chunks = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      seqs[i] = r[0];
+      runIds[i] = r[1];
+      chunks[i] = r[2];
+    }
+    return { seqs, runIds, chunks };
   }
 
   readRun(sessionId: string, runId: string): StoredChunk[] {

@@ -1,10 +1,11 @@
-import { applyChunks, fold, foldStateAt, initialFoldState, type FoldState } from '../../../src-preload/contract/fold';
+import { applyChunks, foldStateAt, initialFoldState, type FoldState } from '../../../src-preload/contract/fold';
 import type {
   ErrorBody,
   RunRecord,
   RunStatus,
   SessionStreamEvent,
   StreamChunk,
+  UIMessage,
 } from '../../../src-preload/contract';
 
 /**
@@ -44,8 +45,8 @@ export type ConversationAction =
   | { type: 'conv/opened'; sessionId: string; loadId: number }
   /** `fromSeq` (default 1): the seq the events start at; a later one is a session opened at its end. */
   | { type: 'conv/loaded'; loadId: number; events: SessionStreamEvent[]; runs: RunRecord[]; fromSeq?: number }
-  /** The chunks before the tail a session was opened with (seq 1 to `earlierBefore - 1`). */
-  | { type: 'conv/earlier'; loadId: number; events: SessionStreamEvent[] }
+  /** The fold of the chunks before the tail a session was opened with (seq 1 to `earlierBefore - 1`; earlierHistory.ts). */
+  | { type: 'conv/earlier'; loadId: number; messages: readonly UIMessage[] }
   | { type: 'conv/failed'; loadId: number; error: ErrorBody }
   | { type: 'conv/events'; events: SessionStreamEvent[] }
   /** The events a replay returned after a gap. */
@@ -195,10 +196,8 @@ export function conversationReducer(
     }
     case 'conv/earlier': {
       if (action.loadId !== state.loadId || state.earlierBefore === null) return state;
-      const before = state.earlierBefore;
-      const head = fold(action.events.filter((e) => e.sessionId === state.sessionId && e.seq < before).map((e) => e.chunk));
       // No later chunk touches an earlier message: the head's messages go in front as they are.
-      return { ...state, earlierBefore: null, fold: { ...state.fold, messages: [...head, ...state.fold.messages] } };
+      return { ...state, earlierBefore: null, fold: { ...state.fold, messages: [...action.messages, ...state.fold.messages] } };
     }
     case 'conv/failed':
       if (action.loadId !== state.loadId) return state;

@@ -5,6 +5,7 @@ import {
   openConversation,
   type ConversationAction,
 } from './conversationReducer';
+import { foldEarlier } from './earlierHistory';
 import { REPLAY_PAGE } from './replayPage';
 import { sessionsDispatch } from './sessionsDispatch';
 import type { ConversationSlice, Slice, StoreDeps } from './types';
@@ -53,23 +54,6 @@ export const createConversationSlice =
         s.conversation ? { conversation: conversationReducer(s.conversation, action) } : {},
       );
 
-    /** The session's stored events before `beforeSeq`, page by page. */
-    async function readBefore(sessionId: string, beforeSeq: number): Promise<SessionStreamEvent[]> {
-      const events: SessionStreamEvent[] = [];
-      let after = 0;
-      for (;;) {
-        const page = await deps.bridge.invoke('session.replay', {
-          sessionId,
-          afterSeq: after,
-          limit: REPLAY_PAGE,
-          beforeSeq,
-        });
-        events.push(...page.events);
-        if (page.complete || page.events.length === 0) return events;
-        after = page.events[page.events.length - 1]!.seq;
-      }
-    }
-
     /**
      * Opens a session at its end: `session.open` brings its last turns, which are folded
      * and shown at once; the earlier chunks follow page by page and are folded in front.
@@ -82,10 +66,8 @@ export const createConversationSlice =
         dispatch({ type: 'conv/loaded', loadId, events: opening.events, runs: opening.runs, fromSeq: opening.fromSeq });
         sessions({ type: 'sessions/upserted', session: opening.session });
         if (opening.fromSeq <= 1) return;
-        const earlier = await readBefore(sessionId, opening.fromSeq);
-        // The ledger's seqs have no gaps: anything else is a history this window cannot trust.
-        if (earlier.length !== opening.fromSeq - 1) throw new Error(`the session's history before seq ${opening.fromSeq} came back incomplete; open it again`);
-        dispatch({ type: 'conv/earlier', loadId, events: earlier });
+        const earlier = await foldEarlier((request) => deps.bridge.invoke('session.earlier', request), sessionId, opening.fromSeq);
+        dispatch({ type: 'conv/earlier', loadId, messages: earlier });
       } catch (error) {
         dispatch({ type: 'conv/failed', loadId, error: toErrorBody(error) });
       }

@@ -7,7 +7,9 @@ import { createRouter } from '../../../src-main/core/api/router';
 import { runCli } from '../../../src-main/cli/main';
 import { routes } from '../../../src-preload/contract/routes';
 import { applyChunks, fold, foldStateAt } from '../../../src-preload/contract/fold';
+import type { ChunkPage } from '../../../src-preload/contract/chunkPage';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
+import { foldEarlier } from '../../../src-renderer/src/store/earlierHistory';
 import { tempDir } from './support';
 
 function env(dataDir: string): NodeJS.ProcessEnv {
@@ -48,7 +50,7 @@ describe('session routes', () => {
 });
 
 describe('opening a session at its end', () => {
-  it('session.open brings whole last turns (at least tailChunks chunks); session.replay with beforeSeq brings the rest, and together they fold to the history', async () => {
+  it('session.open brings whole last turns (at least tailChunks chunks); session.earlier brings the rest as stored JSON text, and together they fold to the history', async () => {
     const core = createCore({ env: env(tempDir()) });
     try {
       const router = createRouter(routes, createHandlers(core));
@@ -72,17 +74,19 @@ describe('opening a session at its end', () => {
       expect(opening).toMatchObject({ fromSeq: 31, lastSeq: 50 });
       expect(opening.events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 31 + i));
       expect((await call<Opening>('session.open', { sessionId: id })).fromSeq).toBe(1); // shorter than the default tail
-      // The earlier chunks, in pages of 7 that stop before the tail.
-      const earlier: { seq: number; chunk: StreamChunk }[] = [];
-      for (let after = 0; ; ) {
-        const page = await call<{ events: { seq: number; chunk: StreamChunk }[]; complete: boolean }>('session.replay', { sessionId: id, afterSeq: after, limit: 7, beforeSeq: 31 });
-        earlier.push(...page.events);
-        if (page.complete) break;
-        after = page.events.at(-1)!.seq;
-      }
-      expect(earlier.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      // The earlier chunks, in pages of 7 that stop before the tail; each chunk as the ledger stores it.
+      const first = await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 0, beforeSeq: 31, limit: 7 });
+      expect(first).toMatchObject({ sessionId: id, seqs: [1, 2, 3, 4, 5, 6, 7], runIds: Array(7).fill(null), complete: false });
+      expect(JSON.parse(first.chunks[0]!)).toEqual({ type: 'user-message', messageId: 'u0', text: 'question 0' });
+      expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 23, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [24, 25, 26, 27, 28, 29, 30], complete: true });
+      expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 30, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [], chunks: [], complete: true });
+      const pagesAsked: number[] = [];
+      const head = await foldEarlier((request) => (pagesAsked.push(request.afterSeq), call<ChunkPage>('session.earlier', request)), id, 31, 7);
+      expect(pagesAsked).toEqual([0, 7, 14, 21, 28]);
       const tail = applyChunks(foldStateAt(30), opening.events.map((e) => e.chunk));
-      expect([...fold(earlier.map((e) => e.chunk)), ...tail.messages]).toEqual(core.ledger.history(id).messages);
+      expect([...head, ...tail.messages]).toEqual(core.ledger.history(id).messages);
+      expect(fold(core.ledger.events.readFrom(id, 0, 30).map((e) => e.chunk))).toEqual(head);
+      expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 0, beforeSeq: 0 }).catch((e: Error) => e.message)).toMatch(/beforeSeq/);
     } finally {
       await core.close();
     }
