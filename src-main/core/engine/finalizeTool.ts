@@ -9,14 +9,29 @@ function compact(schema: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(rest, (key, value) => (key === 'default' ? undefined : value)));
 }
 
-/** finalize_response as the model sees it: the cited-answer schema as JSON Schema. */
+let built: LlmTool | null = null;
+
+/**
+ * finalize_response as the model sees it: the cited-answer schema as JSON Schema. Built
+ * once (the conversion took ~1 ms of the main thread at every turn) and frozen, since
+ * every turn shares it.
+ */
 export function finalizeTool(): LlmTool {
-  return {
+  built ??= deepFreeze({
     name: FINALIZE_TOOL,
     description:
       'Submit the final cited answer and end the run. Call it alone. observed/computed claims must cite evidence ids from this session.',
     inputSchema: compact(z.toJSONSchema(citedAnswerSchema, { io: 'input' }) as Record<string, unknown>),
-  };
+  });
+  return built;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** What the provider is offered each turn: the capabilities' tools, then finalize_response last. */

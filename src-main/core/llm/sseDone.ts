@@ -69,7 +69,7 @@ class DoneCut {
  * while the consumer was busy comes out as one chunk. Errors of the body (an abort, a
  * cut connection) reach the consumer after the text that came before them.
  */
-export function coalescedUntilDone(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function coalescedUntilDone(body: ReadableStream<Uint8Array>, rewrite?: (piece: string) => string): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
@@ -154,7 +154,8 @@ export function coalescedUntilDone(body: ReadableStream<Uint8Array>): ReadableSt
           await new Promise<void>((resolve) => (wake = resolve));
         }
         if (readyChars > 0) {
-          controller.enqueue(encoder.encode(nextPiece()));
+          const piece = nextPiece();
+          controller.enqueue(encoder.encode(rewrite ? rewrite(piece) : piece));
           if (!pumping && !ended) void pump();
           return;
         }
@@ -170,13 +171,17 @@ export function coalescedUntilDone(body: ReadableStream<Uint8Array>): ReadableSt
   );
 }
 
-/** A fetch whose event-stream response bodies end at `data: [DONE]`, read eagerly (see above). */
-export function fetchEndingAtDone(fetchImpl: FetchFunction): FetchFunction {
+/**
+ * A fetch whose event-stream response bodies end at `data: [DONE]`, read eagerly (see
+ * above). `rewrite`: applied to each piece of whole lines before the parser sees it
+ * (joinTextDeltas.ts for the OpenAI-compatible wire).
+ */
+export function fetchEndingAtDone(fetchImpl: FetchFunction, rewrite?: (piece: string) => string): FetchFunction {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (!response.body || !/event-stream/i.test(type)) return response;
-    return new Response(coalescedUntilDone(response.body), {
+    return new Response(coalescedUntilDone(response.body, rewrite), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -11,6 +11,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { WireProtocol } from '../config/providerCatalog';
 import { httpFetch } from './httpFetch';
+import { joinTextDeltas } from './joinTextDeltas';
 import { fetchEndingAtDone } from './sseDone';
 import type { FetchFunction, LlmRequest } from './types';
 
@@ -47,6 +48,8 @@ export function createWire(s: WireSettings): Wire {
       // The package name is also its providerOptions key; keep it stable and simple.
       const provider = createOpenAICompatible({
         ...common,
+        // Text deltas that arrive together reach the SDK's parser as one event (joinTextDeltas.ts).
+        fetch: fetchEndingAtDone(s.fetch ?? httpFetch, joinTextDeltas),
         name: s.providerId,
         ...(s.apiKey ? { apiKey: s.apiKey } : {}),
         // Ask for the final usage chunk (`stream_options.include_usage`).
