@@ -51,7 +51,36 @@ export function estimateTokens(text: string): number {
   return Math.ceil(n);
 }
 
-const ESTIMATE: TokenCounter = { method: 'estimate', count: estimateTokens };
+/** Texts at least this long are counted once and remembered (the system prompt, tool schemas, old turns). */
+const REMEMBER_FROM = 200;
+/** How many characters of counted text a counter keeps, oldest forgotten first (about 4 MB). */
+const REMEMBERED_CHARS = 2_000_000;
+
+/**
+ * `count` that remembers its answers for long texts: every turn counts the same system
+ * prompt, tool schemas and earlier messages again, and a BPE pass over them took
+ * milliseconds of the main thread at each run's start.
+ */
+function remembering(count: (text: string) => number): (text: string) => number {
+  const known = new Map<string, number>();
+  let chars = 0;
+  return (text) => {
+    if (text.length < REMEMBER_FROM || text.length > REMEMBERED_CHARS / 8) return count(text);
+    const hit = known.get(text);
+    if (hit !== undefined) return hit;
+    const n = count(text);
+    for (const old of known.keys()) {
+      if (chars + text.length <= REMEMBERED_CHARS) break;
+      known.delete(old);
+      chars -= old.length;
+    }
+    known.set(text, n);
+    chars += text.length;
+    return n;
+  };
+}
+
+const ESTIMATE: TokenCounter = { method: 'estimate', count: remembering(estimateTokens) };
 
 /** Which BPE an OpenAI model uses, or null when the model is not OpenAI's. */
 export function openAiEncoding(providerId: string, model: string): 'o200k_base' | 'cl100k_base' | null {
@@ -79,7 +108,7 @@ export function tokenCounterFor(providerId: string, model: string): Promise<Toke
       (m): TokenCounter => {
         // Special-token strings inside a tool result (`<|endoftext|>`) are text here, never control.
         const options = { disallowedSpecial: new Set<string>() };
-        return { method: `bpe:${encoding}`, count: (text) => (text ? m.countTokens(text, options) : 0) };
+        return { method: `bpe:${encoding}`, count: remembering((text) => (text ? m.countTokens(text, options) : 0)) };
       },
       () => ESTIMATE,
     );

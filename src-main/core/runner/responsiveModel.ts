@@ -20,14 +20,21 @@ export const STREAM_SLICE_MS = 2;
  * slices. The parts, their order and the end of the stream are unchanged.
  */
 export async function* inSlices<T>(parts: AsyncIterable<T>, sliceMs = STREAM_SLICE_MS): AsyncGenerator<T> {
+  // The turn's preparation (context, prompt, tools) and the request are separate slices too.
+  await yieldToEventLoop();
   let sliceStart = performance.now();
   for await (const part of parts) {
     yield part;
     if (performance.now() - sliceStart >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
       sliceStart = performance.now();
     }
   }
+}
+
+/** Lets timers, I/O and IPC run before going on (a macrotask turn; a resolved promise would not). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** The same model, its streams consumed in slices (see `inSlices`). */

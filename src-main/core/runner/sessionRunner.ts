@@ -15,7 +15,7 @@ import { scrubChunk, scrubSecrets } from '../security/secrets';
 import { priorHistory } from './priorHistory';
 import { activeBranch } from '../../../src-preload/contract/branch';
 import { LeaseWaitAborted, type KernelLease } from '../kernel/kernelLease';
-import { responsiveModel } from './responsiveModel';
+import { responsiveModel, yieldToEventLoop } from './responsiveModel';
 import { ToolInputCoalescer } from './toolInputCoalescer';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -409,6 +409,8 @@ export class SessionRunner {
       ...(input.delegation === false ? { delegation: false } : {}),
     });
     const guard = this.deps.guard?.({ sessionId, runId, model });
+    // The run's start (its history folded, its record written) and the engine's first turn are separate slices.
+    await yieldToEventLoop();
     let result: EngineResult;
     try {
       result = await runEngine(

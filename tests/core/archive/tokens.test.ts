@@ -25,6 +25,18 @@ describe('token counts', () => {
     expect((await tokenCounterFor('ark', 'doubao-seed-2.0-pro')).method).toBe('estimate');
   });
 
+  it('gives a remembered count for a long text that equals counting it again, across many distinct texts', async () => {
+    const bpe = await tokenCounterFor('openai', 'gpt-4o-mini');
+    const estimate = await tokenCounterFor('ark', 'doubao-seed-2.0-pro');
+    const texts = Array.from({ length: 600 }, (_, i) => `${SAMPLES.english} ${i} `.repeat(3 + (i % 5)));
+    for (let pass = 0; pass < 2; pass++) {
+      for (const text of texts) {
+        expect(bpe.count(text)).toBe(countTokens(text));
+        expect(estimate.count(text)).toBe(estimateTokens(text));
+      }
+    }
+  });
+
   it('estimates within the calibrated band of the real count, never far under (CJK, sequences and hashes included)', () => {
     for (const [name, text] of Object.entries(SAMPLES)) {
       const ratio = estimateTokens(text) / countTokens(text);
