@@ -116,7 +116,7 @@ export function buildSessionRunner(w: RunnerWiring): SessionRunner {
     // Large results archived by sha256, older turns compacted into a handoff, standing context every turn.
     contextPolicy: runContextPolicy(w),
     // The skill folders are listed only for a message that mentions one (`@name`).
-    mentionedSkills: (message) => (message.includes('@') ? mentionedSkills(message, w.skills.enabled().map((s) => s.name)) : []),
+    mentionedSkills: (message) => mentionedSkills(message, () => w.skills.enabled().map((s) => s.name)),
     // Host calls from a running cell find its run here (audit, activity, host.llm).
     liveRuns: w.liveRuns,
     // Agent turns, the user's Notebook cells and environment switches take the session's kernels in turn (issue 25).

@@ -12,6 +12,13 @@ describe('@skill in a message', () => {
   it('names only known skills, once each, not e-mail addresses', () => {
     expect(mentionedSkills('Use @insulin-quicklook and @insulin-quicklook, mail me@insulin-quicklook or @alice.', ['insulin-quicklook'])).toEqual(['insulin-quicklook']);
     expect(mentionedSkills('(@a-b) then @c.', ['a-b', 'c'])).toEqual(['a-b', 'c']);
+    // The skill folders are listed only when the message mentions something.
+    let listed = 0;
+    const known = () => (listed++, ['c']);
+    expect(mentionedSkills('no mention here, mail me@c', known)).toEqual([]);
+    expect(listed).toBe(0);
+    expect(mentionedSkills('try @c', known)).toEqual(['c']);
+    expect(listed).toBe(1);
   });
 
   const dirs: string[] = [];
