@@ -1,20 +1,27 @@
 """OpenAI4S Python kernel worker (stdlib only).
 
 Protocol (DESIGN.md, Kernels): JSON lines. Frames to the host are written on fd 3,
-frames from the host are read on fd 4. fd 1 and fd 2 stay the cell's own stdout and
-stderr; the host captures them separately, so nothing a cell prints can forge a frame.
+frames from the host are read on fd 4, answers to host calls on fd 5. fd 1 and fd 2
+stay the cell's own stdout and stderr; the host captures them separately, so nothing a
+cell prints can forge a frame.
 
 In:  execute {id, code, cell, marker, figures}, interrupt {id}, warmup {modules},
-     host_response {id, result | error}, shutdown.
+     shutdown (fd 4); host_response {id, result | error} (fd 5).
 Out: ready, display {id, data, figure?, title?}, host_call {id, cell, method, args},
      result {id, ok, error?, usage, outputs_drained?}, warm {modules, ms}.
 
 Reading fd 4: one reader thread reads it in large chunks and routes each frame:
-host_response to the waiting host call, interrupt to the main thread as a SIGINT
-(`signal.pthread_kill`, as the R worker's reader does with `kill -INT`), anything else
-to the main loop. The main thread never reads fd 4, so a cell that blocks or loops
-still hears an interrupt; its SIGINT handler raises KeyboardInterrupt only when the
-interrupt names the cell that is running (a late one for an earlier cell is dropped).
+interrupt to the main thread as a SIGINT (`signal.pthread_kill`, as the R worker's
+reader does with `kill -INT`), anything else to the main loop. The main thread never
+reads fd 4, so a cell that blocks or loops still hears an interrupt; its SIGINT handler
+raises KeyboardInterrupt only when the interrupt names the cell that is running (a late
+one for an earlier cell is dropped).
+
+Reading fd 5: the thread that made a host call reads its answer itself, holding the
+call lock (one call in flight). A hand-over from the reader thread would cost a thread
+wake-up per call, which on a VM is tens of microseconds. An interrupt reaches a main
+thread blocked there as the same SIGINT (the read is retried when the handler does not
+raise, PEP 475).
 """
 
 import ast
@@ -43,7 +50,7 @@ try:
 except ImportError:  # not POSIX; usage then reports no peak RSS
     resource = None
 
-_OUT, _IN = 3, 4
+_OUT, _IN, _ANSWERS = 3, 4, 5
 _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
 _encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"))
@@ -51,7 +58,7 @@ _LINUX = sys.platform.startswith("linux")
 
 _state = {"cell": None}  # the cell being executed, None between cells
 _frames = queue.SimpleQueue()  # execute / warmup / shutdown frames for the main loop
-_answers = queue.SimpleQueue()  # host_response frames; None once the host has gone
+_answer_buf = bytearray()  # fd 5 read so far and not yet taken (under _call_lock)
 
 
 class _Cell:
@@ -106,7 +113,6 @@ def _read_frames():
             chunk = b""
         if not chunk:
             _frames.put({"type": "shutdown"})
-            _answers.put(None)
             return
         lines = (partial + chunk).split(b"\n")
         partial = lines.pop()
@@ -123,9 +129,7 @@ def _route(line):
     if not isinstance(frame, dict):
         return
     kind = frame.get("type")
-    if kind == "host_response":
-        _answers.put(frame)
-    elif kind == "interrupt":
+    if kind == "interrupt":
         target = frame.get("id")
         if target is None:
             target = _state["cell"]  # "whatever runs now"; between cells: nothing
@@ -156,6 +160,30 @@ _call_lock = threading.Lock()  # one host call in flight per worker (DESIGN.md)
 _call_seq = [0]
 
 
+def _next_answer():
+    """The next host_response frame on fd 5 (the caller holds _call_lock); None once the host has gone."""
+    while True:
+        nl = _answer_buf.find(b"\n")
+        if nl >= 0:
+            line = bytes(_answer_buf[:nl])
+            del _answer_buf[: nl + 1]
+            try:
+                frame = json.loads(line)
+            except (ValueError, RecursionError):
+                # Only the tail of an answer whose read an interrupt cut off can be broken.
+                continue
+            if isinstance(frame, dict):
+                return frame
+            continue
+        try:
+            chunk = os.read(_ANSWERS, 1 << 16)  # a SIGINT that raises ends the call here
+        except OSError:
+            chunk = b""
+        if not chunk:
+            return None
+        _answer_buf.extend(chunk)
+
+
 def host_call(method, **args):
     if not isinstance(method, str) or not method:
         raise TypeError("host.call needs a method name, e.g. host.call('science.search', query='insulin')")
@@ -164,10 +192,8 @@ def host_call(method, **args):
         call_id = _call_seq[0]
         send({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
         while True:
-            # Blocks in C, interruptible: the main thread's SIGINT raises here.
-            answer = _answers.get()
+            answer = _next_answer()
             if answer is None:
-                _answers.put(None)  # for any later call
                 answer = {"error": "the host closed the connection"}
                 break
             if answer.get("id") == call_id:

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appRoot } from '../../src-main/core/config/appPaths';
+import { WORKER_FDS } from '../../src-main/core/kernel/bwrapLaunch';
 import { makeSupervisor } from '../core/kernel/helpers';
 
 // Issue 13, item 3: nothing a cell can read in /proc names the app's install path or the
@@ -35,7 +36,7 @@ describe('host paths inside the sandbox', () => {
     expect(r.status, r.error?.traceback).toBe('ok');
     const seen = JSON.parse(r.stdout) as Record<string, string>;
     const pid1 = seen['1/cmdline']!.trim().split(' ');
-    expect(pid1.slice(1, 4)).toEqual(['--args', '5', '--']);
+    expect(pid1.slice(1, 4)).toEqual(['--args', String(WORKER_FDS), '--']);
     // What follows names only sandbox paths: prlimit, the interpreter, the copied script.
     expect(pid1.slice(4).filter((a) => a.startsWith('/'))).toEqual(['/usr/bin/prlimit', '/usr/bin/python3', '/opt/openai4s/workers/python/worker.py']);
     const app = appRoot();

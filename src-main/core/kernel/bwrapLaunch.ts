@@ -14,13 +14,14 @@ import { commandFor, scriptFor, type SkillMount, type WorkerSpec } from './worke
 /** Joins the kernel's cgroups, then becomes bwrap: everything the sandbox starts is inside them. */
 const JOIN_CGROUPS = 'unset PWD OLDPWD; n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "openai4s: cannot join the kernel cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
 
-/** fds 0-4 are the worker's (stdio and the frame pipes); bwrap's own inputs follow. */
-const ARGS_FD = 5;
+/** fds 0-5 are the worker's (stdio, the frame pipes and the answer pipe); bwrap's own inputs follow. */
+export const WORKER_FDS = 6;
+const ARGS_FD = WORKER_FDS; // the first of bwrap's own inputs
 
 export interface BwrapLaunch {
   file: string;
   args: string[];
-  /** stdio entries after the worker's five. */
+  /** stdio entries after the worker's six (WORKER_FDS). */
   stdio: ('pipe' | number)[];
   /** Data written to the pipes at these stdio indices, then closed. */
   feeds: Map<number, Buffer>;
@@ -86,7 +87,7 @@ function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache
 }
 
 /**
- * bwrap's command line is only `bwrap --args 5`: its real arguments (which name host
+ * bwrap's command line is only `bwrap --args 6`: its real arguments (which name host
  * paths) arrive on a pipe, so neither /proc/1/cmdline inside nor anything else in the
  * sandbox shows them. The worker script, the seccomp program and the protected names
  * arrive as fds too.
@@ -96,7 +97,7 @@ export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
   const stdio: ('pipe' | number)[] = ['pipe'];
   const feeds = new Map<number, Buffer>();
   const nextPipe = (data: Buffer): number => {
-    const index = 5 + stdio.length;
+    const index = WORKER_FDS + stdio.length;
     stdio.push('pipe');
     feeds.set(index, data);
     return index;
@@ -122,7 +123,7 @@ export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
   try {
     const protectedFds = protectedHandles.map((h) => {
       stdio.push(h.fd);
-      return { fd: 5 + stdio.length - 1, name: h.name };
+      return { fd: WORKER_FDS + stdio.length - 1, name: h.name };
     });
     const limits = spec.limits;
     const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS)];

@@ -19,6 +19,8 @@ export interface CellSink {
 /** What the pump needs from its process. */
 export interface PumpHooks {
   send(frame: Record<string, unknown>): void;
+  /** A `host_response` frame: on the worker's answer pipe (kernelProcess.ts `sendAnswer`). */
+  answer(frame: Record<string, unknown>): void;
   ready(frame: ReadyFrame): void;
   kill(): void;
 }
@@ -106,7 +108,7 @@ export class FramePump {
       this.dropped.count++;
       if (this.dropped.reasons.length < 10) this.dropped.reasons.push(decoded.reason);
       // A broken host call still gets an answer: the cell is waiting for one.
-      if (decoded.hostCallId !== undefined) this.hooks.send({ type: 'host_response', id: decoded.hostCallId, error: `the host call was malformed and not run (${decoded.reason})` });
+      if (decoded.hostCallId !== undefined) this.hooks.answer({ type: 'host_response', id: decoded.hostCallId, error: `the host call was malformed and not run (${decoded.reason})` });
       this.sink?.onDroppedFrame?.(decoded.reason);
     } catch (error) {
       this.dropped.count++;
@@ -133,7 +135,7 @@ export class FramePump {
         return;
       case 'host_call':
         if (this.sink) this.sink.onHostCall(frame);
-        else this.hooks.send({ type: 'host_response', id: frame.id, error: 'no cell is running' });
+        else this.hooks.answer({ type: 'host_response', id: frame.id, error: 'no cell is running' });
         return;
       case 'result':
         if (this.sink && frame.id === this.sink.cellId) {

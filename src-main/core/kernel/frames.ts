@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Frames of the worker protocol (DESIGN.md, Kernels); JSON lines on fds 3 and 4.
+ * Frames of the worker protocol (DESIGN.md, Kernels); JSON lines on fds 3 (out) and 4 (in), with host-call answers on fd 5 for the Python worker.
  *
  * Everything a worker writes is untrusted: a cell can write to fd 3 itself and forge
  * any frame. Each frame is checked against its schema before the host acts on it, and

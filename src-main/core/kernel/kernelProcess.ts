@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
-import { releaseLeases } from './bwrapLaunch';
+import { releaseLeases, WORKER_FDS } from './bwrapLaunch';
 import { describeExit, type ExitInfo } from './exitInfo';
 import { FramePump, type CellSink } from './framePump';
 import type { ReadyFrame, WarmFrame } from './frames';
@@ -32,6 +32,7 @@ export class KernelProcess {
   readonly hostPathsHidden: boolean;
   private child: ChildProcess;
   private input: Writable;
+  private answers: Writable;
   private pump: FramePump;
 
   constructor(readonly spec: WorkerSpec) {
@@ -44,7 +45,8 @@ export class KernelProcess {
         env: launch.env,
         // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...launch.extraStdio],
+        // fd 3 frames out, fd 4 frames in, fd 5 host-call answers in (see `sendAnswer`).
+        stdio: ['ignore', ...Array<'pipe'>(WORKER_FDS - 1).fill('pipe'), ...launch.extraStdio],
       });
     } catch (error) {
       releaseLeases(launch.leases);
@@ -59,11 +61,21 @@ export class KernelProcess {
       pipe?.on('error', () => {}); // bwrap that died early is reported through `exited`
       pipe?.end(data);
     }
-    const stdio = this.child.stdio as unknown as [null, NodeJS.ReadableStream, NodeJS.ReadableStream, NodeJS.ReadableStream, Writable];
+    const stdio = this.child.stdio as unknown as [null, NodeJS.ReadableStream, NodeJS.ReadableStream, NodeJS.ReadableStream, Writable, Writable];
     this.input = stdio[4];
     this.input.on('error', () => {}); // EPIPE after a crash is reported through `exited`
+    // The Python worker's thread that made a host call reads its answer from fd 5 itself
+    // (no hand-over from the fd 4 reader thread: one wake-up less per call); R's reader
+    // takes answers with the other frames on fd 4.
+    stdio[5].on('error', () => {});
+    if (spec.language === 'python') this.answers = stdio[5];
+    else {
+      this.answers = this.input;
+      stdio[5].end();
+    }
     this.pump = new FramePump({
       send: (frame) => this.send(frame),
+      answer: (frame) => this.sendAnswer(JSON.stringify(frame)),
       ready: (frame) => this.readyResolve(frame),
       kill: () => this.kill(),
     });
@@ -132,9 +144,9 @@ export class KernelProcess {
     if (this.alive) this.input.write(`${JSON.stringify(frame)}\n`);
   }
 
-  /** Writes one already-encoded frame (without its newline). */
-  sendLine(json: string): void {
-    if (this.alive) this.input.write(`${json}\n`);
+  /** Writes one already-encoded `host_response` frame (without its newline) where the worker waits for it. */
+  sendAnswer(json: string): void {
+    if (this.alive) this.answers.write(`${json}\n`);
   }
 
   /** Starts a cell; the sink hears everything until `result` (or the worker's death). */

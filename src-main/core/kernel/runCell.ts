@@ -121,10 +121,10 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       // An unserialisable result becomes an error in the cell, not a hang.
       line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${errorMessage(error)}` });
     }
-    proc.sendLine(line);
+    proc.sendAnswer(line);
   };
   const replyError = (id: number, error: unknown) => {
-    proc.sendLine(JSON.stringify({ type: 'host_response', id, error: errorMessage(error) || 'the host call failed' }));
+    proc.sendAnswer(JSON.stringify({ type: 'host_response', id, error: errorMessage(error) || 'the host call failed' }));
   };
 
   const sink: CellSink = {
