@@ -34,8 +34,8 @@ const displaySchema = z.object({
   // The figure's suptitle or axes title, which names its file (the worker cuts it to 200 code points).
   title: z.string().max(FIGURE_TITLE_MAX).optional(),
 });
-/** Also checked by hand in `checkHostCall` (the hot frame); keep the two in step (frames.test.ts compares them). */
-const hostCallSchema = z.object({
+/** Also checked by hand in `checkHostCall` (the hot frame); keep the two in step (hostCallFrame.test.ts compares them). */
+export const hostCallSchema = z.object({
   type: z.literal('host_call'),
   id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   cell: z.string().max(NAME_MAX).nullable().optional(),
@@ -59,8 +59,6 @@ const resultSchema = z.object({
   /** The worker found fd 1 and fd 2 empty before this frame, so it wrote no end marker. */
   outputs_drained: z.boolean().optional(),
 });
-
-export const HOST_CALL_SCHEMA = hostCallSchema;
 
 const SCHEMAS = {
   ready: readySchema,

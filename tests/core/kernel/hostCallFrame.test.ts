@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkHostCall, decodeFrame, HOST_CALL_SCHEMA } from '../../../src-main/core/kernel/frames';
+import { checkHostCall, decodeFrame, hostCallSchema } from '../../../src-main/core/kernel/frames';
 
 // The hand-written check of the hot host_call frame must accept exactly what the zod schema
 // accepts and return the same frame; anything it passes on goes through the schema.
@@ -25,7 +25,7 @@ describe('host_call frame check', () => {
         // As it arrives: a JSON line parsed (undefined fields are absent).
         const parsed = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
         const byHand = checkHostCall(parsed);
-        const bySchema = HOST_CALL_SCHEMA.safeParse(parsed);
+        const bySchema = hostCallSchema.safeParse(parsed);
         expect(byHand !== null).toBe(bySchema.success);
         if (bySchema.success) expect(byHand).toEqual(bySchema.data);
       }),

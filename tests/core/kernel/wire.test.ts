@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeSupervisor } from './helpers';
 
-// The Python worker's I/O (a reader thread on fd 4 routing host-call answers and turning
-// interrupt frames into SIGINT, no end marker when the output sockets are already drained)
+// The Python worker's I/O (a reader thread on fd 4 turning interrupt frames into SIGINT,
+// host-call answers read on fd 5 by the calling thread, no end marker when the output
+// sockets are already drained)
 // must not change what a cell sees: these run the real worker under the real bwrap.
 let asyncCalls = 0;
 /** Called once a burst's last echo is answered (the burst ends before the interrupt is sent). */
@@ -18,6 +19,7 @@ const { sup } = makeSupervisor({
         if (args.i === 499 && afterBurst) setTimeout(afterBurst, 100);
         return args;
       }
+      if (method === 'hang') return new Promise(() => {}); // answered only when the cell is interrupted
       if (method === 'interrupt_me') {
         // The interrupt frame goes out just before the answer: both may be read at once.
         sup.interrupt(String(args.session), 'python');
@@ -43,7 +45,7 @@ describe('python worker wire', () => {
     }
   }, 60_000);
 
-  it('answers 20,000 host calls in a row (no answer lost between the reader thread and the waiting cell)', async () => {
+  it('answers 20,000 host calls in a row (no answer lost or taken by the wrong call on fd 5)', async () => {
     const r = await sup.execute('w-many', 'python', 'total = 0\nfor i in range(20_000):\n    total += host.call("echo", i=i)["i"]\nprint(total)');
     expect(r.status).toBe('ok');
     expect(r.stdout).toBe(`${(19_999 * 20_000) / 2}\n`);
@@ -95,6 +97,18 @@ describe('python worker wire', () => {
     afterBurst = null;
     const after = await sup.execute('w-burst', 'python', 'print(kept)');
     expect(after.stdout).toBe('2\n');
+    expect(after.generation).toBe(first.generation);
+  });
+
+  it('interrupts a cell blocked on a host call that never answers; its next calls get their own answers', async () => {
+    const first = await sup.execute('w-hang', 'python', 'kept = 4');
+    setTimeout(() => sup.interrupt('w-hang', 'python'), 200);
+    const r = await sup.execute('w-hang', 'python', 'import time\nt = time.time()\nhost.call("hang")');
+    expect(r.status).toBe('interrupted');
+    expect(r.died).toBeUndefined();
+    expect(r.error!.line).toBe(3);
+    const after = await sup.execute('w-hang', 'python', 'print(kept, [host.call("echo", i=i)["i"] for i in range(3)])');
+    expect(after.stdout).toBe('4 [0, 1, 2]\n');
     expect(after.generation).toBe(first.generation);
   });
 
