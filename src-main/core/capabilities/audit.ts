@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BeginInput, SideEffect, WholeCallRecord } from '../ledger/actionsRepo';
+import type { BeginInput, SideEffect } from '../ledger/actionsRepo';
 import type { AuditJournal, AuditRecord } from '../ledger/auditJournal';
 import type { Ledger } from '../ledger/ledger';
 import { nowIso } from '../ledger/util';
@@ -74,16 +74,6 @@ export interface AuditPort {
 }
 
 const RECORD_TEXT_BYTES = 8 * 1024;
-/** Whole calls one deferred write holds at most; a longer burst between commits starts another. */
-const CALLS_PER_BATCH = 512;
-
-/** Whole calls waiting for the same group commit, written by one deferred write. */
-interface CallBatch {
-  readonly records: WholeCallRecord[];
-  /** Records that could not be written, by index, with the error (filled when the batch is written). */
-  readonly failed: Map<number, unknown>;
-  committed: Promise<void>;
-}
 
 /** What a journaled write returns: its rows are already durable. */
 const DURABLE: Promise<void> = Promise.resolve();
@@ -143,8 +133,6 @@ export class LedgerAudit implements AuditPort {
   private readonly knownRuns = new Set<string>();
   /** Open groups: calls still to finish, and whether a call that ran has failed. */
   private readonly open = new Map<string, { left: number; failed: boolean }>();
-  /** Whole calls (a cell's read-only host calls) queued for the next group commit, written together. */
-  private callBatch: CallBatch | null = null;
 
   constructor(
     private readonly ref: () => Ledger,
@@ -187,9 +175,8 @@ export class LedgerAudit implements AuditPort {
           const readOnly = calls.every((c) => c.sideEffect === 'read');
           const journal = this.ledger.auditJournal;
           // A read-only call has no effect a crash could leave half done: nothing is written
-          // until its outcome, then the whole call at once (one journal record, or at the
-          // `full` level one pair of rows in the commit the answer waits for).
-          if (readOnly && calls.length === 1) return [{ call: first, groupId: null, idx: 0, recorded: DURABLE, held: { input, at: nowIso() } }];
+          // until its outcome, then the whole call at once (one journal record, finish).
+          if (journal && readOnly && calls.length === 1) return [{ call: first, groupId: null, idx: 0, recorded: DURABLE, held: { input, at: nowIso() } }];
           const { id: groupId, write, record } = this.ledger.actions.prepareBegin(input);
           // Without a journal (the `full` level) a read-only call's begin row rides with its
           // outcome's commit. A call with effects waits for it: journaled now, or committed
@@ -231,44 +218,11 @@ export class LedgerAudit implements AuditPort {
     return this.commitAnswered(slot, result, write, records);
   }
 
-  /**
-   * A held read-only call: its group and its one event, begun and finished, written together
-   * with the other whole calls of the same group commit (multi-row inserts).
-   */
+  /** A held read-only call: its group and its one event, begun and finished, written together. */
   private finishWhole(slot: AuditSlot, held: NonNullable<AuditSlot['held']>, result: Record<string, unknown>, outcome: AuditOutcome): Promise<void> {
     const status = ranAndFailed(outcome) ? 'failed' : 'completed';
-    const { record } = this.ledger.actions.prepareCall(held.input, held.at, result, outcome.isError, status);
-    const journal = this.ledger.auditJournal;
-    const committed = this.queueWhole(record, journal ? 'lazy' : 'turn').catch(this.fallbackFor(slot, result));
-    return journal ? this.journaled(journal, [record], committed) : committed;
-  }
-
-  /**
-   * Queues a whole call for the next group commit: the first call of a batch defers one
-   * write that inserts every call queued by then. Settles once the record is committed;
-   * rejects with its own error if it alone could not be written, or with the commit's.
-   */
-  private queueWhole(record: WholeCallRecord, when: 'lazy' | 'turn'): Promise<void> {
-    let batch = this.callBatch;
-    if (!batch || batch.records.length >= CALLS_PER_BATCH) {
-      const fresh: CallBatch = { records: [], failed: new Map(), committed: Promise.resolve() };
-      fresh.committed = this.ledger.events.defer(() => {
-        if (this.callBatch === fresh) this.callBatch = null;
-        for (const [i, error] of this.ledger.actions.insertCalls(fresh.records)) fresh.failed.set(i, error);
-      }, when);
-      this.callBatch = batch = fresh;
-    }
-    const mine = batch;
-    const index = mine.records.push(record) - 1;
-    return mine.committed.then(() => {
-      if (mine.failed.has(index)) throw mine.failed.get(index);
-    });
-  }
-
-  /** Where an answered call's record goes when the ledger cannot take it (its session was deleted meanwhile). */
-  private fallbackFor(slot: AuditSlot, result: Record<string, unknown>): (error: unknown) => void {
-    return (error) =>
-      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
+    const { write, record } = this.ledger.actions.prepareCall(held.input, held.at, result, outcome.isError, status);
+    return this.commitAnswered(slot, result, write, [record]);
   }
 
   /**
@@ -278,7 +232,8 @@ export class LedgerAudit implements AuditPort {
    * file, so the answered call still leaves a durable trace.
    */
   private commitAnswered(slot: AuditSlot, result: Record<string, unknown>, write: () => void, records: AuditRecord[]): Promise<void> {
-    const fallback = this.fallbackFor(slot, result);
+    const fallback = (error: unknown) =>
+      this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
     const journal = this.ledger.auditJournal;
     if (!journal) return this.ledger.events.defer(write).catch(fallback);
     return this.journaled(journal, records, this.ledger.events.defer(write, 'lazy').catch(fallback));

@@ -89,21 +89,9 @@ export type AuditRecord =
   /** A one-call group written whole, begin and outcome at once (a cell's read-only host call). */
   | { k: 'call'; id: string; at: string; input: BeginInput; result: string; isError: boolean; status: 'completed' | 'failed'; finishedAt: string };
 
-export type WholeCallRecord = Extract<AuditRecord, { k: 'call' }>;
-
-/**
- * Whole calls per multi-row INSERT. A cell's burst of read-only host calls is written a few
- * statements per group commit instead of two statements a call (half the SQLite time per call).
- */
-const CALLS_PER_INSERT = 16;
-const GROUP_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const EVENT_VALUES = '(?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-
 /** Action groups (a native tool batch or one cell attempt) and their calls, with results. */
 export class ActionsRepo {
   private readonly q;
-  /** Runs a function in a savepoint of the open transaction (better-sqlite3 nests transactions as savepoints). */
-  private readonly savepoint: (fn: () => void) => void;
 
   /**
    * `beforeRead`: commits rows still queued for a group commit (a cell's audit rows wait
@@ -130,12 +118,6 @@ export class ActionsRepo {
       insertDoneEvent: db.prepare(
         'INSERT OR IGNORE INTO action_events (group_id, idx, tool_call_id, name, raw_arguments, arguments_json, parse_error, side_effect, started_at, result_json, is_error, finished_at) VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      insertDoneGroups: db.prepare(
-        `INSERT OR IGNORE INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at, finished_at) VALUES ${Array<string>(CALLS_PER_INSERT).fill(GROUP_VALUES).join(', ')}`,
-      ),
-      insertDoneEvents: db.prepare(
-        `INSERT OR IGNORE INTO action_events (group_id, idx, tool_call_id, name, raw_arguments, arguments_json, parse_error, side_effect, started_at, result_json, is_error, finished_at) VALUES ${Array<string>(CALLS_PER_INSERT).fill(EVENT_VALUES).join(', ')}`,
-      ),
       insertGroupIfNew: db.prepare(
         `INSERT OR IGNORE INTO action_groups (id, session_id, run_id, kind, turn, status, kernel_generation_id, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
       ),
@@ -147,7 +129,6 @@ export class ActionsRepo {
       running: db.prepare(`SELECT id FROM action_groups WHERE status = 'running' ORDER BY started_at`).pluck(),
       byRun: db.prepare('SELECT id FROM action_groups WHERE run_id = ? ORDER BY turn, started_at').pluck(),
     };
-    this.savepoint = db.transaction((fn: () => void) => fn());
   }
 
   /** Records the calls of one action before any of them runs (so a crash leaves a trace). */
@@ -199,56 +180,13 @@ export class ActionsRepo {
    * call: it has no effect a crash could leave half done, so its begin need not be durable
    * before it runs): two inserts instead of two inserts and two updates, one journal record.
    */
-  prepareCall(input: BeginInput, startedAt: string, result: unknown, isError: boolean, status: 'completed' | 'failed'): { id: string; write: () => void; record: WholeCallRecord } {
+  prepareCall(input: BeginInput, startedAt: string, result: unknown, isError: boolean, status: 'completed' | 'failed'): { id: string; write: () => void; record: AuditRecord } {
     const id = timeOrderedId();
-    const record: WholeCallRecord = { k: 'call', id, at: startedAt, input, result: JSON.stringify(result ?? null), isError, status, finishedAt: nowIso() };
+    const record: AuditRecord = { k: 'call', id, at: startedAt, input, result: JSON.stringify(result ?? null), isError, status, finishedAt: nowIso() };
     return { id, write: () => this.insertCall(record), record };
   }
 
-  /**
-   * Writes whole-call records (inside the caller's transaction), CALLS_PER_INSERT a
-   * statement. A statement that fails (a record whose run or session is gone) is rolled back
-   * and its records are written one by one, each in its own savepoint: only the records that
-   * cannot be written are lost, and are returned with their errors (by index in `records`).
-   */
-  insertCalls(records: readonly WholeCallRecord[]): Map<number, unknown> {
-    const failed = new Map<number, unknown>();
-    const one = (i: number) => {
-      try {
-        this.savepoint(() => this.insertCall(records[i]!));
-      } catch (error) {
-        failed.set(i, error);
-      }
-    };
-    let i = 0;
-    for (; i + CALLS_PER_INSERT <= records.length; i += CALLS_PER_INSERT) {
-      try {
-        this.savepoint(() => this.insertChunk(records, i));
-      } catch {
-        for (let j = i; j < i + CALLS_PER_INSERT; j++) one(j);
-      }
-    }
-    for (; i < records.length; i++) one(i);
-    return failed;
-  }
-
-  /** CALLS_PER_INSERT whole calls from `from`: one statement for their groups, one for their events. */
-  private insertChunk(records: readonly WholeCallRecord[], from: number): void {
-    const groups: unknown[] = [];
-    const events: unknown[] = [];
-    for (let i = from; i < from + CALLS_PER_INSERT; i++) {
-      const r = records[i]!;
-      const { input } = r;
-      const c = input.calls[0];
-      if (!c || input.calls.length !== 1) throw new Error('a whole-call record holds exactly one call');
-      groups.push(r.id, input.sessionId, input.runId, input.kind, input.turn, r.status, input.kernelGenerationId ?? null, r.at, r.finishedAt);
-      events.push(r.id, c.toolCallId ?? null, c.name, c.rawArguments, c.arguments === undefined ? null : JSON.stringify(c.arguments), c.parseError ?? null, c.sideEffect, r.at, r.result, r.isError ? 1 : 0, r.finishedAt);
-    }
-    this.q.insertDoneGroups.run(groups);
-    this.q.insertDoneEvents.run(events);
-  }
-
-  private insertCall(r: WholeCallRecord): void {
+  private insertCall(r: Extract<AuditRecord, { k: 'call' }>): void {
     const { input } = r;
     const c = input.calls[0];
     if (!c || input.calls.length !== 1) throw new Error('a whole-call record holds exactly one call');

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { LedgerAudit } from '../../../src-main/core/capabilities/audit';
-import { cellCall, ok } from '../capabilities/auditSupport';
+import { LedgerAudit, type AuditCall, type AuditOutcome } from '../../../src-main/core/capabilities/audit';
 import type { Ledger } from '../../../src-main/core/ledger/ledger';
 import { openLedger } from '../../../src-main/core/ledger/ledger';
 import { tempDir, tempLedger, track } from './support';
@@ -17,6 +16,22 @@ function slowCommitLedger(sync?: 'full'): { ledger: Ledger; runId: string; sessi
   return { ledger, runId: run.id, sessionId: session.id };
 }
 
+const cellCall = (sessionId: string, runId: string, key: string, sideEffect: AuditCall['sideEffect'] = 'read'): AuditCall => ({
+  origin: 'cell',
+  sessionId,
+  runId,
+  toolCallId: null,
+  cellId: 'cell-1',
+  generation: 'gen-1',
+  method: 'read_note',
+  target: key,
+  sideEffect,
+  rawArguments: JSON.stringify({ key }),
+  arguments: { key },
+  parseError: null,
+});
+
+const ok: AuditOutcome = { decision: { action: 'allow', by: 'default' }, status: 'ok', isError: false, executed: true, text: 'note', durationMs: 0 };
 
 /** Rows in the file as another connection sees them (what survives if this process dies now, without the journal). */
 function committedRows(file: string): number {
