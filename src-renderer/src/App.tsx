@@ -1,17 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Conversation } from './components/Conversation';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Header } from './components/Header';
 import { Notices } from './components/Notices';
-import { RightPanel } from './components/panel/RightPanel';
 import { Sidebar } from './components/Sidebar';
-import { SettingsPanel } from './components/settings/SettingsPanel';
-import { SkillsPage } from './components/skills/SkillsPage';
-import { SystemPanel } from './components/SystemPanel';
 import { SetupDialog } from './components/setup/SetupDialog';
 import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
 import { applyTheme } from './theme';
-import { ShortcutsHelp } from './components/layout/ShortcutsHelp';
+import { Conversation, RightPanel, SettingsPanel, ShortcutsHelp, SkillsPage, SystemPanel } from './components/layout/lazyViews';
 import { useWorkbenchKeys } from './components/layout/useWorkbenchKeys';
 
 export function App() {
@@ -48,21 +43,23 @@ export function App() {
         {sidebarOpen ? <Sidebar /> : null}
         <main className={`main${inSession ? ' main-session' : ''}`}>
           <Notices />
-          {view === 'system' ? (
-            <SystemPanel />
-          ) : view === 'settings' ? (
-            <SettingsPanel />
-          ) : view === 'skills' ? (
-            <SkillsPage />
-          ) : inSession ? (
-            <Conversation />
-          ) : (
-            <Welcome />
-          )}
+          <Suspense fallback={null}>
+            {view === 'system' ? (
+              <SystemPanel />
+            ) : view === 'settings' ? (
+              <SettingsPanel />
+            ) : view === 'skills' ? (
+              <SkillsPage />
+            ) : inSession ? (
+              <Conversation />
+            ) : (
+              <Welcome />
+            )}
+          </Suspense>
         </main>
-        {inSession && rightOpen ? <RightPanel /> : null}
+        <Suspense fallback={null}>{inSession && rightOpen ? <RightPanel /> : null}</Suspense>
       </div>
-      {help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}
+      <Suspense fallback={null}>{help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}</Suspense>
       <SetupDialog />
     </div>
   );

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { bridge } from './api/bridge';
 import { App } from './App';
+import { preloadViews } from './components/layout/lazyViews';
 import { preloadMarkdown } from './components/parts/Markdown';
 import { StoreProvider } from './store/context';
 import { connectEvents, createAppStore } from './store/store';
@@ -43,5 +44,11 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-// The markdown renderer is not needed for the first paint; fetch it once the window is idle.
-requestIdleCallback(preloadMarkdown, { timeout: 3000 });
+// The other views and the markdown renderer are not needed for the first paint; fetch them once the window is idle.
+requestIdleCallback(
+  () => {
+    preloadViews();
+    preloadMarkdown();
+  },
+  { timeout: 3000 },
+);

@@ -90,7 +90,8 @@ describe('sending without a ready provider', () => {
     expect(api.calls.find((c) => c.route === 'provider.configure')?.input).toEqual({ providerId: 'openai', key: 'sk-test-key-1234', makeDefault: true });
     expect(api.calls.find((c) => c.route === 'run.submit')?.input).toMatchObject({ message: 'What is insulin?', provider: 'openai' });
     await waitFor(() => expect(screen.queryByTestId('setup-dialog')).toBeNull());
-    expect((screen.getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('');
+    // The conversation view is a chunk of its own: its composer shows once it has loaded.
+    await waitFor(() => expect((screen.getByTestId('composer-input') as HTMLTextAreaElement).value).toBe(''));
     expect(store.getState().provider).toBe('openai');
   });
 
