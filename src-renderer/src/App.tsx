@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Header } from './components/Header';
 import { Notices } from './components/Notices';
 import { Sidebar } from './components/Sidebar';
@@ -7,6 +7,7 @@ import { Welcome } from './components/Welcome';
 import { useAppStore } from './store/context';
 import { applyTheme } from './theme';
 import { Conversation, RightPanel, SettingsPanel, ShortcutsHelp, SkillsPage, SystemPanel } from './components/layout/lazyViews';
+import { LazyView } from './components/layout/LazyView';
 import { useWorkbenchKeys } from './components/layout/useWorkbenchKeys';
 
 export function App() {
@@ -43,7 +44,8 @@ export function App() {
         {sidebarOpen ? <Sidebar /> : null}
         <main className={`main${inSession ? ' main-session' : ''}`}>
           <Notices />
-          <Suspense fallback={null}>
+          {/* Keyed by view: a view that failed to load does not hide the others (Reload fetches the app again). */}
+          <LazyView key={inSession ? 'session' : view}>
             {view === 'system' ? (
               <SystemPanel />
             ) : view === 'settings' ? (
@@ -55,11 +57,19 @@ export function App() {
             ) : (
               <Welcome />
             )}
-          </Suspense>
+          </LazyView>
         </main>
-        <Suspense fallback={null}>{inSession && rightOpen ? <RightPanel /> : null}</Suspense>
+        {inSession && rightOpen ? (
+          <LazyView>
+            <RightPanel />
+          </LazyView>
+        ) : null}
       </div>
-      <Suspense fallback={null}>{help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}</Suspense>
+      {help ? (
+        <LazyView>
+          <ShortcutsHelp onClose={() => setHelp(false)} />
+        </LazyView>
+      ) : null}
       <SetupDialog />
     </div>
   );

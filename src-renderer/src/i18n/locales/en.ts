@@ -14,6 +14,8 @@ export const en = {
   'header.language': 'Language',
 
   'nav.home': 'Start',
+  'view.loadFailed': 'This view could not be loaded: {message}',
+  'view.reload': 'Reload the window',
   'nav.system': 'System',
   'sidebar.newSession': 'New session',
   'sidebar.sessions': 'Sessions',

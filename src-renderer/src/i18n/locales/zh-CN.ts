@@ -10,6 +10,8 @@ export const zhCN: Dictionary = {
 
   'nav.home': '开始',
   'nav.system': '系统',
+  'view.loadFailed': '此视图无法加载：{message}',
+  'view.reload': '重新加载窗口',
   'sidebar.newSession': '新建会话',
   'sidebar.sessions': '会话',
   'sidebar.sessions.emptyTitle': '还没有会话',
