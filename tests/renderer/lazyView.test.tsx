@@ -8,6 +8,7 @@ import { fakeBridgeApi, memoryStorage } from './support';
 import { bridge } from '../../src-renderer/src/api/bridge';
 
 afterEach(() => {
+  vi.restoreAllMocks();
   cleanup();
   delete (window as unknown as Record<string, unknown>).openai4s;
 });
@@ -33,6 +34,5 @@ describe('a view loaded on demand', () => {
     expect(alert.getAttribute('role')).toBe('alert');
     expect(alert.textContent).toContain('此视图无法加载：Failed to fetch dynamically imported module: app://openai4s/assets/SettingsPanel-old.js');
     expect(screen.getByRole('button', { name: '重新加载窗口' })).toBeTruthy();
-    vi.restoreAllMocks();
   });
 });

@@ -82,8 +82,8 @@ function promptChars(body: unknown): number {
   return messages ? JSON.stringify(messages).length : 0;
 }
 
-/** Bytes of back-to-back frames per socket write (see writeFrames). */
-const WRITE_BYTES = 64 * 1024;
+/** Back-to-back frames per socket write, in characters of the encoded text (about bytes; see writeFrames). */
+const WRITE_CHARS = 64 * 1024;
 
 /** Node's own flag: the response's body goes out in HTTP/1.1 chunked encoding. */
 type ChunkedResponse = http.ServerResponse & { chunkedEncoding?: boolean };
@@ -97,7 +97,7 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
 
   /**
    * Each frame is its own HTTP chunk, as a real server sends it. Frames with no delay between
-   * them are chunk-encoded here and go to the socket WRITE_BYTES at a time: a flood of them
+   * them are chunk-encoded here and go to the socket about WRITE_CHARS at a time: a flood of them
    * costs the server a few string appends per frame instead of a `res.write` each (which cost
    * ~9 us a frame: on the streaming bench's 2 cores the scripted server then took a third of
    * a core from the app it serves, where a real model server costs the user's machine
@@ -130,7 +130,7 @@ export async function startScriptedModel(steps: ScriptStep[] = [], options: Scri
       const bytes = Buffer.byteLength(frame);
       // A zero-length chunk would end the body; res.write('') writes nothing either.
       if (bytes > 0) pending += `${bytes.toString(16)}\r\n${frame}\r\n`;
-      if (pending.length >= WRITE_BYTES) send();
+      if (pending.length >= WRITE_CHARS) send();
     }
     send();
   }

@@ -14,9 +14,9 @@ export const en = {
   'header.language': 'Language',
 
   'nav.home': 'Start',
+  'nav.system': 'System',
   'view.loadFailed': 'This view could not be loaded: {message}',
   'view.reload': 'Reload the window',
-  'nav.system': 'System',
   'sidebar.newSession': 'New session',
   'sidebar.sessions': 'Sessions',
   'sidebar.sessions.emptyTitle': 'No sessions yet',
