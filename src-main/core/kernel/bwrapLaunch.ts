@@ -34,8 +34,9 @@ export interface BwrapLaunch {
   hostPathsHidden: boolean;
 }
 
-export function releaseLeases(leases: ViewLease[]): void {
-  for (const lease of leases) lease.release();
+/** Resolves once every view only these leases held is unmounted; never rejects. */
+export async function releaseLeases(leases: ViewLease[]): Promise<void> {
+  await Promise.all(leases.map((lease) => lease.release()));
 }
 
 /**
@@ -43,47 +44,37 @@ export function releaseLeases(leases: ViewLease[]): void {
  * the hide-paths decision says so (hidePaths.ts, pathViews.ts), else the folders
  * themselves. In mode `auto` a failed mount falls back to plain binds; in `on` it refuses.
  */
-function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache | null; skills: SkillMount[]; leases: ViewLease[]; hidden: boolean } {
+async function leaseFolders(spec: WorkerSpec): Promise<{ workspace: string; cache: KernelCache | null; skills: SkillMount[]; leases: ViewLease[]; hidden: boolean }> {
   const decision = spec.sandbox.hidePaths;
   const views = spec.views;
   const skills = spec.skills ?? [];
   if (!views) return { workspace: spec.workspace, cache: spec.cache, skills, leases: [], hidden: false };
-  const leases: ViewLease[] = [];
-  const take = (dir: string, readOnly: boolean): ViewLease => {
+  const take = async (dir: string, readOnly: boolean): Promise<ViewLease> => {
     const tools = decision?.use ? decision.tools : null;
     try {
-      return views.acquire(dir, tools, readOnly);
+      return await views.acquire(dir, tools, readOnly);
     } catch (error) {
       if (decision?.mode === 'on') throw new AppError('unavailable', `${errorMessage(error)}. OPENAI4S_SANDBOX_HIDE_PATHS=on forbids starting the kernel without it; set it to auto or off.`);
       return views.acquire(dir, null, readOnly);
     }
   };
-  try {
-    const ws = take(spec.workspace, false);
-    leases.push(ws);
-    let cache = spec.cache;
-    if (cache) {
-      const lease = take(cache.dir, true);
-      leases.push(lease);
-      cache = { ...cache, dir: lease.path };
-    }
-    // One read-only view per folder of skills (bundled, user, each added folder), not one per skill.
-    const parents = new Map<string, string>();
-    const mounted = skills.map((skill) => {
-      const parent = path.dirname(skill.dir);
-      let through = parents.get(parent);
-      if (through === undefined) {
-        const lease = take(parent, true);
-        leases.push(lease);
-        parents.set(parent, (through = lease.path));
-      }
-      return { name: skill.name, dir: path.join(through, path.basename(skill.dir)) };
-    });
-    return { workspace: ws.path, cache, skills: mounted, leases, hidden: leases.every((l) => l.hidden) };
-  } catch (error) {
-    releaseLeases(leases);
-    throw error;
+  // The workspace, the cache and each folder of skills are mounted at once (each its own bindfs).
+  const parents = [...new Set(skills.map((skill) => path.dirname(skill.dir)))];
+  const wanted: [string, boolean][] = [[spec.workspace, false], ...(spec.cache ? [[spec.cache.dir, true] as [string, boolean]] : []), ...parents.map((dir): [string, boolean] => [dir, true])];
+  const settled = await Promise.allSettled(wanted.map(([dir, readOnly]) => take(dir, readOnly)));
+  const leases = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    void releaseLeases(leases);
+    throw failed.reason;
   }
+  const [ws, ...rest] = leases as [ViewLease, ...ViewLease[]];
+  const cacheLease = spec.cache ? rest.shift()! : null;
+  // One read-only view per folder of skills (bundled, user, each added folder), not one per skill.
+  const through = new Map(parents.map((parent, i) => [parent, rest[i]!.path]));
+  const mounted = skills.map((skill) => ({ name: skill.name, dir: path.join(through.get(path.dirname(skill.dir))!, path.basename(skill.dir)) }));
+  const cache = spec.cache && cacheLease ? { ...spec.cache, dir: cacheLease.path } : spec.cache;
+  return { workspace: ws.path, cache, skills: mounted, leases, hidden: leases.every((l) => l.hidden) };
 }
 
 /**
@@ -92,7 +83,7 @@ function leaseFolders(spec: WorkerSpec): { workspace: string; cache: KernelCache
  * sandbox shows them. The worker script, the seccomp program and the protected names
  * arrive as fds too.
  */
-export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
+export async function planBwrap(spec: WorkerSpec, generation: string): Promise<BwrapLaunch> {
   const features = spec.sandbox.features ?? [];
   const stdio: ('pipe' | number)[] = ['pipe'];
   const feeds = new Map<number, Buffer>();
@@ -106,18 +97,18 @@ export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
   const seccompFd = seccomp ? nextPipe(seccomp) : undefined;
   let workerScript: { fd: number; dest: string } | undefined;
   try {
-    const data = fs.readFileSync(path.join(spec.workersDir, scriptFor(spec)));
+    const data = await fs.promises.readFile(path.join(spec.workersDir, scriptFor(spec)));
     workerScript = { fd: nextPipe(data), dest: path.posix.join(SANDBOX_WORKERS, scriptFor(spec)) };
   } catch {
     // Unreadable: bind the folder instead, and let the interpreter report the problem.
   }
-  const folders = leaseFolders(spec);
+  const folders = await leaseFolders(spec);
   let protectedHandles: ProtectedHandle[];
   try {
     // Opened through the view when there is one, so their mounts' roots are `/.git` etc.
-    protectedHandles = openProtectedNames(folders.workspace);
+    protectedHandles = await openProtectedNames(folders.workspace);
   } catch (error) {
-    releaseLeases(folders.leases);
+    void releaseLeases(folders.leases);
     throw error;
   }
   try {
@@ -157,7 +148,7 @@ export function planBwrap(spec: WorkerSpec, generation: string): BwrapLaunch {
     return { file, args, stdio, feeds, protectedHandles, cgroup, leases: folders.leases, hostPathsHidden: folders.hidden };
   } catch (error) {
     closeProtected(protectedHandles);
-    releaseLeases(folders.leases);
+    void releaseLeases(folders.leases);
     throw error;
   }
 }

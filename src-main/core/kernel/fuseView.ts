@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -18,29 +18,89 @@ export interface FuseTools {
 
 const O_DIRECTORY = fs.constants.O_DIRECTORY ?? 0o200000;
 
+const MOUNT_TIMEOUT_MS = 15_000;
+const UNMOUNT_TIMEOUT_MS = 10_000;
+
+function bindfsArgs(mountPoint: string, readOnly: boolean): string[] {
+  return ['--no-allow-other', ...(readOnly ? ['-r'] : []), '/proc/self/fd/3', mountPoint];
+}
+
+/** The folder bindfs reads through `/proc/self/fd/3`: a directory, never a symlink's target. */
+function openSource(source: string): number {
+  return fs.openSync(source, fs.constants.O_RDONLY | O_DIRECTORY | fs.constants.O_NOFOLLOW);
+}
+
+function mountFailed(mountPoint: string, why: string): Error {
+  removeMountPoint(mountPoint);
+  return new Error(`bindfs could not mount a view of the workspace (${why})`);
+}
+
 /**
- * Mounts a view of `source` at `mountPoint` (created 0700). bindfs forks its daemon once
- * the mount exists, so the mount is ready when this returns. Options:
- * `--no-allow-other`: only our own user (the sandbox runs as it) may enter the mount,
- * and an unprivileged fusermount needs no /etc/fuse.conf change; single-threaded (the
- * default): every request on the view goes through one daemon in order (see
- * pathViews.ts for why that matters); bindfs 1.14 with libfuse 3 turns off the entry,
- * attribute and negative caches itself, so host-side writes are visible at once.
+ * Mounts a view of `source` at `mountPoint` (created 0700), blocking until it exists:
+ * for the one-off probe of the sandbox decision (hidePaths.ts). Kernels mount theirs with
+ * `mountViewAsync`. bindfs forks its daemon once the mount exists, so the mount is ready
+ * when this returns. Options: `--no-allow-other`: only our own user (the sandbox runs as
+ * it) may enter the mount, and an unprivileged fusermount needs no /etc/fuse.conf change;
+ * single-threaded (the default): every request on the view goes through one daemon in
+ * order (see pathViews.ts for why that matters); bindfs 1.14 with libfuse 3 turns off the
+ * entry, attribute and negative caches itself, so host-side writes are visible at once.
  */
 export function mountView(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean): void {
   fs.mkdirSync(mountPoint, { recursive: true, mode: 0o700 });
-  const fd = fs.openSync(source, fs.constants.O_RDONLY | O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  const fd = openSource(source);
   try {
-    const args = ['--no-allow-other', ...(readOnly ? ['-r'] : []), '/proc/self/fd/3', mountPoint];
-    const out = spawnSync(tools.bindfs, args, { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: 15_000, encoding: 'utf8' });
-    if (out.error || out.status !== 0) {
-      const why = out.error ? out.error.message : `exit code ${out.status}: ${out.stderr.trim().split('\n').at(-1) ?? ''}`;
-      removeMountPoint(mountPoint);
-      throw new Error(`bindfs could not mount a view of the workspace (${why})`);
-    }
+    const out = spawnSync(tools.bindfs, bindfsArgs(mountPoint, readOnly), { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: MOUNT_TIMEOUT_MS, encoding: 'utf8' });
+    if (out.error || out.status !== 0) throw mountFailed(mountPoint, out.error ? out.error.message : exitWhy(out.status, out.stderr));
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * `mountView` without blocking the event loop: a kernel start in Electron's main process
+ * must not freeze the window for bindfs's ~25 ms (more on a loaded machine).
+ */
+export async function mountViewAsync(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean): Promise<void> {
+  await fs.promises.mkdir(mountPoint, { recursive: true, mode: 0o700 });
+  const fd = openSource(source);
+  try {
+    const out = await runHelper(tools.bindfs, bindfsArgs(mountPoint, readOnly), fd, MOUNT_TIMEOUT_MS);
+    if (out.error || out.status !== 0) throw mountFailed(mountPoint, out.error ? out.error.message : exitWhy(out.status, out.stderr));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function exitWhy(status: number | null, stderr: string): string {
+  return `exit code ${status}: ${stderr.trim().split('\n').at(-1) ?? ''}`;
+}
+
+/**
+ * Runs bindfs or fusermount as a child process and resolves when it exits (or is killed
+ * at `timeoutMs`), with its exit status and stderr. The daemon bindfs forks does not hold
+ * our stderr pipe (libfuse daemonizes onto /dev/null), so the pipe ends with the helper.
+ */
+function runHelper(file: string, args: string[], fd: number | null, timeoutMs: number): Promise<{ status: number | null; error?: Error; stderr: string }> {
+  return new Promise((resolve) => {
+    let stderr = '';
+    let settled = false;
+    const done = (out: { status: number | null; error?: Error }) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...out, stderr });
+    };
+    let child;
+    try {
+      child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd === null ? [] : [fd])], timeout: timeoutMs });
+    } catch (error) {
+      done({ status: null, error: error as Error });
+      return;
+    }
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
+    child.once('error', (error) => done({ status: null, error }));
+    child.once('close', (status, signal) => done(signal ? { status, error: new Error(`${path.basename(file)} was stopped by ${signal} after ${timeoutMs} ms`) } : { status }));
+  });
 }
 
 function removeMountPoint(mountPoint: string): void {
@@ -53,10 +113,17 @@ function removeMountPoint(mountPoint: string): void {
 
 /**
  * Detaches the view (lazily: a sandbox still holding its copy keeps it until it ends,
- * then the daemon exits) and removes the mount point.
+ * then the daemon exits) and removes the mount point. Blocking: for the probe and the
+ * app's exit; a kernel's views go with `unmountViewAsync`.
  */
 export function unmountView(fusermount: string, mountPoint: string): void {
-  spawnSync(fusermount, ['-u', '-z', mountPoint], { stdio: 'ignore', timeout: 10_000 });
+  spawnSync(fusermount, ['-u', '-z', mountPoint], { stdio: 'ignore', timeout: UNMOUNT_TIMEOUT_MS });
+  removeMountPoint(mountPoint);
+}
+
+/** `unmountView` without blocking the event loop (a kernel's exit). Never rejects. */
+export async function unmountViewAsync(fusermount: string, mountPoint: string): Promise<void> {
+  await runHelper(fusermount, ['-u', '-z', mountPoint], null, UNMOUNT_TIMEOUT_MS);
   removeMountPoint(mountPoint);
 }
 

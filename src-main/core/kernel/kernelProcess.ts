@@ -10,7 +10,7 @@ import type { ReadyFrame, WarmFrame } from './frames';
 import { killProcessGroup, stopWithGrace } from './processControl';
 import { closeProtected } from './protectedMounts';
 import { SANDBOX_WORKSPACE } from './sandbox';
-import { planWorkerLaunch } from './workerLaunch';
+import { planWorkerLaunch, type WorkerLaunch } from './workerLaunch';
 import type { WorkerSpec } from './workerSpec';
 
 export { describeExit, type ExitInfo } from './exitInfo';
@@ -23,7 +23,6 @@ export type { WorkerSpec } from './workerSpec';
  * planned in workerLaunch.ts, its pipes are read by framePump.ts.
  */
 export class KernelProcess {
-  readonly generation = randomUUID();
   readonly startedAt = new Date();
   readonly ready: Promise<ReadyFrame>;
   readonly exited: Promise<ExitInfo>;
@@ -35,8 +34,17 @@ export class KernelProcess {
   private answers: Writable;
   private pump: FramePump;
 
-  constructor(readonly spec: WorkerSpec) {
-    const launch = planWorkerLaunch(spec, this.generation);
+  /** Plans the launch (mounts, protected names) without blocking the event loop, then spawns. */
+  static async start(spec: WorkerSpec): Promise<KernelProcess> {
+    const generation = randomUUID();
+    return new KernelProcess(spec, generation, await planWorkerLaunch(spec, generation));
+  }
+
+  private constructor(
+    readonly spec: WorkerSpec,
+    readonly generation: string,
+    launch: WorkerLaunch,
+  ) {
     const { file, args } = launch;
     this.hostPathsHidden = launch.hostPathsHidden;
     try {
@@ -49,7 +57,7 @@ export class KernelProcess {
         stdio: ['ignore', ...Array<'pipe'>(WORKER_FDS - 1).fill('pipe'), ...launch.extraStdio],
       });
     } catch (error) {
-      releaseLeases(launch.leases);
+      void releaseLeases(launch.leases);
       launch.cgroup?.remove();
       throw error;
     } finally {
@@ -88,10 +96,11 @@ export class KernelProcess {
         this.exit = { code, signal, reason };
         if (launch.genDir) fs.rmSync(launch.genDir, { recursive: true, force: true });
         launch.cgroup?.remove();
-        // The sandbox is gone: its views of the workspace and cache can go too.
-        releaseLeases(launch.leases);
         this.pump.workerExited(this.exit);
-        resolve(this.exit);
+        // The sandbox is gone: its views of the workspace and cache can go too. `exited`
+        // resolves once they are unmounted, so a closed session leaves no mount behind.
+        const exit = this.exit;
+        void releaseLeases(launch.leases).then(() => resolve(exit));
       };
       this.child.on('error', (e) => finish(null, null, e));
       this.child.on('close', (code, signal) => finish(code, signal));

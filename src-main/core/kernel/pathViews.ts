@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { cleanStaleViews, mountView, unmountView, type FuseTools } from './fuseView';
+import { cleanStaleViews, mountViewAsync, unmountView, unmountViewAsync, type FuseTools } from './fuseView';
 
 /** A kernel's hold on a folder's view; released when the kernel exits. */
 export interface ViewLease {
   /** What bwrap binds: the FUSE mount point, or the folder itself (plain bind). */
   path: string;
   hidden: boolean;
-  release(): void;
+  /** Resolves once the view is unmounted when this was its last kernel (at once otherwise); never rejects. */
+  release(): Promise<void>;
 }
 
 interface Entry {
@@ -16,6 +17,8 @@ interface Entry {
   mountPoint: string | null;
   fusermount: string | null;
   refs: number;
+  /** Settles when the view is mounted (at once for a plain bind); a failed mount rejects every kernel waiting on it. */
+  ready: Promise<void>;
   /** Set when a spare's plain entry joined its new folder's (moved): count there. */
   mergedInto?: Entry;
 }
@@ -34,6 +37,8 @@ interface Entry {
  */
 export class PathViews {
   private entries = new Map<string, Entry>();
+  private unmounting = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(private readonly runDir: string) {}
 
@@ -44,38 +49,59 @@ export class PathViews {
 
   /**
    * A lease on `dir`: a FUSE view when `tools` are given (and the folder has no plain
-   * kernels), else the folder itself. A failed mount throws (the caller falls back or
-   * refuses, by mode).
+   * kernels), else the folder itself. A failed mount rejects (the caller falls back or
+   * refuses, by mode). The entry is in the map from the moment its mount starts, so a
+   * second kernel of the folder arriving meanwhile waits for the same view instead of
+   * mounting its own (one view per folder).
    */
-  acquire(dir: string, tools: FuseTools | null, readOnly: boolean): ViewLease {
+  async acquire(dir: string, tools: FuseTools | null, readOnly: boolean): Promise<ViewLease> {
     const key = this.key(dir, readOnly);
     let entry = this.entries.get(key);
     if (!entry) {
-      let mountPoint: string | null = null;
-      if (tools) {
-        mountPoint = path.join(this.runDir, `${process.pid}-${randomUUID()}`);
-        mountView(tools, dir, mountPoint, readOnly);
-      }
-      entry = { key, mountPoint, fusermount: tools?.fusermount ?? null, refs: 0 };
-      this.entries.set(key, entry);
+      const mountPoint = tools ? path.join(this.runDir, `${process.pid}-${randomUUID()}`) : null;
+      const created: Entry = { key, mountPoint, fusermount: tools?.fusermount ?? null, refs: 0, ready: tools && mountPoint ? mountViewAsync(tools, dir, mountPoint, readOnly) : Promise.resolve() };
+      // A failed mount leaves no entry: the next kernel of the folder tries again (or binds it plainly).
+      created.ready.catch(() => this.entries.get(key) === created && this.entries.delete(key));
+      this.entries.set(key, (entry = created));
     }
+    // Counted while the mount is under way: a kernel of the folder exiting meanwhile must not unmount it.
     entry.refs += 1;
+    try {
+      await entry.ready;
+    } catch (error) {
+      entry.refs -= 1;
+      throw error;
+    }
+    if (this.closed) {
+      entry.refs -= 1;
+      await this.releaseEntry(entry);
+      throw new Error('the kernel supervisor closed while the workspace view was being mounted');
+    }
     const first = entry;
     let released = false;
     return {
       path: first.mountPoint ?? dir,
       hidden: first.mountPoint !== null,
       release: () => {
-        if (released) return;
+        if (released) return Promise.resolve();
         released = true;
         let held = first;
         while (held.mergedInto) held = held.mergedInto;
         held.refs -= 1;
-        if (held.refs > 0) return;
-        if (this.entries.get(held.key) === held) this.entries.delete(held.key);
-        if (held.mountPoint && held.fusermount) unmountView(held.fusermount, held.mountPoint);
+        return this.releaseEntry(held);
       },
     };
+  }
+
+  /** Unmounts an entry nobody holds any more. */
+  private releaseEntry(held: Entry): Promise<void> {
+    if (held.refs > 0) return Promise.resolve();
+    if (this.entries.get(held.key) === held) this.entries.delete(held.key);
+    if (!held.mountPoint || !held.fusermount) return Promise.resolve();
+    const unmounting = unmountViewAsync(held.fusermount, held.mountPoint);
+    this.unmounting.add(unmounting);
+    void unmounting.finally(() => this.unmounting.delete(unmounting));
+    return unmounting;
   }
 
   /** Whether live kernels hold a view (or a plain bind) of `dir`. */
@@ -113,10 +139,16 @@ export class PathViews {
     this.entries.set(toKey, entry);
   }
 
-  /** Unmounts everything now (the app is exiting). */
+  /** Unmounts everything now (the app is exiting); a mount still under way is unmounted when it completes. */
   closeAll(): void {
+    this.closed = true;
     for (const entry of this.entries.values()) if (entry.mountPoint && entry.fusermount) unmountView(entry.fusermount, entry.mountPoint);
     this.entries.clear();
+  }
+
+  /** Resolves once the unmounts under way have finished (the supervisor's close waits for them). */
+  async settled(): Promise<void> {
+    while (this.unmounting.size) await Promise.all([...this.unmounting]);
   }
 
   private key(dir: string, readOnly: boolean): string {

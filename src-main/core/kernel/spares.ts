@@ -83,7 +83,7 @@ export interface SparePoolOptions {
   workspacesRoot: string;
   /** The spec of a worker in `dir` (waiting for the kernel cache: a spare is not in a hurry). */
   prepare: (language: KernelLanguage, dir: string) => Promise<WorkerSpec>;
-  launch: (spec: WorkerSpec) => KernelProcess;
+  launch: (spec: WorkerSpec) => Promise<KernelProcess>;
   /** The supervisor is closed: no spare may start. */
   closed: () => boolean;
   /** The kernels' views of host folders: a spare's view follows its folder into the session. */
@@ -168,7 +168,14 @@ export class SparePool {
       return; // a spare is an optimisation; the cold path reports the error to the user
     }
     if (this.opts.closed() || this.spares.get(language)?.proc.alive) return removeSpareDir(dir);
-    const proc = this.opts.launch(spec);
+    let proc: KernelProcess;
+    try {
+      proc = await this.opts.launch(spec);
+    } catch (error) {
+      removeSpareDir(dir);
+      throw error;
+    }
+    if (this.opts.closed()) return removeSpareDir(dir); // the supervisor stops a worker started after its close
     const spare: Spare = { proc, dir, warm: warmSpare(proc, language) };
     this.spares.set(language, spare);
     void proc.exited.then(() => {

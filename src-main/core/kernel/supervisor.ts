@@ -89,6 +89,8 @@ export class KernelSupervisor {
   private owned: SlotTable = new Map();
   private ownerSession = new Map<string, string>();
   private live = new Set<KernelProcess>();
+  /** Workers whose launch (mounts, protected names) is under way: close() waits for them. */
+  private launching = new Set<Promise<KernelProcess>>();
   private closed = false;
   private readonly limits: CellLimits;
   private readonly host: HostCallHandler;
@@ -151,9 +153,18 @@ export class KernelSupervisor {
     return this.setup.prepare(language, workspace, waitForCache, interpreter);
   }
 
-  private launch(spec: WorkerSpec): KernelProcess {
-    const proc = new KernelProcess(spec);
+  private async launch(spec: WorkerSpec): Promise<KernelProcess> {
+    const starting = KernelProcess.start(spec);
+    this.launching.add(starting);
+    let proc: KernelProcess;
+    try {
+      proc = await starting;
+    } finally {
+      this.launching.delete(starting);
+    }
     this.live.add(proc);
+    // Started after close() took its list of workers: stopped here.
+    if (this.closed) void proc.shutdown(300);
     void proc.exited.then(() => this.live.delete(proc));
     return proc;
   }
@@ -183,7 +194,7 @@ export class KernelSupervisor {
       label: KERNEL_ENVS[slot.language].label,
       maxFailures: this.opts.maxStartFailures ?? 3,
       takeSpare: () => (chosen ? Promise.resolve(null) : this.spares.take(slot.language, workspace)),
-      launch: async () => this.launch(await this.prepareSpec(slot.language, workspace, false, chosen?.interpreter)),
+      launch: async () => await this.launch(await this.prepareSpec(slot.language, workspace, false, chosen?.interpreter)),
       adopt: (proc) => this.adopt(sessionId, slot, proc, chosen?.id ?? KERNEL_ENVS[slot.language].id),
     });
   }
@@ -359,11 +370,14 @@ export class KernelSupervisor {
   async close(): Promise<void> {
     this.closed = true;
     process.off('exit', this.onExit);
+    // A worker whose mounts are still being made is stopped with the others once it exists.
+    await Promise.allSettled([...this.launching]);
     const all = [...this.live];
     for (const table of [this.sessions, this.owned]) for (const slots of table.values()) for (const slot of slots.values()) if (slot.idleTimer) clearTimeout(slot.idleTimer);
     await Promise.all(all.map((proc) => proc.shutdown(300)));
     this.spares.clear();
     this.views.closeAll();
+    await this.views.settled();
     // A cache build still running writes into the data root: let it finish (bounded by its
     // own timeout) so nothing is left half-written and nobody deletes the root under it.
     await this.setup.settled();

@@ -57,8 +57,12 @@ function skillsEnv(spec: WorkerSpec, bwrap: boolean): Record<string, string> {
   return { OPENAI4S_SKILLS: JSON.stringify(at), OPENAI4S_SKILLS_AT: bwrap ? 'sandbox' : 'host' };
 }
 
-/** Plans the spawn of one generation under the spec's sandbox (bwrap, Seatbelt or none). */
-export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLaunch {
+/**
+ * Plans the spawn of one generation under the spec's sandbox (bwrap, Seatbelt or none).
+ * Asynchronous where it waits on the system (bindfs mounts, the protected names): it runs
+ * on Electron's main process, whose event loop the window's IPC shares.
+ */
+export async function planWorkerLaunch(spec: WorkerSpec, generation: string): Promise<WorkerLaunch> {
   const sandbox = spec.sandbox.state;
   const bwrap = sandbox.state === 'sandboxed' && sandbox.backend === 'bwrap';
   const seatbelt = sandbox.state === 'sandboxed' && sandbox.backend === 'sandbox-exec';
@@ -74,7 +78,7 @@ export function planWorkerLaunch(spec: WorkerSpec, generation: string): WorkerLa
   // anything inherited (a shell's PWD).
   const cwd = bwrap ? '/' : spec.workspace;
   if (bwrap) {
-    const launch = planBwrap(spec, generation);
+    const launch = await planBwrap(spec, generation);
     const { file, args, stdio: extraStdio, feeds, protectedHandles, cgroup, leases, hostPathsHidden } = launch;
     return { file, args, env, cwd, bwrap, extraStdio, feeds, protectedHandles, cgroup, genDir, leases, hostPathsHidden };
   }
