@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../../src-main/core/llm/httpFetch';
-import { coalescedUntilDone } from '../../../src-main/core/llm/sseDone';
+import { coalescedUntilDone, lastLineEnd } from '../../../src-main/core/llm/sseDone';
 
 let server: http.Server | null = null;
 // A proxy in the environment sends requests to fetch instead (httpFetch.ts): these tests are about httpFetch itself.
@@ -133,5 +133,25 @@ describe('coalescedUntilDone', () => {
       },
     });
     expect(await new Response(coalescedUntilDone(source)).text()).toBe(input);
+  });
+});
+
+describe('lastLineEnd (where the complete lines of a read end)', () => {
+  it('finds the last LF, CR or CRLF before the limit, and -1 when there is none', () => {
+    expect(lastLineEnd('a\nb\nc', 5)).toBe(3);
+    expect(lastLineEnd('a\r\nb\r\nc', 7)).toBe(5);
+    expect(lastLineEnd('a\rb\rc', 5)).toBe(3); // CR-only line ends
+    expect(lastLineEnd('a\nb\rc', 5)).toBe(3); // a CR after the last LF ends the line
+    expect(lastLineEnd('a\rb\nc', 5)).toBe(3);
+    expect(lastLineEnd('abc', 3)).toBe(-1);
+    expect(lastLineEnd('\nabc', 0)).toBe(-1); // nothing before index 0
+  });
+
+  it('ignores line ends at or after the limit', () => {
+    expect(lastLineEnd('ab\ncd\n', 5)).toBe(2);
+    expect(lastLineEnd('ab\ncd\r', 5)).toBe(2);
+    expect(lastLineEnd('ab\ncd\r', 6)).toBe(5);
+    expect(lastLineEnd('ab\rcd\r\n', 5)).toBe(2);
+    expect(lastLineEnd('ab\rcd\r\n', 6)).toBe(5);
   });
 });
