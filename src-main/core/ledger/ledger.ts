@@ -3,6 +3,8 @@ import { ActionsRepo } from './actionsRepo';
 import { AuditJournal, newJournalFile, replayAuditJournals } from './auditJournal';
 import { ComputeJobsRepo } from './computeJobsRepo';
 import { ArchiveRepo } from './archiveRepo';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer';
+import { sqliteOptions } from '../config/sqlite';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnvironmentsRepo } from './environmentsRepo';
 import { EventLog, type EventLogOptions } from './eventLog';
@@ -26,6 +28,8 @@ export const LEDGER_FILE = 'ledger.sqlite3';
 /** The ledger always opens at the newest schema (older prefixes are for database.ts tests). */
 export interface LedgerOptions extends Omit<OpenDatabaseOptions, 'migrations'> {
   events?: Omit<EventLogOptions, 'onCommit'>;
+  /** WAL checkpoints on a worker thread (checkpointer.ts); false: SQLite's automatic ones on this connection. */
+  checkpoints?: CheckpointerOptions | false;
 }
 
 /**
@@ -78,6 +82,8 @@ export interface Ledger {
   history(sessionId: string): SessionHistory;
   /** How many sessions' folded histories are kept (diagnostics and the lifecycle test). */
   historiesHeld(): number;
+  /** The WAL checkpoints off the main thread; null when turned off (then SQLite checkpoints in the committing thread). */
+  readonly checkpointer: Checkpointer | null;
   deleteSession(sessionId: string): void;
   /** Commits queued chunks and closes the connection. */
   close(): void;
@@ -116,6 +122,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     lock.share();
     const auditJournal = options.sync === 'full' ? null : new AuditJournal(newJournalFile(file));
     const histories = new HistoryCache();
+    const checkpointer = options.checkpoints === false ? null : new Checkpointer(db, { sqlite: sqliteOptions(), ...options.checkpoints });
     let closed = false;
     return {
       file,
@@ -149,6 +156,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
         return histories.history(sessionId, (afterSeq) => events.readFrom(sessionId, afterSeq));
       },
       historiesHeld: () => histories.size,
+      checkpointer,
       deleteSession(sessionId) {
         sessions.delete(sessionId);
         events.forget(sessionId);
@@ -163,6 +171,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
           committed = true;
         } finally {
           auditJournal?.close(committed);
+          checkpointer?.close();
           db.close();
           lock.release();
         }
