@@ -39,21 +39,22 @@ const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
 
 // Plain CommonJS run by the worker (eval: no file to ship beside the bundle). It only
-// checkpoints: it never writes a row.
+// checkpoints, never writes a row, and holds its connection only while it checkpoints, so
+// when the ledger closes, the main connection is the last one: SQLite then copies the
+// rest of the WAL and removes it, as it did before.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { ...workerData.sqlite, fileMustExist: true });
 parentPort.on('message', (message) => {
-  if (message === 'close') {
+  if (message === 'close') return parentPort.close();
+  const db = new Database(workerData.file, { ...workerData.sqlite, fileMustExist: true });
+  try {
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage(row);
+  } finally {
     db.close();
-    parentPort.close();
-    return;
   }
-  const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage(row);
 });
-parentPort.postMessage('ready');
 `;
 
 export class Checkpointer {
@@ -111,8 +112,7 @@ export class Checkpointer {
       workerData: { file: this.db.name, driver: this.options.driver ?? resolveDriver(), sqlite: this.options.sqlite ?? {} },
     });
     worker.unref();
-    worker.on('message', (message: unknown) => {
-      if (message === 'ready') return;
+    worker.on('message', () => {
       this.completed += 1;
       this.busy = false;
     });

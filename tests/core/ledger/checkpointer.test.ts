@@ -59,3 +59,16 @@ describe('WAL checkpoints off the main thread', () => {
     expect(ledger.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
+
+describe('closing a ledger whose worker has checkpointed', () => {
+  it('leaves no WAL behind: the main connection is the last one and copies the rest', async () => {
+    const ledger = tempLedger({ checkpoints: { walPages: 16, checkIntervalMs: 5 } });
+    const session = ledger.createSession('close');
+    writeRows(ledger, session.id, 40);
+    await until(() => ledger.checkpointer!.completed > 0);
+    writeRows(ledger, session.id, 5);
+    ledger.close();
+    expect(fs.existsSync(`${ledger.file}-wal`)).toBe(false);
+    expect(track(openLedger(ledger.file)).events.readFrom(session.id)).toHaveLength(45);
+  });
+});
