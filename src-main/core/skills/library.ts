@@ -1,5 +1,5 @@
 import { readWorkspaceFile, walkWorkspaceFiles } from '../workspace/safeFs';
-import { scanSkillFolders, type SkillFolder, type SkillReadCache, type SkillScan } from './scan';
+import { scanSkillFolders, warmSkillReads, type SkillFolder, type SkillReadCache, type SkillScan } from './scan';
 import type { Skill, SkillSource } from './skill';
 
 export interface SkillLibraryOptions {
@@ -51,6 +51,14 @@ export class SkillLibrary {
   private readonly reads: SkillReadCache = new Map();
 
   constructor(private readonly options: SkillLibraryOptions) {}
+
+  private warming: Promise<void> | null = null;
+
+  /** Parses the skills not read yet in the background, a skill per turn of the event loop (see scan.ts). */
+  warm(): Promise<void> {
+    this.warming ??= warmSkillReads(this.options.folders(), this.reads).finally(() => (this.warming = null));
+    return this.warming;
+  }
 
   /** Everything found, including switched-off, broken and shadowed skills (the Skills page). */
   scan(): SkillScan {

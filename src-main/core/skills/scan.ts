@@ -86,6 +86,30 @@ function readSkill(dir: string, source: SkillSource, cache?: SkillReadCache, see
   }
 }
 
+/** The skill folders of a source: each child with SKILL.md, or else its children with one (a collection). */
+function* skillDirsIn(dir: string): Generator<string> {
+  for (const child of subdirs(dir)) {
+    if (fs.existsSync(path.join(child, SKILL_FILE))) yield child;
+    else for (const nested of subdirs(child)) if (fs.existsSync(path.join(nested, SKILL_FILE))) yield nested;
+  }
+}
+
+/**
+ * Reads and parses into `cache` the SKILL.md files it does not hold yet, one per turn of
+ * the event loop: the first scan after launch (the first kernel start or model request)
+ * otherwise parses every skill at once on the main thread (~65-125 ms for the bundled
+ * twelve on the bench VM, most of it the YAML parser's first use), and later scans only
+ * look at the files' identities.
+ */
+export async function warmSkillReads(folders: readonly SkillFolder[], cache: SkillReadCache): Promise<void> {
+  for (const { source, dir } of folders) {
+    for (const skillDir of skillDirsIn(dir)) {
+      readSkill(skillDir, source, cache);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
 /**
  * Reads every skill folder of the sources, in order (bundled, user, extra folders): a
  * skill is a folder with SKILL.md; a folder without one is looked into once more, so a
@@ -105,12 +129,7 @@ export function scanSkillFolders(folders: readonly SkillFolder[], cache?: SkillR
     if (kept) return shadowed.push({ name: read.name, kept: { source: kept.source, dir: kept.dir }, dropped: { source, dir } });
     byName.set(read.name, read);
   };
-  for (const { source, dir } of folders) {
-    for (const child of subdirs(dir)) {
-      if (fs.existsSync(path.join(child, SKILL_FILE))) take(child, source);
-      else for (const nested of subdirs(child)) if (fs.existsSync(path.join(nested, SKILL_FILE))) take(nested, source);
-    }
-  }
+  for (const { source, dir } of folders) for (const skillDir of skillDirsIn(dir)) take(skillDir, source);
   // Files no longer in any folder leave the cache, so it never outgrows the folders.
   if (cache) for (const file of cache.keys()) if (!seen.has(file)) cache.delete(file);
   return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), broken, shadowed };
