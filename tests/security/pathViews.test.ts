@@ -21,8 +21,8 @@ afterEach(() => {
   for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
 });
 
-function tools() {
-  const probe = hidePathsSelfTest(process.env);
+async function tools() {
+  const probe = await hidePathsSelfTest(process.env);
   if (!probe.available) throw new Error(`bindfs is required for this test: ${probe.reason}`);
   return probe.tools;
 }
@@ -31,7 +31,7 @@ describe('PathViews', () => {
   it('two kernels of one folder starting together share one view, unmounted after the last release', async () => {
     const { runDir, folder } = tempRoot();
     const views = new PathViews(runDir);
-    const [a, b] = await Promise.all([views.acquire(folder, tools(), false), views.acquire(folder, tools(), false)]);
+    const [a, b] = await Promise.all([views.acquire(folder, await tools(), false), views.acquire(folder, await tools(), false)]);
     expect(a.path).toBe(b.path);
     expect(a.hidden).toBe(true);
     expect(mountsUnder(runDir)).toEqual([a.path]);
@@ -50,7 +50,7 @@ describe('PathViews', () => {
     const failing = path.join(root, 'bindfs');
     fs.writeFileSync(failing, '#!/bin/sh\necho "fuse: device not found" >&2\nexit 3\n', { mode: 0o755 });
     const views = new PathViews(runDir);
-    const broken = { bindfs: failing, fusermount: tools().fusermount };
+    const broken = { bindfs: failing, fusermount: (await tools()).fusermount };
     const results = await Promise.allSettled([views.acquire(folder, broken, false), views.acquire(folder, broken, false)]);
     for (const r of results) {
       expect(r.status).toBe('rejected');
@@ -66,7 +66,7 @@ describe('PathViews', () => {
   it('a view whose mount completes after closeAll is unmounted, and its kernel is refused', async () => {
     const { runDir, folder } = tempRoot();
     const views = new PathViews(runDir);
-    const pending = views.acquire(folder, tools(), true);
+    const pending = views.acquire(folder, await tools(), true);
     views.closeAll();
     await expect(pending).rejects.toThrow(/closed|could not mount/);
     await views.settled();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mountView, mountsUnder } from '../../src-main/core/kernel/fuseView';
+import { mountViewAsync, mountsUnder } from '../../src-main/core/kernel/fuseView';
 import { decideHidePaths, hidePathsSelfTest } from '../../src-main/core/kernel/hidePaths';
 import { describeSandbox } from '../../src-main/core/kernel/sandbox';
 import { hostProcessesMatching, makeSupervisor, waitFor } from '../core/kernel/helpers';
@@ -98,14 +98,14 @@ describe('mountinfo with OPENAI4S_SANDBOX_HIDE_PATHS=on', () => {
 
 describe('views left by a killed app', () => {
   it('are unmounted when the next supervisor starts over the same data root', async () => {
-    const probe = hidePathsSelfTest(process.env);
+    const probe = await hidePathsSelfTest(process.env);
     if (!probe.available) throw new Error(`bindfs is required for this test: ${probe.reason}`);
     const { sup: first, dataDir: root } = makeSupervisor();
     await first.close();
     const src = fs.mkdtempSync(path.join(root, 'src-'));
     // A dead app's mount point: named by a pid that no longer exists.
     const stale = path.join(root, 'run', 'mnt', '2147483646-stale');
-    mountView(probe.tools, src, stale, false);
+    await mountViewAsync(probe.tools, src, stale, false);
     expect(mountsUnder(path.join(root, 'run', 'mnt'))).toEqual([stale]);
     const { sup: next } = makeSupervisor({ dataDir: root });
     try {
@@ -120,7 +120,7 @@ describe('views left by a killed app', () => {
 describe('the default, with OPENAI4S_SANDBOX_HIDE_PATHS unset', () => {
   it('hides the host layout when bindfs works: mountinfo names no host path, doctor says hidden', async () => {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
-    const decision = decideHidePaths(env);
+    const decision = await decideHidePaths(env);
     expect(decision.mode).toBe('auto');
     expect(decision.use, 'CI installs bindfs and fuse3').toBe(true);
     expect(describeSandbox({ state: 'sandboxed', backend: 'bwrap' }, decision)).toMatch(/host paths hidden from \/proc\/self\/mountinfo/);
@@ -140,8 +140,8 @@ describe('the default, with OPENAI4S_SANDBOX_HIDE_PATHS unset', () => {
     expect(mountsUnder(path.join(root, 'run', 'mnt'))).toEqual([]);
   }, 120_000);
 
-  it('off: plain binds, and the sandbox line says the host path is visible because it was turned off', () => {
-    const decision = decideHidePaths({ ...process.env, OPENAI4S_SANDBOX_HIDE_PATHS: 'off' });
+  it('off: plain binds, and the sandbox line says the host path is visible because it was turned off', async () => {
+    const decision = await decideHidePaths({ ...process.env, OPENAI4S_SANDBOX_HIDE_PATHS: 'off' });
     expect(decision.use).toBe(false);
     expect(describeSandbox({ state: 'sandboxed', backend: 'bwrap' }, decision)).toMatch(/workspace host path visible in \/proc\/self\/mountinfo \(OPENAI4S_SANDBOX_HIDE_PATHS=off\)/);
   });
@@ -151,7 +151,7 @@ describe('fallback without bindfs', () => {
   const missing = { ...process.env, OPENAI4S_BINDFS: '/nonexistent/bindfs' };
 
   it('auto: the kernel runs with plain binds and the sandbox line says the host path is visible', async () => {
-    const decision = decideHidePaths({ ...missing, OPENAI4S_SANDBOX_HIDE_PATHS: 'auto' });
+    const decision = await decideHidePaths({ ...missing, OPENAI4S_SANDBOX_HIDE_PATHS: 'auto' });
     expect(decision.use).toBe(false);
     expect(describeSandbox({ state: 'sandboxed', backend: 'bwrap' }, decision)).toMatch(/workspace host path visible in \/proc\/self\/mountinfo \(bindfs at \/nonexistent\/bindfs/);
     const { sup: plain, dataDir: root } = makeSupervisor({ processEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENAI4S_BINDFS: '/nonexistent/bindfs', OPENAI4S_SANDBOX_HIDE_PATHS: 'auto' } });

@@ -36,10 +36,10 @@ async function declaredEnvironments(processEnv: NodeJS.ProcessEnv, probes: Probe
 }
 
 /** Under bwrap, whether kernels' mountinfo will name host paths (OPENAI4S_SANDBOX_HIDE_PATHS). */
-function hostPathsFor(state: string, processEnv: NodeJS.ProcessEnv): HidePathsDecision | { use: false; mode: 'on'; reason: string } | undefined {
+async function hostPathsFor(state: string, processEnv: NodeJS.ProcessEnv): Promise<HidePathsDecision | { use: false; mode: 'on'; reason: string } | undefined> {
   if (state !== 'sandboxed' || process.platform !== 'linux') return undefined;
   try {
-    return decideHidePaths(processEnv);
+    return await decideHidePaths(processEnv);
   } catch (error) {
     return { use: false, mode: 'on', reason: errorMessage(error) };
   }
@@ -61,7 +61,7 @@ export async function buildDoctorReport(
   ]);
   // The same decision the kernel supervisor takes, so doctor and kernels agree.
   const decision = decideSandbox(sandboxMode, probed).state;
-  const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision, hostPathsFor(decision.state, config.processEnv)) };
+  const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision, await hostPathsFor(decision.state, config.processEnv)) };
   const providers: ProviderReport[] = PROVIDERS.map((spec) => {
     const resolved = resolveProvider(spec, config.env, config.settingsKey, config.settingsEndpoint);
     return {

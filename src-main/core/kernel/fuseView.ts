@@ -36,29 +36,15 @@ function mountFailed(mountPoint: string, why: string): Error {
 }
 
 /**
- * Mounts a view of `source` at `mountPoint` (created 0700), blocking until it exists:
- * for the one-off probe of the sandbox decision (hidePaths.ts). Kernels mount theirs with
- * `mountViewAsync`. bindfs forks its daemon once the mount exists, so the mount is ready
- * when this returns. Options: `--no-allow-other`: only our own user (the sandbox runs as
- * it) may enter the mount, and an unprivileged fusermount needs no /etc/fuse.conf change;
- * single-threaded (the default): every request on the view goes through one daemon in
- * order (see pathViews.ts for why that matters); bindfs 1.14 with libfuse 3 turns off the
- * entry, attribute and negative caches itself, so host-side writes are visible at once.
- */
-export function mountView(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean): void {
-  fs.mkdirSync(mountPoint, { recursive: true, mode: 0o700 });
-  const fd = openSource(source);
-  try {
-    const out = spawnSync(tools.bindfs, bindfsArgs(mountPoint, readOnly), { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: MOUNT_TIMEOUT_MS, encoding: 'utf8' });
-    if (out.error || out.status !== 0) throw mountFailed(mountPoint, out.error ? out.error.message : exitWhy(out.status, out.stderr));
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
- * `mountView` without blocking the event loop: a kernel start in Electron's main process
- * must not freeze the window for bindfs's ~25 ms (more on a loaded machine).
+ * Mounts a view of `source` at `mountPoint` (created 0700), without blocking the event
+ * loop: a kernel start in Electron's main process must not freeze the window for bindfs's
+ * ~25 ms (more on a loaded machine). bindfs forks its daemon once the mount exists, so the
+ * mount is ready when this resolves. Options: `--no-allow-other`: only our own user (the
+ * sandbox runs as it) may enter the mount, and an unprivileged fusermount needs no
+ * /etc/fuse.conf change; single-threaded (the default): every request on the view goes
+ * through one daemon in order (see pathViews.ts for why that matters); bindfs 1.14 with
+ * libfuse 3 turns off the entry, attribute and negative caches itself, so host-side writes
+ * are visible at once.
  */
 export async function mountViewAsync(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean): Promise<void> {
   await fs.promises.mkdir(mountPoint, { recursive: true, mode: 0o700 });
@@ -113,8 +99,8 @@ function removeMountPoint(mountPoint: string): void {
 
 /**
  * Detaches the view (lazily: a sandbox still holding its copy keeps it until it ends,
- * then the daemon exits) and removes the mount point. Blocking: for the probe and the
- * app's exit; a kernel's views go with `unmountViewAsync`.
+ * then the daemon exits) and removes the mount point. Blocking: for the app's exit; a
+ * kernel's views go with `unmountViewAsync`.
  */
 export function unmountView(fusermount: string, mountPoint: string): void {
   spawnSync(fusermount, ['-u', '-z', mountPoint], { stdio: 'ignore', timeout: UNMOUNT_TIMEOUT_MS });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../shared/errorMessage';
 import { SYSTEM_PATH, findOnPath, isExecutableFile } from '../shared/executables';
-import { mountView, mountsUnder, unmountView, type FuseTools } from './fuseView';
+import { mountViewAsync, mountsUnder, unmountViewAsync, type FuseTools } from './fuseView';
 
 /**
  * OPENAI4S_SANDBOX_HIDE_PATHS: whether the workspace and the kernel cache reach the bwrap
@@ -39,29 +39,29 @@ function findTools(env: NodeJS.ProcessEnv): FuseTools | string {
   return { bindfs, fusermount };
 }
 
-/** Mounts a trial view of an empty folder and checks it is really a separate mount. */
-export function probeHidePaths(env: NodeJS.ProcessEnv): HidePathsProbe {
+/** Mounts a trial view of an empty folder and checks it is really a separate mount (without blocking the event loop). */
+export async function probeHidePaths(env: NodeJS.ProcessEnv): Promise<HidePathsProbe> {
   const tools = findTools(env);
   if (typeof tools === 'string') return { available: false, reason: tools };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-fuse-probe-'));
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'oai4s-fuse-probe-'));
   const point = path.join(dir, 'view');
   try {
-    fs.mkdirSync(path.join(dir, 'src'));
-    mountView(tools, path.join(dir, 'src'), point, true);
+    await fs.promises.mkdir(path.join(dir, 'src'));
+    await mountViewAsync(tools, path.join(dir, 'src'), point, true);
     const mounted = mountsUnder(dir).includes(point);
-    unmountView(tools.fusermount, point);
+    await unmountViewAsync(tools.fusermount, point);
     return mounted ? { available: true, tools } : { available: false, reason: 'bindfs exited without mounting its view' };
   } catch (error) {
     return { available: false, reason: errorMessage(error) };
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    await fs.promises.rm(dir, { recursive: true, force: true });
   }
 }
 
-let cached: { key: string; probe: HidePathsProbe } | null = null;
+let cached: { key: string; probe: Promise<HidePathsProbe> } | null = null;
 
-/** The probe runs once per app start (per PATH and override), not once per kernel. */
-export function hidePathsSelfTest(env: NodeJS.ProcessEnv): HidePathsProbe {
+/** The probe runs once per app start (per PATH and override), not once per kernel; kernels starting together share it. */
+export function hidePathsSelfTest(env: NodeJS.ProcessEnv): Promise<HidePathsProbe> {
   const key = `${env.PATH ?? ''}\0${env.OPENAI4S_BINDFS ?? ''}`;
   if (cached?.key !== key) cached = { key, probe: probeHidePaths(env) };
   return cached.probe;
@@ -72,10 +72,11 @@ export type HidePathsDecision =
   | { use: true; tools: FuseTools; mode: HidePathsMode }
   | { use: false; mode: HidePathsMode; reason: string; refuse?: string };
 
-export function decideHidePaths(env: NodeJS.ProcessEnv): HidePathsDecision {
+/** Rejects with the problem when OPENAI4S_SANDBOX_HIDE_PATHS has a value it does not know. */
+export async function decideHidePaths(env: NodeJS.ProcessEnv): Promise<HidePathsDecision> {
   const mode = hidePathsMode(env);
   if (mode === 'off') return { use: false, mode, reason: `${HIDE_PATHS_VAR}=off` };
-  const probe = hidePathsSelfTest(env);
+  const probe = await hidePathsSelfTest(env);
   if (probe.available) return { use: true, tools: probe.tools, mode };
   const decision: HidePathsDecision = { use: false, mode, reason: probe.reason };
   if (mode === 'on') decision.refuse = `${HIDE_PATHS_VAR}=on and the FUSE view of the workspace is unavailable: ${probe.reason}. Install it or set ${HIDE_PATHS_VAR}=auto.`;

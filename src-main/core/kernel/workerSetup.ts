@@ -56,7 +56,7 @@ export class WorkerSetup {
     const decision = decideSandbox(mode, report);
     if (decision.bwrap && !decision.refuse) {
       try {
-        const hide = decideHidePaths(this.opts.processEnv);
+        const hide = await decideHidePaths(this.opts.processEnv);
         decision.hidePaths = hide;
         if (!hide.use && hide.refuse) decision.refuse = hide.refuse;
       } catch (error) {
