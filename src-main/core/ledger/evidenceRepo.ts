@@ -37,7 +37,10 @@ export class SqliteEvidenceStore implements EvidenceStore {
 
   record(input: NewEvidence): EvidenceRecord {
     const rec = toRecord(input);
-    this.insert.run({ ...rec, envelope: JSON.stringify(rec.envelope) });
+    const envelope = JSON.stringify(rec.envelope);
+    // Inserted: the record as a read would return it (the envelope through JSON), without
+    // reading it back (every cell the user runs records one). Kept: the stored one.
+    if (this.insert.run({ ...rec, envelope }).changes === 1) return { ...rec, envelope: JSON.parse(envelope) as Record<string, unknown> };
     return this.get(rec.sessionId, rec.id)!;
   }
 

@@ -32,6 +32,7 @@ describe.each(stores)('%s evidence store', (_name, make) => {
     const b = store.record({ ...input, title: 'changed' });
     expect(a.id).toMatch(EVIDENCE_ID);
     expect(b).toEqual(a);
+    expect(store.get('s1', a.id)).toEqual(a); // what record returned is what a read returns
     expect(a.snippet.length).toBeLessThanOrEqual(600);
     expect(store.list('s1')).toHaveLength(1);
     expect(store.get('s1', a.id)!.envelope).toEqual({ a: 1 });
