@@ -73,3 +73,18 @@ describe('PathViews', () => {
     expect(mountsUnder(runDir)).toEqual([]);
   });
 });
+
+describe('the hide-paths probe', () => {
+  it('is tried again by the next kernel when it could not even make its temporary folder', async () => {
+    const env = { ...process.env, OPENAI4S_BINDFS: '/usr/bin/bindfs' }; // a cache key of its own
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/o4s-tmp';
+    try {
+      await expect(hidePathsSelfTest(env)).rejects.toThrow(/ENOENT/);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    await expect(hidePathsSelfTest(env)).resolves.toMatchObject({ available: true });
+  });
+});

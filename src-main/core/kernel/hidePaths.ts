@@ -63,7 +63,12 @@ let cached: { key: string; probe: Promise<HidePathsProbe> } | null = null;
 /** The probe runs once per app start (per PATH and override), not once per kernel; kernels starting together share it. */
 export function hidePathsSelfTest(env: NodeJS.ProcessEnv): Promise<HidePathsProbe> {
   const key = `${env.PATH ?? ''}\0${env.OPENAI4S_BINDFS ?? ''}`;
-  if (cached?.key !== key) cached = { key, probe: probeHidePaths(env) };
+  if (cached?.key !== key) {
+    const probe = probeHidePaths(env);
+    cached = { key, probe };
+    // A probe that could not even make its temporary folder is tried again by the next kernel.
+    probe.catch(() => cached?.probe === probe && (cached = null));
+  }
   return cached.probe;
 }
 
