@@ -266,7 +266,11 @@ export function createCore(options: CoreOptions = {}): Core {
     // envs/limits.json, overridden from the environment or the data root's .env.
     kernelLimits: () => resolveKernelLimits((name) => config.env.get(name), appRoot(config.processEnv)).values,
     // The enabled skills' folders, mounted read-only at each kernel start (/opt/openai4s/skills/<name>).
-    skillDirs: () => skills.enabled().map((s) => ({ name: s.name, dir: s.dir })),
+    // Read after the background warm-up (a skill per turn of the loop), not all at once here.
+    skillDirs: async () => {
+      await skills.ready();
+      return skills.enabled().map((s) => ({ name: s.name, dir: s.dir }));
+    },
     // The session's chosen environment (issue 18), asked at each kernel start.
     environmentFor: (sessionId, language): { id: string; interpreter: string } | null => environments.kernelEnvironment(sessionId, language),
   });

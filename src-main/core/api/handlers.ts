@@ -53,7 +53,7 @@ export interface ApiServices {
   readonly revealPath: ((file: string) => Promise<void>) | null;
   readonly skillCatalog: SkillCatalog;
   /** Warmed when a session opens, so the first kernel start and request do not parse every skill (absent in partial test cores). */
-  readonly skills?: Pick<SkillLibrary, 'warm'>;
+  readonly skills?: Pick<SkillLibrary, 'warmSoon'>;
   readonly environments: Pick<EnvironmentService, 'list' | 'use' | 'create' | 'rollback' | 'probes' | 'declarations' | 'catalog' | 'currentOrDefault'>;
   doctor(refresh?: boolean): Promise<DoctorReport>;
   startDemo(): Promise<{ session: SessionSummary; run: RunRecord }>;
@@ -132,7 +132,7 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'session.get': (input) => {
       const detail = core.ledger.detail(input.sessionId);
       core.kernels.openSession(input.sessionId); // warm a kernel while the user reads
-      void core.skills?.warm(); // and the skills a kernel start and the first request read
+      core.skills?.warmSoon(); // and, once it is served, the skills a kernel start and the first request read
       return detail;
     },
     'session.rename': (input) => core.ledger.sessions.rename(input.sessionId, input.title, input.expectedRevision),
@@ -144,7 +144,7 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'session.open': (input) => {
       const detail = core.ledger.detail(input.sessionId);
       core.kernels.openSession(input.sessionId); // warm a kernel while the user reads
-      void core.skills?.warm(); // and the skills a kernel start and the first request read
+      core.skills?.warmSoon(); // and, once it is served, the skills a kernel start and the first request read
       const fromSeq = core.ledger.events.tailStart(input.sessionId, input.tailChunks ?? OPEN_TAIL_CHUNKS);
       const events = core.ledger.events.readFrom(input.sessionId, fromSeq - 1).map((e) => ({ sessionId: e.sessionId, seq: e.seq, runId: e.runId, chunk: e.chunk }));
       return { ...detail, fromSeq, events };

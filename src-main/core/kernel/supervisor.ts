@@ -49,7 +49,7 @@ export interface KernelSupervisorOptions {
   prewarm?: KernelLanguage[];
   onEvent?: <T extends keyof KernelEventTopics>(topic: T, payload: KernelEventTopics[T]) => void;
   /** The enabled skills' folders, asked at each kernel start: mounted read-only for its cells. */
-  skillDirs?: () => SkillMount[];
+  skillDirs?: () => SkillMount[] | Promise<SkillMount[]>;
   /** The session's chosen environment for a language, asked at each kernel start (null: the default; issue 18). */
   environmentFor?: (sessionId: string, language: KernelLanguage) => { id: string; interpreter: string } | null;
   /** Test hooks. */

@@ -25,7 +25,7 @@ export interface WorkerSetupOptions {
   /** The shared views of host folders (OPENAI4S_SANDBOX_HIDE_PATHS). */
   views?: PathViews;
   /** The enabled skills' folders, asked at each kernel start (mounted read-only for cells). */
-  skillDirs?: () => SkillMount[];
+  skillDirs?: () => SkillMount[] | Promise<SkillMount[]>;
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
@@ -97,7 +97,7 @@ export class WorkerSetup {
     spec.limits = this.resourceLimits();
     if (this.opts.views) spec.views = this.opts.views;
     // A skill enabled later reaches a kernel started before it at the kernel's next start.
-    const skills = this.opts.skillDirs?.().filter((s) => fs.existsSync(s.dir));
+    const skills = (await this.opts.skillDirs?.())?.filter((s) => fs.existsSync(s.dir));
     if (skills?.length) spec.skills = skills;
     return spec;
   }

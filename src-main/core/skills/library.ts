@@ -50,14 +50,44 @@ export class SkillLibrary {
   /** SKILL.md files already parsed, by path and file identity (see scan.ts). */
   private readonly reads: SkillReadCache = new Map();
 
+  private warming: Promise<void> | null = null;
+  private warmTimer: NodeJS.Timeout | null = null;
+  private warmed = false;
+
   constructor(private readonly options: SkillLibraryOptions) {}
 
-  private warming: Promise<void> | null = null;
-
-  /** Parses the skills not read yet in the background, a skill per turn of the event loop (see scan.ts). */
+  /**
+   * Parses the skills not read yet in the background, a skill per turn of the event loop
+   * (see scan.ts). Rejects only if the folders cannot be listed (the settings unreadable),
+   * as a scan would throw.
+   */
   warm(): Promise<void> {
-    this.warming ??= warmSkillReads(this.options.folders(), this.reads).finally(() => (this.warming = null));
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.warmTimer = null;
+    this.warming ??= Promise.resolve()
+      .then(() => warmSkillReads(this.options.folders(), this.reads))
+      .finally(() => {
+        this.warming = null;
+        this.warmed = true;
+      });
     return this.warming;
+  }
+
+  /** Resolves once the skills have been warmed once (at once after that: later scans only compare file identities). */
+  ready(): Promise<void> {
+    return this.warmed ? Promise.resolve() : this.warm();
+  }
+
+  /**
+   * `warm` once the session just opened has been served (its history read and sent), so
+   * the first kernel start or request finds the skills parsed; a kernel start sooner
+   * than that warms them itself.
+   */
+  warmSoon(delayMs = 1_000): void {
+    if (this.warmTimer || this.warming || this.warmed) return;
+    // A failure here is the next scan's to report (it lists the folders again).
+    this.warmTimer = setTimeout(() => void this.warm().catch(() => undefined), delayMs);
+    this.warmTimer.unref();
   }
 
   /** Everything found, including switched-off, broken and shadowed skills (the Skills page). */

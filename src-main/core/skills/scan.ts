@@ -102,6 +102,7 @@ function* skillDirsIn(dir: string): Generator<string> {
  * look at the files' identities.
  */
 export async function warmSkillReads(folders: readonly SkillFolder[], cache: SkillReadCache): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve)); // nothing is parsed in the caller's turn
   for (const { source, dir } of folders) {
     for (const skillDir of skillDirsIn(dir)) {
       readSkill(skillDir, source, cache);
