@@ -21,20 +21,6 @@ const O_DIRECTORY = fs.constants.O_DIRECTORY ?? 0o200000;
 const MOUNT_TIMEOUT_MS = 15_000;
 const UNMOUNT_TIMEOUT_MS = 10_000;
 
-function bindfsArgs(mountPoint: string, readOnly: boolean): string[] {
-  return ['--no-allow-other', ...(readOnly ? ['-r'] : []), '/proc/self/fd/3', mountPoint];
-}
-
-/** The folder bindfs reads through `/proc/self/fd/3`: a directory, never a symlink's target. */
-function openSource(source: string): number {
-  return fs.openSync(source, fs.constants.O_RDONLY | O_DIRECTORY | fs.constants.O_NOFOLLOW);
-}
-
-function mountFailed(mountPoint: string, why: string): Error {
-  removeMountPoint(mountPoint);
-  return new Error(`bindfs could not mount a view of the workspace (${why})`);
-}
-
 /**
  * Mounts a view of `source` at `mountPoint` (created 0700), without blocking the event
  * loop: a kernel start in Electron's main process must not freeze the window for bindfs's
@@ -48,17 +34,19 @@ function mountFailed(mountPoint: string, why: string): Error {
  */
 export async function mountViewAsync(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean): Promise<void> {
   await fs.promises.mkdir(mountPoint, { recursive: true, mode: 0o700 });
-  const fd = openSource(source);
+  // bindfs reads the folder through `/proc/self/fd/3`: a directory, never a symlink's target.
+  const fd = fs.openSync(source, fs.constants.O_RDONLY | O_DIRECTORY | fs.constants.O_NOFOLLOW);
   try {
-    const out = await runHelper(tools.bindfs, bindfsArgs(mountPoint, readOnly), fd, MOUNT_TIMEOUT_MS);
-    if (out.error || out.status !== 0) throw mountFailed(mountPoint, out.error ? out.error.message : exitWhy(out.status, out.stderr));
+    const args = ['--no-allow-other', ...(readOnly ? ['-r'] : []), '/proc/self/fd/3', mountPoint];
+    const out = await runHelper(tools.bindfs, args, fd, MOUNT_TIMEOUT_MS);
+    if (out.error || out.status !== 0) {
+      const why = out.error ? out.error.message : `exit code ${out.status}: ${out.stderr.trim().split('\n').at(-1) ?? ''}`;
+      removeMountPoint(mountPoint);
+      throw new Error(`bindfs could not mount a view of the workspace (${why})`);
+    }
   } finally {
     fs.closeSync(fd);
   }
-}
-
-function exitWhy(status: number | null, stderr: string): string {
-  return `exit code ${status}: ${stderr.trim().split('\n').at(-1) ?? ''}`;
 }
 
 /**

@@ -27,8 +27,7 @@ function library(folders: SkillFolder[], disabled: string[] = []) {
 
 // Written the way skill collections for other agents are: only name and description, scripts/ and references/.
 const THIRD_PARTY = {
-  'pdf-tables/SKILL.md':
-    '---\nname: pdf-tables\ndescription: Extract tables from PDF files into CSV. Use when a paper or report has tabular data you need to analyse.\n---\n\n# PDF tables\n\nRun `python scripts/extract.py input.pdf` and read references/formats.md for edge cases.\n',
+  'pdf-tables/SKILL.md': '---\nname: pdf-tables\ndescription: Extract tables from PDF files into CSV. Use when a paper or report has tabular data you need to analyse.\n---\n\n# PDF tables\n\nRun `python scripts/extract.py input.pdf` and read references/formats.md for edge cases.\n',
   'pdf-tables/scripts/extract.py': 'import sys\nprint("extracting", sys.argv[1])\n',
   'pdf-tables/references/formats.md': '# Formats\nMerged cells are split.\n',
 };
@@ -40,46 +39,24 @@ describe('skills: scanning folders', () => {
     expect(lib.listing()).toBe('- pdf-tables: Extract tables from PDF files into CSV.');
     expect(lib.search('tables in a pdf report').map((h) => h.name)).toEqual(['pdf-tables']);
     const loaded = lib.load('pdf-tables');
-    expect(loaded).toMatchObject({
-      name: 'pdf-tables',
-      source: 'user',
-      sidecar: null,
-      files: ['references/formats.md', 'scripts/extract.py'],
-    });
+    expect(loaded).toMatchObject({ name: 'pdf-tables', source: 'user', sidecar: null, files: ['references/formats.md', 'scripts/extract.py'] });
     expect(loaded.body).toContain('# PDF tables');
-    expect(loaded.sha256).toBe(
-      createHash('sha256')
-        .update(fs.readFileSync(path.join(user, 'pdf-tables/SKILL.md')))
-        .digest('hex'),
-    );
+    expect(loaded.sha256).toBe(createHash('sha256').update(fs.readFileSync(path.join(user, 'pdf-tables/SKILL.md'))).digest('hex'));
     expect(lib.readFile('pdf-tables', 'scripts/extract.py').text).toContain('extracting');
   });
 
-  it("accepts the reference system's `summary`, metadata requirements and a kernel sidecar", () => {
+  it('accepts the reference system\'s `summary`, metadata requirements and a kernel sidecar', () => {
     const dir = tree({
-      'insulin-quicklook/SKILL.md':
-        '---\nname: insulin-quicklook\nsummary: Fetch the insulin record and plot its sequence length.\nmetadata:\n  requires:\n    python: [numpy, matplotlib]\n    env: python-science\n  languages: [python]\n---\nSteps.\n',
+      'insulin-quicklook/SKILL.md': '---\nname: insulin-quicklook\nsummary: Fetch the insulin record and plot its sequence length.\nmetadata:\n  requires:\n    python: [numpy, matplotlib]\n    env: python-science\n  languages: [python]\n---\nSteps.\n',
       'insulin-quicklook/kernel.py': 'def length(seq):\n    return len(seq)\n',
     });
     const [skill] = library([{ source: 'bundled', dir }]).scan().skills;
-    expect(skill).toMatchObject({
-      name: 'insulin-quicklook',
-      description: 'Fetch the insulin record and plot its sequence length.',
-      sidecar: 'kernel.py',
-      languages: ['python'],
-      requires: { python: ['numpy', 'matplotlib'], r: [], env: 'python-science' },
-    });
+    expect(skill).toMatchObject({ name: 'insulin-quicklook', description: 'Fetch the insulin record and plot its sequence length.', sidecar: 'kernel.py', languages: ['python'], requires: { python: ['numpy', 'matplotlib'], r: [], env: 'python-science' } });
   });
 
   it('finds skills one level down (a collection folder dropped in as a whole)', () => {
-    const user = tree(
-      Object.fromEntries(Object.entries(THIRD_PARTY).map(([k, v]) => [`some-collection/${k}`, v])),
-    );
-    expect(
-      library([{ source: 'user', dir: user }])
-        .scan()
-        .skills.map((s) => s.name),
-    ).toEqual(['pdf-tables']);
+    const user = tree(Object.fromEntries(Object.entries(THIRD_PARTY).map(([k, v]) => [`some-collection/${k}`, v])));
+    expect(library([{ source: 'user', dir: user }]).scan().skills.map((s) => s.name)).toEqual(['pdf-tables']);
   });
 
   it('lists malformed skills with a reason and keeps the others', () => {
@@ -103,31 +80,18 @@ describe('skills: scanning folders', () => {
 
   it('a bundled skill wins a name clash and the user skill is reported as shadowed', () => {
     const bundled = tree(THIRD_PARTY);
-    const user = tree({
-      'my-copy/SKILL.md': '---\nname: pdf-tables\ndescription: My own version.\n---\n',
-    });
-    const scan = library([
-      { source: 'bundled', dir: bundled },
-      { source: 'user', dir: user },
-    ]).scan();
+    const user = tree({ 'my-copy/SKILL.md': '---\nname: pdf-tables\ndescription: My own version.\n---\n' });
+    const scan = library([{ source: 'bundled', dir: bundled }, { source: 'user', dir: user }]).scan();
     expect(scan.skills).toHaveLength(1);
     expect(scan.skills[0]!.source).toBe('bundled');
-    expect(scan.shadowed).toEqual([
-      {
-        name: 'pdf-tables',
-        kept: { source: 'bundled', dir: path.join(bundled, 'pdf-tables') },
-        dropped: { source: 'user', dir: path.join(user, 'my-copy') },
-      },
-    ]);
+    expect(scan.shadowed).toEqual([{ name: 'pdf-tables', kept: { source: 'bundled', dir: path.join(bundled, 'pdf-tables') }, dropped: { source: 'user', dir: path.join(user, 'my-copy') } }]);
   });
 
   it('a switched-off skill leaves the listing, the search and loading', () => {
     const lib = library([{ source: 'user', dir: tree(THIRD_PARTY) }], ['pdf-tables']);
     expect(lib.listing()).toBe('');
     expect(lib.search('pdf')).toEqual([]);
-    expect(() => lib.load('pdf-tables')).toThrow(
-      /No enabled skill named "pdf-tables"\. No skill is enabled\./,
-    );
+    expect(() => lib.load('pdf-tables')).toThrow(/No enabled skill named "pdf-tables"\. No skill is enabled\./);
   });
 });
 
@@ -150,16 +114,13 @@ describe('skills: reading files stays inside the skill folder', () => {
     fs.symlinkSync(path.join(outside, 'pdf-tables/SKILL.md'), path.join(dir, 'md-link/SKILL.md'));
     const scan = library([{ source: 'user', dir }]).scan();
     expect(scan.skills.map((s) => s.name)).toEqual(['real']);
-    expect(scan.broken.map((b) => b.reason)).toEqual([
-      'SKILL.md is not a regular file (symlinks are not followed)',
-    ]);
+    expect(scan.broken.map((b) => b.reason)).toEqual(['SKILL.md is not a regular file (symlinks are not followed)']);
   });
 });
 
 describe('skills: the parsed-file cache', () => {
   it('parses an unchanged SKILL.md once, and sees an edit of the same size, a new sidecar and a removal at the next call', () => {
-    const doc = (word: string) =>
-      `---\nname: cached\ndescription: Cache test ${word}.\n---\n\nBody ${word}.\n`;
+    const doc = (word: string) => `---\nname: cached\ndescription: Cache test ${word}.\n---\n\nBody ${word}.\n`;
     const user = tree({ 'cached/SKILL.md': doc('alpha') });
     const lib = library([{ source: 'user', dir: user }]);
     const first = lib.get('cached');
@@ -189,10 +150,7 @@ describe('skills: warmed in the background', () => {
   it('ready() parses them in turns of the event loop once; later it resolves at once and scans find them parsed', async () => {
     const user = tree(THIRD_PARTY);
     let listed = 0;
-    const lib = new SkillLibrary({
-      folders: () => (listed++, [{ source: 'user', dir: user }]),
-      disabled: () => new Set(),
-    });
+    const lib = new SkillLibrary({ folders: () => (listed++, [{ source: 'user', dir: user }]), disabled: () => new Set() });
     const warming = lib.ready();
     expect(listed).toBe(0); // nothing is read in the caller's turn
     await warming;
@@ -205,23 +163,12 @@ describe('skills: warmed in the background', () => {
     expect(lib.enabled().map((s) => s.name)).toEqual(['pdf-tables']);
   });
 
-  it('a warm-up whose folders cannot be listed rejects, and warmSoon swallows it for the next scan to report', async () => {
-    const lib = new SkillLibrary({
-      folders: () => {
-        throw new Error('settings unreadable');
-      },
-      disabled: () => new Set(),
-    });
+  it('a warm-up whose folders cannot be listed rejects; warmSoon leaves it to the next scan to report', async () => {
+    const unreadable = () => new SkillLibrary({ folders: () => { throw new Error('settings unreadable'); }, disabled: () => new Set() });
+    const lib = unreadable();
     lib.warmSoon(1);
     await new Promise((r) => setTimeout(r, 20)); // no unhandled rejection
-    await expect(
-      new SkillLibrary({
-        folders: () => {
-          throw new Error('settings unreadable');
-        },
-        disabled: () => new Set(),
-      }).ready(),
-    ).rejects.toThrow('settings unreadable');
     expect(() => lib.scan()).toThrow('settings unreadable');
+    await expect(unreadable().ready()).rejects.toThrow('settings unreadable');
   });
 });
