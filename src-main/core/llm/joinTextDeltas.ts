@@ -67,21 +67,80 @@ function joinable(line: string): Joinable | null {
   return { signature, event: event as Joinable['event'], field, text };
 }
 
+/** What an escaped JSON string may hold between its quotes: no bare quote, backslash or control character. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a JSON string may not hold raw
+const JSON_STRING_BODY = /^(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*$/;
+const PADDING_KEY = ',"obfuscation":"';
+
+/** The line without OpenAI's padding when it is the event's last field (it differs in every event). */
+function withoutPadding(line: string): string {
+  if (!line.endsWith('"}')) return line;
+  const at = line.lastIndexOf(PADDING_KEY);
+  if (at < 0) return line;
+  const value = line.slice(at + PADDING_KEY.length, -2);
+  return value.includes('"') || value.includes('\\') ? line : `${line.slice(0, at)}}`;
+}
+
+/**
+ * A checked event's line split around its text's escaped body: the bytes before it and from
+ * its closing quote on. Null when the line cannot be split that way.
+ */
+interface Frame {
+  before: string;
+  after: string;
+}
+
+function frameOf(line: string, checked: Joinable): { frame: Frame; body: string } | null {
+  const key = `"${checked.field}":"`;
+  const at = line.indexOf(key);
+  if (at < 0 || line.indexOf(key, at + 1) >= 0) return null;
+  const start = at + key.length;
+  let end = start;
+  while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+  if (end >= line.length) return null;
+  const body = line.slice(start, end);
+  try {
+    if (JSON.parse(`"${body}"`) !== checked.text) return null;
+  } catch {
+    return null;
+  }
+  return { frame: { before: line.slice(0, start), after: line.slice(end) }, body };
+}
+
+/**
+ * The escaped text of `line` when it is the framed event with another text, else null. The
+ * bytes around the text are those of an event `joinable` parsed and checked, and the text is
+ * a well-formed JSON string body, so the line is that event with this text: no parse needed.
+ */
+function bodyIn(frame: Frame, line: string): string | null {
+  if (line.length < frame.before.length + frame.after.length || !line.startsWith(frame.before) || !line.endsWith(frame.after)) return null;
+  const body = line.slice(frame.before.length, line.length - frame.after.length);
+  return JSON_STRING_BODY.test(body) ? body : null;
+}
+
 /**
  * `piece` (decoded SSE text, whole lines) with each run of joinable events that share a
  * signature written as one event. Events are the text between blank lines (`\n\n`); what
  * follows the last blank line (an event still arriving) is left as it is.
+ *
+ * The first event of a run is parsed and checked (`joinable`); the ones after it that have
+ * the same bytes around their text (`bodyIn`) join without being parsed, which is most of a
+ * fast stream: parsing each event here cost about as much as the SDK's own parse of it. The
+ * joined event is written from those bytes with the escaped texts concatenated (escapes are
+ * whole within each text, so the concatenation is the escaped whole text).
  */
 export function joinTextDeltas(piece: string): string {
   let out = '';
   let at = 0;
-  let run: { first: Joinable; raw: string; texts: string[] } | null = null;
+  let run: { first: Joinable; raw: string; frame: Frame | null; bodies: string[] } | null = null;
   const flush = () => {
     if (!run) return;
-    if (run.texts.length === 1) out += run.raw;
+    if (run.bodies.length === 1) out += run.raw;
+    else if (run.frame) out += `${run.frame.before}${run.bodies.join('')}${run.frame.after}\n\n`;
     else {
       const { first } = run;
-      const delta = { ...first.event.choices[0].delta, [first.field]: run.texts.join('') };
+      const text = JSON.parse(`"${run.bodies.join('')}"`) as string;
+      const delta = { ...first.event.choices[0].delta, [first.field]: text };
       out += `data: ${JSON.stringify({ ...first.event, choices: [{ ...first.event.choices[0], delta }] })}\n\n`;
     }
     run = null;
@@ -89,14 +148,24 @@ export function joinTextDeltas(piece: string): string {
   for (let end = piece.indexOf('\n\n', at); end >= 0; end = piece.indexOf('\n\n', at)) {
     const raw = piece.slice(at, end + 2);
     at = end + 2;
-    const next = joinable(raw.slice(0, -2));
+    const line = raw.slice(0, -2);
+    if (run?.frame) {
+      const body = bodyIn(run.frame, withoutPadding(line));
+      if (body !== null) {
+        run.bodies.push(body);
+        continue;
+      }
+    }
+    const next = joinable(line);
     if (next && run && run.first.signature === next.signature) {
-      run.texts.push(next.text);
+      run.bodies.push(JSON.stringify(next.text).slice(1, -1));
       continue;
     }
     flush();
-    if (next) run = { first: next, raw, texts: [next.text] };
-    else out += raw;
+    if (next) {
+      const split = frameOf(withoutPadding(line), next);
+      run = { first: next, raw, frame: split?.frame ?? null, bodies: [split?.body ?? JSON.stringify(next.text).slice(1, -1)] };
+    } else out += raw;
   }
   flush();
   return out + piece.slice(at);

@@ -62,6 +62,64 @@ describe('joinTextDeltas: text deltas that arrived together become one event', (
   });
 });
 
+describe('joinTextDeltas: events after the first of a run join without being parsed', () => {
+  const textOfAll = (sse: string) => parsed(sse).map((e) => e.choices[0]!.delta.content ?? '').join('');
+
+  it('carries texts with quotes, backslashes, escapes, control characters and non-BMP characters exactly as parsing each event does', () => {
+    const texts = ['say "hi"', ' back\\slash', '\n\ttab', ' é\u0001', '😀', '\ud83d', '\ude00', ' </script>', "'", ''];
+    const input = texts.map((t) => event({ content: t })).join('');
+    const out = joinTextDeltas(input);
+    expect(parsed(out)).toHaveLength(1);
+    expect(textOfAll(out)).toBe(textOfAll(input));
+    // Escaped the way another server writes them: \u escapes for every non-ASCII character.
+    const escaped = input.replace(/[^\n -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const joinedEscaped = joinTextDeltas(escaped);
+    expect(textOfAll(joinedEscaped)).toBe(textOfAll(input));
+    // Spliced, not re-serialised: the server's own escapes are still there.
+    expect(joinedEscaped).toContain(' \\u00e9\\u0001');
+  });
+
+  it('joins OpenAI events that differ, besides their text, only in the padding field that ends each of them', () => {
+    const padded = (content: string, pad: string) => event({ content }, {}).replace(/\}\n\n$/, `,"obfuscation":"${pad}"}\n\n`);
+    const out = joinTextDeltas(padded('Hel', 'a1') + padded('lo', 'QmX9') + padded('!', ''));
+    expect(parsed(out)).toHaveLength(1);
+    expect(textOfAll(out)).toBe('Hello!');
+  });
+
+  it('an event with the same bytes around a text that is not a well-formed JSON string is parsed, not spliced', () => {
+    const [before, after] = event({ content: 'SPLIT' }).split('SPLIT') as [string, string];
+    const hostile = [
+      `${before}a","content":"b${after}`, // quotes that change the event's structure: JSON.parse keeps the last "content"
+      `${before}bad \\x escape${after}`, // not JSON at all: passed on as it is
+      `${before}raw\u0001control${after}`,
+      `${before}x"},"finish_reason":"stop","y":{"z":"${after}`,
+    ];
+    for (const line of hostile) {
+      const input = event({ content: 'a' }) + line + event({ content: 'c' });
+      const out = joinTextDeltas(input);
+      const each = (sse: string) =>
+        sse
+          .split('\n\n')
+          .filter((e) => e.startsWith('data: {'))
+          .map((e) => {
+            try {
+              return JSON.parse(e.slice(6)) as { choices: { delta: { content?: string }; finish_reason?: unknown }[] };
+            } catch {
+              return null;
+            }
+          });
+      // What the SDK would read: the same texts and the same finish reasons, in order.
+      const read = (sse: string) => ({
+        text: each(sse).map((e) => e?.choices[0]!.delta.content ?? '').join(''),
+        finishes: each(sse).flatMap((e) => (e?.choices[0]!.finish_reason ? [e.choices[0]!.finish_reason] : [])),
+        unparsable: each(sse).filter((e) => e === null).length,
+      });
+      expect(read(out)).toEqual(read(input));
+      if (each(line)[0] === null) expect(out).toContain(line);
+    }
+  });
+});
+
 describe('joinTextDeltas through the OpenAI-compatible wire', () => {
   let server: ScriptedModel;
   beforeAll(async () => {
