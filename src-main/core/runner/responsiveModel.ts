@@ -6,8 +6,12 @@ import type { LanguageModelPort, LlmRequest, Part } from '../llm/types';
  * hand plus a young-generation GC. 4 ms was chosen when each yield cost ~40% more CPU
  * per chunk (undici copied its socket buffer on every resume); the provider's fetch no
  * longer uses undici for the stream (llm/httpFetch.ts), so a yield costs a setImmediate.
+ * 2 ms left no room for the young-generation GC of a fast stream (2-4 ms on the bench VM,
+ * run as a task of its own between slices); at 1 ms, paired runs of the streaming bench had
+ * lag p99 6.9/6.3/5.2 ms against 11.7/9.4/8.9 (in-memory) and 10.0/10.8/10.3 against
+ * 12.7/11.9/11.4 (socket), at the same chunks/s and CPU per chunk.
  */
-export const STREAM_SLICE_MS = 2;
+export const STREAM_SLICE_MS = 1;
 
 /**
  * The model's stream, handing the event loop back every `sliceMs` of work. A provider's
