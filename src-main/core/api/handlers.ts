@@ -77,7 +77,7 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
   // Memories the user manages (the Memory panel); the agent's go through the remember/forget tools.
   const memory = new MemoryService(() => core.ledger);
   // The Notebook tab's cells (issue 25): run under the session's kernel lease, every version recorded.
-  const notebook = new NotebookCells({ userCells: () => core.ledger.userCells, kernels: core.kernels, lease: core.kernels.lease, provenance: () => core.provenance, atomically: (fn) => core.ledger.events.writeNow(fn) });
+  const notebook = new NotebookCells({ userCells: () => core.ledger.userCells, kernels: core.kernels, lease: core.kernels.lease, provenance: () => core.provenance, recordCell: (cell, evidence) => core.ledger.recordUserCell(cell, evidence) });
   return defineHandlers<Routes>()({
     'doctor.get': (input) => core.doctor(input.refresh ?? false),
     'demo.start': () => core.startDemo(),

@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuditRecord } from './actionsRepo';
+import type { EvidenceJournalRecord } from './evidenceRepo';
+import type { SafetyCheckJournalRecord } from './safetyChecksRepo';
+import type { UserCellJournalRecord } from './userCellsRepo';
 
 export type { AuditRecord };
+
+/** What a journal holds: a cell's host-call audit rows, and a user cell's record, evidence and review. */
+export type JournalRecord = AuditRecord | UserCellJournalRecord | EvidenceJournalRecord | SafetyCheckJournalRecord;
 
 /** The journal is emptied once it is this big and everything in it is committed. */
 const TRUNCATE_AT_BYTES = 4 * 1024 * 1024;
@@ -19,6 +25,10 @@ const TRUNCATE_AT_BYTES = 4 * 1024 * 1024;
  * never reached SQLite: the next process that opens the ledger alone replays every journal
  * (`replayAuditJournals`) before crash repair, then deletes them.
  *
+ * A cell the user runs in the Notebook tab is answered the same way: its record, its
+ * evidence and its pre-run review's row are journaled, and committed with the next group
+ * commit (`Ledger.journaled`).
+ *
  * One file per process (`<ledger>-audit-<pid>-<random>.jsonl`), so two processes sharing
  * the ledger never truncate each other's records. Emptied when everything appended is
  * committed and it has grown past TRUNCATE_AT_BYTES; deleted at close.
@@ -27,15 +37,18 @@ export class AuditJournal {
   private fd: number | null = null;
   private bytes = 0;
   private uncommitted = 0;
+  /** A write whose rows it holds failed to commit: the file is kept for the next open to replay. */
+  private keep = false;
 
   constructor(readonly file: string) {}
 
   /**
    * Appends the records in one write; `committed` settles once the same rows are in SQLite
-   * (or their write failed and went to the fallback file). Throws if the write fails: the
-   * caller then waits for the commit instead.
+   * (or their write failed and went to the fallback file). If it rejects, the rows are in no
+   * table: the file is then neither emptied nor deleted, and the next open replays them.
+   * Throws if the write fails: the caller then waits for the commit instead.
    */
-  append(records: AuditRecord[], committed: Promise<unknown>): void {
+  append(records: JournalRecord[], committed: Promise<unknown>): void {
     let text = '';
     for (const r of records) text += `${JSON.stringify(r)}\n`;
     const buf = Buffer.from(text, 'utf8');
@@ -45,12 +58,24 @@ export class AuditJournal {
     this.uncommitted++;
     const done = () => {
       this.uncommitted--;
-      if (this.uncommitted === 0 && this.bytes >= TRUNCATE_AT_BYTES && this.fd !== null) {
+      if (this.uncommitted === 0 && !this.keep && this.bytes >= TRUNCATE_AT_BYTES && this.fd !== null) {
         fs.ftruncateSync(this.fd, 0);
         this.bytes = 0;
       }
     };
-    committed.then(done, done);
+    committed.then(done, () => {
+      this.keep = true;
+      done();
+    });
+  }
+
+  /**
+   * A row it holds could not be written to SQLite: the file is kept (not emptied, not
+   * deleted at close), so the next open tries the row again. Called from inside the failing
+   * commit, before its waiters hear of it (a close may come first).
+   */
+  keepForReplay(): void {
+    this.keep = true;
   }
 
   /** How many appends wait for their commit (diagnostics and tests). */
@@ -66,7 +91,7 @@ export class AuditJournal {
   close(committed: boolean): void {
     try {
       if (this.fd !== null) fs.closeSync(this.fd);
-      if (committed || this.uncommitted === 0) fs.rmSync(this.file, { force: true });
+      if (!this.keep && (committed || this.uncommitted === 0)) fs.rmSync(this.file, { force: true });
     } catch {
       // A journal left behind is replayed (idempotently) by the next open; closing the ledger must go on.
     }
@@ -92,12 +117,12 @@ function journalsOf(ledgerFile: string): string[] {
 }
 
 /** Parses a journal; a line cut by the crash (or otherwise unreadable) ends it. */
-function readRecords(file: string): AuditRecord[] {
-  const out: AuditRecord[] = [];
+function readRecords(file: string): JournalRecord[] {
+  const out: JournalRecord[] = [];
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     try {
-      out.push(JSON.parse(line) as AuditRecord);
+      out.push(JSON.parse(line) as JournalRecord);
     } catch {
       break;
     }
@@ -114,7 +139,7 @@ function readRecords(file: string): AuditRecord[] {
 export function replayAuditJournals(
   ledgerFile: string,
   transaction: (fn: () => void) => void,
-  apply: (record: AuditRecord) => void,
+  apply: (record: JournalRecord) => void,
 ): { applied: number; skipped: number } {
   const files = journalsOf(ledgerFile);
   let applied = 0;

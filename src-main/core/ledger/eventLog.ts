@@ -199,29 +199,6 @@ export class EventLog {
     return done;
   }
 
-  /**
-   * Runs `write` now, inside a group commit made now with everything queued (chunks and
-   * deferred writes ride along: one commit instead of theirs plus this one), and returns
-   * its result; durable when it returns. Throws `write`'s error (only its own statements
-   * are rolled back) or the commit's.
-   */
-  writeNow<T>(write: () => T): T {
-    let out: { value: T } | { error: unknown } | null = null;
-    void this.defer(() => {
-      try {
-        out = { value: write() };
-      } catch (error) {
-        out = { error };
-        throw error;
-      }
-    }).catch(() => undefined); // its error is thrown below
-    this.flush();
-    const done = out as { value: T } | { error: unknown } | null;
-    if (!done) throw new Error('the ledger write did not run');
-    if ('error' in done) throw done.error;
-    return done.value;
-  }
-
   /** Resolves when everything queued so far is committed. */
   durable(): Promise<void> {
     if (!this.queue.length) return Promise.resolve();

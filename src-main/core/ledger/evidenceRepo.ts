@@ -22,34 +22,61 @@ const fromRow = (r: Row): EvidenceRecord => ({
   createdAt: r.created_at,
 });
 
+/** An evidence row as the ledger's journal carries it (auditJournal.ts), before its commit. */
+export interface EvidenceJournalRecord {
+  k: 'evidence';
+  row: Row;
+}
+
 /** Evidence in the ledger (the `evidence` table, migration 3). Insert-or-keep: ids are stable. */
 export class SqliteEvidenceStore implements EvidenceStore {
   private readonly insert;
   private readonly select;
 
-  constructor(private readonly db: Database.Database) {
+  /** `beforeRead`: commits rows still queued for a group commit (a user cell's evidence may wait there, journaled). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly beforeRead: () => void = () => undefined,
+  ) {
     this.insert = db.prepare(
       `INSERT OR IGNORE INTO evidence (session_id, id, kind, title, snippet, envelope, created_at)
-       VALUES (@sessionId, @id, @kind, @title, @snippet, @envelope, @createdAt)`,
+       VALUES (@session_id, @id, @kind, @title, @snippet, @envelope, @created_at)`,
     );
     this.select = db.prepare('SELECT * FROM evidence WHERE session_id = ? AND id = ?');
   }
 
   record(input: NewEvidence): EvidenceRecord {
+    const prepared = this.prepare(input);
+    // Inserted: the record as a read would return it, without reading it back (every cell
+    // the user runs records one). Kept: the stored one.
+    if (this.insert.run(prepared.journal.row).changes === 1) return prepared.record;
+    return this.get(input.sessionId, prepared.record.id)!;
+  }
+
+  /**
+   * The record as a read of it will return it (the envelope through JSON), and the write
+   * that stores it; evidence with its id already stored is kept (the ids are stable, so it
+   * is the same evidence).
+   */
+  prepare(input: NewEvidence): { record: EvidenceRecord; write: () => void; journal: EvidenceJournalRecord } {
     const rec = toRecord(input);
     const envelope = JSON.stringify(rec.envelope);
-    // Inserted: the record as a read would return it (the envelope through JSON), without
-    // reading it back (every cell the user runs records one). Kept: the stored one.
-    if (this.insert.run({ ...rec, envelope }).changes === 1) return { ...rec, envelope: JSON.parse(envelope) as Record<string, unknown> };
-    return this.get(rec.sessionId, rec.id)!;
+    const row: Row = { session_id: rec.sessionId, id: rec.id, kind: rec.kind, title: rec.title, snippet: rec.snippet, envelope, created_at: rec.createdAt };
+    return { record: { ...rec, envelope: JSON.parse(envelope) as Record<string, unknown> }, write: () => void this.insert.run(row), journal: { k: 'evidence', row } };
+  }
+
+  applyJournal(entry: EvidenceJournalRecord): void {
+    this.insert.run(entry.row);
   }
 
   get(sessionId: string, id: string): EvidenceRecord | null {
+    this.beforeRead();
     const row = this.select.get(sessionId, id) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 
   list(sessionId: string, options: EvidenceListOptions = {}): EvidenceRecord[] {
+    this.beforeRead();
     const rows = (
       options.kind
         ? this.db.prepare('SELECT * FROM evidence WHERE session_id = ? AND kind = ? ORDER BY created_at, id LIMIT ?').all(sessionId, options.kind, options.limit ?? -1)
@@ -59,6 +86,7 @@ export class SqliteEvidenceStore implements EvidenceStore {
   }
 
   missing(sessionId: string, ids: readonly string[]): string[] {
+    this.beforeRead();
     return [...new Set(ids)].filter((id) => !this.select.get(sessionId, id));
   }
 }

@@ -1,6 +1,6 @@
 import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src-preload/contract/sessions';
 import { ActionsRepo } from './actionsRepo';
-import { AuditJournal, newJournalFile, replayAuditJournals } from './auditJournal';
+import { AuditJournal, newJournalFile, replayAuditJournals, type JournalRecord } from './auditJournal';
 import { ComputeJobsRepo } from './computeJobsRepo';
 import { ArchiveRepo } from './archiveRepo';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer';
@@ -16,12 +16,14 @@ import { PermissionsRepo } from './permissionsRepo';
 import { repairOnOpen, type RepairReport } from './repair';
 import { RunsRepo } from './runsRepo';
 import { SafetyChecksRepo } from './safetyChecksRepo';
-import { UserCellsRepo } from './userCellsRepo';
+import { UserCellsRepo, type UserCellInput } from './userCellsRepo';
 import { SessionsRepo } from './sessionsRepo';
 import { SettingsRepo } from './settingsRepo';
 import { SqliteArtifactIndex } from './artifactIndexRepo';
 import { SqliteEvidenceStore } from './evidenceRepo';
 import { SqliteResponseCache } from './responseCacheRepo';
+import type { UserCellRecord } from '../../../src-preload/contract/notebook';
+import type { NewEvidence } from '../records/evidenceStore';
 
 export const LEDGER_FILE = 'ledger.sqlite3';
 
@@ -72,6 +74,19 @@ export interface Ledger {
   readonly userCells: UserCellsRepo;
   /** Compute jobs on Slurm clusters and SSH hosts, and their append-only events (migration 8). */
   readonly compute: ComputeJobsRepo;
+  /**
+   * Makes rows durable without a commit of their own, for a caller that answers on them:
+   * `records` go to the journal now (`normal`) and `write` runs in the next group commit
+   * (within `lazyCommitMs`, or sooner with any other commit or read); at `full`, `write` is
+   * committed at the end of this turn. Resolves once they are durable. If the journal cannot
+   * be written, it resolves when the commit is made.
+   */
+  journaled(records: JournalRecord[], write: () => void): Promise<void>;
+  /**
+   * A cell the user ran: its evidence (if given) and its record, durable together through
+   * `journaled`. Resolves with the record.
+   */
+  recordUserCell(input: Omit<UserCellInput, 'evidenceId'>, evidence: NewEvidence | null): Promise<UserCellRecord>;
   createSession(title?: string): SessionSummary;
   detail(sessionId: string): SessionDetail;
   /**
@@ -106,24 +121,53 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     });
     const runs = new RunsRepo(db, sessions, events);
     // A failed commit is reported to its waiters (and the rows' fallback); a read goes on.
-    const actions = new ActionsRepo(db, () => {
+    const commitQueued = () => {
       try {
         events.flush();
       } catch {
         // see above
       }
-    });
+    };
+    const actions = new ActionsRepo(db, commitQueued);
+    const evidence = new SqliteEvidenceStore(db, commitQueued);
+    const safety = new SafetyChecksRepo(db, commitQueued);
+    const userCells = new UserCellsRepo(db, commitQueued);
     const kernels = new KernelsRepo(db);
     const permissions = new PermissionsRepo(db);
     const settings = new SettingsRepo(db);
     // Audit rows a dead process journaled but never committed go in before repair reads the groups.
-    const auditReplay = lock.alone ? replayAuditJournals(file, (fn) => db.transaction(fn)(), (r) => actions.applyRecord(r)) : null;
+    const applyJournal = (r: JournalRecord): void => {
+      if (r.k === 'user_cell') userCells.applyJournal(r);
+      else if (r.k === 'evidence') evidence.applyJournal(r);
+      else if (r.k === 'safety_check') safety.applyJournal(r);
+      else actions.applyRecord(r);
+    };
+    const auditReplay = lock.alone ? replayAuditJournals(file, (fn) => db.transaction(fn)(), applyJournal) : null;
     const repair = lock.alone ? repairOnOpen({ db, runs, events, actions, kernels, permissions }) : null;
     lock.share();
     const auditJournal = options.sync === 'full' ? null : new AuditJournal(newJournalFile(file));
     const histories = new HistoryCache();
     const checkpointer = options.checkpoints === false ? null : new Checkpointer(db, { sqlite: sqliteOptions(), ...options.checkpoints });
     let closed = false;
+    const journaled = (records: JournalRecord[], write: () => void): Promise<void> => {
+      if (!auditJournal) return events.defer(write, 'turn');
+      const journal = auditJournal;
+      const committed = events.defer(() => {
+        try {
+          write();
+        } catch (error) {
+          // Its records stay in the journal for the next open (the caller was answered on them).
+          journal.keepForReplay();
+          throw error;
+        }
+      }, 'lazy');
+      try {
+        auditJournal.append(records, committed);
+      } catch {
+        return committed;
+      }
+      return Promise.resolve();
+    };
     return {
       file,
       schemaVersion: opened.toVersion,
@@ -140,12 +184,23 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       permissions,
       settings,
       environments: new EnvironmentsRepo(db),
-      provenance: { evidence: new SqliteEvidenceStore(db), artifacts: new SqliteArtifactIndex(db), responses: new SqliteResponseCache(db) },
+      provenance: { evidence, artifacts: new SqliteArtifactIndex(db), responses: new SqliteResponseCache(db) },
       memory: new MemoryRepo(db),
       archive: new ArchiveRepo(db),
-      safety: new SafetyChecksRepo(db),
-      userCells: new UserCellsRepo(db),
+      safety,
+      userCells,
       compute: new ComputeJobsRepo(db),
+      journaled,
+      async recordUserCell(input, cellEvidence) {
+        const ev = cellEvidence ? evidence.prepare(cellEvidence) : null;
+        const cell = userCells.prepare({ ...input, evidenceId: ev?.record.id ?? null });
+        const write = () => {
+          ev?.write();
+          cell.write();
+        };
+        await journaled(ev ? [ev.journal, cell.journal] : [cell.journal], write);
+        return cell.record;
+      },
       createSession: (title) => sessions.create(title),
       detail(sessionId) {
         const session = sessions.require(sessionId);

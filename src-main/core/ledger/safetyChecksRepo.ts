@@ -64,40 +64,67 @@ const toRecord = (r: Row): SafetyCheckRecord => ({
   at: r.at,
 });
 
+/** A check's row as the ledger's journal carries it (auditJournal.ts), before its commit. */
+export interface SafetyCheckJournalRecord {
+  k: 'safety_check';
+  record: SafetyCheckRecord;
+}
+
 export class SafetyChecksRepo {
   /** Prepared once: every cell the user runs records a check (preparing it each time cost more than the insert). */
   private readonly insert;
+  /** The same row from a journal replay: one already committed is left as it is. */
+  private readonly insertIfNew;
 
-  constructor(private readonly db: Db) {
-    this.insert = db.prepare(
-      `INSERT INTO safety_checks (id, session_id, run_id, turn, layer, subject, subject_sha256, trigger_json, checked_by, verdict, reason, outcome, request_id, duration_ms, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+  /** `beforeRead`: commits rows still queued for a group commit (a user cell's check may wait there, journaled). */
+  constructor(
+    private readonly db: Db,
+    private readonly beforeRead: () => void = () => undefined,
+  ) {
+    const columns = `safety_checks (id, session_id, run_id, turn, layer, subject, subject_sha256, trigger_json, checked_by, verdict, reason, outcome, request_id, duration_ms, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    this.insert = db.prepare(`INSERT INTO ${columns}`);
+    this.insertIfNew = db.prepare(`INSERT OR IGNORE INTO ${columns}`);
   }
 
   record(input: SafetyCheckInput): SafetyCheckRecord {
+    const prepared = this.prepare(input);
+    prepared.write();
+    return prepared.record;
+  }
+
+  /** The check's row made now (id, time) and written by `write`, or replayed from `journal`. */
+  prepare(input: SafetyCheckInput): { record: SafetyCheckRecord; write: () => void; journal: SafetyCheckJournalRecord } {
     const record: SafetyCheckRecord = { ...input, id: `sc_${randomUUID()}`, at: nowIso() };
-    this.insert.run(
-        record.id,
-        record.sessionId,
-        record.runId,
-        record.turn,
-        record.layer,
-        record.subject,
-        record.subjectSha256,
-        JSON.stringify(record.trigger ?? null),
-        record.checkedBy,
-        record.verdict,
-        record.reason,
-        record.outcome,
-        record.requestId,
-        record.durationMs,
-        record.at,
-      );
-    return record;
+    return { record, write: () => this.run(this.insert, record), journal: { k: 'safety_check', record } };
+  }
+
+  applyJournal(entry: SafetyCheckJournalRecord): void {
+    this.run(this.insertIfNew, entry.record);
+  }
+
+  private run(statement: typeof this.insert, record: SafetyCheckRecord): void {
+    statement.run(
+      record.id,
+      record.sessionId,
+      record.runId,
+      record.turn,
+      record.layer,
+      record.subject,
+      record.subjectSha256,
+      JSON.stringify(record.trigger ?? null),
+      record.checkedBy,
+      record.verdict,
+      record.reason,
+      record.outcome,
+      record.requestId,
+      record.durationMs,
+      record.at,
+    );
   }
 
   listBySession(sessionId: string): SafetyCheckRecord[] {
+    this.beforeRead();
     return (this.db.prepare('SELECT * FROM safety_checks WHERE session_id = ? ORDER BY at, rowid').all(sessionId) as Row[]).map(toRecord);
   }
 }

@@ -1,11 +1,16 @@
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
-import type { EvidenceStore } from '../records/evidenceStore';
+import type { EvidenceStore, NewEvidence } from '../records/evidenceStore';
 
 /** A cell execution as evidence (cite it in `computed` claims): what ran, where, and its output head. */
 export function recordCellEvidence(store: EvidenceStore, cell: KernelCellResult, code: string): EvidenceRecord {
+  return store.record(cellEvidence(cell, code));
+}
+
+/** The evidence a finished cell is: its code, its first output or error, and how it ran. */
+export function cellEvidence(cell: KernelCellResult, code: string): NewEvidence {
   const head = cell.error ? `${cell.error.ename}: ${cell.error.evalue}` : cell.stdout.trim() || '(no output)';
-  return store.record({
+  return {
     sessionId: cell.sessionId,
     kind: 'cell',
     key: `${cell.generation}/${cell.cellId}`,
@@ -24,7 +29,7 @@ export function recordCellEvidence(store: EvidenceStore, cell: KernelCellResult,
       figures: cell.displays.filter((d) => d.path).map((d) => d.path),
       truncated: cell.truncated,
     },
-  });
+  };
 }
 
 export interface FetchedPage {

@@ -4,8 +4,9 @@ import type { KernelLeaseOwner, KernelVariables, UserCellHostCall, UserCellRecor
 import type { ObservedHostCall } from '../kernel/runCell';
 import type { KernelLease } from '../kernel/kernelLease';
 import type { KernelSupervisor } from '../kernel/supervisor';
-import type { UserCellsRepo } from '../ledger/userCellsRepo';
-import { recordCellEvidence } from '../provenance/evidenceRecords';
+import type { UserCellInput as UserCellsInput, UserCellsRepo } from '../ledger/userCellsRepo';
+import type { NewEvidence } from '../records/evidenceStore';
+import { cellEvidence, recordCellEvidence } from '../provenance/evidenceRecords';
 import { captureFigures } from '../provenance/figures';
 import type { ProvenanceServices } from '../provenance/services';
 import { parseVariables, variablesSnippet } from './variablesSnippet';
@@ -16,8 +17,12 @@ export interface NotebookCellsDeps {
   readonly lease: KernelLease;
   /** Each user cell becomes evidence and its figures artifact versions, as an agent's cell does. */
   readonly provenance?: () => Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
-  /** Runs `fn` in one ledger commit (the cell's evidence and its record, with whatever the ledger has queued); default: as is. */
-  readonly atomically?: <T>(fn: () => T) => T;
+  /**
+   * Records a cell without figures, its evidence (if given) with it, durable when it resolves
+   * without a commit of its own (`Ledger.recordUserCell`: journaled, committed with the next
+   * group commit); default: both written at once.
+   */
+  readonly recordCell?: (input: Omit<UserCellsInput, 'evidenceId'>, evidence: NewEvidence | null) => Promise<UserCellRecord>;
 }
 
 export interface UserCellInput {
@@ -73,28 +78,28 @@ export class NotebookCells {
         onHostCall: (call) => hostCalls.push(recordedCall(call)),
       });
       const services = this.deps.provenance?.() ?? null;
-      const record = (evidenceId: string | null) =>
-        this.deps.userCells().record({
-          sessionId: input.sessionId,
-          cellKey: input.cellKey ?? null,
-          language: input.language,
-          code: input.code,
-          result,
-          evidenceId,
-          hostCalls,
-          startedAt,
-          finishedAt: new Date().toISOString(),
-        });
-      let recorded: ReturnType<typeof record>;
+      const cell = {
+        sessionId: input.sessionId,
+        cellKey: input.cellKey ?? null,
+        language: input.language,
+        code: input.code,
+        result,
+        hostCalls,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+      };
+      let recorded: UserCellRecord;
       if (services && result.displays.some((d) => d.path || d.svgPath || d.pdfPath)) {
         // Figures become artifact versions citing the cell's evidence, between the two rows.
         const evidenceId = recordCellEvidence(services.evidence, result, input.code).id;
         await captureFigures(services.artifacts, result, this.deps.kernels.workspaceFor(input.sessionId), [evidenceId]);
-        recorded = record(evidenceId);
+        recorded = this.deps.userCells().record({ ...cell, evidenceId });
+      } else if (this.deps.recordCell) {
+        // No figures (the common cell): the evidence and the record durable together, no commit of their own.
+        recorded = await this.deps.recordCell(cell, services ? cellEvidence(result, input.code) : null);
       } else {
-        // No figures (the common cell): the evidence and the record in one transaction, one commit.
-        const atomically = this.deps.atomically ?? (<T>(fn: () => T) => fn());
-        recorded = atomically(() => record(services ? recordCellEvidence(services.evidence, result, input.code).id : null));
+        const evidenceId = services ? recordCellEvidence(services.evidence, result, input.code).id : null;
+        recorded = this.deps.userCells().record({ ...cell, evidenceId });
       }
       return { ...result, userCell: { id: recorded.id, cellKey: recorded.cellKey, version: recorded.version } };
     });

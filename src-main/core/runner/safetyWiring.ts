@@ -22,7 +22,7 @@ const IDENTITY_DATABASES = new Set(['uniprot', 'pdb', 'ncbi', 'genbank', 'ena', 
 export interface SafetyDeps {
   env: Pick<ConfigEnv, 'get'>;
   processEnv: NodeJS.ProcessEnv;
-  ledger: () => Pick<Ledger, 'safety' | 'sessions' | 'events'>;
+  ledger: () => Pick<Ledger, 'safety' | 'sessions' | 'journaled'>;
   host: { approvals: ApprovalService; policy: Pick<PermissionPolicy, 'consumeOnce' | 'evaluate'> };
   /** No one answers approvals (CLI, tests): a question is denied unless OPENAI4S_UNATTENDED_APPROVAL=allow. */
   headless: boolean;
@@ -51,16 +51,17 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
     : null;
   const approvals = safetyApprovals(deps.host, deps.headless);
   // A session the ledger does not know (`openai4s kernel exec` uses "cli") has no row to hang the check on; its approval is still asked and audited.
-  // A user's cell (kernel.execute) has its check's row group-committed (EventLog.defer
-  // 'soon': within groupCommitMs, 2 ms, of the review): it is written after the cell's
-  // execute frame, so its commit does not add to the round trip, and a cell that ends
-  // sooner commits it with its own evidence and record (one commit, NotebookCells). The
-  // route answers only once it is committed (durable before anyone sees the result).
-  // Other checks are written synchronously, as before.
+  // A user's cell (kernel.execute) has its check's row made durable without a commit of
+  // its own (Ledger.journaled: journaled now, committed with the cell's own rows in the
+  // next group commit), so no commit adds to the cell's round trip; the route answers only
+  // once it is durable. Other checks are written synchronously, as before.
   const record = (input: Parameters<Ledger['safety']['record']>[0]): void | Promise<void> => {
     const ledger = deps.ledger();
     if (!ledger.sessions.find(input.sessionId)) return;
-    if (input.subject === 'user_cell') return ledger.events.defer(() => void ledger.safety.record(input), 'soon');
+    if (input.subject === 'user_cell') {
+      const check = ledger.safety.prepare(input);
+      return ledger.journaled([check.journal], check.write);
+    }
     ledger.safety.record(input);
   };
   const gate = new CellGate({ reviewer: new CellReviewer(python), enabled: () => safetyPosture(deps.env).cellReview.on, approvals, record });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ResultArchive } from '../../../src-main/core/archive/resultArchive';
 import { openLedger, type Ledger } from '../../../src-main/core/ledger/ledger';
 import { priorHistory } from '../../../src-main/core/runner/priorHistory';
+import { runUntilKilled } from '../../support/killChild';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -17,20 +17,7 @@ describe('kill -9 during a compaction (issue 19)', () => {
   it('leaves an intact ledger: the run is closed by repair, no half compaction, every archived result recallable byte-exact, and the session continues', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-compaction-crash-'));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/compactionCrashChild.ts'), dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('SUMMARY\n')) resolve();
-      });
-      void exited.then(() => reject(new Error(`the fixture exited before the summary call: ${err}`)));
-    });
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    const out = await runUntilKilled(path.join(import.meta.dirname, 'fixtures/compactionCrashChild.ts'), [dir], (printed) => printed.includes('SUMMARY\n'));
     const { sessionId, runId } = JSON.parse(out.split('\n')[0]!) as { sessionId: string; runId: string };
 
     const ledger: Ledger = openLedger(path.join(dir, 'ledger.sqlite3'));

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../../src-main/core/ledger/ledger';
+import { afterLines, linesAfterFirst, runUntilKilled } from '../../support/killChild';
 
 const BURST = 5_000;
 /** Killed once the cell has seen this many answers: well inside the burst. */
@@ -16,29 +16,9 @@ afterEach(() => {
 
 /** Runs the burst fixture in a child process and kills it with SIGKILL mid-burst; returns the keys the cell saw answered. */
 async function killMidBurst(file: string): Promise<{ runId: string; answered: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/hostCallBurstChild.ts'), file, String(BURST)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.split('\n').length > KILL_AFTER + 1) {
-        child.kill('SIGKILL');
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`burst fixture exited before the kill (${code}): ${err}`)));
-  });
-  expect(await exited).toBe('SIGKILL');
-  const lines = out.split('\n');
-  const { runId } = JSON.parse(lines[0]!) as { runId: string };
-  // A line cut by the kill is not a call the cell saw answered.
-  const answered = lines.slice(1, -1).filter((l) => /^k\d+$/.test(l)); // the last piece may be cut by the kill
-  return { runId, answered };
+  const { first, printed } = linesAfterFirst(await runUntilKilled(path.join(import.meta.dirname, 'fixtures/hostCallBurstChild.ts'), [file, String(BURST)], afterLines(KILL_AFTER)));
+  const { runId } = JSON.parse(first) as { runId: string };
+  return { runId, answered: printed.filter((l) => /^k\d+$/.test(l)) };
 }
 
 describe('host-call audit under kill -9', () => {

@@ -146,24 +146,6 @@ describe('stream_events: the append-only log', () => {
     expect(l.db.prepare('SELECT key FROM settings ORDER BY rowid').pluck().all()).toEqual(['a', 'b']);
   });
 
-  it('writeNow commits its write at once together with what is queued, returns its value, and throws its own error alone', async () => {
-    const l = tempLedger({ events: { groupCommitMs: 60_000 } });
-    const other = track(openLedger(l.file));
-    const keys = () => other.db.prepare('SELECT key FROM settings ORDER BY rowid').pluck().all();
-    const put = (key: string) => () => l.db.prepare(`INSERT INTO settings (key, value_json, updated_at) VALUES (?, '1', 'now')`).run(key).changes;
-    let queuedDone = false;
-    const queued = l.events.defer(put('queued'), 'soon').then(() => (queuedDone = true));
-    expect(l.events.writeNow(put('now'))).toBe(1);
-    // Visible to another connection when it returns: one commit held both, in order.
-    expect(keys()).toEqual(['queued', 'now']);
-    await queued;
-    expect(queuedDone).toBe(true);
-    const ride = l.events.defer(put('rides'), 'ride');
-    expect(() => l.events.writeNow(put('now'))).toThrow(/UNIQUE|constraint/i);
-    await ride;
-    expect(keys()).toEqual(['queued', 'now', 'rides']);
-  });
-
   it('with mergeDeltas, the deltas of one block that wait for the same commit share a row; anything else between them starts a new one', async () => {
     const l = tempLedger({ events: { groupCommitMs: 60_000 } });
     const a = l.createSession('a');
