@@ -87,7 +87,9 @@ export class UserCellsRepo {
     });
   }
 
+  /** Records a finished cell now, in its own transaction, after any of its rows still queued. */
   record(input: UserCellInput): UserCellRecord {
+    this.beforeRead();
     return this.insert(input);
   }
 

@@ -76,6 +76,20 @@ describe('a user cell is durable in the journal before its commit (normal level)
     ).toEqual(['a1', 'a2', 'a3', 'b1']);
   });
 
+  it('a run recorded at once (a cell with figures) after a run still queued gets the next version, and both rows are kept', async () => {
+    const ledger = tempLedger(slow);
+    const { id: sessionId } = ledger.createSession('figures');
+    const queued = await recordTrivialCell(ledger, sessionId, 1);
+    const at = new Date().toISOString();
+    const now = ledger.userCells.record({ sessionId, cellKey: queued.cellKey, language: 'python', code: 'plot()', result: cellResult(sessionId, 2), evidenceId: null, hostCalls: [], startedAt: at, finishedAt: at });
+    expect(now.version).toBe(2);
+    ledger.events.flush();
+    expect(ledger.userCells.list(sessionId).map((c) => c.version)).toEqual([1, 2]);
+    // Nothing failed to commit, so nothing is kept for a replay.
+    ledger.close();
+    expect(journalsIn(path.dirname(ledger.file))).toHaveLength(0);
+  });
+
   it('at full there is no journal: the record resolves once its rows are committed', async () => {
     const ledger = tempLedger({ ...slow, sync: 'full' });
     const { id: sessionId } = ledger.createSession('full');
