@@ -79,11 +79,11 @@ export class UserCellsRepo {
       insert: db.prepare(`INSERT INTO ${columns}`),
       insertIfNew: db.prepare(`INSERT OR IGNORE INTO ${columns}`),
     };
+    // The version is read and the row inserted in one transaction.
     this.insert = db.transaction((input: UserCellInput): UserCellRecord => {
-      const cellKey = input.cellKey ?? `uc_${randomUUID()}`;
-      const row = rowOf(input, cellKey, ((this.q.lastVersion.get(input.sessionId, cellKey) as number | null) ?? 0) + 1);
-      this.q.insert.run(row);
-      return toRecord(row);
+      const cell = this.prepare(input);
+      cell.write();
+      return cell.record;
     });
   }
 
