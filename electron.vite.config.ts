@@ -8,7 +8,8 @@ import pkg from './package.json';
 // electron package never stops the build (the build never needs the binary).
 process.env.ELECTRON_MAJOR_VER ??= pkg.devDependencies.electron.replace(/^\D*/, '').split('.')[0];
 
-// One build for the three Electron targets plus the headless CLI (out/main/cli.js).
+// One build for the three Electron targets plus the headless CLI (out/main/cli.js) and the
+// model thread's entry (out/main/llmThread.js), which both main entries start.
 // Node 20 is the floor (the CLI runs on the user's Node); Electron embeds Node 22.
 export default defineConfig({
   main: {
@@ -20,6 +21,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           cli: resolve(__dirname, 'src-main/cli/index.ts'),
+          // The model thread (core/llm/thread): provider streams off the main thread.
+          llmThread: resolve(__dirname, 'src-main/core/llm/thread/entry.ts'),
         },
       },
     },

@@ -66,6 +66,13 @@ export async function startScriptedModelProcess(steps: ScriptStep[]): Promise<{ 
     });
   });
   child.stdout!.resume();
+  // A model server costs the user's machine nothing (it is remote); this one shares the
+  // bench's two cores with the app, so it yields to the app's threads when both want a core.
+  try {
+    if (child.pid) os.setPriority(child.pid, 10);
+  } catch {
+    // Not allowed here: it competes at the app's priority.
+  }
   return {
     env: { OPENAI4S_PROVIDER: 'openai', OPENAI4S_OPENAI_BASE_URL: baseUrl, OPENAI4S_OPENAI_API_KEY: 'bench' },
     close() {

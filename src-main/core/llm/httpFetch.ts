@@ -22,7 +22,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FetchFunction } from './types';
 
-const NATIVE_FETCH = globalThis.fetch;
+export const NATIVE_FETCH = globalThis.fetch;
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 /** Bytes held for the consumer before the socket is paused. */
 const HIGH_WATER = 64 * 1024;
