@@ -9,6 +9,7 @@ import { createRouter } from '../core/api/router';
 import { ensureDataDir, resolveDataDir } from '../core/config/dataDir';
 import { APP_VERSION } from '../core/config/version';
 import { receivePackage } from '../core/export/receivePackage';
+import { prewarmModelThread } from '../core/llm';
 import { checkSystemPackagesOnce } from './firstStart';
 import { PackageOpener, packagePathsFromArgv } from './openPackage';
 import { DEFAULT_SMOKE_TIMEOUT_MS, runSmokeTest, SMOKE_TEST_FLAG } from './smokeTest';
@@ -177,6 +178,9 @@ if (!smokeTest && !app.requestSingleInstanceLock()) {
     });
     core.events.onAny(forwarder.forward);
     mainWindow = createWindow();
+    // Provider streams run on a thread of their own; it starts while the window paints.
+    const env = core.config.env;
+    mainWindow.once('ready-to-show', () => prewarmModelThread(env));
 
     if (smokeTest) {
       const started = core;

@@ -14,7 +14,7 @@ export type {
   Part,
   Usage,
 } from './types';
-export { createModel, createDefaultModel, resolveForModel, type CreateModelOptions } from './model';
+export { createModel, createDefaultModel, prewarmModelThread, resolveForModel, type CreateModelOptions } from './model';
 export { LlmError, classifyError } from './errors';
 export { costOf, findPrice, priceUsage, PRICES, type PriceEntry } from './pricing';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';

@@ -84,7 +84,7 @@ export function createModel(providerId: string, options: CreateModelOptions): La
   };
   const inProcess = (request: LlmRequest) => streamFromProvider(wire, resolved, request, policy, options.random ?? Math.random, timeouts);
   // A model given its own fetch or randomness (tests, a proxy-aware fetch) keeps its stream here, where they live.
-  const threaded = !options.fetch && !options.random && globalThis.fetch === NATIVE_FETCH && options.env.value('OPENAI4S_MODEL_THREAD') !== 'off';
+  const threaded = !options.fetch && !options.random && threadAllowed(options.env);
   if (threaded) void modelThread.start();
   const job = { providerId: resolved.spec.id, wire: resolved.spec.wire, baseUrl: resolved.baseUrl, apiKey: resolved.apiKey, model: resolved.model, policy, timeouts };
   return {
@@ -93,6 +93,20 @@ export function createModel(providerId: string, options: CreateModelOptions): La
     baseUrl: resolved.baseUrl,
     stream: (request) => (threaded ? modelThread.stream(job, request, () => inProcess(request)) : inProcess(request)),
   };
+}
+
+/** Streams may go to the model thread: not switched off, and fetch is still Node's own (a replaced one lives here). */
+function threadAllowed(env: ConfigEnv): boolean {
+  return globalThis.fetch === NATIVE_FETCH && env.value('OPENAI4S_MODEL_THREAD') !== 'off';
+}
+
+/**
+ * Starts the model thread ahead of the first stream (the app calls it once its window is up):
+ * the thread loads the provider packages, about 0.2 s, before the user's first message
+ * instead of during it. Does nothing where streams would not use the thread.
+ */
+export function prewarmModelThread(env: ConfigEnv): void {
+  if (threadAllowed(env)) void modelThread.start();
 }
 
 /** The configured default provider (`OPENAI4S_PROVIDER`, else ark). */
