@@ -113,9 +113,33 @@ function frameOf(line: string, checked: Joinable): { frame: Frame; body: string 
  * a well-formed JSON string body, so the line is that event with this text: no parse needed.
  */
 function bodyIn(frame: Frame, line: string): string | null {
-  if (line.length < frame.before.length + frame.after.length || !line.startsWith(frame.before) || !line.endsWith(frame.after)) return null;
-  const body = line.slice(frame.before.length, line.length - frame.after.length);
+  const head = frame.before.length;
+  const tail = line.length - frame.after.length;
+  if (tail < head || line.slice(0, head) !== frame.before || line.slice(tail) !== frame.after) return null;
+  const body = line.slice(head, tail);
   return JSON_STRING_BODY.test(body) ? body : null;
+}
+
+/** A character that ends the plain case: a quote, a backslash or a control character (escapes are left to bodyIn). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a JSON string may not hold raw
+const NOT_PLAIN = /["\\\u0000-\u001f]/;
+
+/**
+ * Where the event at `at` ends (after its blank line) when it is exactly the frame around a
+ * text with no quote, backslash or control character in it, else null; nothing is copied
+ * to find out. Such an event is one `bodyIn` accepts; anything else (an escape, padding, a
+ * different event) is left to the checked path.
+ */
+function framedAt(piece: string, at: number, frame: Frame): number | null {
+  // A slice compared with === (a memcmp) is about three times faster than startsWith here.
+  const start = at + frame.before.length;
+  if (piece.slice(at, start) !== frame.before) return null;
+  // `after` begins with the text's closing quote: the first quote after the text's start.
+  const close = piece.indexOf('"', start);
+  const end = close + frame.after.length;
+  if (close < 0 || piece.slice(close, end) !== frame.after) return null;
+  if (piece.charCodeAt(end) !== 10 || piece.charCodeAt(end + 1) !== 10) return null;
+  return NOT_PLAIN.test(piece.slice(start, close)) ? null : end + 2;
 }
 
 /**
@@ -145,7 +169,18 @@ export function joinTextDeltas(piece: string): string {
     }
     run = null;
   };
-  for (let end = piece.indexOf('\n\n', at); end >= 0; end = piece.indexOf('\n\n', at)) {
+  for (;;) {
+    // Most events of a fast stream: the run's frame around a plain text, read in place.
+    if (run?.frame) {
+      const next = framedAt(piece, at, run.frame);
+      if (next !== null) {
+        run.bodies.push(piece.slice(at + run.frame.before.length, next - run.frame.after.length - 2));
+        at = next;
+        continue;
+      }
+    }
+    const end = piece.indexOf('\n\n', at);
+    if (end < 0) break;
     const raw = piece.slice(at, end + 2);
     at = end + 2;
     const line = raw.slice(0, -2);

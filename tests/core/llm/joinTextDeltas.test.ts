@@ -86,6 +86,17 @@ describe('joinTextDeltas: events after the first of a run join without being par
     expect(textOfAll(out)).toBe('Hello!');
   });
 
+  it('plain events read in place and escaped, padded or unfinished ones read the checked way give the same text in one event per run', () => {
+    const padded = event({ content: ' pad' }).replace(/\}\n\n$/, ',"obfuscation":"zz"}\n\n');
+    const unfinished = event({ content: 'tail' }).slice(0, -2);
+    const texts = ['a', 'b', 'say "hi"\\', 'c', 'line\nnext', 'd', '', 'e'];
+    const piece = texts.map((t) => event({ content: t })).join('') + padded + event({ content: 'f' }) + unfinished;
+    const out = joinTextDeltas(piece);
+    expect(out.endsWith(unfinished)).toBe(true);
+    expect(parsed(out.slice(0, -unfinished.length))).toHaveLength(1);
+    expect(textOfAll(out.slice(0, -unfinished.length))).toBe(`${texts.join('')} padf`);
+  });
+
   it('an event with the same bytes around a text that is not a well-formed JSON string is parsed, not spliced', () => {
     const [before, after] = event({ content: 'SPLIT' }).split('SPLIT') as [string, string];
     const hostile = [
