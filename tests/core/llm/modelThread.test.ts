@@ -5,6 +5,7 @@ import { startScriptedModel, type ScriptedModel } from '../../../src-main/core/l
 import type { ReplyStep } from '../../../src-main/core/llm/scripted/script';
 import { ModelThread, modelThread } from '../../../src-main/core/llm/thread/modelThread';
 import { MAX_BATCHES_IN_FLIGHT, type StreamJob } from '../../../src-main/core/llm/thread/protocol';
+import { registerSecrets } from '../../../src-main/core/security/secrets';
 import { collect, compact, envOf, hello, last, textOf } from './helpers';
 
 const servers: ScriptedModel[] = [];
@@ -134,6 +135,19 @@ describe('provider streams on the model thread', () => {
     expect(parts).toEqual(inProcessParts);
     expect(thread.unavailable).toMatch(/did not start.*broken bundle/);
     expect(thread.served).toBe(0);
+  });
+
+  it("an error part from the thread is scrubbed of every secret the main thread knows, not only the stream's key", async () => {
+    const other = 'rosalind.franklin.1920';
+    registerSecrets([other]);
+    const server = await serve({ error: { status: 400, body: { error: { message: `upstream refused the account ${other}`, type: 'invalid_request_error', code: 'bad_token' } } } });
+    const before = modelThread.served;
+    const parts = await collect(openaiAt(server.baseUrl).stream(hello));
+    expect(modelThread.served).toBe(before + 1);
+    const error = last(parts) as Extract<Part, { type: 'error' }>;
+    expect(error.type).toBe('error');
+    expect(error.error.message).toContain('upstream refused the account');
+    expect(error.error.message).not.toContain(other);
   });
 
   it('a request that cannot be copied to the thread (a function in a schema) is streamed on the main thread instead', async () => {

@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { scrubSecrets } from '../../security/secrets';
 import type { LlmErrorInfo, LlmRequest, Part } from '../types';
 import type { FromThread, StreamJob, ToThread } from './protocol';
 
@@ -47,6 +48,17 @@ function threadSource(): { file: string; eval: boolean } | null {
     return { file: `require(${JSON.stringify(loader)}).register();\nrequire(${JSON.stringify(source)});`, eval: true };
   }
   return null;
+}
+
+/**
+ * An error or retry part scrubbed again with this thread's secrets: the model thread knows
+ * only its stream's key, the main thread every secret the app registered (other providers'
+ * keys, tokens), as an error scrubbed in process would have been.
+ */
+function scrubbedHere(part: Part): Part {
+  if (part.type !== 'error' && part.type !== 'retry') return part;
+  const error: LlmErrorInfo = { ...part.error, message: scrubSecrets(part.error.message), code: part.error.code && scrubSecrets(part.error.code) };
+  return { ...part, error };
 }
 
 function threadError(providerId: string, message: string): LlmErrorInfo {
@@ -193,7 +205,7 @@ export class ModelThread {
         const batch = s.batches.shift();
         if (batch) {
           this.post({ type: 'taken', id });
-          yield* batch;
+          for (const part of batch) yield scrubbedHere(part);
           continue;
         }
         if (s.ended) break;
