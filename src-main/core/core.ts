@@ -48,6 +48,7 @@ import { sessionWorkspace } from './workspace/sessionWorkspace';
 import { SkillLibrary } from './skills/library';
 import { SkillCatalog } from './skills/catalogView';
 import { McpClients } from './mcp/clients';
+import { modelThread } from './llm/thread/modelThread';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -396,6 +397,8 @@ export function createCore(options: CoreOptions = {}): Core {
         'core.demos': demos.size,
         ...(delegation ? prefixed('delegation', delegation.sizes()) : {}),
         'mcp.running': mcp.size(),
+        // Streams the model thread serves (per process: every core of it shares the thread).
+        'llm.threadStreams': modelThread.openStreams,
       };
     },
     doctor(refresh = false) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Worker } from 'node:worker_threads';
 import { createModel, DEFAULT_RETRY, type LlmRequest, type Part } from '../../../src-main/core/llm';
 import { startScriptedModel, type ScriptedModel } from '../../../src-main/core/llm/scripted/server';
-import type { ReplyStep } from '../../../src-main/core/llm/scripted/script';
+import type { ReplyStep, ScriptStep } from '../../../src-main/core/llm/scripted/script';
 import { ModelThread, modelThread } from '../../../src-main/core/llm/thread/modelThread';
 import { MAX_BATCHES_IN_FLIGHT, type StreamJob } from '../../../src-main/core/llm/thread/protocol';
 import { registerSecrets } from '../../../src-main/core/security/secrets';
@@ -15,7 +15,7 @@ afterEach(async () => {
   await Promise.all(threads.splice(0).map((t) => t.stop()));
 });
 
-async function serve(...steps: ReplyStep[]): Promise<ScriptedModel> {
+async function serve(...steps: ScriptStep[]): Promise<ScriptedModel> {
   const server = await startScriptedModel(steps);
   servers.push(server);
   return server;

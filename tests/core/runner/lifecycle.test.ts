@@ -10,6 +10,7 @@ import { createCore, type Core } from '../../../src-main/core/core';
 import { createRouter } from '../../../src-main/core/api/router';
 import { startScriptedModel, type ScriptedModel, type StaticStep } from '../../support/scriptedModel';
 import { validAnswer } from '../../support/mockModel';
+import { modelThread } from '../../../src-main/core/llm/thread/modelThread';
 
 /**
  * Nothing grows without bound (issue 16): 1,000 sessions are created, run and deleted
@@ -141,7 +142,9 @@ describe('session lifecycle: nothing grows without bound', () => {
 
     // Structural emptiness: every per-session and per-run table of the core holds nothing.
     const sizes = core.sizes();
-    expect(Object.keys(sizes)).toEqual(expect.arrayContaining(['kernels.sessions', 'runner.sessions', 'runner.waiters', 'host.auditTurns', 'ledger.events.runs']));
+    expect(Object.keys(sizes)).toEqual(expect.arrayContaining(['kernels.sessions', 'runner.sessions', 'runner.waiters', 'host.auditTurns', 'ledger.events.runs', 'llm.threadStreams']));
+    // The runs' model streams went through the model thread, and it forgot each one.
+    expect(modelThread.served).toBeGreaterThan(SESSIONS / 2);
     expect(Object.entries(sizes).filter(([, n]) => n !== 0)).toEqual([]);
     // No kernel process of these sessions is alive.
     expect(kernelGroups.filter(groupAlive)).toEqual([]);
