@@ -122,6 +122,20 @@ describe('provider streams on the model thread', () => {
     expect(thread.served).toBe(2);
   });
 
+  it('stopping the thread ends the streams it serves with an error part instead of leaving them waiting', async () => {
+    const server = await serve({ reply: [{ text: 'first' }, { delayMs: 5000 }, { text: 'never' }] });
+    const thread = new ModelThread();
+    threads.push(thread);
+    const inProcess = async function* (): AsyncGenerator<Part> {};
+    const it = thread.stream(jobFor(server.baseUrl), hello, inProcess)[Symbol.asyncIterator]();
+    await readUntil(it, (p) => p.type === 'text-delta');
+    await thread.stop();
+    const rest: Part[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) rest.push(r.value);
+    expect(rest).toEqual([expect.objectContaining({ type: 'error', error: expect.objectContaining({ code: 'model_thread_failed' }) })]);
+    expect(thread.openStreams).toBe(0);
+  });
+
   it('a thread that cannot start leaves every stream on the main thread, and says why once', async () => {
     const server = await serve({ reply: [{ text: 'from the main thread' }] });
     const thread = new ModelThread({ source: () => ({ file: 'throw new Error("broken bundle")', eval: true }) });

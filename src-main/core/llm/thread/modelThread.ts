@@ -28,6 +28,8 @@ interface Open {
   wake: (() => void) | null;
   /** Set when the thread died or failed the stream: the error part to end with. */
   failure: LlmErrorInfo | null;
+  /** The stream's terminal part (finish or error) has arrived: a death after it adds nothing. */
+  terminal: boolean;
   providerId: string;
 }
 
@@ -108,7 +110,13 @@ export class ModelThread {
       this.disable('the model thread entry (llmThread.js) is not beside the app bundle');
       return Promise.resolve(false);
     }
-    const worker = new Worker(source.file, { eval: source.eval, stdout: false, stderr: false });
+    let worker: Worker;
+    try {
+      worker = new Worker(source.file, { eval: source.eval, stdout: false, stderr: false });
+    } catch (error) {
+      this.disable(`the model thread did not start (${error instanceof Error ? error.message : String(error)})`);
+      return Promise.resolve(false);
+    }
     this.worker = worker;
     worker.unref();
     this.ready = new Promise<boolean>((resolve) => {
@@ -132,16 +140,21 @@ export class ModelThread {
         }
         this.deaths++;
         if (this.deaths >= MAX_DEATHS) this.disable(`the model thread stopped ${this.deaths} times (last: ${why})`);
-        for (const [id, s] of this.open) {
-          s.failure ??= threadError(s.providerId, `The model connection thread stopped (${why}); nothing more of this reply will arrive. Send the message again.`);
-          s.ended = true;
-          this.wake(id);
-        }
+        this.endAll(why);
       };
       worker.on('error', (error) => gone(error.message));
       worker.on('exit', (code) => gone(`exit code ${code}`));
     });
     return this.ready;
+  }
+
+  /** The thread is gone: every open stream ends, with an error part unless its terminal part already came. */
+  private endAll(why: string): void {
+    for (const [id, s] of this.open) {
+      if (!s.terminal) s.failure ??= threadError(s.providerId, `The model connection thread stopped (${why}); nothing more of this reply will arrive. Send the message again.`);
+      s.ended = true;
+      this.wake(id);
+    }
   }
 
   private disable(why: string): void {
@@ -165,9 +178,13 @@ export class ModelThread {
     if (message.type === 'ready') return;
     const s = this.open.get(message.id);
     if (!s) return;
-    if (message.type === 'parts') s.batches.push(message.parts);
+    if (message.type === 'parts') {
+      s.batches.push(message.parts);
+      const lastPart = message.parts[message.parts.length - 1];
+      if (lastPart?.type === 'finish' || lastPart?.type === 'error') s.terminal = true;
+    }
     else {
-      if (message.type === 'fail') s.failure = threadError(s.providerId, `The model stream failed: ${message.message}`);
+      if (message.type === 'fail' && !s.terminal) s.failure = threadError(s.providerId, `The model stream failed: ${message.message}`);
       s.ended = true;
     }
     this.wake(message.id);
@@ -193,7 +210,7 @@ export class ModelThread {
       return;
     }
     this.served++;
-    const s: Open = { batches: [], ended: false, wake: null, failure: null, providerId: job.providerId };
+    const s: Open = { batches: [], ended: false, wake: null, failure: null, terminal: false, providerId: job.providerId };
     this.open.set(id, s);
     const onAbort = () => this.post({ type: 'abort', id });
     // Referenced while a stream is open: a process whose only work is this stream stays up.
@@ -225,6 +242,7 @@ export class ModelThread {
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
+    this.endAll('it was stopped');
     if (worker) await worker.terminate();
   }
 }
