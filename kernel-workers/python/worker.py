@@ -198,6 +198,11 @@ def host_call(method, **args):
                 break
             if answer.get("id") == call_id:
                 break  # else the late answer of an interrupted call: dropped
+    if answer.get("interrupted") is True and _Cell.running:
+        # The cell was interrupted while this call was answered; the answer may come before
+        # the reader thread has seen the interrupt frame, so the interrupt is raised here.
+        _Cell.interrupt_for = None
+        raise KeyboardInterrupt()
     if "error" in answer and answer["error"] is not None:
         raise HostError("%s: %s" % (method, answer["error"]))
     return answer.get("result")

@@ -42,6 +42,8 @@ host_call <- function(method, ...) {
     if (identical(frame$type, "shutdown")) stop("the host went away during host_call")
     if (identical(frame$type, "host_response") && identical(as.integer(frame$id), id)) break
   }
+  # An answer to a call of an interrupted cell: the interrupt, even if R has not seen its SIGINT yet.
+  if (isTRUE(frame$interrupted)) stop(structure(class = c("interrupt", "condition"), list(message = "interrupted", call = NULL)))
   if (!is.null(frame$error)) {
     stop(structure(class = c("HostError", "error", "condition"),
       list(message = paste0(method, ": ", frame$error), call = NULL)))
@@ -180,7 +182,7 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
-  fname <- sprintf("<cell-%s>", frame$cell)
+  fname <- sprintf("<cell-%s>", if (is.null(frame$cell)) id else frame$cell)
   t0 <- proc.time()
   plot_dir <- tempfile("plots")
   dir.create(plot_dir)

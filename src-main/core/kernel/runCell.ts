@@ -113,18 +113,22 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   // The result frame, or null when the worker died first.
   let resolveResult: (frame: ResultFrame | null) => void = () => {};
   const resultFrame = new Promise<ResultFrame | null>((r) => (resolveResult = r));
+  // The answer of a call of an interrupted cell says so: the worker raises the interrupt
+  // there and then. On its own pipe the answer can be read before the `interrupt` frame
+  // (fd 4) has reached the worker's reader, and the cell would fail with the call's error
+  // instead of ending as interrupted.
   const reply = (id: number, result: unknown) => {
     let line: string;
     try {
-      line = JSON.stringify({ type: 'host_response', id, result: result ?? null });
+      line = JSON.stringify(interrupted ? { type: 'host_response', id, result: result ?? null, interrupted } : { type: 'host_response', id, result: result ?? null });
     } catch (error) {
       // An unserialisable result becomes an error in the cell, not a hang.
-      line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${errorMessage(error)}` });
+      line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${errorMessage(error)}`, ...(interrupted ? { interrupted } : {}) });
     }
     proc.sendAnswer(line);
   };
   const replyError = (id: number, error: unknown) => {
-    proc.sendAnswer(JSON.stringify({ type: 'host_response', id, error: errorMessage(error) || 'the host call failed' }));
+    proc.sendAnswer(JSON.stringify({ type: 'host_response', id, error: errorMessage(error) || 'the host call failed', ...(interrupted ? { interrupted } : {}) }));
   };
 
   const sink: CellSink = {
