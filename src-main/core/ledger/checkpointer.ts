@@ -42,20 +42,35 @@ const FRAME_HEADER = 24;
 // checkpoints, never writes a row, and holds its connection only while it checkpoints, so
 // when the ledger closes, the main connection is the last one: SQLite then copies the
 // rest of the WAL and removes it, as it did before.
+// \`state\` is shared with the main thread: [0] is 1 from the moment a checkpoint is asked
+// for until the worker's connection is closed again, [1] is 1 once the ledger closes (a
+// checkpoint asked for before then is skipped, not started).
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+const state = workerData.state;
 parentPort.on('message', (message) => {
   if (message === 'close') return parentPort.close();
-  const db = new Database(workerData.file, { ...workerData.sqlite, fileMustExist: true });
+  let row = null;
   try {
-    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage(row);
+    if (Atomics.load(state, 1) === 0) {
+      const db = new Database(workerData.file, { ...workerData.sqlite, fileMustExist: true });
+      try {
+        [row] = db.pragma('wal_checkpoint(PASSIVE)');
+      } finally {
+        db.close();
+      }
+    }
   } finally {
-    db.close();
+    Atomics.store(state, 0, 0);
+    Atomics.notify(state, 0);
   }
+  parentPort.postMessage(row);
 });
 `;
+
+/** How long the ledger's close waits for a checkpoint in progress on the worker. */
+const CLOSE_WAIT_MS = 10_000;
 
 export class Checkpointer {
   /** Checkpoints the worker has completed (for tests and diagnostics). */
@@ -68,6 +83,8 @@ export class Checkpointer {
   private readonly timer: NodeJS.Timeout;
   private readonly walFile: string;
   private readonly thresholdBytes: number;
+  /** Shared with the worker (see WORKER): a checkpoint asked for or running; the ledger closing. */
+  private readonly state = new Int32Array(new SharedArrayBuffer(8));
 
   constructor(
     private readonly db: Db,
@@ -81,14 +98,22 @@ export class Checkpointer {
     this.timer.unref();
   }
 
-  /** Stops checking and lets the worker go; the connection's close does the last checkpoint. */
+  /**
+   * Stops checking and lets the worker go; the connection's close does the last checkpoint.
+   * A checkpoint the worker is running is waited for (milliseconds; it holds a connection
+   * of its own): otherwise the worker's connection would close after the ledger's, and
+   * SQLite would copy and remove the WAL after the caller believes the ledger closed (a
+   * folder removed just after the close then met files still being written).
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    Atomics.store(this.state, 1, 1);
     const worker = this.worker;
     this.worker = null;
     if (!worker) return;
+    if (Atomics.load(this.state, 0) === 1) Atomics.wait(this.state, 0, 1, CLOSE_WAIT_MS);
     worker.removeAllListeners();
     worker.on('error', () => {}); // it is leaving; nothing is waiting for its answer
     worker.postMessage('close');
@@ -101,7 +126,9 @@ export class Checkpointer {
       // No WAL file (nothing written since the last restart of it): nothing to copy.
       if (error || stat.size < this.thresholdBytes || this.busy || this.closed || this.failure) return;
       this.busy = true;
-      this.ensureWorker().postMessage('checkpoint');
+      const worker = this.ensureWorker();
+      Atomics.store(this.state, 0, 1);
+      worker.postMessage('checkpoint');
     });
   }
 
@@ -109,7 +136,7 @@ export class Checkpointer {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { file: this.db.name, driver: this.options.driver ?? resolveDriver(), sqlite: this.options.sqlite ?? {} },
+      workerData: { file: this.db.name, driver: this.options.driver ?? resolveDriver(), sqlite: this.options.sqlite ?? {}, state: this.state },
     });
     worker.unref();
     worker.on('message', () => {
@@ -128,6 +155,7 @@ export class Checkpointer {
     this.failure = reason;
     this.worker = null;
     this.busy = false;
+    Atomics.store(this.state, 0, 0); // a dead worker holds no connection: nothing to wait for
     try {
       this.db.pragma(`wal_autocheckpoint = ${this.options.walPages ?? AUTO_CHECKPOINT_PAGES}`);
     } catch {

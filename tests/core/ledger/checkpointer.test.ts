@@ -72,3 +72,29 @@ describe('closing a ledger whose worker has checkpointed', () => {
     expect(track(openLedger(ledger.file)).events.readFrom(session.id)).toHaveLength(45);
   });
 });
+
+describe('closing a ledger while its worker checkpoints', () => {
+  it('waits for the checkpoint: when close returns, the WAL is gone and nothing in the folder changes afterwards', async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const ledger = tempLedger({ checkpoints: { walPages: 16, checkIntervalMs: 1 } });
+      const session = ledger.createSession('close during checkpoint');
+      writeRows(ledger, session.id, 400);
+      // The moment a checkpoint has been handed to the worker (the shared flag is up).
+      const state = (ledger.checkpointer as unknown as { state: Int32Array }).state;
+      const end = Date.now() + 10_000;
+      while (Atomics.load(state, 0) === 0 && Date.now() < end) await new Promise((r) => setImmediate(r));
+      expect(Atomics.load(state, 0)).toBe(1);
+      const dir = ledger.file.slice(0, ledger.file.lastIndexOf('/'));
+      ledger.close();
+      // Watched from the moment close returns: a connection closing late would make and
+      // remove the WAL and shared-memory files here.
+      const changes: string[] = [];
+      const watcher = fs.watch(dir, (event, name) => changes.push(`${event} ${name}`));
+      expect(fs.existsSync(`${ledger.file}-wal`)).toBe(false);
+      await new Promise((r) => setTimeout(r, 150));
+      watcher.close();
+      expect(changes).toEqual([]);
+      expect(track(openLedger(ledger.file)).events.readFrom(session.id)).toHaveLength(400);
+    }
+  });
+});
