@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchRow, BenchSuite } from './types';
+import { readCpuTimes, stealPercent } from './support/cpuSteal';
 
 async function loadSuites(filter: string[]): Promise<BenchSuite[]> {
   const dir = path.join(import.meta.dirname, 'suites');
@@ -43,7 +44,11 @@ async function main(): Promise<void> {
   let failed = false;
   for (const suite of suites) {
     try {
-      results[suite.name] = await suite.run();
+      const before = readCpuTimes();
+      const rows = await suite.run();
+      const steal = stealPercent(before, readCpuTimes());
+      if (steal !== null) rows.push({ metric: 'machine: CPU steal while this suite ran (time the hypervisor gave this VM’s CPUs to other guests, share of all CPU time; high steal slows every figure above)', value: steal, unit: '%' });
+      results[suite.name] = rows;
       printTable(suite.name, results[suite.name]!);
     } catch (error) {
       failed = true;
