@@ -425,6 +425,8 @@ export function createCore(options: CoreOptions = {}): Core {
       await compute.close();
       // Lock probes still running write to the ledger: let them finish before it closes.
       await Promise.all([...locks]);
+      // Other environment probes still running answer their callers but write no cache file.
+      environments.probes.close();
       ledger?.close();
       ledger = null;
       provenance?.close();

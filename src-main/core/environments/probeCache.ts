@@ -34,6 +34,8 @@ export class ProbeCache {
   private inflight = new Map<string, Promise<EnvProbeResult>>();
   /** Probes actually run (diagnostics and the cache test). */
   probesRun = 0;
+  /** Set when the app closes: a probe still running then answers its caller but writes no file. */
+  private closed = false;
 
   constructor(
     private readonly file: string | null,
@@ -108,8 +110,17 @@ export class ProbeCache {
     return this.entries;
   }
 
+  /**
+   * The app is closing: nothing is written from now on. A probe can run for up to a minute;
+   * one that finished after the close would write into a data folder its owner may be
+   * removing (a test's temporary folder: ENOTEMPTY), or has handed to another process.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
   private save(): void {
-    if (!this.file) return;
+    if (!this.file || this.closed) return;
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
