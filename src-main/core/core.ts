@@ -427,6 +427,8 @@ export function createCore(options: CoreOptions = {}): Core {
       await Promise.all([...locks]);
       // Other environment probes still running answer their callers but write no cache file.
       environments.probes.close();
+      // A WAL checkpoint running on its thread ends before the ledger's connection closes.
+      await ledger?.checkpointer?.settled();
       ledger?.close();
       ledger = null;
       provenance?.close();

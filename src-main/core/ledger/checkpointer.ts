@@ -113,11 +113,26 @@ export class Checkpointer {
     const worker = this.worker;
     this.worker = null;
     if (!worker) return;
-    if (Atomics.load(this.state, 0) === 1) Atomics.wait(this.state, 0, 1, CLOSE_WAIT_MS);
+    try {
+      if (Atomics.load(this.state, 0) === 1) Atomics.wait(this.state, 0, 1, CLOSE_WAIT_MS);
+    } catch {
+      // A thread that may not block (a browser-like context): the app's close awaited
+      // `settled()` first; a bare close lets the worker's connection close on its own.
+    }
     worker.removeAllListeners();
     worker.on('error', () => {}); // it is leaving; nothing is waiting for its answer
     worker.postMessage('close');
     worker.unref();
+  }
+
+  /** Resolves once no checkpoint is running on the worker (the app awaits it before closing the ledger, without blocking). */
+  async settled(): Promise<void> {
+    if (Atomics.load(this.state, 0) !== 1) return;
+    // Node 16+ and Electron have Atomics.waitAsync; the ES2023 lib this builds against does not name it.
+    const waitAsync = (Atomics as unknown as { waitAsync?: (a: Int32Array, i: number, v: number, ms: number) => { async: boolean; value: unknown } }).waitAsync;
+    if (!waitAsync) return;
+    const waiting = waitAsync(this.state, 0, 1, CLOSE_WAIT_MS);
+    if (waiting.async) await waiting.value;
   }
 
   private check(): void {

@@ -98,3 +98,18 @@ describe('closing a ledger while its worker checkpoints', () => {
     }
   });
 });
+
+describe('waiting for a running checkpoint without blocking', () => {
+  it('settled() resolves once the worker has closed its connection, with the thread free meanwhile', async () => {
+    const ledger = tempLedger({ checkpoints: { walPages: 16, checkIntervalMs: 1 } });
+    const session = ledger.createSession('settled');
+    writeRows(ledger, session.id, 400);
+    const state = (ledger.checkpointer as unknown as { state: Int32Array }).state;
+    const end = Date.now() + 10_000;
+    while (Atomics.load(state, 0) === 0 && Date.now() < end) await new Promise((r) => setImmediate(r));
+    expect(Atomics.load(state, 0)).toBe(1);
+    await ledger.checkpointer!.settled();
+    expect(Atomics.load(state, 0)).toBe(0);
+    await ledger.checkpointer!.settled(); // nothing running: at once
+  });
+});
