@@ -36,4 +36,16 @@ describe('a host call of an interrupted cell', () => {
     await vi.waitFor(() => expect(audit.records.at(-1)?.outcome).toMatchObject({ status: 'denied' }), { timeout: 10_000 });
     expect(audit.records.at(-1)!.outcome!.text).toMatch(/cancelled while waiting for approval/);
   }, 60_000);
+
+  it('an R cell too: interrupted, the question withdrawn, the call recorded as not run', async () => {
+    const before = asked.length;
+    const cell = sup.execute('cancel-r', 'r', 'host_call("web_fetch", url = "https://example.org/", reason = "look")');
+    for (let i = 0; i < 1000 && asked.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(asked).toHaveLength(before + 1);
+    expect(sup.interrupt('cancel-r', 'r')).toBe(true);
+    const result = await cell;
+    expect(result.status).toBe('interrupted');
+    expect(asked.at(-1)!.aborted).toBe(true);
+    await vi.waitFor(() => expect(audit.records.at(-1)?.outcome).toMatchObject({ status: 'denied' }), { timeout: 10_000 });
+  }, 60_000);
 });
