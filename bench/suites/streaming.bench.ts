@@ -34,6 +34,9 @@ interface Measured {
   mainThreadUsPerChunk: number | null;
   lagP99: number;
   lagMax: number;
+  /** How long the main thread was runnable but not running during the run (ms), or null where it cannot be read. */
+  mainThreadWaitMs: number | null;
+  wallMs: number;
 }
 
 /** This thread's CPU time in µs (user + system, in clock ticks), where Linux says; else null. */
@@ -43,6 +46,19 @@ function mainThreadCpuUs(): number | null {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of the whole line (11 and 12 after the name).
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Time the main thread spent runnable but waiting for a CPU (Linux: the second field of
+ * /proc/thread-self/schedstat, in ns). With the main thread nearly idle, the lag rows are
+ * mostly this: the thread is woken and waits while other threads hold both cores.
+ */
+function mainThreadWaitNs(): number | null {
+  try {
+    return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(' ')[1]);
   } catch {
     return null;
   }
@@ -67,12 +83,14 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
   lag.enable();
   const cpu0 = process.cpuUsage();
   const thread0 = mainThreadCpuUs();
+  const wait0 = mainThreadWaitNs();
   const t0 = performance.now();
   const run = await app.call<RunRecord>('run.submit', { sessionId: session.id, mutationId, message: 'Stream a long answer.' });
   const done = await app.core.runner.result(run.id);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const thread1 = mainThreadCpuUs();
+  const wait1 = mainThreadWaitNs();
   lag.disable();
   off();
   if (done.status !== 'completed') throw new Error(`the bench run ended ${done.status}: ${done.failureMessage ?? ''}`);
@@ -91,6 +109,8 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
     mainThreadUsPerChunk: thread0 === null || thread1 === null ? null : (thread1 - thread0) / chunks,
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
+    mainThreadWaitMs: wait0 === null || wait1 === null || !Number.isFinite(wait0) || !Number.isFinite(wait1) ? null : (wait1 - wait0) / 1e6,
+    wallMs: ms,
   };
 }
 
@@ -111,6 +131,7 @@ function rows(path: string, m: Measured, targets: boolean): BenchRow[] {
     ...(m.mainThreadUsPerChunk === null ? [] : [{ metric: `main thread's own CPU per streamed chunk (/proc/thread-self, 10 ms ticks), ${short}`, value: m.mainThreadUsPerChunk, unit: 'us/chunk' }]),
     { metric: `main event-loop lag p99 while the run streams ${DELTAS} deltas (monitorEventLoopDelay), ${short}`, value: m.lagP99, unit: 'ms', ...lag },
     { metric: `main event-loop lag max while the run streams, ${short}`, value: m.lagMax, unit: 'ms' },
+    ...(m.mainThreadWaitMs === null ? [] : [{ metric: `main thread runnable but waiting for a CPU during the ${Math.round(m.wallMs)} ms run (/proc/thread-self/schedstat): what the lag is made of when the thread is nearly idle, ${short}`, value: m.mainThreadWaitMs, unit: 'ms' }]),
   ];
 }
 
