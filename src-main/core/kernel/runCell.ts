@@ -117,18 +117,19 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   // there and then. On its own pipe the answer can be read before the `interrupt` frame
   // (fd 4) has reached the worker's reader, and the cell would fail with the call's error
   // instead of ending as interrupted.
+  const answer = (id: number, body: { result: unknown } | { error: string }): string => JSON.stringify({ type: 'host_response', id, ...body, ...(interrupted ? { interrupted } : {}) });
   const reply = (id: number, result: unknown) => {
     let line: string;
     try {
-      line = JSON.stringify(interrupted ? { type: 'host_response', id, result: result ?? null, interrupted } : { type: 'host_response', id, result: result ?? null });
+      line = answer(id, { result: result ?? null });
     } catch (error) {
       // An unserialisable result becomes an error in the cell, not a hang.
-      line = JSON.stringify({ type: 'host_response', id, error: `the host's answer could not be encoded: ${errorMessage(error)}`, ...(interrupted ? { interrupted } : {}) });
+      line = answer(id, { error: `the host's answer could not be encoded: ${errorMessage(error)}` });
     }
     proc.sendAnswer(line);
   };
   const replyError = (id: number, error: unknown) => {
-    proc.sendAnswer(JSON.stringify({ type: 'host_response', id, error: errorMessage(error) || 'the host call failed', ...(interrupted ? { interrupted } : {}) }));
+    proc.sendAnswer(answer(id, { error: errorMessage(error) || 'the host call failed' }));
   };
 
   const sink: CellSink = {

@@ -42,7 +42,7 @@ const FRAME_HEADER = 24;
 // checkpoints, never writes a row, and holds its connection only while it checkpoints, so
 // when the ledger closes, the main connection is the last one: SQLite then copies the
 // rest of the WAL and removes it, as it did before.
-// \`state\` is shared with the main thread: [0] is 1 from the moment a checkpoint is asked
+// `state` is shared with the main thread: [0] is 1 from the moment a checkpoint is asked
 // for until the worker's connection is closed again, [1] is 1 once the ledger closes (a
 // checkpoint asked for before then is skipped, not started).
 const WORKER = `

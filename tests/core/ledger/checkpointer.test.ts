@@ -73,17 +73,22 @@ describe('closing a ledger whose worker has checkpointed', () => {
   });
 });
 
+/** Waits for the moment a checkpoint has been handed to the worker (the shared flag is up); returns the flags. */
+async function checkpointHandedOver(ledger: ReturnType<typeof tempLedger>): Promise<Int32Array> {
+  const state = (ledger.checkpointer as unknown as { state: Int32Array }).state;
+  const end = Date.now() + 10_000;
+  while (Atomics.load(state, 0) === 0 && Date.now() < end) await new Promise((r) => setImmediate(r));
+  expect(Atomics.load(state, 0)).toBe(1);
+  return state;
+}
+
 describe('closing a ledger while its worker checkpoints', () => {
   it('waits for the checkpoint: when close returns, the WAL is gone and nothing in the folder changes afterwards', async () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const ledger = tempLedger({ checkpoints: { walPages: 16, checkIntervalMs: 1 } });
       const session = ledger.createSession('close during checkpoint');
       writeRows(ledger, session.id, 400);
-      // The moment a checkpoint has been handed to the worker (the shared flag is up).
-      const state = (ledger.checkpointer as unknown as { state: Int32Array }).state;
-      const end = Date.now() + 10_000;
-      while (Atomics.load(state, 0) === 0 && Date.now() < end) await new Promise((r) => setImmediate(r));
-      expect(Atomics.load(state, 0)).toBe(1);
+      await checkpointHandedOver(ledger);
       const dir = ledger.file.slice(0, ledger.file.lastIndexOf('/'));
       ledger.close();
       // Watched from the moment close returns: a connection closing late would make and
@@ -104,10 +109,7 @@ describe('waiting for a running checkpoint without blocking', () => {
     const ledger = tempLedger({ checkpoints: { walPages: 16, checkIntervalMs: 1 } });
     const session = ledger.createSession('settled');
     writeRows(ledger, session.id, 400);
-    const state = (ledger.checkpointer as unknown as { state: Int32Array }).state;
-    const end = Date.now() + 10_000;
-    while (Atomics.load(state, 0) === 0 && Date.now() < end) await new Promise((r) => setImmediate(r));
-    expect(Atomics.load(state, 0)).toBe(1);
+    const state = await checkpointHandedOver(ledger);
     await ledger.checkpointer!.settled();
     expect(Atomics.load(state, 0)).toBe(0);
     await ledger.checkpointer!.settled(); // nothing running: at once
