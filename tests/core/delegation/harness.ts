@@ -123,9 +123,7 @@ export function delegationHarness(options: { reply: Reply; limits?: Partial<Dele
       await runner.close();
       await service.close();
       ledger.close();
-      // Retried: in two CI runs a file appeared in the folder while it was being removed
-      // (ENOTEMPTY) just after the ledger closed; the writer is not identified yet.
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -141,9 +141,7 @@ export async function openShell(browser: Browser, options: ShellOptions = {}): P
       stopForwarding();
       await context.close();
       await core.close();
-      // Retried: in a CI run a file appeared in cache/ while the folder was being removed
-      // (ENOTEMPTY) just after the core closed; the writer is not identified yet.
-      await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
