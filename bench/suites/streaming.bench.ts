@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { RunRecord } from '../../src-preload/contract/sessions';
 import type { ReplyStep } from '../../src-main/core/llm/scripted/script';
@@ -6,12 +5,11 @@ import { validAnswer } from '../../tests/support/mockModel';
 import { loadConfigEnv } from '../../src-main/core/config/env';
 import { createModel } from '../../src-main/core/llm/model';
 import { installInMemoryModel } from '../support/inMemoryModel';
+import { threadSched } from '../support/threadSched';
 import { startProductionApp, startScriptedModelProcess, type ProductionApp } from '../support/productionCore';
 import type { BenchRow, BenchSuite } from '../types';
 
 const DELTAS = 50_000;
-/** USER_HZ: /proc reports CPU times in these (100 on every Linux the app runs on). */
-const TICKS_PER_SECOND = 100;
 const WARM_DELTAS = 2_000;
 const CHARS_PER_DELTA = 8;
 
@@ -39,31 +37,6 @@ interface Measured {
   wallMs: number;
 }
 
-/** This thread's CPU time in µs (user + system, in clock ticks), where Linux says; else null. */
-function mainThreadCpuUs(): number | null {
-  try {
-    const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the whole line (11 and 12 after the name).
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Time the main thread spent runnable but waiting for a CPU (Linux: the second field of
- * /proc/thread-self/schedstat, in ns). With the main thread nearly idle, the lag rows are
- * mostly this: the thread is woken and waits while other threads hold both cores.
- */
-function mainThreadWaitNs(): number | null {
-  try {
-    return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * One run through the production path: the router's `run.submit` -> `core.runner`
  * (SessionRunner as buildRunner wires it) -> the OpenAI provider (AI SDK) reading the
@@ -82,15 +55,13 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
   const lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
   const cpu0 = process.cpuUsage();
-  const thread0 = mainThreadCpuUs();
-  const wait0 = mainThreadWaitNs();
+  const sched0 = threadSched();
   const t0 = performance.now();
   const run = await app.call<RunRecord>('run.submit', { sessionId: session.id, mutationId, message: 'Stream a long answer.' });
   const done = await app.core.runner.result(run.id);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const thread1 = mainThreadCpuUs();
-  const wait1 = mainThreadWaitNs();
+  const sched1 = threadSched();
   lag.disable();
   off();
   if (done.status !== 'completed') throw new Error(`the bench run ended ${done.status}: ${done.failureMessage ?? ''}`);
@@ -106,10 +77,10 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
     published,
     perSec: chunks / (ms / 1000),
     cpuUsPerChunk: (cpu.user + cpu.system) / chunks,
-    mainThreadUsPerChunk: thread0 === null || thread1 === null ? null : (thread1 - thread0) / chunks,
+    mainThreadUsPerChunk: sched0 && sched1 ? (sched1.onCpuNs - sched0.onCpuNs) / 1e3 / chunks : null,
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
-    mainThreadWaitMs: wait0 === null || wait1 === null || !Number.isFinite(wait0) || !Number.isFinite(wait1) ? null : (wait1 - wait0) / 1e6,
+    mainThreadWaitMs: sched0 && sched1 ? (sched1.waitNs - sched0.waitNs) / 1e6 : null,
     wallMs: ms,
   };
 }
@@ -128,7 +99,7 @@ function rows(path: string, m: Measured, targets: boolean): BenchRow[] {
   return [
     { metric: `streamed chunks, ${path} (${m.chunks} chunks: ${m.textDeltas} model text deltas and ${m.chunks - m.textDeltas} others; deltas that arrive in one read reach the SDK as one event; stored and published as ${m.stored} rows)`, value: Math.round(m.perSec), unit: 'chunks/s', ...rate },
     { metric: `process CPU per streamed chunk (user + system, every thread: main, model thread, GC), ${short}`, value: m.cpuUsPerChunk, unit: 'us/chunk' },
-    ...(m.mainThreadUsPerChunk === null ? [] : [{ metric: `main thread's own CPU per streamed chunk (/proc/thread-self, 10 ms ticks), ${short}`, value: m.mainThreadUsPerChunk, unit: 'us/chunk' }]),
+    ...(m.mainThreadUsPerChunk === null ? [] : [{ metric: `main thread's own CPU per streamed chunk (/proc/thread-self/schedstat), ${short}`, value: m.mainThreadUsPerChunk, unit: 'us/chunk' }]),
     { metric: `main event-loop lag p99 while the run streams ${DELTAS} deltas (monitorEventLoopDelay), ${short}`, value: m.lagP99, unit: 'ms', ...lag },
     { metric: `main event-loop lag max while the run streams, ${short}`, value: m.lagMax, unit: 'ms' },
     ...(m.mainThreadWaitMs === null ? [] : [{ metric: `main thread runnable but waiting for a CPU during the ${Math.round(m.wallMs)} ms run (/proc/thread-self/schedstat): what the lag is made of when the thread is nearly idle, ${short}`, value: m.mainThreadWaitMs, unit: 'ms' }]),

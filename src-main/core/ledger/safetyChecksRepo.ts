@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './timeOrderedId';
 import type { Db } from './database';
 import { nowIso } from './util';
 
@@ -95,7 +95,7 @@ export class SafetyChecksRepo {
 
   /** The check's row made now (id, time) and written by `write`, or replayed from `journal`. */
   prepare(input: SafetyCheckInput): { record: SafetyCheckRecord; write: () => void; journal: SafetyCheckJournalRecord } {
-    const record: SafetyCheckRecord = { ...input, id: `sc_${randomUUID()}`, at: nowIso() };
+    const record: SafetyCheckRecord = { ...input, id: `sc_${timeOrderedId()}`, at: nowIso() };
     return { record, write: () => this.run(this.insert, record), journal: { k: 'safety_check', record } };
   }
 

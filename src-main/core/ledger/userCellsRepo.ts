@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './timeOrderedId';
 import type { KernelCellResult, KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { UserCellHostCall, UserCellRecord } from '../../../src-preload/contract/notebook';
 import type { Db } from './database';
@@ -106,7 +106,7 @@ export class UserCellsRepo {
       this.beforeRead();
       version = ((this.q.lastVersion.get(input.sessionId, input.cellKey) as number | null) ?? 0) + 1;
     }
-    const row = rowOf(input, input.cellKey ?? `uc_${randomUUID()}`, version);
+    const row = rowOf(input, input.cellKey ?? `uc_${timeOrderedId()}`, version);
     // The record from what was given, not parsed back from the row's JSON (every cell pays for this).
     const record = toRecord(row, { result: input.result, hostCalls: input.hostCalls ?? [] });
     return { record, write: () => void this.q.insert.run(row), journal: { k: 'user_cell', row } };
@@ -125,7 +125,7 @@ export class UserCellsRepo {
 
 function rowOf(input: UserCellInput, cellKey: string, version: number): Row {
   return {
-    id: `ucv_${randomUUID()}`,
+    id: `ucv_${timeOrderedId()}`,
     session_id: input.sessionId,
     cell_key: cellKey,
     version,
