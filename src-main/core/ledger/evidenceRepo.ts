@@ -46,23 +46,22 @@ export class SqliteEvidenceStore implements EvidenceStore {
   }
 
   record(input: NewEvidence): EvidenceRecord {
-    const prepared = this.prepare(input);
-    // Inserted: the record as a read would return it, without reading it back (every cell
-    // the user runs records one). Kept: the stored one.
-    if (this.insert.run(prepared.journal.row).changes === 1) return prepared.record;
-    return this.get(input.sessionId, prepared.record.id)!;
+    const { row } = this.prepare(input);
+    // Inserted: the record as a read would return it (the envelope through JSON), without
+    // reading it back. Kept: the stored one.
+    if (this.insert.run(row).changes === 1) return fromRow(row);
+    return this.get(input.sessionId, row.id)!;
   }
 
   /**
-   * The record as a read of it will return it (the envelope through JSON), and the write
-   * that stores it; evidence with its id already stored is kept (the ids are stable, so it
-   * is the same evidence).
+   * The row and the write that stores it; evidence with its id already stored is kept (the
+   * ids are stable, so it is the same evidence). No record is parsed back: a user cell's
+   * evidence (every cell the user runs records one) needs only its id.
    */
-  prepare(input: NewEvidence): { record: EvidenceRecord; write: () => void; journal: EvidenceJournalRecord } {
+  prepare(input: NewEvidence): { id: string; row: Row; write: () => void; journal: EvidenceJournalRecord } {
     const rec = toRecord(input);
-    const envelope = JSON.stringify(rec.envelope);
-    const row: Row = { session_id: rec.sessionId, id: rec.id, kind: rec.kind, title: rec.title, snippet: rec.snippet, envelope, created_at: rec.createdAt };
-    return { record: { ...rec, envelope: JSON.parse(envelope) as Record<string, unknown> }, write: () => void this.insert.run(row), journal: { k: 'evidence', row } };
+    const row: Row = { session_id: rec.sessionId, id: rec.id, kind: rec.kind, title: rec.title, snippet: rec.snippet, envelope: JSON.stringify(rec.envelope), created_at: rec.createdAt };
+    return { id: row.id, row, write: () => void this.insert.run(row), journal: { k: 'evidence', row } };
   }
 
   applyJournal(entry: EvidenceJournalRecord): void {

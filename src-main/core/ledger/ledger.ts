@@ -193,7 +193,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       journaled,
       async recordUserCell(input, cellEvidence) {
         const ev = cellEvidence ? evidence.prepare(cellEvidence) : null;
-        const cell = userCells.prepare({ ...input, evidenceId: ev?.record.id ?? null });
+        const cell = userCells.prepare({ ...input, evidenceId: ev?.id ?? null });
         const write = () => {
           ev?.write();
           cell.write();

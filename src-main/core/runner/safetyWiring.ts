@@ -79,7 +79,7 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
       return biosecurityGuard({ ...run, approvals, record, identityEvidence: () => identityEvidence(run.sessionId) });
     },
     async reviewUserCell(sessionId, language, code) {
-      const gated = await gate.check(language, code, { sessionId, runId: null, subject: 'user_cell', signal: new AbortController().signal });
+      const gated = await gate.check(language, code, { sessionId, runId: null, subject: 'user_cell' });
       if (!gated.run) {
         await gated.recorded;
         throw new AppError('refused', gated.message);

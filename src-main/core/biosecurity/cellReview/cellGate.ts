@@ -24,7 +24,8 @@ export interface GateContext {
   runId: string | null;
   turn?: number;
   subject: 'cell' | 'user_cell';
-  signal: AbortSignal;
+  /** Withdraws an approval question; none (a user's cell): the question waits for its answer. */
+  signal?: AbortSignal;
   cellId?: string;
   emit?: (chunk: StreamChunk) => void;
 }
@@ -93,7 +94,8 @@ export class CellGate {
         ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
         ...(ctx.emit ? { emit: ctx.emit } : {}),
       },
-      ctx.signal,
+      // Made only for a question: an AbortController costs more than a trivial cell's review.
+      ctx.signal ?? new AbortController().signal,
     );
     const recorded = record(answer.allowed ? 'approved' : 'denied', reason, answer.requestId);
     if (answer.allowed) return { run: true, review, recorded };
