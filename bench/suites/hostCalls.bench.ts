@@ -4,7 +4,7 @@ import type { RunRecord } from '../../src-preload/contract/sessions';
 import { validAnswer } from '../../tests/support/mockModel';
 import { createKernelHostHandler } from '../../src-main/core/capabilities/kernelHost';
 import { startProductionApp, startScriptedModelProcess, type ProductionApp } from '../support/productionCore';
-import { threadSched } from '../support/threadSched';
+import { schedSince, threadSched } from '../support/threadSched';
 import type { BenchSuite } from '../types';
 
 const CALLS = 5_000;
@@ -81,7 +81,7 @@ const suite: BenchSuite = {
       const run = await app.call<RunRecord>('run.submit', { sessionId: session.id, mutationId: 'bench-host', message: 'Read notes.txt.' });
       const done = await app.core.runner.result(run.id);
       const cpu = process.cpuUsage(cpu0);
-      const sched1 = threadSched();
+      const used = schedSince(sched0);
       const file = path.join(app.core.kernels.workspaceFor(session.id), RESULT_FILE);
       if (!fs.existsSync(file)) throw new Error(`the bench cell did not finish (run ${done.status}); no ${RESULT_FILE} in the workspace`);
       const { calls, rounds } = JSON.parse(fs.readFileSync(file, 'utf8')) as { calls: number; rounds: number[] };
@@ -99,7 +99,7 @@ const suite: BenchSuite = {
         // The whole run's main-process CPU (the kernel start and the model's two replies included), per call.
         { metric: 'main-process CPU per host call (user + system over the whole run / calls; the kernel worker is another process)', value: (cpu.user + cpu.system) / made, unit: 'us/call' },
         // The main thread alone (exact, /proc/thread-self/schedstat): at 10,000 calls/s it could spend at most 100 us a call.
-        ...(sched0 && sched1 ? [{ metric: 'main-thread CPU per host call (the whole run / calls; /proc/thread-self/schedstat)', value: (sched1.onCpuNs - sched0.onCpuNs) / 1e3 / made, unit: 'us/call' }] : []),
+        ...(used ? [{ metric: 'main-thread CPU per host call (the whole run / calls; /proc/thread-self/schedstat)', value: used.onCpuUs / made, unit: 'us/call' }] : []),
         // Where the production row's time goes: this layer, plus the kernel round trip (the kernel suite's echo-host row).
         { metric: `internal layer: the same read_file calls into the host's kernel-call handler in process (HostDispatcher -> permissions -> LedgerAudit; no kernel, no IPC; a turn of the event loop before each)`, value: Math.round(alone.perSec), unit: 'calls/s' },
         { metric: 'internal layer: CPU per call of that layer (user + system, this process)', value: alone.cpuUs, unit: 'us/call' },

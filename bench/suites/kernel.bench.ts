@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KernelSupervisor } from '../../src-main/core/kernel/supervisor';
-import { threadSched } from '../support/threadSched';
+import { schedSince, threadSched } from '../support/threadSched';
 import type { BenchRow, BenchSuite } from '../types';
 
 function percentile(sorted: number[], p: number): number {
@@ -56,12 +56,12 @@ const suite: BenchSuite = {
         await sup.execute('cold', 'python', 'pass');
         times.push(performance.now() - s);
       }
-      const sched1 = threadSched();
+      const used = schedSince(sched0);
       times.sort((a, b) => a - b);
       const p50 = percentile(times, 50);
       rows.push({ metric: 'internal layer: trivial cell round trip p50 (KernelSupervisor alone; production row in cellRoundTrip)', value: p50, unit: 'ms' });
       rows.push({ metric: 'internal layer: trivial cell round trip p95 (KernelSupervisor alone)', value: percentile(times, 95), unit: 'ms' });
-      if (sched0 && sched1) rows.push({ metric: 'internal layer: main-thread CPU per trivial cell (KernelSupervisor alone; /proc/thread-self/schedstat)', value: (sched1.onCpuNs - sched0.onCpuNs) / 1e3 / times.length, unit: 'us/cell' });
+      if (used) rows.push({ metric: 'internal layer: main-thread CPU per trivial cell (KernelSupervisor alone; /proc/thread-self/schedstat)', value: used.onCpuUs / times.length, unit: 'us/cell' });
       const n = 5_000;
       const rpc = await sup.execute('cold', 'python', `import time\nt = time.perf_counter()\nfor i in range(${n}):\n    host.call("echo", i=i)\nprint(time.perf_counter() - t)`);
       const perSec = n / Number(rpc.stdout.trim());

@@ -5,7 +5,7 @@ import { validAnswer } from '../../tests/support/mockModel';
 import { loadConfigEnv } from '../../src-main/core/config/env';
 import { createModel } from '../../src-main/core/llm/model';
 import { installInMemoryModel } from '../support/inMemoryModel';
-import { threadSched } from '../support/threadSched';
+import { schedSince, threadSched } from '../support/threadSched';
 import { startProductionApp, startScriptedModelProcess, type ProductionApp } from '../support/productionCore';
 import type { BenchRow, BenchSuite } from '../types';
 
@@ -61,7 +61,7 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
   const done = await app.core.runner.result(run.id);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const sched1 = threadSched();
+  const used = schedSince(sched0);
   lag.disable();
   off();
   if (done.status !== 'completed') throw new Error(`the bench run ended ${done.status}: ${done.failureMessage ?? ''}`);
@@ -77,10 +77,10 @@ async function measureRun(app: ProductionApp, mutationId: string): Promise<Measu
     published,
     perSec: chunks / (ms / 1000),
     cpuUsPerChunk: (cpu.user + cpu.system) / chunks,
-    mainThreadUsPerChunk: sched0 && sched1 ? (sched1.onCpuNs - sched0.onCpuNs) / 1e3 / chunks : null,
+    mainThreadUsPerChunk: used ? used.onCpuUs / chunks : null,
     lagP99: lag.percentile(99) / 1e6,
     lagMax: lag.max / 1e6,
-    mainThreadWaitMs: sched0 && sched1 ? (sched1.waitNs - sched0.waitNs) / 1e6 : null,
+    mainThreadWaitMs: used ? used.waitMs : null,
     wallMs: ms,
   };
 }

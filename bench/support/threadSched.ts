@@ -17,3 +17,10 @@ export function threadSched(): ThreadSched | null {
     return null;
   }
 }
+
+/** What the calling thread used since `start` (on CPU in us, waiting for a CPU in ms), or null where it cannot be read. */
+export function schedSince(start: ThreadSched | null): { onCpuUs: number; waitMs: number } | null {
+  const now = threadSched();
+  if (!start || !now) return null;
+  return { onCpuUs: (now.onCpuNs - start.onCpuNs) / 1e3, waitMs: (now.waitNs - start.waitNs) / 1e6 };
+}
