@@ -64,13 +64,15 @@ export const kernelCommand: CliCommand = {
     }
     const limit = timeoutMs ? { timeoutMs, timeLimitHint: 'Give it more with --timeout MS.' } : {};
     // The pre-execution review (issue 27): a flagged cell runs only once approved (headless: OPENAI4S_UNATTENDED_APPROVAL=allow).
+    let review: { record(): Promise<void> };
     try {
-      await core!.safety.reviewUserCell(sessionId, lang as KernelLanguage, code);
+      review = await core!.safety.reviewUserCell(sessionId, lang as KernelLanguage, code);
     } catch (error) {
       io.err(errorMessage(error));
       return 1;
     }
-    const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, limit);
+    const record = () => void review.record();
+    const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, { ...limit, onSent: record }).finally(() => review.record());
     if (values.json) io.out(JSON.stringify(result, null, 2));
     else {
       if (result.sandbox.state !== 'sandboxed') io.err(`[kernel sandbox ${describeSandbox(result.sandbox)}]`);

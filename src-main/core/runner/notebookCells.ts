@@ -67,7 +67,8 @@ export class NotebookCells {
     return this.deps.userCells().list(sessionId);
   }
 
-  async run(input: UserCellInput): Promise<UserCellRun> {
+  /** `onSent`: called once the cell is written to its kernel (work that may overlap its run). */
+  async run(input: UserCellInput, hooks: { onSent?: () => void } = {}): Promise<UserCellRun> {
     const owner: KernelLeaseOwner = { kind: 'user', id: input.cellKey ?? 'new cell', label: `your ${LABEL[input.language]} cell` };
     return this.deps.lease.run(input.sessionId, owner, async () => {
       const startedAt = new Date().toISOString();
@@ -76,6 +77,7 @@ export class NotebookCells {
       const result = await this.deps.kernels.execute(input.sessionId, input.language, input.code, {
         ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
         onHostCall: (call) => hostCalls.push(recordedCall(call)),
+        ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
       });
       const services = this.deps.provenance?.() ?? null;
       const cell = {

@@ -12,6 +12,8 @@ import { appRoot } from '../config/appPaths';
 import type { ConfigEnv } from '../config/env';
 import type { ActionGuardPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
+import type { SafetyCheckInput } from '../ledger/safetyChecksRepo';
+import { nowIso } from '../ledger/util';
 import type { LanguageModelPort } from '../llm/types';
 import type { ProvenanceServices } from '../provenance/services';
 import { safetyApprovals } from './safetyApprovals';
@@ -36,10 +38,13 @@ export interface SafetyLayers {
   guard(run: { sessionId: string; runId: string; model: LanguageModelPort | null }): ActionGuardPort | undefined;
   /**
    * The gate in front of a cell the user runs (kernel.execute): resolves to run it, throws
-   * AppError('refused') otherwise. `recorded` settles once the check's row is committed:
-   * the caller awaits it before it answers (see `buildSafetyLayers`).
+   * AppError('refused') otherwise (its check's row durable first). For a cell that runs,
+   * `record()` writes the check's row (made at the verdict, with its time): the caller calls
+   * it once the cell is sent to its kernel (the main thread waits for the kernel then, so
+   * the write is off the round trip), and awaits it before it answers. It settles once the
+   * row is durable, never rejects, and returns the same promise when called again.
    */
-  reviewUserCell(sessionId: string, language: 'python' | 'r', code: string): Promise<{ recorded: Promise<void> }>;
+  reviewUserCell(sessionId: string, language: 'python' | 'r', code: string): Promise<{ record(): Promise<void> }>;
   posture(): SafetyReport;
   close(): void;
 }
@@ -55,11 +60,11 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
   // its own (Ledger.journaled: journaled now, committed with the cell's own rows in the
   // next group commit), so no commit adds to the cell's round trip; the route answers only
   // once it is durable. Other checks are written synchronously, as before.
-  const record = (input: Parameters<Ledger['safety']['record']>[0]): void | Promise<void> => {
+  const record = (input: Parameters<Ledger['safety']['record']>[0], at?: string): void | Promise<void> => {
     const ledger = deps.ledger();
     if (!ledger.sessions.find(input.sessionId)) return;
     if (input.subject === 'user_cell') {
-      const check = ledger.safety.prepare(input);
+      const check = ledger.safety.prepare(input, at);
       return ledger.journaled([check.journal], check.write);
     }
     ledger.safety.record(input);
@@ -79,12 +84,23 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
       return biosecurityGuard({ ...run, approvals, record, identityEvidence: () => identityEvidence(run.sessionId) });
     },
     async reviewUserCell(sessionId, language, code) {
-      const gated = await gate.check(language, code, { sessionId, runId: null, subject: 'user_cell' });
+      let start!: () => void;
+      const started = new Promise<void>((resolve) => (start = resolve));
+      // The row is made at the verdict (its time is the check's) and written once started.
+      const later = (input: SafetyCheckInput): Promise<void> => {
+        const at = nowIso();
+        return started.then(() => record(input, at));
+      };
+      const gated = await gate.check(language, code, { sessionId, runId: null, subject: 'user_cell', record: later });
+      const written = (): Promise<void> => {
+        start();
+        return gated.recorded;
+      };
       if (!gated.run) {
-        await gated.recorded;
+        await written();
         throw new AppError('refused', gated.message);
       }
-      return { recorded: gated.recorded };
+      return { record: written };
     },
     posture: () => safetyReport(deps.env, deps.processEnv),
     close: () => python?.stop(),

@@ -28,6 +28,8 @@ export interface GateContext {
   signal?: AbortSignal;
   cellId?: string;
   emit?: (chunk: StreamChunk) => void;
+  /** Writes this check's row in place of `deps.record` (a user's cell writes it once the cell is sent: `SafetyLayers.reviewUserCell`). */
+  record?: CellGateDeps['record'];
 }
 
 /**
@@ -53,9 +55,10 @@ export class CellGate {
     const review = await this.deps.reviewer.review(language, code);
     const digest = sha256(code);
     const trigger = { findings: review.findings, ...(review.note ? { note: review.note } : {}) };
+    const write = ctx.record ?? this.deps.record;
     const record = (outcome: SafetyCheckInput['outcome'], reason: string, requestId: string | null): Promise<void> => {
       try {
-        const written = this.deps.record({
+        const written = write({
           sessionId: ctx.sessionId,
           runId: ctx.runId,
           turn: ctx.turn ?? null,
