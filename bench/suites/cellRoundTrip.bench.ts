@@ -32,6 +32,9 @@ async function longestBlockWhileStarting(app: ProductionApp, count: number): Pro
   return longest;
 }
 
+const ROUNDS = 3;
+const CELLS_PER_ROUND = 1_000;
+
 const suite: BenchSuite = {
   name: 'cellRoundTrip',
   async run() {
@@ -42,18 +45,28 @@ const suite: BenchSuite = {
       await app.call('kernel.execute', input); // the first start also builds the kernel cache and probes the sandbox
       const startBlock = await longestBlockWhileStarting(app, 5);
       for (let i = 0; i < 200; i++) await app.call('kernel.execute', input); // start + warm up
+      // Three rounds with a pause between: the machine's speed moves within seconds here, so
+      // the row is the median of the rounds' medians, with the slowest and fastest beside it.
       const times: number[] = [];
+      const roundP50s: number[] = [];
       const cpu0 = process.cpuUsage();
       const sched0 = threadSched();
-      for (let i = 0; i < 1_000; i++) {
-        const t = performance.now();
-        await app.call('kernel.execute', input);
-        times.push(performance.now() - t);
+      for (let round = 0; round < ROUNDS; round++) {
+        if (round) await new Promise((resolve) => setTimeout(resolve, 500));
+        const roundTimes: number[] = [];
+        for (let i = 0; i < CELLS_PER_ROUND; i++) {
+          const t = performance.now();
+          await app.call('kernel.execute', input);
+          roundTimes.push(performance.now() - t);
+        }
+        times.push(...roundTimes);
+        roundP50s.push(percentile(roundTimes.sort((a, b) => a - b), 50));
       }
       const used = schedSince(sched0);
       const cpu = process.cpuUsage(cpu0);
       times.sort((a, b) => a - b);
-      const p50 = percentile(times, 50);
+      roundP50s.sort((a, b) => a - b);
+      const p50 = roundP50s[1]!;
       // What the layers above the supervisor cost (review, lease, the user cell's record and
       // its group commit, the router): compare with the kernel suite's supervisor-alone row.
       const cpuRows = [
@@ -61,8 +74,10 @@ const suite: BenchSuite = {
         { metric: 'process CPU per trivial cell (every thread of the app: main, GC, workers; the kernel is another process)', value: (cpu.user + cpu.system) / times.length, unit: 'us/cell' },
       ];
       return [
-        { metric: 'trivial cell round trip p50 (router kernel.execute -> core.kernels, production)', value: p50, unit: 'ms', target: '≤ 0.25 ms', met: p50 <= 0.25 },
-        { metric: 'trivial cell round trip p95 (router kernel.execute -> core.kernels, production)', value: percentile(times, 95), unit: 'ms' },
+        { metric: `trivial cell round trip p50 (router kernel.execute -> core.kernels, production), median of ${ROUNDS} rounds of ${CELLS_PER_ROUND}`, value: p50, unit: 'ms', target: '≤ 0.25 ms', met: p50 <= 0.25 },
+        { metric: 'fastest round’s p50', value: roundP50s[0]!, unit: 'ms' },
+        { metric: 'slowest round’s p50', value: roundP50s.at(-1)!, unit: 'ms' },
+        { metric: 'trivial cell round trip p95 (router kernel.execute -> core.kernels, production; every round)', value: percentile(times, 95), unit: 'ms' },
         ...cpuRows,
         { metric: 'longest event-loop block while a new session starts its sandboxed kernel (router kernel.execute, worst of 5)', value: startBlock, unit: 'ms' },
       ];
