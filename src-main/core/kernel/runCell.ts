@@ -42,7 +42,7 @@ export interface CellRequest {
   onOutput?: (stream: 'stdout' | 'stderr', text: string, cellId: string) => void;
   /** Sees each host call of the cell with its answer (a user's Notebook cell records them, issue 25). */
   onHostCall?: (call: ObservedHostCall) => void;
-  /** Called once the cell's frame is written to the kernel: work that may overlap the cell's run. */
+  /** Called right after the cell's frame is handed to the process: work that may overlap the cell's run. */
   onSent?: () => void;
   /** Registers the cell's interrupt function with the supervisor while it runs. */
   setInterrupt: (fn: (graceMs: number) => void) => void;

@@ -68,8 +68,9 @@ export interface ExecuteOptions {
   /** Sees each host call of the cell with its answer (issue 25: a user's cell records them for its export). */
   onHostCall?: (call: ObservedHostCall) => void;
   /**
-   * Called once the cell is written to its kernel (not for a cell that never started): the
-   * main thread is idle while the kernel runs, so bookkeeping done here is off the round trip.
+   * Called right after the cell is handed to its kernel process (its frame written), not for
+   * a cell that never got one: the main thread only waits while the kernel runs, so
+   * bookkeeping done here is off the round trip.
    */
   onSent?: () => void;
   /**
