@@ -22,7 +22,7 @@ function ledger(texts: string[], seqOf = (i: number) => i + 1): EarlierPageFetch
   return async ({ afterSeq, beforeSeq, limit }) => {
     const rows = texts.map((text, i) => ({ seq: seqOf(i), text })).filter((r) => r.seq > afterSeq && r.seq < beforeSeq);
     const page = rows.slice(0, limit);
-    return { sessionId: S, seqs: page.map((r) => r.seq), runIds: page.map(() => null), chunks: page.map((r) => r.text), complete: rows.length <= limit } satisfies ChunkPage;
+    return { sessionId: S, seqs: page.map((r) => r.seq), runIds: page.map(() => null), lines: page.map((r) => r.text).join('\n'), complete: rows.length <= limit } satisfies ChunkPage;
   };
 }
 
@@ -46,5 +46,11 @@ describe('folding the earlier history of a session opened at its end', () => {
     const texts = chunks.map((c) => JSON.stringify(c));
     texts[6] = '{"type":"text-delta",';
     await expect(foldEarlier(ledger(texts), S, 19, 4)).rejects.toThrow(/stored chunk at seq 7 of session session-1 is not JSON: the ledger file is damaged/);
+  });
+
+  it('refuses a page whose text does not split into one line per chunk (a damaged row holding a raw newline), naming its seqs', async () => {
+    const texts = chunks.map((c) => JSON.stringify(c));
+    texts[6] = '{"type":"text-delta",\n"id":"t"}';
+    await expect(foldEarlier(ledger(texts), S, 19, 4)).rejects.toThrow(/stored chunks of session session-1 from seq 5 to 8 are 4 but read as 5 lines: the ledger file is damaged/);
   });
 });

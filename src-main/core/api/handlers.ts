@@ -160,7 +160,11 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       // One more than the page holds tells whether any is left before beforeSeq.
       const page = core.ledger.events.readTextBetween(input.sessionId, input.afterSeq, input.beforeSeq, input.limit + 1);
       const complete = page.seqs.length <= input.limit;
-      if (!complete) for (const column of [page.seqs, page.runIds, page.chunks]) column.length = input.limit;
+      if (!complete) {
+        page.seqs.length = input.limit;
+        page.runIds.length = input.limit;
+        page.lines = page.lines.slice(0, page.lines.lastIndexOf('\n'));
+      }
       return { sessionId: input.sessionId, ...page, complete };
     },
     'session.replay': (input) => {

@@ -115,8 +115,18 @@ export class EventLog {
       // Raw rows (arrays, not objects) of only the columns the reader lacks: opening a
       // session reads 100k of them, and the session id is the query's own argument.
       readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
-      // The chunk's stored text, unparsed (`session.earlier` sends it on as it is).
-      readTextBetween: db.prepare('SELECT seq, run_id, chunk FROM stream_events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?').raw(),
+      // The chunks' stored text, unparsed and joined a line each (`session.earlier` sends it
+      // on as it is): one row, not one per chunk (a row costs more to hand to JavaScript than
+      // SQLite takes to read it). JSON as the ledger writes it holds no raw newline. The three
+      // aggregates see the rows in one order, the subquery's (an ORDER BY inside them would
+      // sort the page's text again: twice the time); `readTextBetween` checks the seqs.
+      readTextBetween: db
+        .prepare(
+          `SELECT json_group_array(seq), json_group_array(run_id), group_concat(chunk, char(10))
+             FROM (SELECT seq, run_id, chunk FROM stream_events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?)`,
+        )
+        .raw(),
+      readTextRows: db.prepare('SELECT seq, run_id, chunk FROM stream_events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?').raw(),
       readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
       // Walks back from a seq to the nearest user turn (the primary key's order, one turn's rows).
       turnAtOrBefore: db
@@ -324,22 +334,26 @@ export class EventLog {
   }
 
   /**
-   * The chunks after `afterSeq` and before `beforeSeq`, at most `limit`, each as the JSON
-   * text the ledger stores: columns `[seqs, runIds, chunks]`, nothing parsed.
+   * The chunks after `afterSeq` and before `beforeSeq`, at most `limit`, as the JSON text
+   * the ledger stores, nothing parsed: their seqs, their runs, and `lines`, the chunks'
+   * text one per line in seq order ('' for none).
    */
-  readTextBetween(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): { seqs: number[]; runIds: (string | null)[]; chunks: string[] } {
+  readTextBetween(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): { seqs: number[]; runIds: (string | null)[]; lines: string } {
     this.flush();
-    const rows = this.q.readTextBetween.all(sessionId, afterSeq, beforeSeq, limit) as [number, string | null, string][];
-    const seqs = new Array<number>(rows.length);
-    const runIds = new Array<string | null>(rows.length);
-    const chunks = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      seqs[i] = r[0];
-      runIds[i] = r[1];
-      chunks[i] = r[2];
+    const [seqText, runText, lines] = this.q.readTextBetween.get(sessionId, afterSeq, beforeSeq, limit) as [string, string, string | null];
+    const seqs = JSON.parse(seqText) as number[];
+    for (let i = 1; i < seqs.length; i++) {
+      // Never seen: SQLite feeds the aggregates in the subquery's order. Should a version not,
+      // the rows are read one by one instead of sending a page out of order.
+      if (seqs[i]! <= seqs[i - 1]!) return this.readTextRows(sessionId, afterSeq, beforeSeq, limit);
     }
-    return { seqs, runIds, chunks };
+    return { seqs, runIds: JSON.parse(runText) as (string | null)[], lines: lines ?? '' };
+  }
+
+  /** `readTextBetween` a row at a time. */
+  readTextRows(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): { seqs: number[]; runIds: (string | null)[]; lines: string } {
+    const rows = this.q.readTextRows.all(sessionId, afterSeq, beforeSeq, limit) as [number, string | null, string][];
+    return { seqs: rows.map((r) => r[0]), runIds: rows.map((r) => r[1]), lines: rows.map((r) => r[2]).join('\n') };
   }
 
   readRun(sessionId: string, runId: string): StoredChunk[] {

@@ -42,6 +42,23 @@ describe('stream_events: the append-only log', () => {
     expect(reader.db.prepare('SELECT COUNT(*) FROM stream_events').pluck().get()).toBe(100);
   });
 
+  it('reads a page of stored chunk text as one line per chunk, in seq order, the same whether aggregated in SQL or read row by row', () => {
+    const l = tempLedger();
+    const [a, b] = [l.createSession('a'), l.createSession('b')];
+    const { run } = l.runs.submit(a.id, 'm1', 'go');
+    for (let i = 0; i < 30; i++) {
+      l.events.appendSync(a.id, i % 3 ? run.id : null, { type: 'text-delta', id: 't', delta: `line ${i}\nwith a newline and "quotes"` });
+      l.events.appendSync(b.id, null, { type: 'start' });
+    }
+    const page = l.events.readTextBetween(a.id, 4, 20, 10);
+    expect(page.seqs).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(page.runIds).toEqual(page.seqs.map((seq) => (((seq - 1) % 3) ? run.id : null)));
+    expect(page.lines.split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(l.events.readFrom(a.id, 4, 10).map((e) => e.chunk));
+    expect(l.events.readTextRows(a.id, 4, 20, 10)).toEqual(page);
+    expect(l.events.readTextBetween(a.id, 30, 40, 10)).toEqual({ seqs: [], runIds: [], lines: '' });
+    expect(l.events.readTextRows(a.id, 30, 40, 10)).toEqual({ seqs: [], runIds: [], lines: '' });
+  });
+
   it('refuses chunks for an unknown session or a run of another session', () => {
     const l = tempLedger();
     const s = l.createSession();

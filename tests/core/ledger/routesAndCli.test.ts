@@ -77,9 +77,11 @@ describe('opening a session at its end', () => {
       // The earlier chunks, in pages of 7 that stop before the tail; each chunk as the ledger stores it.
       const first = await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 0, beforeSeq: 31, limit: 7 });
       expect(first).toMatchObject({ sessionId: id, seqs: [1, 2, 3, 4, 5, 6, 7], runIds: Array(7).fill(null), complete: false });
-      expect(JSON.parse(first.chunks[0]!)).toEqual({ type: 'user-message', messageId: 'u0', text: 'question 0' });
+      expect(JSON.parse(first.lines.split('\n')[0]!)).toEqual({ type: 'user-message', messageId: 'u0', text: 'question 0' });
+      // One line per chunk, the page cut after its last one (the ledger read one more to tell).
+      expect(first.lines.split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(core.ledger.events.readFrom(id, 0, 7).map((e) => e.chunk));
       expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 23, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [24, 25, 26, 27, 28, 29, 30], complete: true });
-      expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 30, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [], chunks: [], complete: true });
+      expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 30, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [], runIds: [], lines: '', complete: true });
       const pagesAsked: number[] = [];
       const head = await foldEarlier((request) => (pagesAsked.push(request.afterSeq), call<ChunkPage>('session.earlier', request)), id, 31, 7);
       expect(pagesAsked).toEqual([0, 7, 14, 21, 28]);
