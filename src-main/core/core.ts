@@ -390,6 +390,7 @@ export function createCore(options: CoreOptions = {}): Core {
         ...prefixed('host', host.sizes()),
         ...(runner ? prefixed('runner', runner.sizes()) : {}),
         ...(ledger ? prefixed('ledger.events', ledger.events.sizes()) : {}),
+        ...(ledger ? { 'ledger.foldsCatchingUp': ledger.folds.catchingUp } : {}),
         'cells.submitted': cells.size(),
         'generations.open': generations.size(),
         'live.runs': liveRuns.size(),

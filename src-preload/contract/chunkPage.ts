@@ -42,3 +42,14 @@ export function chunksOfPage(page: ChunkPage): StreamChunk[] {
   }
   return chunks;
 }
+
+/**
+ * A session's history as stored folded (`session.folded`): the messages of its chunks 1 to
+ * `throughSeq` (0: none), as one JSON array text. The chunks after `throughSeq` fold on
+ * from `foldStateAt(throughSeq)`; together they give what folding every chunk gives.
+ */
+export interface FoldedHistory {
+  sessionId: string;
+  throughSeq: number;
+  messages: string;
+}

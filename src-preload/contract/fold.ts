@@ -93,6 +93,35 @@ export function applyChunks(state: FoldState, chunks: Iterable<StreamChunk>): Fo
   return draft.done();
 }
 
+/**
+ * Bumped whenever the fold's output for the same chunks changes (a part's shape, a rule):
+ * a history folded and stored by another version is not used (ledger/historyFolds.ts).
+ */
+export const FOLD_VERSION = 1;
+
+/**
+ * Where a user turn starts: before its `user-message` chunk, the chunks folded so far
+ * (`applied`) and the messages there (`messages`), all final. A `user-message` opens a new
+ * message whatever came before and no later chunk touches an earlier one, so
+ * `fold(all) = fold(head).messages ++ applyChunks(foldStateAt(head.length), tail).messages`
+ * for every head that ends where a turn starts (`foldStateAt`).
+ */
+export interface TurnStart {
+  applied: number;
+  messages: number;
+}
+
+/** `applyChunks`, also telling where each user turn in the batch starts (ledger/historyFolds.ts cuts there). */
+export function applyChunksNotingTurns(state: FoldState, chunks: Iterable<StreamChunk>): { state: FoldState; turns: TurnStart[] } {
+  const draft = new Draft(state);
+  const turns: TurnStart[] = [];
+  for (const chunk of chunks) {
+    if (chunk.type === 'user-message') turns.push(draft.settle());
+    draft.apply(chunk);
+  }
+  return { state: draft.done(), turns };
+}
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type AnyPart = Mutable<UIPart> & Record<string, unknown>;
 type ToolPart = AnyPart & { toolCallId: string; state: ToolState };
@@ -138,6 +167,12 @@ class Draft {
     this.reasoning = state.reasoning as Record<string, number>;
     this.tools = state.tools as Record<string, PendingTool>;
     this.applied = state.applied;
+  }
+
+  /** Before a new turn: the due partial parses done now (as the turn's new message would), so the messages are final. */
+  settle(): TurnStart {
+    this.parseDue();
+    return { applied: this.applied, messages: this.messages.length };
   }
 
   done(): FoldState {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route } from './define';
-import type { ChunkPage } from './chunkPage';
+import type { ChunkPage, FoldedHistory } from './chunkPage';
 import type { StreamChunk, UIMessage } from './stream';
 
 /**
@@ -127,6 +127,11 @@ export const sessionRoutes = {
       })
       .strict(),
   ),
+  /**
+   * The session's history before `beforeSeq` as far as it is stored folded (the app folds a
+   * session's new chunks after each run); the chunks after `throughSeq` come with `session.earlier`.
+   */
+  'session.folded': route<FoldedHistory>()(z.object({ sessionId, beforeSeq: z.number().int().min(1) }).strict()),
   'session.rename': route<SessionSummary>()(
     z.object({ sessionId, title, expectedRevision: z.number().int().positive().optional() }).strict(),
   ),

@@ -7,13 +7,13 @@ import { e2eSuite, scriptedModelEnv } from '../support/e2e/suite';
 /** Pixels between the scroller's bottom and the end of its content (0: at the end). */
 const distanceToEnd = (scroller: Locator) => scroller.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
 
-/** Holds the pages of a session's earlier history (session.earlier) until released. */
+/** Holds a session's earlier history (its stored fold, session.folded, and its pages, session.earlier) until released. */
 function holdEarlierPages(router: Router): () => void {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const handle = router.handle;
   router.handle = async (route, input, caller) => {
-    if (route === 'session.earlier') await gate;
+    if (route === 'session.earlier' || route === 'session.folded') await gate;
     return handle(route, input, caller);
   };
   return () => {

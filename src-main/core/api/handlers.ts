@@ -167,6 +167,14 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
       }
       return { sessionId: input.sessionId, ...page, complete };
     },
+    'session.folded': (input) => {
+      core.ledger.sessions.require(input.sessionId);
+      const folded = core.ledger.folds.read(input.sessionId, input.beforeSeq);
+      // A session folded by an older version, or never (imported, or from before stored folds):
+      // the first open folds its chunks, and the app stores them folded for the next one.
+      if (folded.throughSeq < input.beforeSeq - 1) void core.ledger.folds.catchUp(input.sessionId);
+      return folded;
+    },
     'session.replay': (input) => {
       const stored = core.ledger.events.readFrom(input.sessionId, input.afterSeq, input.limit + 1);
       const complete = stored.length <= input.limit;

@@ -7,7 +7,7 @@ const MAX_SESSIONS = 8;
 
 /**
  * The folded histories of recently used sessions, each brought up to date with only the
- * chunks stored since it was folded. A run starts with its session's history (the
+ * chunks stored since it was folded (a session first asked for starts from its stored fold). A run starts with its session's history (the
  * conversation before it); folding a long session from its first chunk at every message
  * held the main process for as long as opening it from scratch. The fold never changes a
  * state it returned (copy on write, contract/fold.ts), so a history handed out earlier
@@ -16,9 +16,10 @@ const MAX_SESSIONS = 8;
 export class HistoryCache {
   private readonly folds = new Map<string, { lastSeq: number; state: FoldState }>();
 
-  history(sessionId: string, readAfter: (afterSeq: number) => StoredChunk[]): SessionHistory {
+  /** `stored`: the session's turns as stored folded (historyFolds.ts), where a session not kept here starts. */
+  history(sessionId: string, readAfter: (afterSeq: number) => StoredChunk[], stored?: () => { lastSeq: number; state: FoldState } | null): SessionHistory {
     const known = this.folds.get(sessionId);
-    let entry = known ?? { lastSeq: 0, state: initialFoldState };
+    let entry = known ?? stored?.() ?? { lastSeq: 0, state: initialFoldState };
     const newer = readAfter(entry.lastSeq);
     if (newer.length) entry = { lastSeq: newer[newer.length - 1]!.seq, state: applyChunks(entry.state, newer.map((e) => e.chunk)) };
     // Most recently used last; the oldest goes when there are too many.

@@ -9,6 +9,7 @@ import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnvironmentsRepo } from './environmentsRepo';
 import { EventLog, type EventLogOptions } from './eventLog';
 import { HistoryCache } from './historyCache';
+import { HistoryFolds } from './historyFolds';
 import { KernelsRepo } from './kernelsRepo';
 import { MemoryRepo } from './memoryRepo';
 import { lockLedger } from './ownership';
@@ -95,6 +96,8 @@ export interface Ledger {
    * (historyCache.ts); the messages are shared, never to be changed by a caller.
    */
   history(sessionId: string): SessionHistory;
+  /** Sessions' histories folded and stored, for opening long sessions (historyFolds.ts). */
+  readonly folds: HistoryFolds;
   /** How many sessions' folded histories are kept (diagnostics and the lifecycle test). */
   historiesHeld(): number;
   /** The WAL checkpoints off the main thread; null when turned off (then SQLite checkpoints in the committing thread). */
@@ -147,6 +150,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     lock.share();
     const auditJournal = options.sync === 'full' ? null : new AuditJournal(newJournalFile(file));
     const histories = new HistoryCache();
+    const folds = new HistoryFolds(db, events);
     const checkpointer = options.checkpoints === false ? null : new Checkpointer(db, { sqlite: sqliteOptions(), ...options.checkpoints });
     let closed = false;
     const journaled = (records: JournalRecord[], write: () => void): Promise<void> => {
@@ -208,14 +212,16 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       },
       history(sessionId) {
         sessions.require(sessionId);
-        return histories.history(sessionId, (afterSeq) => events.readFrom(sessionId, afterSeq));
+        return histories.history(sessionId, (afterSeq) => events.readFrom(sessionId, afterSeq), () => folds.storedState(sessionId));
       },
+      folds,
       historiesHeld: () => histories.size,
       checkpointer,
       deleteSession(sessionId) {
         sessions.delete(sessionId);
         events.forget(sessionId);
         histories.forget(sessionId);
+        folds.forget(sessionId);
       },
       close() {
         if (closed) return;

@@ -353,6 +353,22 @@ CREATE TRIGGER user_cells_no_delete BEFORE DELETE ON user_cells
 BEGIN SELECT RAISE(ABORT, 'user_cells is append-only: DELETE refused'); END;
 `;
 
+const v11 = `
+-- Opening a long session: its history folded once (contract/fold.ts), stored in segments.
+-- Derived from stream_events, never the truth: a segment covers the chunks from_seq..to_seq
+-- and ends where no assistant message is open, so the next one folds from there alone.
+-- A segment folded by another fold version is not used; rows may be rewritten or dropped.
+CREATE TABLE history_folds (
+  session_id    TEXT NOT NULL REFERENCES sessions (id),
+  fold_version  INTEGER NOT NULL,
+  from_seq      INTEGER NOT NULL CHECK (from_seq >= 1),
+  to_seq        INTEGER NOT NULL,
+  messages      TEXT NOT NULL,
+  PRIMARY KEY (session_id, fold_version, from_seq),
+  CHECK (to_seq >= from_seq)
+) WITHOUT ROWID;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'sessions, runs, append-only stream_events, settings', sql: v1 },
   { version: 2, name: 'action groups and events, kernel generations, permission requests', sql: v2 },
@@ -364,6 +380,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'compute jobs and their append-only events (Slurm and SSH targets)', sql: v8 },
   { version: 9, name: 'safety checks: biosecurity screenings and pre-execution cell reviews (append-only)', sql: v9 },
   { version: 10, name: 'user cells of the Notebook tab, every version (append-only)', sql: v10 },
+  { version: 11, name: 'stored folds of session histories (derived from stream_events)', sql: v11 },
 ];
 
 export function migrationChecksum(m: Migration): string {

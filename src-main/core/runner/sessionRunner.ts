@@ -513,6 +513,8 @@ export class SessionRunner {
     if (q?.active?.runId === runId) q.active = null;
     this.waiter(runId).resolve(record);
     this.release(sessionId, runId);
+    // The run's chunks are committed: fold them for the next open, a step at a time, after this turn.
+    void this.deps.ledger.folds.catchUp(sessionId);
   }
 
   /**

@@ -5,7 +5,7 @@ import {
   openConversation,
   type ConversationAction,
 } from './conversationReducer';
-import { foldEarlier } from './earlierHistory';
+import { foldEarlier, type EarlierPageFetch, type FoldedFetch } from './earlierHistory';
 import { REPLAY_PAGE } from './replayPage';
 import { sessionsDispatch } from './sessionsDispatch';
 import type { ConversationSlice, Slice, StoreDeps } from './types';
@@ -66,7 +66,8 @@ export const createConversationSlice =
         dispatch({ type: 'conv/loaded', loadId, events: opening.events, runs: opening.runs, fromSeq: opening.fromSeq });
         sessions({ type: 'sessions/upserted', session: opening.session });
         if (opening.fromSeq <= 1) return;
-        const earlier = await foldEarlier((request) => deps.bridge.invoke('session.earlier', request), sessionId, opening.fromSeq);
+        const source = { page: (request: Parameters<EarlierPageFetch>[0]) => deps.bridge.invoke('session.earlier', request), folded: (request: Parameters<FoldedFetch>[0]) => deps.bridge.invoke('session.folded', request) };
+        const earlier = await foldEarlier(source, sessionId, opening.fromSeq);
         dispatch({ type: 'conv/earlier', loadId, messages: earlier });
       } catch (error) {
         dispatch({ type: 'conv/failed', loadId, error: toErrorBody(error) });

@@ -7,9 +7,9 @@ import { createRouter } from '../../../src-main/core/api/router';
 import { runCli } from '../../../src-main/cli/main';
 import { routes } from '../../../src-preload/contract/routes';
 import { applyChunks, fold, foldStateAt } from '../../../src-preload/contract/fold';
-import type { ChunkPage } from '../../../src-preload/contract/chunkPage';
+import type { ChunkPage, FoldedHistory } from '../../../src-preload/contract/chunkPage';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
-import { foldEarlier } from '../../../src-renderer/src/store/earlierHistory';
+import { foldEarlier, type EarlierPageFetch, type FoldedFetch } from '../../../src-renderer/src/store/earlierHistory';
 import { tempDir } from './support';
 
 function env(dataDir: string): NodeJS.ProcessEnv {
@@ -83,12 +83,27 @@ describe('opening a session at its end', () => {
       expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 23, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [24, 25, 26, 27, 28, 29, 30], complete: true });
       expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 30, beforeSeq: 31, limit: 7 })).toMatchObject({ seqs: [], runIds: [], lines: '', complete: true });
       const pagesAsked: number[] = [];
-      const head = await foldEarlier((request) => (pagesAsked.push(request.afterSeq), call<ChunkPage>('session.earlier', request)), id, 31, 7);
+      const head = await foldEarlier({ page: (request) => (pagesAsked.push(request.afterSeq), call<ChunkPage>('session.earlier', request)) }, id, 31, 7);
       expect(pagesAsked).toEqual([0, 7, 14, 21, 28]);
       const tail = applyChunks(foldStateAt(30), opening.events.map((e) => e.chunk));
       expect([...head, ...tail.messages]).toEqual(core.ledger.history(id).messages);
       expect(fold(core.ledger.events.readFrom(id, 0, 30).map((e) => e.chunk))).toEqual(head);
       expect(await call<ChunkPage>('session.earlier', { sessionId: id, afterSeq: 0, beforeSeq: 0 }).catch((e: Error) => e.message)).toMatch(/beforeSeq/);
+
+      // Stored folded: nothing yet, and asking starts the fold of its turns; then the turns
+      // before the tail come folded and no page of chunks is needed.
+      expect(await call<FoldedHistory>('session.folded', { sessionId: id, beforeSeq: 31 })).toEqual({ sessionId: id, throughSeq: 0, messages: '[]' });
+      await core.ledger.folds.catchUp(id);
+      expect(await call<FoldedHistory>('session.folded', { sessionId: id, beforeSeq: 31 })).toMatchObject({ throughSeq: 30 });
+      pagesAsked.length = 0;
+      const page = (request: Parameters<EarlierPageFetch>[0]) => (pagesAsked.push(request.afterSeq), call<ChunkPage>('session.earlier', request));
+      const folded = (request: Parameters<FoldedFetch>[0]) => call<FoldedHistory>('session.folded', request);
+      expect(await foldEarlier({ page, folded }, id, 31, 7)).toEqual(head);
+      expect(pagesAsked).toEqual([]);
+      // Opened at a tail that starts mid-way through the stored turns' reach: the turns before it, then chunks.
+      expect(await foldEarlier({ page, folded }, id, 26, 7)).toEqual(fold(core.ledger.events.readFrom(id, 0, 25).map((e) => e.chunk)));
+      expect(pagesAsked).toEqual([20]);
+      expect(await call<FoldedHistory>('session.folded', { sessionId: 'nope', beforeSeq: 3 }).catch((e: Error) => e.message)).toMatch(/not_found/);
     } finally {
       await core.close();
     }
