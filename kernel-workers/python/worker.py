@@ -24,20 +24,18 @@ thread blocked there as the same SIGINT (the read is retried when the handler do
 raise, PEP 475).
 """
 
-import ast
-import base64
+import _ast
+import binascii
 import io
 import json
 import linecache
 import os
-import queue
 import signal
 import stat
 import struct
 import sys
 import threading
 import time
-import traceback
 
 try:
     import fcntl
@@ -50,6 +48,14 @@ try:
 except ImportError:  # not POSIX; usage then reports no peak RSS
     resource = None
 
+# A kernel's start is on the user's wait (its first cell): modules only some cells need
+# (traceback for an error, ast's Python half) are not imported here; `_queue` is the C
+# module `queue` wraps, without the rest of `queue`'s imports.
+try:
+    from _queue import SimpleQueue
+except ImportError:  # an interpreter without it
+    from queue import SimpleQueue
+
 _OUT, _IN, _ANSWERS = 3, 4, 5
 _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
@@ -57,7 +63,7 @@ _encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", "
 _LINUX = sys.platform.startswith("linux")
 
 _state = {"cell": None}  # the cell being executed, None between cells
-_frames = queue.SimpleQueue()  # execute / warmup / shutdown frames for the main loop
+_frames = SimpleQueue()  # execute / warmup / shutdown frames for the main loop
 _answer_buf = bytearray()  # fd 5 read so far and not yet taken (under _call_lock)
 
 
@@ -350,6 +356,8 @@ def _usage(wall0, cpu0):
 def _cell_error(exc, filename):
     # Drop the worker's own frames (the cell runner, the host SDK): the user sees the
     # cell and what it called.
+    import traceback  # only when a cell fails (see the imports above)
+
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
     if frames:
@@ -504,7 +512,7 @@ def _figure_pdf(fig):
         fig.savefig(buf, format="pdf", dpi=100, bbox_inches="tight", metadata={"CreationDate": None})
         if buf.tell() > _PDF_MAX_BYTES:
             return None  # very many points: the PNG and SVG stand without it
-        return base64.b64encode(buf.getvalue()).decode("ascii")
+        return binascii.b2a_base64(buf.getvalue(), newline=False).decode("ascii")
     except Exception:
         return None
 
@@ -522,7 +530,7 @@ def _capture_figures(cell_id, close):
         except Exception as exc:
             send({"type": "display", "id": cell_id, "data": {"text/plain": "figure %s could not be rendered: %s" % (num, exc)}})
             continue
-        frame = {"type": "display", "id": cell_id, "figure": num, "data": {"image/png": base64.b64encode(buf.getvalue()).decode("ascii")}}
+        frame = {"type": "display", "id": cell_id, "figure": num, "data": {"image/png": binascii.b2a_base64(buf.getvalue(), newline=False).decode("ascii")}}
         svg = _figure_svg(fig)
         if svg is not None:
             frame["data"]["image/svg+xml"] = svg
@@ -606,10 +614,11 @@ def execute(frame):
             # before the cell was running.
             if _take_interrupt():
                 raise KeyboardInterrupt()
-            tree = ast.parse(code, filename, "exec")
+            # ast.parse, without importing ast's Python half (see the imports above).
+            tree = compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
             last = None
-            if tree.body and isinstance(tree.body[-1], ast.Expr):
-                last = ast.Expression(tree.body.pop().value)
+            if tree.body and isinstance(tree.body[-1], _ast.Expr):
+                last = _ast.Expression(tree.body.pop().value)
             exec(compile(tree, filename, "exec"), namespace)
             if last is not None:
                 value = eval(compile(last, filename, "eval"), namespace)
