@@ -129,7 +129,7 @@ export const sessionRoutes = {
   ),
   /**
    * The session's history before `beforeSeq` as far as it is stored folded (the app folds a
-   * session's new chunks after each run); the chunks after `throughSeq` come with `session.earlier`.
+   * session's ended turns when the next one starts); the chunks after `throughSeq` come with `session.earlier`.
    */
   'session.folded': route<FoldedHistory>()(z.object({ sessionId, beforeSeq: z.number().int().min(1) }).strict()),
   'session.rename': route<SessionSummary>()(

@@ -372,6 +372,12 @@ export class EventLog {
     return (this.q.turnAtOrBefore.get(sessionId, bound) as number | undefined) ?? 1;
   }
 
+  /** The seq of the session's last `user-message` chunk, where its last turn starts (0 when it has none). */
+  lastTurnStart(sessionId: string): number {
+    const last = this.lastSeqOf(sessionId);
+    return last ? ((this.q.turnAtOrBefore.get(sessionId, last) as number | undefined) ?? 0) : 0;
+  }
+
   /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */
   resetCounters(): void {
     this.lastSeq.clear();

@@ -93,24 +93,29 @@ export class HistoryFolds {
 
   /**
    * Folds the chunks stored since the last segment and stores each turn that has ended (the
-   * next turn has started) as a segment. Runs in steps of CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between
+   * next turn has started) as a segment. `turnStart`: the seq of a user turn just stored,
+   * when the caller knows one (the session runner at run start). Runs in steps of CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between
    * them; one catch-up per session at a time (a call meanwhile makes it go round once
    * more). Never throws: a chunk that is not JSON, or a gap in the seqs, stops it (opening
    * the session folds the chunks and reports the damage).
    */
-  catchUp(sessionId: string): Promise<void> {
+  catchUp(sessionId: string, turnStart?: number): Promise<void> {
     const running = this.running.get(sessionId);
     if (running) {
       running.again = true;
       return running.done;
     }
+    // Nothing has ended since the last segment (a session's first turn): no step at all.
+    if (turnStart !== undefined && turnStart <= 1) return Promise.resolve();
     const entry: CatchUp = { again: false, dropped: false, done: Promise.resolve() };
     entry.done = (async () => {
       try {
         await new Promise<void>((resolve) => setImmediate(resolve)); // not in the caller's turn
+        let known = turnStart;
         do {
           entry.again = false;
-          await this.foldNewer(sessionId, entry);
+          await this.foldNewer(sessionId, entry, known);
+          known = undefined; // a call meanwhile may have stored a later turn: look it up
         } while (entry.again && !entry.dropped);
       } catch {
         // A cache: a failure leaves the session to be folded from its chunks when opened.
@@ -135,13 +140,17 @@ export class HistoryFolds {
     return this.running.size;
   }
 
-  private async foldNewer(sessionId: string, entry: CatchUp): Promise<void> {
+  private async foldNewer(sessionId: string, entry: CatchUp, turnStart: number | undefined): Promise<void> {
     let through = this.coveredThrough(sessionId);
+    // The chunks from the last turn's start on are a turn that has not ended: not folded yet
+    // (a long streamed answer would be folded again at every call for nothing).
+    const end = turnStart ?? this.events.lastTurnStart(sessionId);
+    if (end <= through + 1) return;
     let state: FoldState = foldStateAt(through);
     let next = through + 1;
     for (;;) {
       if (entry.dropped || !this.q.live.get(sessionId)) return;
-      const page = this.events.readTextBetween(sessionId, next - 1, Number.MAX_SAFE_INTEGER, CATCH_UP_PAGE);
+      const page = this.events.readTextBetween(sessionId, next - 1, end, CATCH_UP_PAGE);
       if (!page.seqs.length) return;
       for (const seq of page.seqs) if (seq !== next++) return;
       const texts = page.lines.split('\n');
@@ -157,9 +166,16 @@ export class HistoryFolds {
         through = turn.applied;
         kept = turn.messages;
       }
+      // Read up to the last turn's start: the turn before it has ended too.
+      const done = next >= end || page.seqs.length < CATCH_UP_PAGE;
+      if (next === end && through < end - 1) {
+        segments.push([through + 1, end - 1, JSON.stringify(after.messages.slice(kept))]);
+        through = end - 1;
+        kept = after.messages.length;
+      }
       if (segments.length) this.db.transaction(() => segments.forEach(([from, to, messages]) => this.q.insert.run(sessionId, this.version, from, to, messages)))();
       state = kept ? { ...after, messages: after.messages.slice(kept) } : after;
-      if (page.seqs.length < CATCH_UP_PAGE) return;
+      if (done) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

@@ -250,6 +250,9 @@ export class SessionRunner {
 
   /** A chunk the ledger already committed synchronously (run start): published in its turn. */
   private publishStored(event: StoredChunk): void {
+    // A user's turn is stored (run start): the turns before it have ended, so they are folded
+    // and stored for the next open, in steps, while the model prepares its first token.
+    if (event.chunk.type === 'user-message') void this.deps.ledger.folds.catchUp(event.sessionId, event.seq);
     this.publishInOrder(Promise.resolve(), { sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk });
   }
 
@@ -513,8 +516,6 @@ export class SessionRunner {
     if (q?.active?.runId === runId) q.active = null;
     this.waiter(runId).resolve(record);
     this.release(sessionId, runId);
-    // The run's chunks are committed: fold them for the next open, a step at a time, after this turn.
-    void this.deps.ledger.folds.catchUp(sessionId);
   }
 
   /**

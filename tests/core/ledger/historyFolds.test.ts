@@ -102,9 +102,10 @@ describe('stored folds of a session history', () => {
   it('stops at a stored chunk that is not JSON (the chunks stay the truth; opening the session reports the damage) and never throws', async () => {
     const ledger = tempLedger();
     const id = ledger.createSession('damaged').id;
-    store(ledger, id, [...turn(0), ...turn(1)]);
-    const seq = ledger.events.lastSeqOf(id) + 1;
-    ledger.db.prepare(`INSERT INTO stream_events (session_id, seq, run_id, type, chunk, at) VALUES (?, ?, NULL, 'text-delta', '{"type":"text-', 0)`).run(id, seq);
+    // Turn 0, a damaged row in it, then turns 1 and 2 (written as rows, seqs 1, 2, ...).
+    const texts = [...turn(0).map((c) => JSON.stringify(c)), '{"type":"text-', ...[...turn(1), ...turn(2)].map((c) => JSON.stringify(c))];
+    const insert = ledger.db.prepare('INSERT INTO stream_events (session_id, seq, run_id, type, chunk, at) VALUES (?, ?, NULL, ?, ?, 0)');
+    texts.forEach((text, i) => insert.run(id, i + 1, text.startsWith('{"type":"user-message"') ? 'user-message' : 'other', text));
     await expect(ledger.folds.catchUp(id)).resolves.toBeUndefined();
     expect(ledger.folds.coveredThrough(id)).toBe(0);
   });
@@ -142,5 +143,19 @@ describe('stored folds of a session history', () => {
     expect(asked).toEqual([chunks.length - turn(3).length]);
     expect(json(history.messages)).toEqual(json(fold(chunks)));
     expect(history.lastSeq).toBe(chunks.length);
+  });
+
+  it('told where a user turn just started (run start), folds up to it and no further; a first turn is nothing to fold', async () => {
+    const ledger = tempLedger();
+    const id = ledger.createSession('run start').id;
+    store(ledger, id, turn(0));
+    await ledger.folds.catchUp(id, 1);
+    expect(ledger.folds.coveredThrough(id)).toBe(0);
+    const second = turn(0).length + 1;
+    store(ledger, id, [...turn(1), ...turn(2)]);
+    await ledger.folds.catchUp(id, second); // as if turn 1's run had just started
+    expect(ledger.folds.coveredThrough(id)).toBe(second - 1);
+    await ledger.folds.catchUp(id); // without it: up to the last turn's start
+    expect(ledger.folds.coveredThrough(id)).toBe(second - 1 + turn(1).length);
   });
 });

@@ -171,7 +171,7 @@ describe('session runner', () => {
     // The second run's model saw the first exchange.
     const secondRunFirstCall = model.requests[2]!;
     expect(secondRunFirstCall.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    // After each run its session's ended turns are stored folded (the next open reads them): the first two here.
+    // As each run stores its user turn, the turns before it are stored folded (the next open reads them): the first two here.
     await until(() => JSON.parse(ledger.folds.read(session.id, Number.MAX_SAFE_INTEGER).messages).length === 4);
     expect(JSON.parse(ledger.folds.read(session.id, Number.MAX_SAFE_INTEGER).messages)).toEqual(JSON.parse(JSON.stringify(ledger.history(session.id).messages.slice(0, 4))));
   });
