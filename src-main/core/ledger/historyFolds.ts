@@ -1,6 +1,5 @@
 import { applyChunksNotingTurns, FOLD_VERSION, foldStateAt, type FoldState } from '../../../src-preload/contract/fold';
-import type { FoldedHistory } from '../../../src-preload/contract/chunkPage';
-import type { StreamChunk } from '../../../src-preload/contract/stream';
+import { chunksOfPage, type FoldedHistory } from '../../../src-preload/contract/chunkPage';
 import type { Db } from './database';
 import type { EventLog } from './eventLog';
 
@@ -94,8 +93,8 @@ export class HistoryFolds {
   /**
    * Folds the chunks stored since the last segment and stores each turn that has ended (the
    * next turn has started) as a segment. `turnStart`: the seq of a user turn just stored,
-   * when the caller knows one (the session runner at run start). Runs in steps of CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between
-   * them; one catch-up per session at a time (a call meanwhile makes it go round once
+   * when the caller knows one (the session runner at run start). Runs in steps of
+   * CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between them; one catch-up per session at a time (a call meanwhile makes it go round once
    * more). Never throws: a chunk that is not JSON, or a gap in the seqs, stops it (opening
    * the session folds the chunks and reports the damage).
    */
@@ -153,9 +152,8 @@ export class HistoryFolds {
       const page = this.events.readTextBetween(sessionId, next - 1, end, CATCH_UP_PAGE);
       if (!page.seqs.length) return;
       for (const seq of page.seqs) if (seq !== next++) return;
-      const texts = page.lines.split('\n');
-      if (texts.length !== page.seqs.length) return;
-      const chunks = texts.map((text) => JSON.parse(text) as StreamChunk);
+      // Throws on a damaged page (caught by catchUp): the session is then folded from its chunks when opened.
+      const chunks = chunksOfPage({ sessionId, ...page, complete: false });
       const { state: after, turns } = applyChunksNotingTurns(state, chunks);
       // The messages before a turn's start are final: each finished turn is a segment.
       let kept = 0;
