@@ -355,8 +355,8 @@ BEGIN SELECT RAISE(ABORT, 'user_cells is append-only: DELETE refused'); END;
 
 const v11 = `
 -- Opening a long session: its history folded once (contract/fold.ts), stored in segments.
--- Derived from stream_events, never the truth: a segment covers the chunks from_seq..to_seq
--- and ends where no assistant message is open, so the next one folds from there alone.
+-- Derived from stream_events, never the truth: a segment is one user turn, the chunks
+-- from_seq..to_seq up to the next user-message, so the chunks after it fold from there alone.
 -- A segment folded by another fold version is not used; rows may be rewritten or dropped.
 CREATE TABLE history_folds (
   session_id    TEXT NOT NULL REFERENCES sessions (id),
