@@ -33,16 +33,17 @@ function unlinked(dir: DirHandle): boolean {
 /**
  * The workspace root as a held descriptor, for walks that start there (safeFs.ts). A cell's
  * burst of host calls would otherwise open and close the root for every call; it is kept
- * open for HOLD_MS after its last use instead, and checked at each use: a root that was
- * removed meanwhile (its link count is 0) is opened again from its path. Only on Linux,
+ * open for HOLD_MS after its last use instead, and checked at each use (or, for a walk that
+ * only looks entries up, after it failed: `releaseIfRemoved`): a root that was removed
+ * meanwhile (its link count is 0) is opened again from its path. Only on Linux,
  * where walks go through the descriptor (dirHandle.ts `proc-fd`); elsewhere the walk is by
  * path and each call opens the root as before. `release` tells the caller whether it owns
  * the handle (and closes it) or the cache does.
  */
-export function workspaceRootHandle(workspace: string): { dir: DirHandle; owned: boolean } {
+export function workspaceRootHandle(workspace: string, check: 'now' | 'on-not-found' = 'now'): { dir: DirHandle; owned: boolean } {
   if (strategy !== 'proc-fd') return { dir: withWorkspaceRoot(workspace, openRootDir), owned: true };
   const entry = held.get(workspace);
-  if (entry && !unlinked(entry.dir)) {
+  if (entry && (check === 'on-not-found' || !unlinked(entry.dir))) {
     entry.timer.refresh();
     return { dir: entry.dir, owned: false };
   }
@@ -53,6 +54,20 @@ export function workspaceRootHandle(workspace: string): { dir: DirHandle; owned:
   timer.unref();
   held.set(workspace, { dir, timer });
   return { dir, owned: false };
+}
+
+/**
+ * A walk that only looks entries up (`check: 'on-not-found'`) failed with "not found": true
+ * when the held root is the reason (it was removed; it is released, so the walk can start
+ * again from the root's path). Every lookup in a removed folder fails with ENOENT, so such
+ * a walk can skip the check (an fstat) at each use and make it only after a failure; a walk
+ * that lists or creates cannot (a removed folder lists empty and is no error).
+ */
+export function releaseIfRemoved(workspace: string): boolean {
+  const entry = held.get(workspace);
+  if (!entry || !unlinked(entry.dir)) return false;
+  release(workspace);
+  return true;
 }
 
 /** Closes every held root (tests; in the app a removed root is noticed at its next use). */

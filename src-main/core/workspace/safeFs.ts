@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { childPath, closeDir, openChildDir, openChildFile, readDirNames, strategy, type DirHandle } from './dirHandle';
-import { workspaceRootHandle } from './heldRoots';
+import { releaseIfRemoved, workspaceRootHandle } from './heldRoots';
 import { isProtectedRootName } from '../security/protectedPaths';
 import {
   WorkspaceEscapeError,
@@ -81,8 +81,26 @@ const hardLinked = (rel: string) =>
  * is closed before returning, on errors too.
  */
 function withDir<T>(workspace: string, requested: string, all: string[], depth: number, create: boolean, fn: (dir: DirHandle) => T): T {
+  return walkDir(workspaceRootHandle(workspace), requested, all, depth, create, fn);
+}
+
+/**
+ * `withDir` for a walk that only opens existing entries (`fn` opens one, creating nothing):
+ * the held root is checked only if the walk finds nothing, and the walk is made again from
+ * the root's path when the root was removed (see heldRoots.ts `releaseIfRemoved`). A cell's
+ * burst of reads then costs no fstat of the root per call.
+ */
+function withExistingDir<T>(workspace: string, requested: string, all: string[], depth: number, fn: (dir: DirHandle) => T): T {
+  try {
+    return walkDir(workspaceRootHandle(workspace, 'on-not-found'), requested, all, depth, false, fn);
+  } catch (error) {
+    if (!(error instanceof WorkspaceNotFoundError) || !releaseIfRemoved(workspace)) throw error;
+    return withDir(workspace, requested, all, depth, false, fn);
+  }
+}
+
+function walkDir<T>(root: { dir: DirHandle; owned: boolean }, requested: string, all: string[], depth: number, create: boolean, fn: (dir: DirHandle) => T): T {
   // The root may be held open between calls (heldRoots.ts): closed here only if this walk owns it.
-  const root = workspaceRootHandle(workspace);
   const close = (d: DirHandle) => {
     if (d !== root.dir || root.owned) closeDir(d);
   };
@@ -121,7 +139,7 @@ function openDirStep(dir: DirHandle, parts: string[], index: number, create: boo
   }
 }
 
-/** Opens the last component of `requested` with `flags`; the caller owns the descriptor. */
+/** Opens the existing last component of `requested` with `flags` (never O_CREAT); the caller owns the descriptor. */
 function openEntry(workspace: string, requested: string, flags: number): OpenedFile {
   const rel = workspaceRelative(requested);
   const parts = components(rel);
@@ -129,7 +147,7 @@ function openEntry(workspace: string, requested: string, flags: number): OpenedF
     const fd = withWorkspaceRoot(workspace, (root) => fs.openSync(root, C.O_RDONLY | (C.O_DIRECTORY ?? 0)));
     return { fd, stat: fs.fstatSync(fd), rel };
   }
-  const fd = withDir(workspace, requested, parts, parts.length - 1, false, (dir) => {
+  const fd = withExistingDir(workspace, requested, parts, parts.length - 1, (dir) => {
     try {
       return openChildFile(dir, parts.at(-1)!, flags);
     } catch (error) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readWorkspaceFile, WorkspaceNotFoundError, writeWorkspaceFile } from '../../../src-main/core/workspace/safeFs';
+import { listWorkspaceDir, readWorkspaceFile, WorkspaceNotFoundError, writeWorkspaceFile } from '../../../src-main/core/workspace/safeFs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,7 +34,7 @@ describe('the workspace folder is resolved once and remembered', () => {
 });
 
 describe('the workspace root is held open between calls', () => {
-  it('a burst of reads holds one descriptor on the root, and a root replaced by another folder (a spare adopted) is opened again', async () => {
+  it('a burst of reads holds one descriptor on the root, and a root replaced by another folder (a spare adopted) is opened again by reads, writes and listings', async () => {
     const { heldWorkspaceRoots, releaseWorkspaceRoots } = await import('../../../src-main/core/workspace/heldRoots');
     releaseWorkspaceRoots();
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-wsroot-'));
@@ -55,6 +55,20 @@ describe('the workspace root is held open between calls', () => {
     expect(readWorkspaceFile(ws, 'note.txt').bytes.toString()).toBe('new');
     writeWorkspaceFile(ws, 'written.txt', 'kept');
     expect(fs.readFileSync(path.join(ws, 'written.txt'), 'utf8')).toBe('kept'); // not into the unlinked old folder
+    // A listing checks the held root before it walks (a removed folder lists empty, no error).
+    fs.mkdirSync(spare);
+    fs.writeFileSync(path.join(spare, 'listed.txt'), 'x');
+    fs.rmSync(ws, { recursive: true });
+    fs.renameSync(spare, ws);
+    expect(listWorkspaceDir(ws, '.').entries.map((e) => e.name)).toEqual(['listed.txt']);
+    // A read checks it only once the lookup failed, then walks again from the path.
+    fs.mkdirSync(spare);
+    fs.writeFileSync(path.join(spare, 'note.txt'), 'newer');
+    fs.rmSync(ws, { recursive: true });
+    fs.renameSync(spare, ws);
+    expect(readWorkspaceFile(ws, 'note.txt').bytes.toString()).toBe('newer');
+    fs.rmSync(ws, { recursive: true });
+    expect(() => readWorkspaceFile(ws, 'note.txt')).toThrow(WorkspaceNotFoundError);
     releaseWorkspaceRoots();
     expect(heldWorkspaceRoots()).toBe(0);
   });
