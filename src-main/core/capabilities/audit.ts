@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BeginInput, SideEffect } from '../ledger/actionsRepo';
-import type { AuditJournal, AuditRecord } from '../ledger/auditJournal';
+import { encodeJournal, type AuditJournal, type AuditRecord } from '../ledger/auditJournal';
 import type { Ledger } from '../ledger/ledger';
 import { nowIso } from '../ledger/util';
 import type { ApprovalAnswer } from './permissions/approvals';
@@ -236,7 +236,11 @@ export class LedgerAudit implements AuditPort {
       this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
     const journal = this.ledger.auditJournal;
     if (!journal) return this.ledger.events.defer(write).catch(fallback);
-    return this.journaled(journal, records, this.ledger.events.defer(write, 'lazy').catch(fallback));
+    const text = encodeJournal(records);
+    // A whole call (a read-only call's two rows) is committed by the writer thread when it serves.
+    const writer = records.length === 1 && records[0]!.k === 'call' ? this.ledger.auditWriter : null;
+    const committed = writer?.submit(text, records[0]!) ?? this.ledger.events.defer(write, 'lazy');
+    return this.journaled(journal, text, committed.catch(fallback));
   }
 
   /**
@@ -244,9 +248,9 @@ export class LedgerAudit implements AuditPort {
    * resolved. If the journal cannot be written, the caller waits for the rows' commit
    * instead, asked for at the end of this turn.
    */
-  private journaled(journal: AuditJournal, records: AuditRecord[], committed: Promise<void>): Promise<void> {
+  private journaled(journal: AuditJournal, records: AuditRecord[] | string, committed: Promise<void>): Promise<void> {
     try {
-      journal.append(records, committed);
+      journal.appendText(typeof records === 'string' ? records : encodeJournal(records), committed);
       return DURABLE;
     } catch {
       void this.ledger.events.defer(() => undefined); // a turn commit, not the group-commit wait

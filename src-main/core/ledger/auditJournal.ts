@@ -49,8 +49,11 @@ export class AuditJournal {
    * Throws if the write fails: the caller then waits for the commit instead.
    */
   append(records: JournalRecord[], committed: Promise<unknown>): void {
-    let text = '';
-    for (const r of records) text += `${JSON.stringify(r)}\n`;
+    this.appendText(encodeJournal(records), committed);
+  }
+
+  /** `append` of records already encoded by `encodeJournal` (a caller that hands the same lines on). */
+  appendText(text: string, committed: Promise<unknown>): void {
     const buf = Buffer.from(text, 'utf8');
     this.fd ??= fs.openSync(this.file, 'a', 0o600);
     for (let at = 0; at < buf.length; ) at += fs.writeSync(this.fd, buf, at, buf.length - at);
@@ -97,6 +100,13 @@ export class AuditJournal {
     }
     this.fd = null;
   }
+}
+
+/** Records as journal lines: one JSON text per record, each ending with a newline. */
+export function encodeJournal(records: JournalRecord[]): string {
+  let text = '';
+  for (const r of records) text += `${JSON.stringify(r)}\n`;
+  return text;
 }
 
 /** A new journal file for this process, next to the ledger. */

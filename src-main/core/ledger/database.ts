@@ -36,7 +36,9 @@ export interface OpenedDatabase {
  *    corrupt the file. FULL (OPENAI4S_LEDGER_SYNC=full) fsyncs every commit and also
  *    survives a power cut, at one fsync per transaction on the main thread.
  *  - foreign_keys=ON: runs, events and actions cannot point at nothing.
- * One connection per process (better-sqlite3 is synchronous; the ledger is the only writer).
+ * One connection per process writes (better-sqlite3 is synchronous; the ledger is the only
+ * writer), except the audit writer thread's, which commits only a cell's journaled host-call
+ * rows (auditWriter/auditWriter.ts), and the checkpointer's, which writes no row.
  */
 function configure(db: Db, sync: LedgerSync): void {
   const mode = db.pragma('journal_mode = WAL', { simple: true });

@@ -22,6 +22,9 @@ interface Pending {
   json: string | null;
 }
 
+/** How long a `lazy` write waits for company by default (EventLogOptions.lazyCommitMs). */
+export const LAZY_COMMIT_MS = 25;
+
 /** A merged delta row holds at most this many characters; the next delta starts a new row. */
 export const MERGED_DELTA_MAX_CHARS = 64 * 1024;
 
@@ -104,7 +107,7 @@ export class EventLog {
   ) {
     this.groupCommitMs = options.groupCommitMs ?? 2;
     this.maxBatch = options.maxBatch ?? 4096;
-    this.lazyCommitMs = options.lazyCommitMs ?? 25;
+    this.lazyCommitMs = options.lazyCommitMs ?? LAZY_COMMIT_MS;
     this.inSavepoint = db.transaction((fn: () => void) => fn());
     this.q = {
       insert: db.prepare(`${INSERT_COLUMNS}(?, ?, ?, ?, ?, ?)`),

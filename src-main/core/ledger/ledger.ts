@@ -3,11 +3,12 @@ import { ActionsRepo } from './actionsRepo';
 import { AuditJournal, newJournalFile, replayAuditJournals, type JournalRecord } from './auditJournal';
 import { ComputeJobsRepo } from './computeJobsRepo';
 import { ArchiveRepo } from './archiveRepo';
+import { AuditWriter, type AuditWriterOptions } from './auditWriter/auditWriter';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer';
 import { sqliteOptions } from '../config/sqlite';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database';
 import { EnvironmentsRepo } from './environmentsRepo';
-import { EventLog, type EventLogOptions } from './eventLog';
+import { EventLog, LAZY_COMMIT_MS, type EventLogOptions } from './eventLog';
 import { HistoryCache } from './historyCache';
 import { HistoryFolds } from './historyFolds';
 import { KernelsRepo } from './kernelsRepo';
@@ -33,6 +34,8 @@ export interface LedgerOptions extends Omit<OpenDatabaseOptions, 'migrations'> {
   events?: Omit<EventLogOptions, 'onCommit'>;
   /** WAL checkpoints on a worker thread (checkpointer.ts); false: SQLite's automatic ones on this connection. */
   checkpoints?: CheckpointerOptions | false;
+  /** The audit writer thread (auditWriter/auditWriter.ts); false: the rows are committed on this thread. */
+  auditWriter?: Pick<AuditWriterOptions, 'source'> | false;
 }
 
 /**
@@ -54,6 +57,8 @@ export interface Ledger {
    * (and fsynced) before it is answered.
    */
   readonly auditJournal: AuditJournal | null;
+  /** Commits a cell's journaled host-call rows off the main thread; null at `full` (no journal) or when turned off. */
+  readonly auditWriter: AuditWriter | null;
   readonly sessions: SessionsRepo;
   readonly runs: RunsRepo;
   readonly events: EventLog;
@@ -131,7 +136,12 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
         // see above
       }
     };
-    const actions = new ActionsRepo(db, commitQueued);
+    // Reads of the audit see the rows the writer thread holds (it is made below, once the journal is).
+    let auditWriter: AuditWriter | null = null;
+    const actions = new ActionsRepo(db, () => {
+      auditWriter?.sync();
+      commitQueued();
+    });
     const evidence = new SqliteEvidenceStore(db, commitQueued);
     const safety = new SafetyChecksRepo(db, commitQueued);
     const userCells = new UserCellsRepo(db, commitQueued);
@@ -149,6 +159,18 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     const repair = lock.alone ? repairOnOpen({ db, runs, events, actions, kernels, permissions }) : null;
     lock.share();
     const auditJournal = options.sync === 'full' ? null : new AuditJournal(newJournalFile(file));
+    if (auditJournal && options.auditWriter !== false) {
+      auditWriter = new AuditWriter({
+        file,
+        sqlite: sqliteOptions(),
+        commitMs: options.events?.lazyCommitMs ?? LAZY_COMMIT_MS,
+        commitMain: commitQueued,
+        inTransaction: () => db.inTransaction,
+        applyHere: (record) => actions.applyRecord(record),
+        commitLater: (record) => events.defer(() => actions.applyRecord(record), 'turn'),
+        ...options.auditWriter,
+      });
+    }
     const histories = new HistoryCache();
     const folds = new HistoryFolds(db, events);
     const checkpointer = options.checkpoints === false ? null : new Checkpointer(db, { sqlite: sqliteOptions(), ...options.checkpoints });
@@ -179,6 +201,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
       repair,
       auditReplay,
       auditJournal,
+      auditWriter,
       db,
       sessions,
       runs,
@@ -228,6 +251,8 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
         closed = true;
         let committed = false;
         try {
+          // The writer's rows first (what it could not commit joins the queue flushed next).
+          auditWriter?.close();
           events.flush();
           committed = true;
         } finally {

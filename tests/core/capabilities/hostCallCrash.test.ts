@@ -15,10 +15,10 @@ afterEach(() => {
 });
 
 /** Runs the burst fixture in a child process and kills it with SIGKILL mid-burst; returns the keys the cell saw answered. */
-async function killMidBurst(file: string): Promise<{ runId: string; answered: string[] }> {
+async function killMidBurst(file: string): Promise<{ runId: string; writer: boolean; answered: string[] }> {
   const { first, printed } = linesAfterFirst(await runUntilKilled(path.join(import.meta.dirname, 'fixtures/hostCallBurstChild.ts'), [file, String(BURST)], afterLines(KILL_AFTER)));
-  const { runId } = JSON.parse(first) as { runId: string };
-  return { runId, answered: printed.filter((l) => /^k\d+$/.test(l)) };
+  const { runId, writer } = JSON.parse(first) as { runId: string; writer: boolean };
+  return { runId, writer, answered: printed.filter((l) => /^k\d+$/.test(l)) };
 }
 
 describe('host-call audit under kill -9', () => {
@@ -26,7 +26,8 @@ describe('host-call audit under kill -9', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-hostcrash-'));
     dirs.push(dir);
     const file = path.join(dir, 'ledger.sqlite3');
-    const { runId, answered } = await killMidBurst(file);
+    const { runId, writer, answered } = await killMidBurst(file);
+    expect(writer).toBe(true); // the rows were being committed by the audit writer thread when it died
     expect(answered.length).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(answered.length).toBeLessThan(BURST); // killed during the burst, not after it
 

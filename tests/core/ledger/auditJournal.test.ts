@@ -2,34 +2,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { LedgerAudit, type AuditCall, type AuditOutcome } from '../../../src-main/core/capabilities/audit';
+import { LedgerAudit, type AuditOutcome } from '../../../src-main/core/capabilities/audit';
 import type { Ledger } from '../../../src-main/core/ledger/ledger';
 import { openLedger } from '../../../src-main/core/ledger/ledger';
-import { tempDir, tempLedger, track } from './support';
+import { cellCall, tempDir, tempLedger, track } from './support';
 
-/** A ledger whose group commit waits a minute: journaled rows stay out of SQLite until the test flushes. */
+/**
+ * A ledger whose group commit waits a minute: journaled rows stay out of SQLite until the
+ * test flushes. Without the audit writer thread (auditWriter.test.ts), which would commit
+ * them on its own once it has started.
+ */
 function slowCommitLedger(sync?: 'full'): { ledger: Ledger; runId: string; sessionId: string } {
-  const ledger = tempLedger({ events: { groupCommitMs: 60_000 }, ...(sync ? { sync } : {}) });
+  const ledger = tempLedger({ events: { groupCommitMs: 60_000, lazyCommitMs: 60_000 }, auditWriter: false, ...(sync ? { sync } : {}) });
   const session = ledger.createSession('journal');
   const { run } = ledger.runs.submit(session.id, 'm', 'read');
   ledger.runs.start(run.id, 'mock', 'mock');
   return { ledger, runId: run.id, sessionId: session.id };
 }
 
-const cellCall = (sessionId: string, runId: string, key: string, sideEffect: AuditCall['sideEffect'] = 'read'): AuditCall => ({
-  origin: 'cell',
-  sessionId,
-  runId,
-  toolCallId: null,
-  cellId: 'cell-1',
-  generation: 'gen-1',
-  method: 'read_note',
-  target: key,
-  sideEffect,
-  rawArguments: JSON.stringify({ key }),
-  arguments: { key },
-  parseError: null,
-});
 
 const ok: AuditOutcome = { decision: { action: 'allow', by: 'default' }, status: 'ok', isError: false, executed: true, text: 'note', durationMs: 0 };
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import type { AuditCall } from '../../../src-main/core/capabilities/audit';
 import { openLedger, type Ledger, type LedgerOptions } from '../../../src-main/core/ledger/ledger';
 
 const dirs: string[] = [];
@@ -29,3 +30,19 @@ export function track(l: Ledger): Ledger {
   open.push(l);
   return l;
 }
+
+/** A cell's host call as the dispatcher audits it (method read_note, one key). */
+export const cellCall = (sessionId: string, runId: string, key: string, sideEffect: AuditCall['sideEffect'] = 'read'): AuditCall => ({
+  origin: 'cell',
+  sessionId,
+  runId,
+  toolCallId: null,
+  cellId: 'cell-1',
+  generation: 'gen-1',
+  method: 'read_note',
+  target: key,
+  sideEffect,
+  rawArguments: JSON.stringify({ key }),
+  arguments: { key },
+  parseError: null,
+});

@@ -13,10 +13,9 @@
  * it was serving end with an `internal` error part and the next stream starts a new one;
  * after three deaths in a process streams run in process.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { scrubSecrets } from '../../security/secrets';
+import { threadSource, type ThreadSource } from '../../shared/threadSource';
 import type { LlmErrorInfo, LlmRequest, Part } from '../types';
 import type { FromThread, StreamJob, ToThread } from './protocol';
 
@@ -34,22 +33,8 @@ interface Open {
 }
 
 /** How to start the thread here: the bundled entry beside the app's bundle, or the source under tsx. */
-function threadSource(): { file: string; eval: boolean } | null {
-  const here = typeof __dirname === 'string' ? __dirname : null;
-  if (!here) return null;
-  for (const dir of [here, path.dirname(here)]) {
-    const bundled = path.join(dir, 'llmThread.js');
-    if (fs.existsSync(bundled)) return { file: bundled, eval: false };
-  }
-  // From source (tests, the bench): the TypeScript entry through tsx, a devDependency that
-  // is never packed; the name is not written as a literal require, which the release check
-  // would take for a package the app needs.
-  const source = path.join(here, 'entry.ts');
-  if (fs.existsSync(source)) {
-    const loader = ['tsx', 'cjs', 'api'].join('/');
-    return { file: `require(${JSON.stringify(loader)}).register();\nrequire(${JSON.stringify(source)});`, eval: true };
-  }
-  return null;
+function modelThreadSource(): ThreadSource | null {
+  return threadSource(typeof __dirname === 'string' ? __dirname : null, 'llmThread.js', 'entry.ts');
 }
 
 /**
@@ -105,7 +90,7 @@ export class ModelThread {
   start(): Promise<boolean> {
     if (this.disabled) return Promise.resolve(false);
     if (this.ready) return this.ready;
-    const source = (this.options.source ?? threadSource)();
+    const source = (this.options.source ?? modelThreadSource)();
     if (!source) {
       this.disable('the model thread entry (llmThread.js) is not beside the app bundle');
       return Promise.resolve(false);
