@@ -25,7 +25,8 @@ const CATCH_UP_PAGE = 500;
  * opened at a turn (`session.open`'s tail) finds its earlier turns stored whole. Stored
  * segments from seq 1 on, then the chunks after them, fold to exactly what folding every
  * chunk gives (tests pin it). Chunks are append-only and keep their seqs, so a segment never
- * goes stale; one folded by another `FOLD_VERSION` is not read. Segments that do not join
+ * goes stale; one folded by another `FOLD_VERSION` is not read, and is deleted when this
+ * version stores the session's first segments. Segments that do not join
  * up (two processes folding at once) are read only as far as they join. The last turn is
  * stored once the next one starts.
  */
@@ -43,6 +44,7 @@ export class HistoryFolds {
       segments: db.prepare('SELECT from_seq, to_seq, messages FROM history_folds WHERE session_id = ? AND fold_version = ? AND to_seq < ? ORDER BY from_seq').raw(),
       spans: db.prepare('SELECT from_seq, to_seq FROM history_folds WHERE session_id = ? AND fold_version = ? ORDER BY from_seq').raw(),
       insert: db.prepare('INSERT OR IGNORE INTO history_folds (session_id, fold_version, from_seq, to_seq, messages) VALUES (?, ?, ?, ?, ?)'),
+      otherVersions: db.prepare('DELETE FROM history_folds WHERE session_id = ? AND fold_version <> ?'),
       live: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND deleted_at IS NULL').pluck(),
     };
   }
@@ -55,9 +57,7 @@ export class HistoryFolds {
     const rows = this.q.segments.all(sessionId, this.version, beforeSeq) as [number, number, string][];
     const parts: string[] = [];
     let through = 0;
-    for (const [from, to, messages] of rows) {
-      if (from <= through) continue; // a segment another process wrote over the same chunks
-      if (from !== through + 1) break;
+    for (const [, to, messages] of joinedFromStart(rows)) {
       if (messages.length > 2) parts.push(messages.slice(1, -1));
       through = to;
     }
@@ -82,11 +82,7 @@ export class HistoryFolds {
   /** How far the joined segments from seq 1 reach. */
   coveredThrough(sessionId: string): number {
     let through = 0;
-    for (const [from, to] of this.q.spans.all(sessionId, this.version) as [number, number][]) {
-      if (from <= through) continue;
-      if (from !== through + 1) break;
-      through = to;
-    }
+    for (const [, to] of joinedFromStart(this.q.spans.all(sessionId, this.version) as [number, number][])) through = to;
     return through;
   }
 
@@ -94,8 +90,8 @@ export class HistoryFolds {
    * Folds the chunks stored since the last segment and stores each turn that has ended (the
    * next turn has started) as a segment. `turnStart`: the seq of a user turn just stored,
    * when the caller knows one (the session runner at run start). Runs in steps of
-   * CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between them; one catch-up per session at a time (a call meanwhile makes it go round once
-   * more). Never throws: a chunk that is not JSON, or a gap in the seqs, stops it (opening
+   * CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between them; one
+   * catch-up per session at a time (a call meanwhile makes it go round once more). Never throws: a chunk that is not JSON, or a gap in the seqs, stops it (opening
    * the session folds the chunks and reports the damage).
    */
   catchUp(sessionId: string, turnStart?: number): Promise<void> {
@@ -141,6 +137,9 @@ export class HistoryFolds {
 
   private async foldNewer(sessionId: string, entry: CatchUp, turnStart: number | undefined): Promise<void> {
     let through = this.coveredThrough(sessionId);
+    // Nothing stored by this version yet: what another version stored is never read again
+    // (deleted with the first segments).
+    let dropOthers = through === 0;
     // The chunks from the last turn's start on are a turn that has not ended: not folded yet
     // (a long streamed answer would be folded again at every call for nothing).
     const end = turnStart ?? this.events.lastTurnStart(sessionId);
@@ -171,10 +170,31 @@ export class HistoryFolds {
         through = end - 1;
         kept = after.messages.length;
       }
-      if (segments.length) this.db.transaction(() => segments.forEach(([from, to, messages]) => this.q.insert.run(sessionId, this.version, from, to, messages)))();
+      if (segments.length) {
+        this.db.transaction(() => {
+          if (dropOthers) this.q.otherVersions.run(sessionId, this.version);
+          for (const [from, to, messages] of segments) this.q.insert.run(sessionId, this.version, from, to, messages);
+        })();
+        dropOthers = false;
+      }
       state = kept ? { ...after, messages: after.messages.slice(kept) } : after;
       if (done) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+}
+
+/**
+ * Segment rows (`[from_seq, to_seq, ...]`, in `from_seq` order) as far as they join up from
+ * seq 1; a row over chunks already covered is skipped (another process wrote a segment over
+ * the same chunks).
+ */
+function* joinedFromStart<R extends [number, number, ...unknown[]]>(rows: R[]): Generator<R> {
+  let through = 0;
+  for (const row of rows) {
+    if (row[0] <= through) continue;
+    if (row[0] !== through + 1) return;
+    through = row[1];
+    yield row;
   }
 }

@@ -110,7 +110,7 @@ describe('stored folds of a session history', () => {
     expect(ledger.folds.coveredThrough(id)).toBe(0);
   });
 
-  it('does not read what another fold version stored, nor a deleted session’s', async () => {
+  it('does not read what another fold version stored (and deletes it once it stores its own), nor a deleted session’s', async () => {
     const ledger = tempLedger();
     const id = ledger.createSession('old').id;
     store(ledger, id, [...turn(0), ...turn(1)]);
@@ -118,6 +118,12 @@ describe('stored folds of a session history', () => {
     expect(ledger.folds.read(id, 100).throughSeq).toBeGreaterThan(0);
     const newer = new HistoryFolds(ledger.db, ledger.events, FOLD_VERSION + 1);
     expect(newer.read(id, 100)).toEqual({ sessionId: id, throughSeq: 0, messages: '[]' });
+    // A newer version folds the session again and deletes what the older one stored (never read again).
+    const versions = () => ledger.db.prepare('SELECT DISTINCT fold_version FROM history_folds WHERE session_id = ?').pluck().all(id);
+    expect(versions()).toEqual([FOLD_VERSION]);
+    await newer.catchUp(id);
+    expect(versions()).toEqual([FOLD_VERSION + 1]);
+    expect(newer.read(id, 100).throughSeq).toBeGreaterThan(0);
     const gone = ledger.createSession('gone').id;
     store(ledger, gone, [...turn(0), ...turn(1)]);
     const folding = ledger.folds.catchUp(gone);
