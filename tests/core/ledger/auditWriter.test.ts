@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { LedgerAudit, type AuditOutcome } from '../../../src-main/core/capabilities/audit';
@@ -103,6 +105,13 @@ describe('the audit writer thread (a cell’s read-only host calls committed off
     expect(results[0]).toEqual({ status: 'fulfilled', value: undefined });
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/FOREIGN KEY/) } });
     expect(ledger.actions.listByRun(runId).map((g) => g.id)).toEqual(['good-call']);
+  });
+
+  it('a process waiting for the thread to serve stays up until it does (the thread itself never keeps it up)', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/writerServingChild.ts'), `${tempDir()}/ledger.sqlite3`], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    expect(child.stdout).toBe('serving true\n');
+    expect(child.status).toBe(0);
   });
 
   it('close commits what the writer holds, closes its connection first (the WAL goes with the last one) and deletes the journal', async () => {

@@ -102,7 +102,9 @@ export class AuditWriter {
   serving(): Promise<boolean> {
     if (this.ready) return Promise.resolve(true);
     this.start();
-    if (!this.worker) return Promise.resolve(false);
+    const worker = this.worker;
+    if (!worker) return Promise.resolve(false);
+    worker.ref(); // someone waits for it: the process stays up until it answers
     return new Promise((resolve) => this.starting.push(resolve));
   }
 
@@ -225,6 +227,7 @@ export class AuditWriter {
   private onReply(message: FromWriter): void {
     if (message.type === 'ready') {
       this.ready = !this.closed && !this.failure;
+      this.worker?.unref();
       for (const resolve of this.starting.splice(0)) resolve(this.ready);
       return;
     }
