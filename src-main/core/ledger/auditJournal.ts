@@ -54,10 +54,15 @@ export class AuditJournal {
 
   /** `append` of records already encoded by `encodeJournal` (a caller that hands the same lines on). */
   appendText(text: string, committed: Promise<unknown>): void {
-    const buf = Buffer.from(text, 'utf8');
     this.fd ??= fs.openSync(this.file, 'a', 0o600);
-    for (let at = 0; at < buf.length; ) at += fs.writeSync(this.fd, buf, at, buf.length - at);
-    this.bytes += buf.length;
+    // The string as it is (no Buffer of it per call); a short write (a signal, a full disk) goes on from where it stopped.
+    const length = Buffer.byteLength(text, 'utf8');
+    const wrote = fs.writeSync(this.fd, text);
+    if (wrote < length) {
+      const buf = Buffer.from(text, 'utf8');
+      for (let at = wrote; at < length; ) at += fs.writeSync(this.fd, buf, at, length - at);
+    }
+    this.bytes += length;
     this.uncommitted++;
     const done = () => {
       this.uncommitted--;
