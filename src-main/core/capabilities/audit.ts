@@ -184,7 +184,7 @@ export class LedgerAudit implements AuditPort {
           const committed = this.ledger.events.defer(write, readOnly || journal ? 'ride' : 'turn');
           committed.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
           this.open.set(groupId, { left: calls.length, failed: false });
-          const recorded = journal ? this.journaled(journal, [record], committed) : committed;
+          const recorded = journal ? this.journaled(journal, encodeJournal([record]), committed) : committed;
           return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
         }
         const groupId = this.ledger.actions.begin(input);
@@ -244,13 +244,13 @@ export class LedgerAudit implements AuditPort {
   }
 
   /**
-   * Appends records to the journal: durable once that returns, so the promise is already
-   * resolved. If the journal cannot be written, the caller waits for the rows' commit
-   * instead, asked for at the end of this turn.
+   * Appends records' journal lines (`encodeJournal`) to the journal: durable once that
+   * returns, so the promise is already resolved. If the journal cannot be written, the
+   * caller waits for the rows' commit instead, asked for at the end of this turn.
    */
-  private journaled(journal: AuditJournal, records: AuditRecord[] | string, committed: Promise<void>): Promise<void> {
+  private journaled(journal: AuditJournal, text: string, committed: Promise<void>): Promise<void> {
     try {
-      journal.appendText(typeof records === 'string' ? records : encodeJournal(records), committed);
+      journal.appendText(text, committed);
       return DURABLE;
     } catch {
       void this.ledger.events.defer(() => undefined); // a turn commit, not the group-commit wait

@@ -91,8 +91,9 @@ export class HistoryFolds {
    * next turn has started) as a segment. `turnStart`: the seq of a user turn just stored,
    * when the caller knows one (the session runner at run start). Runs in steps of
    * CATCH_UP_PAGE chunks (a few ms each) with a turn of the event loop between them; one
-   * catch-up per session at a time (a call meanwhile makes it go round once more). Never throws: a chunk that is not JSON, or a gap in the seqs, stops it (opening
-   * the session folds the chunks and reports the damage).
+   * catch-up per session at a time (a call meanwhile makes it go round once more). Never
+   * throws: a chunk that is not JSON, or a gap in the seqs, stops it (opening the session
+   * folds the chunks and reports the damage).
    */
   catchUp(sessionId: string, turnStart?: number): Promise<void> {
     const running = this.running.get(sessionId);

@@ -47,10 +47,6 @@ export const readTextFileTool = defineTool({
   target: (a) => a.path,
   async execute(a, ctx) {
     // One descriptor, opened without following symlinks, serves the size check and the read.
-    // A file that fits is read synchronously (a cell's burst of reads takes this path); a
-    // bigger one is opened again and streamed, and its size is checked again then.
-    const whole = withWorkspaceFile(ctx.workspace, a.path, 'read', (file) => (file.stat.size > MAX_READ_BYTES ? null : readWhole(file, a)));
-    if (whole) return whole;
     return withWorkspaceFileAsync(ctx.workspace, a.path, 'read', async ({ fd, stat: st, rel }) => {
       if (st.size <= MAX_READ_BYTES) return readWhole({ fd, stat: st, rel }, a);
       if (!a.start_line) throw new Error(`"${rel}" is ${st.size} bytes; read a range with start_line and max_lines, or summarise it in a cell.`);
