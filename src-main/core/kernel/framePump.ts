@@ -42,6 +42,10 @@ export class FramePump {
   private releaseOut: (() => void) | null = null;
   private warmWaiter: ((frame: WarmFrame) => void) | null = null;
   private isReady = false;
+  private readonly splitter = new LineSplitter(
+    (line) => this.onLine(line),
+    (size) => this.fail(`the worker wrote a protocol frame over ${size} bytes`),
+  );
 
   constructor(private readonly hooks: PumpHooks) {}
 
@@ -51,11 +55,12 @@ export class FramePump {
       if (!this.isReady && this.stderrAtStart.length < 8192) this.stderrAtStart += c.toString('utf8');
       this.err.push(c);
     });
-    const splitter = new LineSplitter(
-      (line) => this.onLine(line),
-      (size) => this.fail(`the worker wrote a protocol frame over ${size} bytes`),
-    );
-    frames.on('data', (c: Buffer) => splitter.push(c));
+    frames.on('data', (c: Buffer) => this.splitter.push(c));
+  }
+
+  /** Bytes of fd 3 read by the process itself (framePoll.ts), in order with the stream's. */
+  pushFrames(chunk: Buffer): void {
+    this.splitter.push(chunk);
   }
 
   /** A cell starts: its output goes to `sink` until its end markers; resolves when both arrived. */

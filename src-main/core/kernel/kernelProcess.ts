@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { releaseLeases, WORKER_FDS } from './bwrapLaunch';
 import { describeExit, type ExitInfo } from './exitInfo';
+import { FramePoll, pipeFd } from './framePoll';
 import { FramePump, type CellSink } from './framePump';
 import type { ReadyFrame, WarmFrame } from './frames';
 import { killProcessGroup, stopWithGrace } from './processControl';
@@ -33,6 +34,8 @@ export class KernelProcess {
   private input: Writable;
   private answers: Writable;
   private pump: FramePump;
+  /** Reads fd 3 right after a host call's answer while the cell calls quickly (framePoll.ts). */
+  private poll: FramePoll | null = null;
 
   /** Plans the launch (mounts, protected names) without blocking the event loop, then spawns. */
   static async start(spec: WorkerSpec): Promise<KernelProcess> {
@@ -88,6 +91,8 @@ export class KernelProcess {
       kill: () => this.kill(),
     });
     this.pump.attach(stdio[1], stdio[2], stdio[3]);
+    const framesFd = pipeFd(stdio[3]);
+    if (framesFd !== null && spec.framePoll !== false) this.poll = new FramePoll(framesFd, stdio[3], (chunk) => this.pump.pushFrames(chunk), spec.framePoll);
 
     this.exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
@@ -155,7 +160,9 @@ export class KernelProcess {
 
   /** Writes one already-encoded `host_response` frame (without its newline) where the worker waits for it. */
   sendAnswer(json: string): void {
-    if (this.alive) this.answers.write(`${json}\n`);
+    if (!this.alive) return;
+    this.answers.write(`${json}\n`);
+    this.poll?.afterAnswer(this.answers.writableLength > 0);
   }
 
   /** Starts a cell; the sink hears everything until `result` (or the worker's death). */

@@ -1,3 +1,4 @@
+import type { FramePollOptions } from './framePoll';
 import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { KernelLimits } from '../config/kernelLimits';
@@ -28,6 +29,8 @@ export interface WorkerSpec {
   views?: PathViews;
   /** Enabled skills' folders, read-only in the kernel (bwrap: under /opt/openai4s/skills/<name>). */
   skills?: SkillMount[];
+  /** How fd 3 is read right after a host call's answer (framePoll.ts); false: only through the event loop. */
+  framePoll?: FramePollOptions | false;
 }
 
 /** A skill folder a kernel may read: its name (lower-case letters, digits, hyphens) and host folder. */

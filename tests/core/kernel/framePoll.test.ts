@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_FRAME_POLL, FramePoll, pipeFd, type FramePollOptions } from '../../../src-main/core/kernel/framePoll';
+import { LineSplitter } from '../../../src-main/core/kernel/frames';
+
+/**
+ * A stand-in for a kernel worker that makes host calls in a loop: it writes `call N` on
+ * fd 3, reads one answer line on fd 5, and so on; `sleepMs` is the work between calls.
+ */
+const CALLER = `
+import os, sys, time
+count, sleep = int(sys.argv[1]), float(sys.argv[2]) / 1000
+buf = b""
+for i in range(count):
+    if sleep:
+        time.sleep(sleep)
+    os.write(3, b"call %d\\n" % i)
+    while b"\\n" not in buf:
+        chunk = os.read(5, 65536)
+        if not chunk:
+            sys.exit(1)
+        buf += chunk
+    buf = buf[buf.index(b"\\n") + 1:]
+os.write(3, b"done\\n")
+`;
+
+let child: ChildProcess | null = null;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = null;
+});
+
+/** Runs the caller against a host that answers each call, reading fd 3 through the stream and the poll. */
+function serve(count: number, sleepMs: number, onTurn?: () => void, options: FramePollOptions = DEFAULT_FRAME_POLL): Promise<{ lines: string[]; poll: FramePoll }> {
+  child = spawn('/usr/bin/python3', ['-c', CALLER, String(count), String(sleepMs)], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ignore', 'pipe'] });
+  const frames = child.stdio[3] as Readable;
+  const answers = (child.stdio as unknown as Writable[])[5]!;
+  const fd = pipeFd(frames);
+  if (fd === null) throw new Error('no fd under the child’s fd 3 pipe');
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    child!.once('exit', (code) => code !== 0 && reject(new Error(`the caller exited with ${code}`)));
+    const splitter = new LineSplitter(
+      (line) => {
+        const text = line.toString();
+        lines.push(text);
+        if (text === 'done') return resolve({ lines, poll });
+        answers.write(`answer to ${text}\n`);
+        poll.afterAnswer(answers.writableLength > 0);
+      },
+      () => reject(new Error('overflow')),
+    );
+    const poll: FramePoll = new FramePoll(fd, frames, (chunk) => splitter.push(chunk), options);
+    frames.on('data', (chunk: Buffer) => splitter.push(chunk));
+    if (onTurn) {
+      // Turns between the first call and the last (not while the caller starts).
+      const turn = () => {
+        if (lines.length) onTurn();
+        if (lines.at(-1) !== 'done') setImmediate(turn);
+      };
+      setImmediate(turn);
+    }
+  });
+}
+
+describe('frame poll after a host call’s answer', () => {
+  it('delivers every call once and in order, whether the poll or the event loop read it', async () => {
+    const { lines, poll } = await serve(3000, 0);
+    expect(lines).toEqual([...Array.from({ length: 3000 }, (_, i) => `call ${i}`), 'done']);
+    // A caller that calls again at once is read by the poll for most calls on an idle machine;
+    // on a loaded one fewer, but never none.
+    expect(poll.stats.hits).toBeGreaterThan(0);
+  });
+
+  it('stops polling for a cell that works between its calls (one missed poll, then the event loop)', async () => {
+    const { lines, poll } = await serve(40, 3, undefined);
+    expect(lines).toHaveLength(41);
+    expect(poll.stats.hits).toBe(0);
+    // The first answer polls and misses; every later call arrives late, so none is polled.
+    expect(poll.stats.polls).toBe(1);
+  });
+
+  it('lets the event loop turn during a burst (polls chain through microtasks only for a bounded time)', async () => {
+    let turns = 0;
+    // A window so wide that every poll finds the next call: only the chain bound returns to the loop.
+    const { poll } = await serve(3000, 0, () => turns++, { windowUs: 1_000_000, chainMs: 2 });
+    expect(poll.stats.hits).toBe(poll.stats.polls);
+    // Unbounded, the whole burst would run in microtasks and setImmediate would run about once.
+    expect(turns).toBeGreaterThan(5);
+  });
+});
