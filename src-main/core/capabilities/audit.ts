@@ -239,7 +239,7 @@ export class LedgerAudit implements AuditPort {
     const text = encodeJournal(records);
     // A whole call (a read-only call's two rows) is committed by the writer thread when it serves.
     const writer = records.length === 1 && records[0]!.k === 'call' ? this.ledger.auditWriter : null;
-    const committed = writer?.submit(text, records[0]!) ?? this.ledger.events.defer(write, 'lazy');
+    const committed = writer?.submit(text, records) ?? this.ledger.events.defer(write, 'lazy');
     return this.journaled(journal, text, committed.catch(fallback));
   }
 

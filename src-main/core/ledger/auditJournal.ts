@@ -26,8 +26,8 @@ const TRUNCATE_AT_BYTES = 4 * 1024 * 1024;
  * (`replayAuditJournals`) before crash repair, then deletes them.
  *
  * A cell the user runs in the Notebook tab is answered the same way: its record, its
- * evidence and its pre-run review's row are journaled, and committed with the next group
- * commit (`Ledger.journaled`).
+ * evidence and its pre-run review's row are journaled, then committed by the audit writer
+ * thread (or, without it, the next group commit; `Ledger.journaled`).
  *
  * One file per process (`<ledger>-audit-<pid>-<random>.jsonl`), so two processes sharing
  * the ledger never truncate each other's records. Emptied when everything appended is

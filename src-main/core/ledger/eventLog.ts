@@ -212,6 +212,11 @@ export class EventLog {
     return done;
   }
 
+  /** Deferred writes waiting for this connection's next commit (diagnostics and tests). */
+  get pendingWrites(): number {
+    return this.writes.length;
+  }
+
   /** Resolves when everything queued so far is committed. */
   durable(): Promise<void> {
     if (!this.queue.length) return Promise.resolve();

@@ -1,6 +1,6 @@
 import type { SessionDetail, SessionHistory, SessionSummary } from '../../../src-preload/contract/sessions';
 import { ActionsRepo } from './actionsRepo';
-import { AuditJournal, newJournalFile, replayAuditJournals, type JournalRecord } from './auditJournal';
+import { AuditJournal, encodeJournal, newJournalFile, replayAuditJournals, type JournalRecord } from './auditJournal';
 import { ComputeJobsRepo } from './computeJobsRepo';
 import { ArchiveRepo } from './archiveRepo';
 import { AuditWriter, type AuditWriterOptions } from './auditWriter/auditWriter';
@@ -11,6 +11,7 @@ import { EnvironmentsRepo } from './environmentsRepo';
 import { EventLog, LAZY_COMMIT_MS, type EventLogOptions } from './eventLog';
 import { HistoryCache } from './historyCache';
 import { HistoryFolds } from './historyFolds';
+import { applyJournalRecord } from './journalApply';
 import { KernelsRepo } from './kernelsRepo';
 import { MemoryRepo } from './memoryRepo';
 import { lockLedger } from './ownership';
@@ -136,25 +137,21 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
         // see above
       }
     };
-    // Reads of the audit see the rows the writer thread holds (it is made below, once the journal is).
+    // Reads of journaled rows see those the writer thread holds (it is made below, once the journal is).
     let auditWriter: AuditWriter | null = null;
-    const actions = new ActionsRepo(db, () => {
+    const readJournaled = () => {
       auditWriter?.sync();
       commitQueued();
-    });
-    const evidence = new SqliteEvidenceStore(db, commitQueued);
-    const safety = new SafetyChecksRepo(db, commitQueued);
-    const userCells = new UserCellsRepo(db, commitQueued);
+    };
+    const actions = new ActionsRepo(db, readJournaled);
+    const evidence = new SqliteEvidenceStore(db, readJournaled);
+    const safety = new SafetyChecksRepo(db, readJournaled);
+    const userCells = new UserCellsRepo(db, readJournaled);
     const kernels = new KernelsRepo(db);
     const permissions = new PermissionsRepo(db);
     const settings = new SettingsRepo(db);
     // Audit rows a dead process journaled but never committed go in before repair reads the groups.
-    const applyJournal = (r: JournalRecord): void => {
-      if (r.k === 'user_cell') userCells.applyJournal(r);
-      else if (r.k === 'evidence') evidence.applyJournal(r);
-      else if (r.k === 'safety_check') safety.applyJournal(r);
-      else actions.applyRecord(r);
-    };
+    const applyJournal = (r: JournalRecord): void => applyJournalRecord({ actions, userCells, evidence, safety }, r);
     const auditReplay = lock.alone ? replayAuditJournals(file, (fn) => db.transaction(fn)(), applyJournal) : null;
     const repair = lock.alone ? repairOnOpen({ db, runs, events, actions, kernels, permissions }) : null;
     lock.share();
@@ -166,8 +163,8 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
         commitMs: options.events?.lazyCommitMs ?? LAZY_COMMIT_MS,
         commitMain: commitQueued,
         inTransaction: () => db.inTransaction,
-        applyHere: (record) => actions.applyRecord(record),
-        commitLater: (record) => events.defer(() => actions.applyRecord(record), 'turn'),
+        applyHere: applyJournal,
+        commitLater: (record) => events.defer(() => applyJournal(record), 'turn'),
         ...options.auditWriter,
       });
     }
@@ -178,17 +175,25 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     const journaled = (records: JournalRecord[], write: () => void): Promise<void> => {
       if (!auditJournal) return events.defer(write, 'turn');
       const journal = auditJournal;
-      const committed = events.defer(() => {
-        try {
-          write();
-        } catch (error) {
-          // Its records stay in the journal for the next open (the caller was answered on them).
-          journal.keepForReplay();
-          throw error;
-        }
-      }, 'lazy');
+      const text = encodeJournal(records);
+      // Rows that cannot be written: their records stay in the journal for the next open
+      // (the caller was answered on them).
+      const keep = (error: unknown) => {
+        journal.keepForReplay();
+        throw error;
+      };
+      // Committed by the writer thread when it serves (off the main thread), else by the next group commit here.
+      const committed =
+        auditWriter?.submit(text, records)?.catch(keep) ??
+        events.defer(() => {
+          try {
+            write();
+          } catch (error) {
+            keep(error);
+          }
+        }, 'lazy');
       try {
-        auditJournal.append(records, committed);
+        auditJournal.appendText(text, committed);
       } catch {
         return committed;
       }

@@ -19,8 +19,8 @@ export interface NotebookCellsDeps {
   readonly provenance?: () => Pick<ProvenanceServices, 'evidence' | 'artifacts'>;
   /**
    * Records a cell without figures, its evidence (if given) with it, durable when it resolves
-   * without a commit of its own (`Ledger.recordUserCell`: journaled, committed with the next
-   * group commit); default: both written at once.
+   * without a commit of its own (`Ledger.recordUserCell`: journaled, committed later by the
+   * audit writer thread or the next group commit); default: both written at once.
    */
   readonly recordCell?: (input: Omit<UserCellsInput, 'evidenceId'>, evidence: NewEvidence | null) => Promise<UserCellRecord>;
 }

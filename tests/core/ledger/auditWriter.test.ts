@@ -7,6 +7,7 @@ import { LedgerAudit, type AuditOutcome } from '../../../src-main/core/capabilit
 import type { AuditRecord } from '../../../src-main/core/ledger/actionsRepo';
 import { encodeJournal } from '../../../src-main/core/ledger/auditJournal';
 import { openLedger, type Ledger, type LedgerOptions } from '../../../src-main/core/ledger/ledger';
+import { quietReview, recordTrivialCell } from './fixtures/userCellShapes';
 import { cellCall, tempDir, tempLedger, track } from './support';
 
 function ledgerWithRun(options: LedgerOptions = {}): { ledger: Ledger; runId: string; sessionId: string; audit: LedgerAudit } {
@@ -101,7 +102,7 @@ describe('the audit writer thread (a cell’s read-only host calls committed off
     expect(await writer.serving()).toBe(true);
     const good = wholeCall(sessionId, runId, 'good-call');
     const orphan = wholeCall(sessionId, 'no-such-run', 'orphan-call');
-    const results = await Promise.allSettled([good, orphan].map((r) => writer.submit(encodeJournal([r]), r)!));
+    const results = await Promise.allSettled([good, orphan].map((r) => writer.submit(encodeJournal([r]), [r])!));
     expect(results[0]).toEqual({ status: 'fulfilled', value: undefined });
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/FOREIGN KEY/) } });
     expect(ledger.actions.listByRun(runId).map((g) => g.id)).toEqual(['good-call']);
@@ -129,5 +130,36 @@ describe('the audit writer thread (a cell’s read-only host calls committed off
     expect(committedCalls(file)).toBe(30);
     const again = track(openLedger(file));
     expect(again.actions.listByRun(run.id)).toHaveLength(30);
+  });
+  it('commits a notebook cell’s record, evidence and review too, off the main thread; a read of a cell’s versions waits for them', async () => {
+    const { ledger, sessionId } = ledgerWithRun();
+    const writer = ledger.auditWriter!;
+    expect(await writer.serving()).toBe(true);
+    const check = ledger.safety.prepare(quietReview(sessionId));
+    await ledger.journaled([check.journal], check.write);
+    for (let n = 1; n <= 3; n++) await recordTrivialCell(ledger, sessionId, n);
+    // The main thread's queue holds none of them: the writer has them (the review, and each
+    // cell's evidence and record as one entry).
+    expect(writer.pending).toBe(4);
+    expect(ledger.events.pendingWrites).toBe(0);
+    // A new version of a cell is numbered from the versions before it, even while the writer
+    // still holds them (its read waits for the writer).
+    await recordTrivialCell(ledger, sessionId, 4, 'cell-a');
+    await recordTrivialCell(ledger, sessionId, 5, 'cell-a');
+    expect(ledger.userCells.list(sessionId).map((c) => [c.cellKey.startsWith('uc_') ? 'new' : c.cellKey, c.version])).toEqual([
+      ['new', 1],
+      ['new', 1],
+      ['new', 1],
+      ['cell-a', 1],
+      ['cell-a', 2],
+    ]);
+    expect(writer.pending).toBe(0);
+    expect(writer.committedRecords).toBe(6);
+    const db = new Database(ledger.file, { readonly: true });
+    try {
+      expect(['user_cells', 'evidence', 'safety_checks'].map((t) => db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get())).toEqual([5, 5, 1]);
+    } finally {
+      db.close();
+    }
   });
 });

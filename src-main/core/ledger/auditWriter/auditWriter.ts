@@ -1,19 +1,22 @@
 /**
- * The audit rows of a cell's read-only host calls, committed to SQLite off the main thread.
+ * Rows already durable in the audit journal, committed to SQLite off the main thread: the
+ * audit rows of a cell's read-only host calls, and a notebook cell's record, evidence and
+ * pre-run review (`Ledger.journaled`).
  *
- * Such a call is answered once its record is in the audit journal (auditJournal.ts); its two
- * rows then only have to reach SQLite before anyone reads them. Committing them on the main
+ * Such a call (or cell) is answered once its records are in the audit journal
+ * (auditJournal.ts); its rows then only have to reach SQLite before anyone reads them. Committing them on the main
  * thread (a group commit every `commitMs`) cost a cell's burst of calls about a tenth of the
  * main thread's time: the inserts, their indexes and foreign-key checks. Here one worker
  * thread (entry.ts) with a connection of its own commits them instead, in batches; the main
  * thread only hands over the journal lines it already wrote.
  *
- * Reads see every call answered so far: `sync()` (the actions repository's `beforeRead`)
+ * Reads see every call answered so far: `sync()` (the `beforeRead` of the repositories of
+ * those rows: actions, user cells, evidence, safety checks)
  * hands over what waits and blocks until the writer has committed it, then takes its reply
  * at once (`receiveMessageOnPort`). Inside a main-thread transaction it does not wait (the
  * writer may be waiting for that transaction's lock): the records are applied on the main
  * connection, inside that transaction, and stay with the writer too (a record applied twice
- * is applied once, `ActionsRepo.applyRecord`), so a rollback loses nothing.
+ * is applied once, journalApply.ts), so a rollback loses nothing.
  *
  * Before a batch is handed over, the main thread commits its own queue (events.flush): a
  * record's run, session and kernel generation are then committed rows the writer can see.
@@ -27,7 +30,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { threadSource, type ThreadSource } from '../../shared/threadSource';
-import type { AuditRecord } from '../actionsRepo';
+import type { JournalRecord } from '../auditJournal';
 import type { FromWriter, ToWriter, WriterData } from './protocol';
 
 /** How long a read waits for the writer before the main thread takes its records over. */
@@ -45,16 +48,17 @@ export interface AuditWriterOptions {
   /** Whether the main connection is inside a transaction now. */
   inTransaction: () => boolean;
   /** Applies a record on the main connection now (idempotent; throws if its rows cannot be written). */
-  applyHere: (record: AuditRecord) => void;
+  applyHere: (record: JournalRecord) => void;
   /** Commits a record on the main thread with its next group commit (the writer is not there). */
-  commitLater: (record: AuditRecord) => Promise<void>;
+  commitLater: (record: JournalRecord) => Promise<void>;
   /** Where the thread's code comes from (tests name a missing one to see the fallback). */
   source?: () => ThreadSource | null;
 }
 
 interface Entry {
   text: string;
-  record: AuditRecord;
+  /** The records of `text`, one per line, in order. */
+  records: JournalRecord[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -83,17 +87,17 @@ export class AuditWriter {
   constructor(private readonly options: AuditWriterOptions) {}
 
   /**
-   * Takes a record already in the journal (`text`: its journal line); resolves once its rows
-   * are committed, rejects if they cannot be written. Null while the thread is not serving
-   * (starting, failed, closed): the caller commits on the main thread.
+   * Takes records already in the journal (`text`: their journal lines, one append); resolves
+   * once their rows are committed, rejects if they cannot be written. Null while the thread
+   * is not serving (starting, failed, closed): the caller commits on the main thread.
    */
-  submit(text: string, record: AuditRecord): Promise<void> | null {
+  submit(text: string, records: JournalRecord[]): Promise<void> | null {
     if (!this.ready) {
       this.start();
       return null;
     }
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ text, record, resolve, reject });
+      this.waiting.push({ text, records, resolve, reject });
       this.timer ??= setTimeout(() => this.handOver(), this.options.commitMs);
     });
   }
@@ -120,10 +124,12 @@ export class AuditWriter {
     if (!this.waiting.length && !this.inFlight.size) return;
     if (this.options.inTransaction()) {
       for (const e of this.entries()) {
-        try {
-          this.options.applyHere(e.record);
-        } catch {
-          // its rows cannot be written: the writer rejects it, as it would have anyway
+        for (const record of e.records) {
+          try {
+            this.options.applyHere(record);
+          } catch {
+            // its rows cannot be written: the writer rejects it, as it would have anyway
+          }
         }
       }
       return;
@@ -272,7 +278,7 @@ export class AuditWriter {
   }
 
   private toMainThread(entries: Iterable<Entry>): void {
-    for (const e of entries) this.options.commitLater(e.record).then(e.resolve, e.reject);
+    for (const e of entries) Promise.all(e.records.map((r) => this.options.commitLater(r))).then(() => e.resolve(), e.reject);
     this.waiting = [];
     this.inFlight.clear();
   }

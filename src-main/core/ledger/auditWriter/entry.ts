@@ -1,13 +1,18 @@
 /**
- * The audit writer thread: commits to SQLite the audit rows of a cell's answered host calls,
- * which are already durable in the audit journal, on a connection of its own, so the main
- * thread (Electron's main process) does not spend a cell's burst of calls inserting rows.
- * See auditWriter.ts.
+ * The audit writer thread: commits to SQLite the rows of journal records already durable in
+ * the audit journal (a cell's answered host calls; a notebook cell's record, evidence and
+ * review), on a connection of its own, so the main thread (Electron's main process) does
+ * not spend a burst of calls or cells inserting rows. See auditWriter.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../../shared/errorMessage';
-import { ActionsRepo, type AuditRecord } from '../actionsRepo';
+import { ActionsRepo } from '../actionsRepo';
+import type { JournalRecord } from '../auditJournal';
+import { SqliteEvidenceStore } from '../evidenceRepo';
+import { applyJournalRecord, type JournalTargets } from '../journalApply';
+import { SafetyChecksRepo } from '../safetyChecksRepo';
+import { UserCellsRepo } from '../userCellsRepo';
 import type { FromWriter, ToWriter, WriterData } from './protocol';
 
 const port = parentPort;
@@ -20,11 +25,11 @@ db.pragma('synchronous = NORMAL');
 db.pragma('foreign_keys = ON');
 db.pragma('busy_timeout = 5000');
 db.pragma('wal_autocheckpoint = 0');
-const actions = new ActionsRepo(db);
+const targets: JournalTargets = { actions: new ActionsRepo(db), userCells: new UserCellsRepo(db), evidence: new SqliteEvidenceStore(db), safety: new SafetyChecksRepo(db) };
 const inSavepoint = db.transaction((fn: () => void) => fn());
 
 function apply(entry: string): void {
-  for (const line of entry.split('\n')) if (line) actions.applyRecord(JSON.parse(line) as AuditRecord);
+  for (const line of entry.split('\n')) if (line) applyJournalRecord(targets, JSON.parse(line) as JournalRecord);
 }
 
 /** All entries in one savepoint; if one throws, each in its own, so only the failing one is lost (a record applied twice is applied once). */

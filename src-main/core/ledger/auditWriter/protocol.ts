@@ -16,7 +16,7 @@ export interface WriterData {
 }
 
 export type ToWriter =
-  /** Each entry is one journal append: JSON lines, each an audit record. */
+  /** Each entry is one journal append: JSON lines, each a journal record (auditJournal.ts `JournalRecord`). */
   | { type: 'batch'; batch: number; entries: string[] }
   | { type: 'close' };
 
