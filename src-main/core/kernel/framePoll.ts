@@ -98,8 +98,12 @@ export class FramePoll {
       return; // nothing within the window: the event loop delivers it (and says whether to poll again)
     }
     this.answeredAt = 0;
+    if (n === 0) {
+      // End of file or an error: the stream sees it too and reports the worker's exit.
+      this.quick = false;
+      return;
+    }
     this.stats.hits++;
-    // End of file or an error: the stream sees it too and reports the worker's exit.
-    if (n > 0) this.onChunk(Buffer.from(this.buf.subarray(0, n)));
+    this.onChunk(Buffer.from(this.buf.subarray(0, n)));
   }
 }

@@ -1,8 +1,8 @@
-import type { FramePollOptions } from './framePoll';
 import path from 'node:path';
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { KernelLimits } from '../config/kernelLimits';
 import type { KernelCache } from './cacheLayout';
+import type { FramePollOptions } from './framePoll';
 import type { PathViews } from './pathViews';
 import type { SandboxDecision } from './sandbox';
 

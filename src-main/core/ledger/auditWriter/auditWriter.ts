@@ -4,17 +4,18 @@
  * pre-run review (`Ledger.journaled`).
  *
  * Such a call (or cell) is answered once its records are in the audit journal
- * (auditJournal.ts); its rows then only have to reach SQLite before anyone reads them. Committing them on the main
- * thread (a group commit every `commitMs`) cost a cell's burst of calls about a tenth of the
- * main thread's time: the inserts, their indexes and foreign-key checks. Here one worker
- * thread (entry.ts) with a connection of its own commits them instead, in batches; the main
- * thread only hands over the journal lines it already wrote.
+ * (auditJournal.ts); its rows then only have to reach SQLite before anyone reads them.
+ * Committing them on the main thread (a group commit every `commitMs`) cost a cell's burst
+ * of calls about a tenth of the main thread's time: the inserts, their indexes and
+ * foreign-key checks. Here one worker thread (entry.ts) with a connection of its own
+ * commits them instead, in batches; the main thread only hands over the journal lines it
+ * already wrote.
  *
- * Reads see every call answered so far: `sync()` (the `beforeRead` of the repositories of
- * those rows: actions, user cells, evidence, safety checks)
- * hands over what waits and blocks until the writer has committed it, then takes its reply
- * at once (`receiveMessageOnPort`). Inside a main-thread transaction it does not wait (the
- * writer may be waiting for that transaction's lock): the records are applied on the main
+ * Reads see every record taken so far: `sync()` (the `beforeRead` of the repositories of
+ * those rows: actions, user cells, evidence, safety checks) hands over what waits and
+ * blocks until the writer has committed it, then takes its reply at once
+ * (`receiveMessageOnPort`). Inside a main-thread transaction it does not wait (the writer
+ * may be waiting for that transaction's lock): the records are applied on the main
  * connection, inside that transaction, and stay with the writer too (a record applied twice
  * is applied once, journalApply.ts), so a rollback loses nothing.
  *
