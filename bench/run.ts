@@ -1,25 +1,17 @@
 /**
- * `npm run bench`: runs every suite in bench/suites (or those named on the command
- * line), prints one table per suite and writes all rows as JSON under bench-results/.
- * Targets are printed beside the measurements; they are never asserted in tests.
+ * The benchmark runner: runs the suites it is given (or those named on the command line),
+ * prints one table per suite and writes all rows as JSON under bench-results/. Targets are
+ * printed beside the measurements; they are never asserted in tests.
+ *
+ * `npm run bench` does not run this file through tsx: scripts/bench.mjs bundles it with
+ * every suite and the app's code the way the release build bundles the app, then runs the
+ * bundle under plain Node (why: see that script).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { BenchRow, BenchSuite } from './types';
 import { readCpuTimes, stealPercent } from './support/cpuSteal';
-
-async function loadSuites(filter: string[]): Promise<BenchSuite[]> {
-  const dir = path.join(import.meta.dirname, 'suites');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort();
-  const suites: BenchSuite[] = [];
-  for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: BenchSuite };
-    if (!filter.length || filter.includes(mod.default.name)) suites.push(mod.default);
-  }
-  return suites;
-}
 
 function printTable(suite: string, rows: BenchRow[]): void {
   const header = ['metric', 'value', 'unit', 'target', 'met'];
@@ -38,8 +30,15 @@ function printTable(suite: string, rows: BenchRow[]): void {
   for (const b of body) console.log(line(b));
 }
 
-async function main(): Promise<void> {
-  const suites = await loadSuites(process.argv.slice(2));
+/** Runs `all` (or those named in `filter`); an unknown name is an error that lists the names. */
+export async function runBench(all: BenchSuite[], filter: string[]): Promise<void> {
+  const unknown = filter.filter((name) => !all.some((s) => s.name === name));
+  if (unknown.length) {
+    console.error(`unknown benchmark suite ${unknown.map((n) => JSON.stringify(n)).join(', ')}; the suites are ${all.map((s) => s.name).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const suites = filter.length ? all.filter((s) => filter.includes(s.name)) : all;
   const results: Record<string, BenchRow[]> = {};
   let failed = false;
   for (const suite of suites) {
@@ -72,4 +71,3 @@ async function main(): Promise<void> {
   if (failed) process.exitCode = 1;
 }
 
-void main();
