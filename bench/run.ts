@@ -39,6 +39,9 @@ export async function runBench(all: BenchSuite[], filter: string[]): Promise<voi
     return;
   }
   const suites = filter.length ? all.filter((s) => filter.includes(s.name)) : all;
+  // Which code the rows measured: the bundle scripts/bench.mjs builds, or TypeScript run from source.
+  const code = process.env.OPENAI4S_BENCH_CODE ?? 'TypeScript from source (not the release bundle: slower than what users run)';
+  console.log(`code measured: ${code}; Node ${process.version}`);
   const results: Record<string, BenchRow[]> = {};
   let failed = false;
   for (const suite of suites) {
@@ -62,6 +65,7 @@ export async function runBench(all: BenchSuite[], filter: string[]): Promise<voi
   const record = {
     at: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: process.platform },
+    code,
     results,
   };
   const stamp = record.at.replace(/[:.]/g, '-');

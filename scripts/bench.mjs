@@ -91,5 +91,6 @@ try {
   process.exit(1);
 }
 
-const run = spawnSync(process.execPath, [path.join(outDir, 'bench.js'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: root });
+const env = { ...process.env, OPENAI4S_BENCH_CODE: 'the app bundled as the release build bundles it (out/bench, no name-keeping helpers)' };
+const run = spawnSync(process.execPath, [path.join(outDir, 'bench.js'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: root, env });
 process.exit(run.status ?? 1);

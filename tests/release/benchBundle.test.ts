@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const OUT = path.join(ROOT, 'out', 'bench');
+
+/**
+ * `npm run bench` measures the app's code as the release build bundles it (scripts/bench.mjs).
+ * This builds that bundle (every suite with the app's code) and asks it for a suite that does
+ * not exist, which runs nothing: so a suite that stops bundling fails here, not on the
+ * machine where someone next runs the benchmarks.
+ */
+describe('the benchmark bundle', () => {
+  it('bundles every suite without name-keeping helpers, with the worker threads beside it, and refuses an unknown suite by listing the suites', () => {
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench.mjs'), 'no-such-suite'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/unknown benchmark suite "no-such-suite"; the suites are .*hostCalls.*/);
+    expect(run.stdout).not.toContain('## ');
+    const bundle = fs.readFileSync(path.join(OUT, 'bench.js'), 'utf8');
+    // tsx's keepNames output wraps functions in __name(...): the release bundle has none.
+    expect(bundle).not.toMatch(/\b__name\(/);
+    for (const thread of ['ledgerWriter.js', 'llmThread.js']) expect(fs.existsSync(path.join(OUT, thread))).toBe(true);
+  }, 150_000);
+});
