@@ -84,17 +84,18 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   // at the cell's first host call: most cells make none, and creating one costs more than
   // the rest of a trivial cell's bookkeeping here.
   let cellCalls: AbortController | null = null;
-  let callsEnded: Error | null = null;
+  // Why the calls ended, kept as words: the Error (and its stack) is made only for a controller.
+  let callsEnded: string | null = null;
   const callsSignal = (): AbortSignal => {
     if (!cellCalls) {
       cellCalls = new AbortController();
-      if (callsEnded) cellCalls.abort(callsEnded);
+      if (callsEnded) cellCalls.abort(new Error(callsEnded));
     }
     return cellCalls.signal;
   };
-  const abortCalls = (reason: Error) => {
+  const abortCalls = (reason: string) => {
     callsEnded ??= reason;
-    cellCalls?.abort(reason);
+    if (cellCalls && !cellCalls.signal.aborted) cellCalls.abort(new Error(reason));
   };
   let escalated = false;
   let figureCount = 0;
@@ -216,7 +217,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   const interrupt = (graceMs: number) => {
     if (interrupted) return;
     interrupted = true;
-    abortCalls(new Error('the cell was interrupted'));
+    abortCalls('the cell was interrupted');
     proc.send({ type: 'interrupt', id: cellId });
     // A cell stuck in C code ignores SIGINT: kill the generation after the bound.
     escalation = setTimeout(() => {
@@ -241,7 +242,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     }
   }
   const frame = await resultFrame;
-  abortCalls(new Error('the cell ended'));
+  abortCalls('the cell ended');
   // Output written before the result may still be in the pipes (outDone also ends on death).
   if (frame) await outDone;
   if (escalation) clearTimeout(escalation);
