@@ -21,7 +21,6 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'out', 'bench');
@@ -67,6 +66,14 @@ const virtualEntry = {
   },
 };
 
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch {
+  console.error('esbuild is not installed, so the benchmarks cannot be bundled; run npm ci (the benchmarks need the dev dependencies)');
+  process.exit(1);
+}
+
 fs.rmSync(outDir, { recursive: true, force: true });
 try {
   await build({
@@ -87,7 +94,9 @@ try {
     plugins: [virtualEntry, ownPaths],
   });
 } catch (error) {
-  console.error(`the benchmarks could not be bundled (${error.message.split('\n')[0]}); fix the error above, or run npm ci if esbuild is missing`);
+  const first = error.errors?.[0];
+  const where = first?.location ? `${first.location.file}:${first.location.line}: ${first.text}` : String(error.message).split('\n')[0];
+  console.error(`the benchmarks could not be bundled: ${where}; fix it and run again`);
   process.exit(1);
 }
 
