@@ -13,8 +13,8 @@
  * build never spends.
  *
  * The bundle (out/bench) is built like out/main: CommonJS for Node 20, every package left to
- * `require`, no name-keeping helpers. The two worker threads the app starts are bundled
- * beside it (ledgerWriter.js, llmThread.js), where the app looks for them. Files of bench/
+ * `require`, no name-keeping helpers. The worker threads the app starts are bundled beside
+ * it (ledgerWriter.js, llmThread.js), where the app looks for them. Files of bench/
  * and tests/ that find repository files relative to themselves keep their own paths.
  */
 import { spawnSync } from 'node:child_process';
@@ -74,14 +74,26 @@ try {
   process.exit(1);
 }
 
+/**
+ * The worker threads the app starts, as `threadSource(here, '<name>.js', '<entry>.ts')` names
+ * them (src-main/core/shared/threadSource.ts): each bundled beside the runner, where the app
+ * looks for it. Read from the call sites, so a new thread is bundled without a second list.
+ */
+function threadEntries() {
+  const entries = {};
+  const call = /threadSource\([^,]+,\s*'([A-Za-z0-9_-]+)\.js',\s*'([A-Za-z0-9_./-]+\.ts)'\)/g;
+  for (const file of fs.readdirSync(path.join(root, 'src-main'), { recursive: true })) {
+    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+    const full = path.join(root, 'src-main', file);
+    for (const [, name, entry] of fs.readFileSync(full, 'utf8').matchAll(call)) entries[name] = path.join(path.dirname(full), entry);
+  }
+  return entries;
+}
+
 fs.rmSync(outDir, { recursive: true, force: true });
 try {
   await build({
-    entryPoints: {
-      bench: 'bench-entry',
-      ledgerWriter: path.join(root, 'src-main/core/ledger/auditWriter/entry.ts'),
-      llmThread: path.join(root, 'src-main/core/llm/thread/entry.ts'),
-    },
+    entryPoints: { bench: 'bench-entry', ...threadEntries() },
     outdir: outDir,
     bundle: true,
     platform: 'node',

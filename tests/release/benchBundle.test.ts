@@ -21,6 +21,12 @@ describe('the benchmark bundle', () => {
     const bundle = fs.readFileSync(path.join(OUT, 'bench.js'), 'utf8');
     // tsx's keepNames output wraps functions in __name(...): the release bundle has none.
     expect(bundle).not.toMatch(/\b__name\(/);
-    for (const thread of ['ledgerWriter.js', 'llmThread.js']) expect(fs.existsSync(path.join(OUT, thread))).toBe(true);
+    // Every worker thread the app starts by its bundled name is beside the runner (else it would run through tsx).
+    const threads = fs
+      .readdirSync(path.join(ROOT, 'src-main'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...fs.readFileSync(path.join(ROOT, 'src-main', f), 'utf8').matchAll(/threadSource\([^)]*'([\w-]+\.js)'/g)].map((m) => m[1]!));
+    expect(threads).toEqual(expect.arrayContaining(['ledgerWriter.js', 'llmThread.js']));
+    for (const thread of threads) expect(fs.existsSync(path.join(OUT, thread)), thread).toBe(true);
   }, 150_000);
 });
