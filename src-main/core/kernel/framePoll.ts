@@ -11,21 +11,30 @@ import fs from 'node:fs';
  * 2-vCPU VM: a bare Node <-> Python ping-pong went from 31 to 21 us a round trip).
  *
  * Bounds, so the event loop keeps its turns and nothing is spent on idle cells:
- * - it polls only while the previous call came back quickly (a cell that computes between
- *   calls is answered through the event loop as before, after one missed poll at most);
  * - one poll lasts at most `windowUs`;
+ * - after a poll that found nothing, it polls again only once a call arrives through the event
+ *   loop within `rearmUs` of its answer (a cell that computes between calls is answered
+ *   through the event loop as before, after one missed poll at most). That bound is wider
+ *   than the window because such a call's time includes the main thread's own wake-up from
+ *   the event loop's sleep, which on a slow minute of a VM alone exceeds the window: judged by
+ *   the window, one missed poll turned polling off for as long as the machine stayed slow
+ *   (measured: 3,500 to 11,000 of a burst's 17,000 calls, against about 500 with this bound);
  * - polls that find a call chain through microtasks, so after `chainMs` without a turn of
- *   the event loop it stops polling until the loop has turned (timers, IPC and the other
- *   kernels' pipes are served at least that often).
+ *   the event loop the next poll waits for one turn (timers, IPC and the other kernels'
+ *   pipes are served at least that often) and then starts from the loop's check phase. The
+ *   main thread stays awake through that turn: a call read by the event loop instead would
+ *   pay for the thread's wake-up.
  * Bytes it reads go to the same line splitter as the stream's, in order: it never polls while
  * the stream holds unread data or its own answer is still queued.
  */
 export interface FramePollOptions {
   windowUs: number;
   chainMs: number;
+  /** A call read by the event loop this soon after its answer turns polling back on. */
+  rearmUs: number;
 }
 
-export const DEFAULT_FRAME_POLL: FramePollOptions = { windowUs: 100, chainMs: 2 };
+export const DEFAULT_FRAME_POLL: FramePollOptions = { windowUs: 100, chainMs: 2, rearmUs: 300 };
 
 /** The file descriptor under a child's stdio pipe stream (Node keeps it on the pipe handle). */
 export function pipeFd(stream: unknown): number | null {
@@ -36,9 +45,11 @@ export function pipeFd(stream: unknown): number | null {
 export class FramePoll {
   /** Polls made and polls that found bytes (diagnostics and tests). */
   readonly stats = { polls: 0, hits: 0 };
-  /** Whether the last call arrived within the window after its previous answer. */
+  /** Whether to poll after the next answer: not after a poll that found nothing, until a call arrives within `rearmUs`. */
   private quick = true;
   private answeredAt = 0;
+  /** Answers given so far: a poll queued for one answer does not run after the next. */
+  private answers = 0;
   private chainStart = 0;
   private readonly buf = Buffer.allocUnsafe(64 * 1024);
 
@@ -55,29 +66,38 @@ export class FramePoll {
   /** Called right after a host call's answer was handed to the answer pipe. */
   afterAnswer(answerQueued: boolean): void {
     this.answeredAt = performance.now();
-    if (!this.quick || answerQueued) return;
-    if (this.stream.readableLength || this.stream.readableFlowing === false) return;
+    const answer = ++this.answers;
+    if (!this.quick || answerQueued || !this.streamDrained()) return;
     if (!this.chainStart) {
       this.chainStart = this.answeredAt;
       setImmediate(() => (this.chainStart = 0));
     } else if (this.answeredAt - this.chainStart > this.options.chainMs) {
+      // The immediate that ends the chain was queued before this one: a new chain starts here.
+      setImmediate(() => this.poll(answer, performance.now()));
       return;
     }
     // After the current microtask: whatever runs after the answer in this call finishes first.
     // (A resolved promise, not queueMicrotask: that one wraps each callback in an async resource.)
-    void Promise.resolve().then(() => this.poll());
+    void Promise.resolve().then(() => this.poll(answer, this.answeredAt));
+  }
+
+  private streamDrained(): boolean {
+    return !this.stream.readableLength && this.stream.readableFlowing !== false;
   }
 
   private arrived(): void {
-    if (this.answeredAt) this.quick = performance.now() - this.answeredAt < this.options.windowUs / 1000;
+    if (this.answeredAt) this.quick = performance.now() - this.answeredAt < this.options.rearmUs / 1000;
     this.answeredAt = 0;
   }
 
-  private poll(): void {
+  /** Reads fd 3 for the call after answer number `answer`, until `from` + the window. */
+  private poll(answer: number, from: number): void {
+    // A later answer, or the call already read by the stream (during the loop's turn), took over.
+    if (answer !== this.answers || !this.answeredAt || !this.streamDrained()) return;
     // The pipe may have closed since (its fd number could then name another file by now).
     if (pipeFd(this.stream) !== this.fd) return;
     this.stats.polls++;
-    const deadline = this.answeredAt + this.options.windowUs / 1000;
+    const deadline = from + this.options.windowUs / 1000;
     const limit = Error.stackTraceLimit;
     // EAGAIN is thrown: without stack traces each empty read costs a few microseconds less.
     Error.stackTraceLimit = 0;

@@ -6,15 +6,18 @@ import { LineSplitter } from '../../../src-main/core/kernel/frames';
 
 /**
  * A stand-in for a kernel worker that makes host calls in a loop: it writes `call N` on
- * fd 3, reads one answer line on fd 5, and so on; `sleepMs` is the work between calls.
+ * fd 3, reads one answer line on fd 5, and so on; `sleepMs` is the work between calls, and
+ * `slowCall` (when given) is the one call made after `slowMs` instead.
  */
 const CALLER = `
 import os, sys, time
 count, sleep = int(sys.argv[1]), float(sys.argv[2]) / 1000
+slow_call, slow = (int(sys.argv[3]), float(sys.argv[4]) / 1000) if len(sys.argv) > 4 else (-1, 0)
 buf = b""
 for i in range(count):
-    if sleep:
-        time.sleep(sleep)
+    pause = slow if i == slow_call else sleep
+    if pause:
+        time.sleep(pause)
     os.write(3, b"call %d\\n" % i)
     while b"\\n" not in buf:
         chunk = os.read(5, 65536)
@@ -31,28 +34,41 @@ afterEach(() => {
   child = null;
 });
 
-/** Runs the caller against a host that answers each call, reading fd 3 through the stream and the poll. */
-function serve(count: number, sleepMs: number, onTurn?: () => void, options: FramePollOptions = DEFAULT_FRAME_POLL): Promise<{ lines: string[]; poll: FramePoll }> {
-  child = spawn('/usr/bin/python3', ['-c', CALLER, String(count), String(sleepMs)], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ignore', 'pipe'] });
+/**
+ * Runs the caller against a host that answers each call, reading fd 3 through the stream and
+ * the poll; `via` says which of the two read each line.
+ */
+function serve(
+  count: number,
+  sleepMs: number,
+  onTurn?: () => void,
+  options: FramePollOptions = DEFAULT_FRAME_POLL,
+  slow?: { call: number; ms: number },
+): Promise<{ lines: string[]; via: ('poll' | 'stream')[]; poll: FramePoll }> {
+  const args = ['-c', CALLER, String(count), String(sleepMs), ...(slow ? [String(slow.call), String(slow.ms)] : [])];
+  child = spawn('/usr/bin/python3', args, { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ignore', 'pipe'] });
   const frames = child.stdio[3] as Readable;
   const answers = (child.stdio as unknown as Writable[])[5]!;
   const fd = pipeFd(frames);
   if (fd === null) throw new Error('no fd under the child’s fd 3 pipe');
   const lines: string[] = [];
+  const via: ('poll' | 'stream')[] = [];
+  let reading: 'poll' | 'stream' = 'stream';
   return new Promise((resolve, reject) => {
     child!.once('exit', (code) => code !== 0 && reject(new Error(`the caller exited with ${code}`)));
     const splitter = new LineSplitter(
       (line) => {
         const text = line.toString();
         lines.push(text);
-        if (text === 'done') return resolve({ lines, poll });
+        via.push(reading);
+        if (text === 'done') return resolve({ lines, via, poll });
         answers.write(`answer to ${text}\n`);
         poll.afterAnswer(answers.writableLength > 0);
       },
       () => reject(new Error('overflow')),
     );
-    const poll: FramePoll = new FramePoll(fd, frames, (chunk) => splitter.push(chunk), options);
-    frames.on('data', (chunk: Buffer) => splitter.push(chunk));
+    const poll: FramePoll = new FramePoll(fd, frames, (chunk) => ((reading = 'poll'), splitter.push(chunk)), options);
+    frames.on('data', (chunk: Buffer) => ((reading = 'stream'), splitter.push(chunk)));
     if (onTurn) {
       // Turns between the first call and the last (not while the caller starts).
       const turn = () => {
@@ -84,9 +100,25 @@ describe('frame poll after a host call’s answer', () => {
   it('lets the event loop turn during a burst (polls chain through microtasks only for a bounded time)', async () => {
     let turns = 0;
     // A window so wide that every poll finds the next call: only the chain bound returns to the loop.
-    const { poll } = await serve(3000, 0, () => turns++, { windowUs: 1_000_000, chainMs: 2 });
+    const { poll, via } = await serve(3000, 0, () => turns++, { windowUs: 1_000_000, chainMs: 2, rearmUs: 300 });
     expect(poll.stats.hits).toBe(poll.stats.polls);
     // Unbounded, the whole burst would run in microtasks and setImmediate would run about once.
     expect(turns).toBeGreaterThan(5);
+    // After each turn the poll goes on from the loop's check phase: the burst is not left to
+    // the event loop (which must wake the thread for each call) once the first chain ends.
+    expect(via.slice(1000, 3000).filter((v) => v === 'poll').length).toBeGreaterThan(0);
+  });
+
+  it('polls again after a missed poll once a call arrives through the event loop within rearmUs of its answer', async () => {
+    // Call 10 comes 5 ms after its answer: the poll after answer 9 (a 2 ms window) misses it.
+    const options = { windowUs: 2_000, chainMs: 1_000 };
+    const rearmed = await serve(30, 0, undefined, { ...options, rearmUs: 20_000 }, { call: 10, ms: 5 });
+    // Read by the event loop 5 ms after its answer, within 20 ms: the next answer polls again.
+    expect(rearmed.via[10]).toBe('stream');
+    expect(rearmed.via[11]).toBe('poll');
+    const notRearmed = await serve(30, 0, undefined, { ...options, rearmUs: 4_000 }, { call: 10, ms: 5 });
+    // Over 4 ms: no poll after answer 10, so call 11 too is read by the event loop.
+    expect(notRearmed.via[10]).toBe('stream');
+    expect(notRearmed.via[11]).toBe('stream');
   });
 });
