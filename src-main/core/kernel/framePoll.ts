@@ -12,13 +12,15 @@ import fs from 'node:fs';
  *
  * Bounds, so the event loop keeps its turns and nothing is spent on idle cells:
  * - one poll lasts at most `windowUs`;
- * - after a poll that found nothing, it polls again only once a call arrives through the event
- *   loop within `rearmUs` of its answer (a cell that computes between calls is answered
- *   through the event loop as before, after one missed poll at most). That bound is wider
- *   than the window because such a call's time includes the main thread's own wake-up from
- *   the event loop's sleep, which on a slow minute of a VM alone exceeds the window: judged by
- *   the window, one missed poll turned polling off for as long as the machine stayed slow
- *   (measured: 3,500 to 11,000 of a burst's 17,000 calls, against about 500 with this bound);
+ * - after polls that found nothing, the next answers are not polled: 1 after the first such
+ *   poll, 3 after a second one in a row, then 7, 15, ... up to `maxSkip`. A poll that finds a
+ *   call, or a call read by the event loop within the window of its answer, ends the backoff.
+ *   So a cell that computes between its calls costs a poll now and then, and a quick cell on
+ *   a slow minute of the machine loses one call to the event loop per missed poll. (Turning
+ *   polling off until a call came through the event loop within the window, as before, kept
+ *   it off for as long as the machine stayed slow: such a call's time includes the main
+ *   thread's own wake-up, which then alone exceeds the window. Measured: 3,500 to 11,000 of a
+ *   burst's 17,000 calls went unpolled, against about 500 with the backoff's first step.)
  * - polls that find a call chain through microtasks, so after `chainMs` without a turn of
  *   the event loop the next poll waits for one turn (timers, IPC and the other kernels'
  *   pipes are served at least that often) and then starts from the loop's check phase. The
@@ -30,11 +32,11 @@ import fs from 'node:fs';
 export interface FramePollOptions {
   windowUs: number;
   chainMs: number;
-  /** A call read by the event loop this soon after its answer turns polling back on. */
-  rearmUs: number;
+  /** The most answers left unpolled after missed polls. */
+  maxSkip: number;
 }
 
-export const DEFAULT_FRAME_POLL: FramePollOptions = { windowUs: 100, chainMs: 2, rearmUs: 300 };
+export const DEFAULT_FRAME_POLL: FramePollOptions = { windowUs: 100, chainMs: 2, maxSkip: 63 };
 
 /** The file descriptor under a child's stdio pipe stream (Node keeps it on the pipe handle). */
 export function pipeFd(stream: unknown): number | null {
@@ -45,8 +47,9 @@ export function pipeFd(stream: unknown): number | null {
 export class FramePoll {
   /** Polls made and polls that found bytes (diagnostics and tests). */
   readonly stats = { polls: 0, hits: 0 };
-  /** Whether to poll after the next answer: not after a poll that found nothing, until a call arrives within `rearmUs`. */
-  private quick = true;
+  /** Polls in a row that found nothing, and how many answers are still to go unpolled after them. */
+  private misses = 0;
+  private skip = 0;
   private answeredAt = 0;
   /** Answers given so far: a poll queued for one answer does not run after the next. */
   private answers = 0;
@@ -67,7 +70,11 @@ export class FramePoll {
   afterAnswer(answerQueued: boolean): void {
     this.answeredAt = performance.now();
     const answer = ++this.answers;
-    if (!this.quick || answerQueued || !this.streamDrained()) return;
+    if (answerQueued || !this.streamDrained()) return;
+    if (this.skip > 0) {
+      this.skip--;
+      return;
+    }
     if (!this.chainStart) {
       this.chainStart = this.answeredAt;
       setImmediate(() => (this.chainStart = 0));
@@ -86,7 +93,8 @@ export class FramePoll {
   }
 
   private arrived(): void {
-    if (this.answeredAt) this.quick = performance.now() - this.answeredAt < this.options.rearmUs / 1000;
+    // A call through the event loop that came within the window: the cell is quick again.
+    if (this.answeredAt && performance.now() - this.answeredAt < this.options.windowUs / 1000) this.misses = this.skip = 0;
     this.answeredAt = 0;
   }
 
@@ -114,15 +122,18 @@ export class FramePoll {
       Error.stackTraceLimit = limit;
     }
     if (n < 0) {
-      this.quick = false;
-      return; // nothing within the window: the event loop delivers it (and says whether to poll again)
+      // Nothing within the window: the event loop delivers it, and the next answers wait.
+      this.misses = Math.min(this.misses + 1, 30);
+      this.skip = Math.min(2 ** this.misses - 1, this.options.maxSkip);
+      return;
     }
     this.answeredAt = 0;
     if (n === 0) {
       // End of file or an error: the stream sees it too and reports the worker's exit.
-      this.quick = false;
+      this.skip = this.options.maxSkip;
       return;
     }
+    this.misses = 0;
     this.stats.hits++;
     this.onChunk(Buffer.from(this.buf.subarray(0, n)));
   }
