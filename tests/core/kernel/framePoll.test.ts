@@ -103,8 +103,8 @@ describe('frame poll after a host call’s answer', () => {
     expect(poll.stats.hits).toBe(poll.stats.polls);
     // Unbounded, the whole burst would run in microtasks and setImmediate would run about once.
     expect(turns).toBeGreaterThan(5);
-    // After each turn the poll goes on from the loop's check phase: the burst is not left to
-    // the event loop (which must wake the thread for each call) once the first chain ends.
+    // Polling goes on past the chain bound: later calls are still read by the poll (after each
+    // turn it resumes from the loop's check phase).
     expect(via.slice(1000, 3000).filter((v) => v === 'poll').length).toBeGreaterThan(0);
   });
 
