@@ -47,6 +47,11 @@ interface Measured {
  * one row, which the row says. CPU is this process's (user + system) over the run, per
  * chunk; the lag is this
  * process's event loop (the core runs on Electron's main process in the app).
+ * What the lag is made of on the 2-vCPU machine (a `perf sched` trace): the main thread's
+ * own work is about 1 us a chunk, but when it wakes it waits 2-8 ms for a vCPU, held by V8's
+ * helper threads (GC, mostly of the model thread's heap, which the SSE parse fills every
+ * 10-30 ms) and the local model process; a larger young generation for the model thread
+ * (`resourceLimits`) did not change it.
  */
 async function measureRun(app: ProductionApp, mutationId: string): Promise<Measured> {
   const session = await app.call<{ id: string }>('session.create', { title: `bench streaming ${mutationId}` });
