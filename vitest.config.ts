@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 // production renderer build, bound to the real core in this process).
 export default defineConfig({
   test: {
+    // Every test's temporary files go in one folder of this run, removed at its end.
+    globalSetup: ['tests/support/runTempDir.ts'],
     projects: [
       {
         test: {
