@@ -3,10 +3,10 @@
  *
  * Tests make their data dirs, workspaces and fixtures with `mkdtemp(os.tmpdir())`, and
  * many leave them behind (a failed assertion skips the cleanup, and a kernel's data dir
- * holds FUSE mount points that a plain `rm` cannot take): a few hundred folders in /tmp
- * per `npm test`. Here TMPDIR points every test process (they are forked after this runs,
- * and `os.tmpdir()` reads TMPDIR) at a folder of this run; at the end, FUSE views a test
- * left mounted under it are detached, and the folder goes.
+ * holds FUSE mount points that a plain `rm` cannot take): earlier runs had left about
+ * 250 folders in one machine's /tmp. Here TMPDIR points every test process (they are
+ * forked after this runs, and `os.tmpdir()` reads TMPDIR) at a folder of this run; at the
+ * end, FUSE views a test left mounted under it are detached, and the folder goes.
  *
  * OPENAI4S_KEEP_TEST_TMP=1 keeps the folder (its path is printed) to look at what a
  * failing test left.
@@ -15,22 +15,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-/** Mount points at or under `root` (the fifth field of mountinfo, octal escapes decoded), deepest first. */
-function mountsUnder(root: string): string[] {
-  let info = '';
-  try {
-    info = fs.readFileSync('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return []; // not Linux: nothing a test could have mounted
-  }
-  return info
-    .split('\n')
-    .map((line) => line.split(' ')[4] ?? '')
-    .map((field) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))))
-    .filter((point) => point === root || point.startsWith(`${root}/`))
-    .sort((a, b) => b.length - a.length);
-}
+import { mountsUnder } from '../../src-main/core/kernel/fuseView';
 
 function detach(point: string): void {
   for (const [cmd, args] of [
@@ -50,7 +35,8 @@ export default function setup(): () => void {
       console.log(`[tests] temporary files kept in ${root}`);
       return;
     }
-    for (const point of mountsUnder(root)) detach(point);
+    // Deepest first: a view mounted inside another folder that is itself a mount point.
+    for (const point of mountsUnder(root).sort((a, b) => b.length - a.length)) detach(point);
     try {
       fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     } catch (error) {
