@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Worker } from 'node:worker_threads';
 import { createModel, DEFAULT_RETRY, type LlmRequest, type Part } from '../../../src-main/core/llm';
@@ -31,6 +32,21 @@ function jobFor(baseUrl: string): StreamJob {
   return { providerId: 'openai', wire: 'openai-compatible', baseUrl, apiKey: 'test-key-123', model: 'gpt-test', policy: DEFAULT_RETRY, timeouts: { connectMs: 10_000, idleMs: 10_000 } };
 }
 
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // After the command name (in parentheses, which may hold spaces): state is field 3, nice field 19.
+      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return nices;
+}
+
 /** Reads parts until `stop` says so; the iterator is left open for the caller. */
 async function readUntil(it: AsyncIterator<Part>, stop: (p: Part) => boolean): Promise<Part[]> {
   const seen: Part[] = [];
@@ -57,6 +73,20 @@ describe('provider streams on the model thread', () => {
     expect(threaded).toEqual(inProcess);
     expect(last(threaded)).toMatchObject({ type: 'finish', reason: 'tool-calls' });
     expect(modelThread.openStreams).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('the thread runs at the lowest priority (nice 19) and leaves the calling thread and the rest of the process at theirs', async () => {
+    const server = await serve(long(10));
+    const own = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    const before = threadNices();
+    const served = modelThread.served;
+    await collect(openaiAt(server.baseUrl).stream(hello));
+    expect(modelThread.served).toBe(served + 1);
+    const after = threadNices();
+    expect(after.get(own)).toBe(before.get(own));
+    // Threads that were there before keep their priority; the model thread (new, or from an earlier test) has 19.
+    for (const [tid, nice] of before) if (after.has(tid) && nice !== 19) expect(after.get(tid)).toBe(nice);
+    expect([...after.values()]).toContain(19);
   });
 
   it("the caller's signal ends the stream as aborted and closes the provider's connection", async () => {
