@@ -9,8 +9,8 @@ import pkg from './package.json';
 process.env.ELECTRON_MAJOR_VER ??= pkg.devDependencies.electron.replace(/^\D*/, '').split('.')[0];
 
 // One build for the three Electron targets plus the headless CLI (out/main/cli.js) and the
-// model thread's entry (out/main/llmThread.js) and the audit writer's (out/main/ledgerWriter.js),
-// which both main entries start.
+// model thread's entry (out/main/llmThread.js), the audit writer's (out/main/ledgerWriter.js)
+// and the BPE counter's (out/main/bpeCounter.js), which both main entries start.
 // Node 20 is the floor (the CLI runs on the user's Node); Electron embeds Node 22.
 export default defineConfig({
   main: {
@@ -26,6 +26,8 @@ export default defineConfig({
           llmThread: resolve(__dirname, 'src-main/core/llm/thread/entry.ts'),
           // The audit writer (core/ledger/auditWriter): a cell's host-call rows committed off the main thread.
           ledgerWriter: resolve(__dirname, 'src-main/core/ledger/auditWriter/entry.ts'),
+          // The BPE token counter (core/archive/bpeThread): its tables load off the main thread.
+          bpeCounter: resolve(__dirname, 'src-main/core/archive/bpeThread/entry.ts'),
         },
       },
     },

@@ -1,4 +1,5 @@
 import type { LlmMessage, LlmTool } from '../llm/types';
+import { startBpeThread, type ThreadCounter } from './bpeThread/bpeCounter';
 
 /**
  * Token counts for deciding when to compact. OpenAI-family models get the real BPE
@@ -61,11 +62,11 @@ const REMEMBERED_CHARS = 2_000_000;
  * prompt, tool schemas and earlier messages again, and a BPE pass over them took
  * milliseconds of the main thread at each run's start.
  */
-function remembering(count: (text: string) => number): (text: string) => number {
+function remembering(count: (text: string) => number, from = REMEMBER_FROM): (text: string) => number {
   const known = new Map<string, number>();
   let chars = 0;
   return (text) => {
-    if (text.length < REMEMBER_FROM || text.length > REMEMBERED_CHARS / 8) return count(text);
+    if (text.length < from || text.length > REMEMBERED_CHARS / 8) return count(text);
     const hit = known.get(text);
     if (hit !== undefined) return hit;
     const n = count(text);
@@ -95,26 +96,53 @@ const loaded = new Map<string, Promise<TokenCounter>>();
 
 /**
  * The counter for a provider's model. The BPE tables are loaded on first use (a few MB,
- * so never at startup); if they cannot be loaded the estimate is used, and `method` says so.
+ * so never at startup), on a thread of their own (bpeThread/bpeCounter.ts) so the main
+ * thread never blocks for the load; if that thread cannot start they are loaded here; if
+ * they cannot be loaded the estimate is used, and `method` says so.
  */
 export function tokenCounterFor(providerId: string, model: string): Promise<TokenCounter> {
   const encoding = openAiEncoding(providerId, model);
   if (!encoding) return Promise.resolve(ESTIMATE);
   let counter = loaded.get(encoding);
   if (!counter) {
-    const load =
-      encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base');
-    counter = load.then(
-      (m): TokenCounter => {
-        // Special-token strings inside a tool result (`<|endoftext|>`) are text here, never control.
-        const options = { disallowedSpecial: new Set<string>() };
-        return { method: `bpe:${encoding}`, count: remembering((text) => (text ? m.countTokens(text, options) : 0)) };
-      },
-      () => ESTIMATE,
-    );
+    counter = startBpeThread(encoding).then((thread) => (thread ? threadCounter(encoding, thread) : inProcessCounter(encoding)));
     loaded.set(encoding, counter);
   }
   return counter;
+}
+
+/**
+ * Counts through the thread, every text remembered (a count there costs a round trip, a
+ * lookup here does not). If the thread stops answering, texts are counted with the
+ * estimate from then on (it errs high), and `method` says so.
+ */
+function threadCounter(encoding: 'o200k_base' | 'cl100k_base', thread: ThreadCounter): TokenCounter {
+  let method = `bpe:${encoding}`;
+  const count = remembering((text) => {
+    if (!text) return 0;
+    const n = thread.count(text);
+    if (n !== null) return n;
+    method = 'estimate';
+    return estimateTokens(text);
+  }, 1);
+  return {
+    get method() {
+      return method;
+    },
+    count,
+  };
+}
+
+function inProcessCounter(encoding: 'o200k_base' | 'cl100k_base'): Promise<TokenCounter> {
+  const load = encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base');
+  return load.then(
+    (m): TokenCounter => {
+      // Special-token strings inside a tool result (`<|endoftext|>`) are text here, never control.
+      const options = { disallowedSpecial: new Set<string>() };
+      return { method: `bpe:${encoding}`, count: remembering((text) => (text ? m.countTokens(text, options) : 0)) };
+    },
+    () => ESTIMATE,
+  );
 }
 
 /** Per-message framing (role, separators) every chat wire adds. */
