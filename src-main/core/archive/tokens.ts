@@ -1,5 +1,7 @@
 import type { LlmMessage, LlmTool } from '../llm/types';
 import { startBpeThread, type ThreadCounter } from './bpeThread/bpeCounter';
+import { loadBpe } from './bpeThread/loadBpe';
+import type { BpeEncoding } from './bpeThread/protocol';
 
 /**
  * Token counts for deciding when to compact. OpenAI-family models get the real BPE
@@ -84,7 +86,7 @@ function remembering(count: (text: string) => number, from = REMEMBER_FROM): (te
 const ESTIMATE: TokenCounter = { method: 'estimate', count: remembering(estimateTokens) };
 
 /** Which BPE an OpenAI model uses, or null when the model is not OpenAI's. */
-export function openAiEncoding(providerId: string, model: string): 'o200k_base' | 'cl100k_base' | null {
+export function openAiEncoding(providerId: string, model: string): BpeEncoding | null {
   const id = model.toLowerCase().replace(/^openai\//, '');
   if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o[1-9]|chatgpt|gpt-oss)/.test(id)) return 'o200k_base';
   if (/^(gpt-4|gpt-3\.5)/.test(id)) return 'cl100k_base';
@@ -116,7 +118,7 @@ export function tokenCounterFor(providerId: string, model: string): Promise<Toke
  * lookup here does not). If the thread stops answering, texts are counted with the
  * estimate from then on (it errs high), and `method` says so.
  */
-function threadCounter(encoding: 'o200k_base' | 'cl100k_base', thread: ThreadCounter): TokenCounter {
+function threadCounter(encoding: BpeEncoding, thread: ThreadCounter): TokenCounter {
   let method = `bpe:${encoding}`;
   const count = remembering((text) => {
     if (!text) return 0;
@@ -133,14 +135,9 @@ function threadCounter(encoding: 'o200k_base' | 'cl100k_base', thread: ThreadCou
   };
 }
 
-function inProcessCounter(encoding: 'o200k_base' | 'cl100k_base'): Promise<TokenCounter> {
-  const load = encoding === 'o200k_base' ? import('gpt-tokenizer/encoding/o200k_base') : import('gpt-tokenizer/encoding/cl100k_base');
-  return load.then(
-    (m): TokenCounter => {
-      // Special-token strings inside a tool result (`<|endoftext|>`) are text here, never control.
-      const options = { disallowedSpecial: new Set<string>() };
-      return { method: `bpe:${encoding}`, count: remembering((text) => (text ? m.countTokens(text, options) : 0)) };
-    },
+function inProcessCounter(encoding: BpeEncoding): Promise<TokenCounter> {
+  return loadBpe(encoding).then(
+    (count): TokenCounter => ({ method: `bpe:${encoding}`, count: remembering(count) }),
     () => ESTIMATE,
   );
 }

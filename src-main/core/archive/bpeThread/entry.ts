@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../shared/errorMessage';
+import { loadBpe } from './loadBpe';
 import type { BpeThreadData, FromBpeThread, ToBpeThread } from './protocol';
 
 const port = parentPort;
@@ -18,14 +19,7 @@ function answer(seq: number, tokens: number): void {
   Atomics.notify(data.state, 0);
 }
 
-async function load(): Promise<(text: string) => number> {
-  const m = data.encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-  // Special-token strings inside a tool result (`<|endoftext|>`) are text here, never control.
-  const options = { disallowedSpecial: new Set<string>() };
-  return (text) => (text ? m.countTokens(text, options) : 0);
-}
-
-load().then(
+loadBpe(data.encoding).then(
   (count) => {
     port.on('message', (message: ToBpeThread) => {
       let tokens = -1;
