@@ -75,7 +75,7 @@ export interface AuditPort {
 
 const RECORD_TEXT_BYTES = 8 * 1024;
 
-/** What a journaled write returns: its rows are already durable. */
+/** A slot's `recorded` when its begin row is durable already (journaled, or held to be written whole with its outcome). */
 const DURABLE: Promise<void> = Promise.resolve();
 
 export function auditResult(slot: AuditSlot, outcome: AuditOutcome): Record<string, unknown> {
@@ -184,7 +184,7 @@ export class LedgerAudit implements AuditPort {
           const committed = this.ledger.events.defer(write, readOnly || journal ? 'ride' : 'turn');
           committed.catch(() => undefined); // observed by finish (and by the dispatcher for effects)
           this.open.set(groupId, { left: calls.length, failed: false });
-          const recorded = journal ? this.journaled(journal, encodeJournal([record]), committed) : committed;
+          const recorded = journal ? (this.journaled(journal, encodeJournal([record]), committed) ?? DURABLE) : committed;
           return calls.map((call, idx) => ({ call, groupId, idx, recorded }));
         }
         const groupId = this.ledger.actions.begin(input);
@@ -219,19 +219,20 @@ export class LedgerAudit implements AuditPort {
   }
 
   /** A held read-only call: its group and its one event, begun and finished, written together. */
-  private finishWhole(slot: AuditSlot, held: NonNullable<AuditSlot['held']>, result: Record<string, unknown>, outcome: AuditOutcome): Promise<void> {
+  private finishWhole(slot: AuditSlot, held: NonNullable<AuditSlot['held']>, result: Record<string, unknown>, outcome: AuditOutcome): void | Promise<void> {
     const status = ranAndFailed(outcome) ? 'failed' : 'completed';
     const { write, record } = this.ledger.actions.prepareCall(held.input, held.at, result, outcome.isError, status);
     return this.commitAnswered(slot, result, write, [record]);
   }
 
   /**
-   * The rows of a cell's answered call: durable in the journal now, in SQLite with the next
-   * group commit (without a journal, the call waits for that commit). If the run's rows
+   * The rows of a cell's answered call: durable in the journal now (nothing to wait for),
+   * in SQLite with the next group commit (without a journal, the call waits for that
+   * commit). If the run's rows
    * cannot be written (its session was deleted meanwhile), the record goes to the fallback
    * file, so the answered call still leaves a durable trace.
    */
-  private commitAnswered(slot: AuditSlot, result: Record<string, unknown>, write: () => void, records: AuditRecord[]): Promise<void> {
+  private commitAnswered(slot: AuditSlot, result: Record<string, unknown>, write: () => void, records: AuditRecord[]): void | Promise<void> {
     const fallback = (error: unknown) =>
       this.appendFallback({ at: new Date().toISOString(), sessionId: slot.call.sessionId, runId: slot.call.runId, note: `could not record in the ledger: ${errorMessage(error)}`, ...result });
     const journal = this.ledger.auditJournal;
@@ -245,13 +246,13 @@ export class LedgerAudit implements AuditPort {
 
   /**
    * Appends records' journal lines (`encodeJournal`) to the journal: durable once that
-   * returns, so the promise is already resolved. If the journal cannot be written, the
-   * caller waits for the rows' commit instead, asked for at the end of this turn.
+   * returns, so there is nothing to wait for (undefined). If the journal cannot be written,
+   * the caller waits for the rows' commit instead, asked for at the end of this turn.
    */
-  private journaled(journal: AuditJournal, text: string, committed: Promise<void>): Promise<void> {
+  private journaled(journal: AuditJournal, text: string, committed: Promise<void>): void | Promise<void> {
     try {
       journal.appendText(text, committed);
-      return DURABLE;
+      return;
     } catch {
       void this.ledger.events.defer(() => undefined); // a turn commit, not the group-commit wait
       return committed;

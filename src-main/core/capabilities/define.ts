@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LlmTool } from '../llm/types';
 import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { MaybePromise } from '../shared/maybePromise';
 
 /** What a call may do to the world. Decides the default policy, parallelism and audit class. */
 export type SideEffectClass = 'read' | 'write' | 'network' | 'exec';
@@ -44,7 +45,11 @@ export interface ToolSpec<S extends z.ZodType> {
   resourceKeys(args: z.output<S>): string[];
   /** What a permission rule and an approval name: a workspace path, a URL origin, a database. */
   target(args: z.output<S>): string;
-  execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * The call itself. A tool whose work is synchronous and short (a small file read) may
+   * answer at once: a cell's host call to it is then answered in the turn that read it.
+   */
+  execute(args: z.output<S>, ctx: ToolContext): MaybePromise<ToolOutput>;
   /** Names a cell uses for this tool (`host.read_file` -> read_text_file). */
   hostMethods?: string[];
   /** Bytes of model-facing text kept by the shared wrapper (UTF-8). */
@@ -81,6 +86,8 @@ export interface Tool {
   resourceKeys(args: unknown): string[];
   target(args: unknown): string;
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+  /** `execute` as the tool answers: at once when its work was synchronous (the dispatcher's path; absent: `execute`). */
+  executeNow?(args: unknown, ctx: ToolContext): MaybePromise<ToolOutput>;
   llmTool(): LlmTool;
 }
 
@@ -116,7 +123,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     },
     resourceKeys: (args) => spec.resourceKeys(args as z.output<S>),
     target: (args) => spec.target(args as z.output<S>),
-    execute: (args, ctx) => spec.execute(args as z.output<S>, ctx),
+    execute: async (args, ctx) => spec.execute(args as z.output<S>, ctx),
+    executeNow: (args, ctx) => spec.execute(args as z.output<S>, ctx),
     llmTool: () => ({ name: spec.name, description: spec.description, inputSchema: jsonSchema }),
   };
 }

@@ -5,13 +5,14 @@ import { ApprovalService, type ApprovalAnswer, type ApprovalPort } from './permi
 import { EgressRefusedError } from '../security/egress';
 import { callKey, PermissionPolicy, type PolicyDecision } from './permissions/permissions';
 import { annotateUntrusted } from '../security/untrusted';
-import type { CallOrigin, SideEffectClass, Tool } from './define';
+import type { CallOrigin, SideEffectClass, Tool, ToolOutput } from './define';
 import type { ToolRegistry } from './registry';
 import { truncateForModel } from './truncate';
 import { ProtectedPathError, WorkspaceEscapeError } from '../workspace/safeFs';
 import { CellCallActivity } from './cellCallActivity';
 import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
 import { errorMessage } from '../shared/errorMessage';
+import { andThen, isThenable, type MaybePromise } from '../shared/maybePromise';
 
 /**
  * The one envelope every capability call goes through, whether the model called a tool or
@@ -123,17 +124,33 @@ export class HostDispatcher {
   }
 
   async dispatch(method: string, args: unknown, ctx: DispatchContext): Promise<DispatchResult> {
+    return this.dispatchNow(method, args, ctx);
+  }
+
+  /**
+   * `dispatch`, answered at once when every step is synchronous: a read the policy allows,
+   * a tool that answers at once and an audit journaled on the spot (a cell's burst of
+   * `host.read_file` calls). A step that waits (an approval, a fetch, a commit) makes the
+   * result a promise from there on. Throws only where `dispatch` would reject.
+   */
+  dispatchNow(method: string, args: unknown, ctx: DispatchContext): MaybePromise<DispatchResult> {
     const started = Date.now();
     const d = this.describe(method, args, ctx.origin);
     const slot = ctx.auditSlot ?? this.deps.audit.begin([this.auditCall(method, d, ctx, args)])[0]!;
     // A call with effects runs only once its begin row is durable (a crash leaves a trace);
     // a read has no effect to trace, so its rows are committed with its outcome.
-    if (slot.recorded && d.sideEffect !== 'read') await slot.recorded.catch(() => undefined);
-    const result = await this.run(method, d, ctx);
+    const ran =
+      slot.recorded && d.sideEffect !== 'read'
+        ? slot.recorded.catch(() => undefined).then(() => this.run(method, d, ctx))
+        : this.run(method, d, ctx);
+    return andThen(ran, (result) => this.settle(method, ctx, d, slot, started, result));
+  }
+
+  /** The call's outcome audited (answered only once its rows are durable), then its activity line. */
+  private settle(method: string, ctx: DispatchContext, d: Described, slot: AuditSlot, started: number, result: DispatchResult): MaybePromise<DispatchResult> {
     const durationMs = Date.now() - started;
     const waited = result.approvalWaitMs ?? 0;
-    // Awaited: the call is answered only once its audit row is durable.
-    await this.deps.audit.finish(slot, {
+    const durable = this.deps.audit.finish(slot, {
       decision: result.decision,
       status: d.parseError ? 'invalid_arguments' : result.status,
       isError: result.status !== 'ok',
@@ -142,23 +159,25 @@ export class HostDispatcher {
       ...(result.output === undefined ? {} : { output: result.output }),
       durationMs,
     });
-    const activity: HostCallEventData = {
-      origin: ctx.origin,
-      method,
-      tool: result.tool,
-      target: result.target,
-      status: result.status,
-      decidedBy: result.decision.by,
-      durationMs,
-      ...(waited > 0 ? { approvalWaitMs: waited } : {}),
-      ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
-      ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
-    };
-    this.activity.report(ctx, activity, ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`);
-    return result;
+    return andThen(durable, () => {
+      const activity: HostCallEventData = {
+        origin: ctx.origin,
+        method,
+        tool: result.tool,
+        target: result.target,
+        status: result.status,
+        decidedBy: result.decision.by,
+        durationMs,
+        ...(waited > 0 ? { approvalWaitMs: waited } : {}),
+        ...(ctx.cellId ? { cellId: ctx.cellId } : {}),
+        ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
+      };
+      this.activity.report(ctx, activity, ctx.toolCallId ?? `${ctx.cellId ?? 'call'}:${started}:${method}`);
+      return result;
+    });
   }
 
-  private async run(method: string, d: Described, ctx: DispatchContext): Promise<DispatchResult> {
+  private run(method: string, d: Described, ctx: DispatchContext): MaybePromise<DispatchResult> {
     const refused: AuditDecision = { action: 'deny', by: 'refused' };
     if (!d.tool) {
       const text =
@@ -176,66 +195,79 @@ export class HostDispatcher {
     const evaluated = this.deps.policy.evaluate({ sessionId: ctx.sessionId, tool: tool.name, target: d.target, callKey: keyOf, defaultAction: tool.defaultPolicy });
     // A tool that asks every time is not let through by an earlier grant or "always" rule (a deny rule still wins).
     const policy: PolicyDecision = tool.askEveryTime && evaluated.action === 'allow' && (evaluated.by === 'session-grant' || evaluated.by === 'rule') ? { action: 'ask', by: 'default' } : evaluated;
-    let decision: AuditDecision = { action: policy.action, by: policy.by, ...(policy.ruleId ? { ruleId: policy.ruleId } : {}) };
+    const decision: AuditDecision = { action: policy.action, by: policy.by, ...(policy.ruleId ? { ruleId: policy.ruleId } : {}) };
     const base = { tool: tool.name, target: d.target, executed: false };
 
     if (policy.action === 'deny') {
       return { ...base, status: 'denied', decision, text: `denied: a stored rule refuses ${tool.name} on ${d.target}. Do not retry it; continue without it or tell the user what you need.` };
     }
-    if (policy.action === 'ask') {
-      const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '(the agent gave no reason)';
-      const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
-      const asking = Date.now();
-      const outcome = await this.deps.approvals.ask(
-        { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: tool.approvalDetail?.(d.args) ?? preview(d.args), generationId: ctx.generation ?? null, callKey: keyOf() },
-        ctx.signal,
-        (q) => {
-          if (ctx.origin === 'tool' && ctx.toolCallId) ctx.emit?.({ type: 'tool-approval-request', toolCallId: ctx.toolCallId, approvalId: q.requestId });
-          ctx.emit?.(dataChunk('approval', q.requestId, { requestId: q.requestId, state: 'requested', ...eventBase }));
-        },
-      );
-      const approvalWaitMs = Date.now() - asking;
-      decision = { action: outcome.answer.startsWith('allow') && outcome.recorded ? 'allow' : 'deny', by: 'user', answer: outcome.answer, ...(outcome.requestId ? { requestId: outcome.requestId } : {}) };
-      if (outcome.requestId) {
-        const state = outcome.recorded ? ANSWER_STATE[outcome.answer] : 'expired';
-        const by = outcome.answeredBy ? { answeredBy: outcome.answeredBy } : {};
-        ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...by, ...(outcome.note ? { note: outcome.note } : {}) }));
-      }
-      const notRun = { ...base, status: 'denied' as const, decision, approvalWaitMs };
-      if (!outcome.recorded) return { ...notRun, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
-      if (!outcome.answer.startsWith('allow')) {
-        const who = this.deps.denialNote ?? 'denied by the user';
-        return { ...notRun, text: `${who} (${tool.name} on ${d.target}). Do not retry the same call; continue without it or explain what you need.` };
-      }
-      // "Allow once" is a grant for this exact call; take it now, atomically.
-      if (outcome.answer === 'allow_once' && !this.deps.policy.consumeOnce(keyOf())) {
-        return { ...notRun, text: 'not run: the one-time approval for this exact call was already used or has expired.' };
-      }
-      return this.execute(tool, d, ctx, { ...base, executed: true, decision, approvalWaitMs });
-    }
+    if (policy.action === 'ask') return this.askThenRun(tool, d, ctx, base, keyOf);
     return this.execute(tool, d, ctx, { ...base, executed: true, decision });
   }
 
+  /** A call the policy says to ask about: the question, its answer recorded, then the call if allowed. */
+  private async askThenRun(tool: Tool, d: Described, ctx: DispatchContext, base: { tool: string; target: string; executed: boolean }, keyOf: () => string): Promise<DispatchResult> {
+    const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '(the agent gave no reason)';
+    const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
+    const asking = Date.now();
+    const outcome = await this.deps.approvals.ask(
+      { sessionId: ctx.sessionId, runId: ctx.runId, origin: ctx.origin, tool: tool.name, target: d.target, reason, sideEffect: tool.sideEffect, detail: tool.approvalDetail?.(d.args) ?? preview(d.args), generationId: ctx.generation ?? null, callKey: keyOf() },
+      ctx.signal,
+      (q) => {
+        if (ctx.origin === 'tool' && ctx.toolCallId) ctx.emit?.({ type: 'tool-approval-request', toolCallId: ctx.toolCallId, approvalId: q.requestId });
+        ctx.emit?.(dataChunk('approval', q.requestId, { requestId: q.requestId, state: 'requested', ...eventBase }));
+      },
+    );
+    const approvalWaitMs = Date.now() - asking;
+    const decision: AuditDecision = { action: outcome.answer.startsWith('allow') && outcome.recorded ? 'allow' : 'deny', by: 'user', answer: outcome.answer, ...(outcome.requestId ? { requestId: outcome.requestId } : {}) };
+    if (outcome.requestId) {
+      const state = outcome.recorded ? ANSWER_STATE[outcome.answer] : 'expired';
+      const by = outcome.answeredBy ? { answeredBy: outcome.answeredBy } : {};
+      ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...by, ...(outcome.note ? { note: outcome.note } : {}) }));
+    }
+    const notRun = { ...base, status: 'denied' as const, decision, approvalWaitMs };
+    if (!outcome.recorded) return { ...notRun, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
+    if (!outcome.answer.startsWith('allow')) {
+      const who = this.deps.denialNote ?? 'denied by the user';
+      return { ...notRun, text: `${who} (${tool.name} on ${d.target}). Do not retry the same call; continue without it or explain what you need.` };
+    }
+    // "Allow once" is a grant for this exact call; take it now, atomically.
+    if (outcome.answer === 'allow_once' && !this.deps.policy.consumeOnce(keyOf())) {
+      return { ...notRun, text: 'not run: the one-time approval for this exact call was already used or has expired.' };
+    }
+    return this.execute(tool, d, ctx, { ...base, executed: true, decision, approvalWaitMs });
+  }
+
   /** Runs an allowed call: truncation, untrusted annotation, safety refusals told apart from failures. */
-  private async execute(tool: Tool, d: Described, ctx: DispatchContext, ran: Pick<DispatchResult, 'tool' | 'target' | 'executed' | 'decision' | 'approvalWaitMs'>): Promise<DispatchResult> {
-    const decision = ran.decision;
+  private execute(tool: Tool, d: Described, ctx: DispatchContext, ran: Pick<DispatchResult, 'tool' | 'target' | 'executed' | 'decision' | 'approvalWaitMs'>): MaybePromise<DispatchResult> {
+    const answered = (out: ToolOutput): DispatchResult => {
+      const cut = truncateForModel(out.text, tool.maxOutputBytes);
+      const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
+      return { ...ran, status: 'ok', decision: ran.decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
+    };
+    const failed = (error: unknown): DispatchResult => this.failure(tool, ran, error);
     try {
       const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
       const live = { ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.emit ? { emit: ctx.emit } : {}) };
-      const out = await tool.execute(d.args, { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell, ...live });
-      const cut = truncateForModel(out.text, tool.maxOutputBytes);
-      const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
-      return { ...ran, status: 'ok', decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
+      const toolCtx = { sessionId: ctx.sessionId, runId: ctx.runId, workspace: ctx.workspace, signal: ctx.signal, origin: ctx.origin, ...cell, ...live };
+      const out = tool.executeNow ? tool.executeNow(d.args, toolCtx) : tool.execute(d.args, toolCtx);
+      if (isThenable<ToolOutput>(out)) return Promise.resolve(out).then(answered).catch(failed);
+      return answered(out);
     } catch (error) {
-      if (error instanceof EgressRefusedError) {
-        return { ...ran, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
-      }
-      if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
-        return { ...ran, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
-      }
-      const message = errorMessage(error);
-      return { ...ran, status: 'error', decision, text: `${tool.name} failed: ${message}` };
+      return failed(error);
     }
+  }
+
+  /** A call that threw: a safety refusal (said as such, not to be retried) or a failure. */
+  private failure(tool: Tool, ran: Pick<DispatchResult, 'tool' | 'target' | 'executed' | 'decision' | 'approvalWaitMs'>, error: unknown): DispatchResult {
+    const decision = ran.decision;
+    if (error instanceof EgressRefusedError) {
+      return { ...ran, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
+    }
+    if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
+      return { ...ran, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
+    }
+    return { ...ran, status: 'error', decision, text: `${tool.name} failed: ${errorMessage(error)}` };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import type { HostCallContext, HostCallHandler } from '../kernel/hostCalls';
-import type { HostDispatcher } from './dispatcher';
+import type { DispatchResult, HostDispatcher } from './dispatcher';
+import { andThen } from '../shared/maybePromise';
 
 export interface KernelHostOptions {
   /** The run a session's cell belongs to right now (set by the session runner), for audit and approvals. */
@@ -18,11 +19,12 @@ export interface KernelHostOptions {
  */
 export function createKernelHostHandler(dispatcher: HostDispatcher, options: KernelHostOptions = {}): HostCallHandler {
   return {
-    async call(method: string, args: Record<string, unknown>, ctx: HostCallContext) {
+    call(method: string, args: Record<string, unknown>, ctx: HostCallContext) {
       const local = options.local?.[method];
       if (local) return local(method, args, ctx);
       const emit = options.emitOf?.(ctx.sessionId, ctx.owner);
-      const result = await dispatcher.dispatch(method, args, {
+      // Answered at once when the dispatcher's every step was (a small read allowed by policy).
+      const result = dispatcher.dispatchNow(method, args, {
         origin: 'cell',
         sessionId: ctx.sessionId,
         runId: options.runOf?.(ctx.sessionId, ctx.owner) ?? null,
@@ -34,8 +36,13 @@ export function createKernelHostHandler(dispatcher: HostDispatcher, options: Ker
         language: ctx.language,
         ...(emit ? { emit } : {}),
       });
-      if (result.status !== 'ok') throw new Error(result.text);
-      return { text: result.text, ...(result.output === undefined ? {} : { output: result.output }) };
+      return andThen(result, cellAnswer);
     },
   };
+}
+
+/** What the cell receives: the text and output, or HostError with the words the model would read. */
+function cellAnswer(result: DispatchResult): { text: string; output?: unknown } {
+  if (result.status !== 'ok') throw new Error(result.text);
+  return { text: result.text, ...(result.output === undefined ? {} : { output: result.output }) };
 }

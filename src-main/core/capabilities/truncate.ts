@@ -4,6 +4,8 @@
  * note says how much was dropped and how to get the rest.
  */
 export function truncateForModel(text: string, maxBytes: number, hint = 'ask for a smaller range or a more specific query'): { text: string; truncated: boolean } {
+  // At most 3 UTF-8 bytes per UTF-16 unit: a short text fits without being encoded (a cell's small reads).
+  if (text.length * 3 <= maxBytes) return { text, truncated: false };
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return { text, truncated: false };
   let end = maxBytes;

@@ -45,8 +45,11 @@ export const readTextFileTool = defineTool({
   hostMethods: ['read_file'],
   resourceKeys: (a) => [`file:${a.path}`],
   target: (a) => a.path,
-  async execute(a, ctx) {
+  execute(a, ctx) {
     // One descriptor, opened without following symlinks, serves the size check and the read.
+    // A file that fits is read at once (a cell's call is answered in the turn that read it).
+    const whole = withWorkspaceFile(ctx.workspace, a.path, 'read', (file) => (file.stat.size <= MAX_READ_BYTES ? readWhole(file, a) : null));
+    if (whole) return whole;
     return withWorkspaceFileAsync(ctx.workspace, a.path, 'read', async ({ fd, stat: st, rel }) => {
       if (st.size <= MAX_READ_BYTES) return readWhole({ fd, stat: st, rel }, a);
       if (!a.start_line) throw new Error(`"${rel}" is ${st.size} bytes; read a range with start_line and max_lines, or summarise it in a cell.`);
