@@ -49,6 +49,7 @@ import { SkillLibrary } from './skills/library';
 import { SkillCatalog } from './skills/catalogView';
 import { McpClients } from './mcp/clients';
 import { modelThread } from './llm/thread/modelThread';
+import { yieldHelperThreads } from './shared/threadPriority';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -123,6 +124,8 @@ export function createCore(options: CoreOptions = {}): Core {
   const config = loadCoreConfig(options.env ?? process.env, settingsKey, settingsEndpoint);
   registerSecrets(configuredSecrets(config.env, settingsKey, config.processEnv));
   scrubConsole();
+  // V8's compiler and GC workers yield to the main thread under contention (threadPriority.ts).
+  yieldHelperThreads();
   const events = new EventBus();
   // Once close() begins no new runner may start; once it ends nothing may reopen the
   // ledger (a late IPC call would otherwise open a fresh runner and database behind it).

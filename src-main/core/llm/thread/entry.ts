@@ -3,13 +3,11 @@
  * normalization run here, off the main thread (which in the app is Electron's main
  * process: every IPC reply and window event waits behind it). See modelThread.ts.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { findProvider } from '../../config/providerCatalog';
 import { registerSecrets } from '../../security/secrets';
 import { errorMessage } from '../../shared/errorMessage';
+import { currentThreadId, setThreadNice } from '../../shared/threadPriority';
 import { streamFromProvider } from '../providerStream';
 import type { Part } from '../types';
 import { createWire } from '../wires';
@@ -120,13 +118,9 @@ port.on('message', (message: ToThread) => {
 const MODEL_THREAD_NICE = 19;
 
 function yieldToMainThread(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
-    if (Number.isInteger(tid) && tid !== process.pid) os.setPriority(tid, MODEL_THREAD_NICE);
-  } catch {
-    // No /proc, or not allowed: the thread keeps the process's priority.
-  }
+  const tid = currentThreadId();
+  // No /proc, or not allowed: the thread keeps the process's priority.
+  if (tid !== null && tid !== process.pid) setThreadNice(tid, MODEL_THREAD_NICE);
 }
 
 yieldToMainThread();
