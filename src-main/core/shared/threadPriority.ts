@@ -59,8 +59,12 @@ export const HELPER_THREAD_NICE = 10;
  * runtime started without a name of their own (in Node 20 every thread has the process's
  * name; in Electron, Chromium names its threads, its I/O thread among them, and they keep
  * their priority). Threads started later (the app's worker threads) have the main thread's
- * priority, and a thread already below the target stays where it is. Returns how many
- * threads were lowered; 0 when called from another thread than the main one.
+ * priority, and a thread already below the target stays where it is. libuv's pool threads
+ * (the main thread's asynchronous file and DNS work) have no name of their own either: in
+ * Node 20 they start at the first such call, and if that came before this one they are
+ * lowered too, so under contention that work waits behind the main thread's as well (not
+ * measured; in the bench they start later). Returns how many threads were lowered; 0 when
+ * called from another thread than the main one.
  */
 export function yieldHelperThreads(nice: number = HELPER_THREAD_NICE): number {
   if (process.platform !== 'linux') return 0;
