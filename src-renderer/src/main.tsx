@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { bridge } from './api/bridge';
 import { App } from './App';
 import { preloadViews } from './components/layout/lazyViews';
+import { afterFirstPaint } from './afterFirstPaint';
 import { preloadMarkdown } from './components/parts/Markdown';
 import { StoreProvider } from './store/context';
 import { connectEvents, createAppStore } from './store/store';
@@ -44,11 +45,8 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-// The other views and the markdown renderer are not needed for the first paint; fetch them once the window is idle.
-requestIdleCallback(
-  () => {
-    preloadViews();
-    preloadMarkdown();
-  },
-  { timeout: 3000 },
-);
+// The other views and the markdown renderer are not needed for the first paint; fetch them once it is painted and the window is idle.
+afterFirstPaint(() => {
+  preloadViews();
+  preloadMarkdown();
+});
