@@ -118,7 +118,7 @@ const suite: BenchSuite = {
         { metric: 'slowest of those rounds', value: Math.round(rates[0]!), unit: 'calls/s' },
         { metric: 'fastest of those rounds', value: Math.round(rates.at(-1)!), unit: 'calls/s' },
         { metric: `median host call as the cell timed it, one by one, in a further round of ${calls} (the rate at that median: ${Math.round(1e6 / calls1.medianUs)}/s)`, value: calls1.medianUs, unit: 'us' },
-        // Calls that waited a millisecond or more: on this project's 2-vCPU VM, mostly a thread woken onto the vCPU where the audit writer commits while the other idles (kernel-workers/README.md).
+        // Calls that waited a millisecond or more: on this project's 2-vCPU VM, mostly a thread woken onto the vCPU where the audit writer commits while the other idles; a cell that makes host calls asks for a short time slice, which about halves them (kernel-workers/README.md).
         { metric: `share of that round’s time spent in calls of 1 ms or more (${calls1.slow} calls; with the spread above the median, why the rate is below the median’s)`, value: calls1.slowShare, unit: '%' },
         { metric: `audited host calls in the ledger (tool_batch groups; the cell made ${made})`, value: audited, unit: 'calls' },
         // The rest (the first calls, while the thread started) were committed by the main thread's group commit.
