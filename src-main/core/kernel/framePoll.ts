@@ -62,8 +62,10 @@ export class FramePoll {
     private readonly onChunk: (chunk: Buffer) => void,
     private readonly options: FramePollOptions = DEFAULT_FRAME_POLL,
   ) {
-    // A call that came through the event loop says how quick the cell is now.
-    stream.on('data', () => this.arrived());
+    // A call that came through the event loop says how quick the cell is now. First among
+    // the stream's listeners: an answer written by a later one (the frame pump's, inside
+    // the event that delivered the call) must find its time set, not cleared after it.
+    stream.prependListener('data', () => this.arrived());
   }
 
   /** Called right after a host call's answer was handed to the answer pipe. */

@@ -43,6 +43,8 @@ function serve(
   onTurn?: () => void,
   options: FramePollOptions = DEFAULT_FRAME_POLL,
   quickFrom?: number,
+  /** The stream's reader listens before the poll is made, as the kernel's frame pump does. */
+  pumpFirst = false,
 ): Promise<{ lines: string[]; via: ('poll' | 'stream')[]; poll: FramePoll }> {
   const args = ['-c', CALLER, String(count), String(sleepMs), ...(quickFrom === undefined ? [] : [String(quickFrom)])];
   child = spawn('/usr/bin/python3', args, { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ignore', 'pipe'] });
@@ -66,8 +68,10 @@ function serve(
       },
       () => reject(new Error('overflow')),
     );
+    const read = (chunk: Buffer) => ((reading = 'stream'), splitter.push(chunk));
+    if (pumpFirst) frames.on('data', read);
     const poll: FramePoll = new FramePoll(fd, frames, (chunk) => ((reading = 'poll'), splitter.push(chunk)), options);
-    frames.on('data', (chunk: Buffer) => ((reading = 'stream'), splitter.push(chunk)));
+    if (!pumpFirst) frames.on('data', read);
     if (onTurn) {
       // Turns between the first call and the last (not while the caller starts).
       const turn = () => {
@@ -86,6 +90,16 @@ describe('frame poll after a host call’s answer', () => {
     // A caller that calls again at once is read by the poll for most calls on an idle machine;
     // on a loaded one fewer, but never none.
     expect(poll.stats.hits).toBeGreaterThan(0);
+  });
+
+  it('polls after an answer written inside the data event that delivered its call, though the pump listened first', async () => {
+    // The answer is written (and afterAnswer called) from the stream's own 'data' listener,
+    // added before the poll's, as the kernel's frame pump is. The poll's listener must not
+    // then take that answer for one given before the call (a stale answer is never polled).
+    const wide = { windowUs: 1_000_000, chainMs: 1_000, maxSkip: 63 };
+    const { poll } = await serve(200, 0, undefined, wide, undefined, true);
+    expect(poll.stats.polls).toBeGreaterThan(100);
+    expect(poll.stats.hits).toBe(poll.stats.polls);
   });
 
   it('backs off for a cell that works between its calls: 1, 3, 7, 15, ... answers unpolled after each missed poll', async () => {
