@@ -57,6 +57,9 @@ except ImportError:  # an interpreter without it
     from queue import SimpleQueue
 
 _OUT, _IN, _ANSWERS = 3, 4, 5
+# This file's name in its own frames: its path, or the one it was compiled under when the
+# kernel runs its cached bytecode (`__file__` then names the .pyc).
+_WORKER_FILE = sys._getframe().f_code.co_filename
 _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
 _encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"))
@@ -419,7 +422,7 @@ def _cell_error(exc, filename):
     # cell and what it called.
     import traceback  # only when a cell fails (see the imports above)
 
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != _WORKER_FILE]
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
     if frames:
         lines.insert(0, "Traceback (most recent call last):\n")

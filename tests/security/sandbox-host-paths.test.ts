@@ -37,8 +37,11 @@ describe('host paths inside the sandbox', () => {
     const seen = JSON.parse(r.stdout) as Record<string, string>;
     const pid1 = seen['1/cmdline']!.trim().split(' ');
     expect(pid1.slice(1, 4)).toEqual(['--args', String(WORKER_FDS), '--']);
-    // What follows names only sandbox paths: prlimit, the interpreter, the copied script.
-    expect(pid1.slice(4).filter((a) => a.startsWith('/'))).toEqual(['/usr/bin/prlimit', '/usr/bin/python3', '/opt/openai4s/workers/python/worker.py']);
+    // What follows names only sandbox paths: prlimit, the interpreter, the copied script (or,
+    // once the kernel cache is built, the worker's bytecode in it: workerBytecode.ts).
+    const [prlimit, python, script, ...rest] = pid1.slice(4).filter((a) => a.startsWith('/'));
+    expect([prlimit, python, rest]).toEqual(['/usr/bin/prlimit', '/usr/bin/python3', []]);
+    expect(['/opt/openai4s/workers/python/worker.py', '/cache/worker.pyc']).toContain(script);
     const app = appRoot();
     for (const [key, value] of Object.entries(seen)) {
       if (key.endsWith('mountinfo')) continue;

@@ -7,8 +7,9 @@ import type { KernelCache } from './cacheLayout';
 import { prlimitAvailable, prlimitPrefix } from './limits';
 import type { ViewLease } from './pathViews';
 import { closeProtected, openProtectedNames, type ProtectedHandle } from './protectedMounts';
-import { SANDBOX_WORKERS, bwrapArgs } from './sandbox';
+import { SANDBOX_CACHE, SANDBOX_WORKERS, bwrapArgs } from './sandbox';
 import { seccompFilterForHost } from './seccomp/filter';
+import { workerBytecode } from './workerBytecode';
 import { commandFor, scriptFor, type SkillMount, type WorkerSpec } from './workerSpec';
 
 /** Joins the kernel's cgroups, then becomes bwrap: everything the sandbox starts is inside them. */
@@ -96,8 +97,9 @@ export async function planBwrap(spec: WorkerSpec, generation: string): Promise<B
   const seccomp = features.includes('seccomp') ? seccompFilterForHost() : null;
   const seccompFd = seccomp ? nextPipe(seccomp) : undefined;
   let workerScript: { fd: number; dest: string } | undefined;
+  let source: Buffer | null = null;
   try {
-    const data = await fs.promises.readFile(path.join(spec.workersDir, scriptFor(spec)));
+    const data = (source = await fs.promises.readFile(path.join(spec.workersDir, scriptFor(spec))));
     workerScript = { fd: nextPipe(data), dest: path.posix.join(SANDBOX_WORKERS, scriptFor(spec)) };
   } catch {
     // Unreadable: bind the folder instead, and let the interpreter report the problem.
@@ -117,7 +119,9 @@ export async function planBwrap(spec: WorkerSpec, generation: string): Promise<B
       return { fd: WORKER_FDS + stdio.length - 1, name: h.name };
     });
     const limits = spec.limits;
-    const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS)];
+    // The worker's cached bytecode when it is of this source (workerBytecode.ts); the source stays bound beside it.
+    const bytecode = workerBytecode(spec, folders.cache, source);
+    const inner = [...(limits && prlimitAvailable() ? prlimitPrefix(limits) : []), ...commandFor(spec, SANDBOX_WORKERS, bytecode && path.posix.join(SANDBOX_CACHE, bytecode))];
     const sandboxArgs = bwrapArgs({
       workspace: folders.workspace,
       workersDir: spec.workersDir,

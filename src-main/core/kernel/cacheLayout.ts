@@ -10,4 +10,10 @@ export interface KernelCache {
   mplFiles: string[];
   /** Other folders of `<dir>` (fontconfig) placed read-only under XDG_CACHE_HOME. */
   xdgDirs: string[];
+  /**
+   * The Python worker compiled to bytecode by the same trusted step (`<dir>/<file>`), and
+   * the SHA-256 of the source it was compiled from: used only while worker.py still has
+   * that digest (workerBytecode.ts). Absent when the step could not compile it.
+   */
+  workerPyc?: { file: string; sha256: string };
 }

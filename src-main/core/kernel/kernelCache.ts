@@ -3,7 +3,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KernelCache } from './cacheLayout';
-import { SANDBOX_WORKSPACE, bwrapArgs, kernelEnv, type SandboxDecision } from './sandbox';
+import { SANDBOX_WORKERS, SANDBOX_WORKSPACE, bwrapArgs, kernelEnv, type SandboxDecision } from './sandbox';
+import { pythonWorkerSource, sourceDigest } from './workerBytecode';
+import { PYTHON_WORKER } from './workerSpec';
 
 /**
  * The kernels' font caches (matplotlib's font list, fontconfig's caches), built by a
@@ -20,8 +22,10 @@ import { SANDBOX_WORKSPACE, bwrapArgs, kernelEnv, type SandboxDecision } from '.
  */
 export type { KernelCache } from './cacheLayout';
 
-/** Bumped when what the build step writes (or where) changes. */
-const FORMAT = 1;
+/** Bumped when what the build step writes (or where) changes (2: the worker's bytecode). */
+const FORMAT = 2;
+/** The worker's bytecode in the cache folder (workerBytecode.ts). */
+const WORKER_PYC = 'worker.pyc';
 
 interface Stamp {
   format: number;
@@ -32,12 +36,17 @@ interface Stamp {
   builtAt: string;
   python: string;
   matplotlib: { version: string; dir: string; dirMtimeMs: number } | null;
+  /** The SHA-256 of the worker.py that `worker.pyc` was compiled from; null when it was not. */
+  worker: { sha256: string } | null;
   error?: string;
 }
 
-// Run by the build step only: the imports, then where matplotlib lives (for staleness).
+// Run by the build step only: the imports, then where matplotlib lives (for staleness);
+// then the worker (argv: its source, the bytecode file to write) compiled to bytecode that
+// never looks back at its source, with the digest of the exact bytes it was compiled from
+// (none if the file changed meanwhile).
 const BUILD_CODE = `import json, os, sys
-out = {"python": sys.version.split()[0], "matplotlib": None}
+out = {"python": sys.version.split()[0], "matplotlib": None, "worker": None}
 try:
     import matplotlib
     matplotlib.use("Agg")
@@ -45,6 +54,17 @@ try:
     out["matplotlib"] = {"version": matplotlib.__version__, "dir": os.path.dirname(matplotlib.__file__)}
 except Exception as exc:
     out["error"] = "%s: %s" % (type(exc).__name__, exc)
+try:
+    import hashlib, py_compile
+    src, pyc = sys.argv[1], sys.argv[2]
+    with open(src, "rb") as f:
+        before = f.read()
+    py_compile.compile(src, cfile=pyc, dfile=src, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    with open(src, "rb") as f:
+        if f.read() == before:
+            out["worker"] = {"sha256": hashlib.sha256(before).hexdigest()}
+except Exception as exc:
+    out["workerError"] = "%s: %s" % (type(exc).__name__, exc)
 print(json.dumps(out))
 `;
 
@@ -77,9 +97,13 @@ function readStamp(dir: string): Stamp | null {
   }
 }
 
-/** Fresh when built for this interpreter binary and layout, and matplotlib has not changed since. */
-export function stampIsFresh(stamp: Stamp | null, interpreter: string, layout: Stamp['layout']): boolean {
+/**
+ * Fresh when built for this interpreter binary and layout, matplotlib has not changed since,
+ * and (given `workerSha`, the digest of the worker.py the app ships now) its bytecode is of that source.
+ */
+export function stampIsFresh(stamp: Stamp | null, interpreter: string, layout: Stamp['layout'], workerSha?: string | null): boolean {
   if (!stamp || stamp.format !== FORMAT || stamp.layout !== layout) return false;
+  if (workerSha && stamp.worker?.sha256 !== workerSha) return false;
   // Without matplotlib there is nothing worth keeping; building again is cheap.
   if (!stamp.matplotlib) return false;
   try {
@@ -100,7 +124,18 @@ export function describeCache(dir: string): KernelCache {
     .readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && e.name !== 'matplotlib' && e.name !== 'home' && e.name !== 'tmp')
     .map((e) => e.name);
-  return { dir, mplFiles, xdgDirs };
+  const worker = readStamp(dir)?.worker;
+  const withPyc = worker && fs.existsSync(path.join(dir, WORKER_PYC)) ? { workerPyc: { file: WORKER_PYC, sha256: worker.sha256 } } : {};
+  return { dir, mplFiles, xdgDirs, ...withPyc };
+}
+
+/** The digest of the worker.py under `workersDir`, or null when it cannot be read. */
+function workerDigest(workersDir: string): string | null {
+  try {
+    return sourceDigest(fs.readFileSync(pythonWorkerSource(workersDir)));
+  } catch {
+    return null;
+  }
 }
 
 function run(file: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -136,14 +171,15 @@ async function build(plan: CachePlan, buildDir: string): Promise<Stamp> {
   });
   fs.mkdirSync(path.join(buildDir, 'home'));
   fs.mkdirSync(path.join(buildDir, 'tmp'));
-  const cmd = [plan.interpreter, '-I', '-c', BUILD_CODE];
+  const source = layout === 'bwrap' ? path.posix.join(SANDBOX_WORKERS, PYTHON_WORKER) : pythonWorkerSource(plan.workersDir);
+  const cmd = [plan.interpreter, '-I', '-c', BUILD_CODE, source, path.posix.join(inside, WORKER_PYC)];
   const [file, args] =
     layout === 'bwrap'
       ? [plan.sandbox.bwrap ?? 'bwrap', [...bwrapArgs({ workspace: buildDir, workersDir: plan.workersDir, interpreter: plan.interpreter, cache: null }), ...cmd]]
       : [cmd[0]!, cmd.slice(1)];
   const out = await run(file, args, env, buildDir, plan.timeoutMs ?? 120_000);
   const line = out.stdout.trim().split('\n').at(-1) ?? '';
-  let parsed: { python?: string; matplotlib?: { version: string; dir: string } | null; error?: string } = {};
+  let parsed: { python?: string; matplotlib?: { version: string; dir: string } | null; worker?: { sha256: string } | null; error?: string } = {};
   try {
     parsed = JSON.parse(line) as typeof parsed;
   } catch {
@@ -161,6 +197,7 @@ async function build(plan: CachePlan, buildDir: string): Promise<Stamp> {
     builtAt: new Date().toISOString(),
     python: parsed.python ?? 'unknown',
     matplotlib: mpl,
+    worker: parsed.worker ?? null,
   };
   if (parsed.error) stamp.error = parsed.error;
   fs.rmSync(path.join(buildDir, 'home'), { recursive: true, force: true });
@@ -177,7 +214,7 @@ async function build(plan: CachePlan, buildDir: string): Promise<Stamp> {
 export async function ensureKernelCache(plan: CachePlan): Promise<KernelCache | null> {
   const target = cacheDirFor(plan);
   const layout = layoutOf(plan.sandbox);
-  if (stampIsFresh(readStamp(target), plan.interpreter, layout)) return describeCache(target);
+  if (stampIsFresh(readStamp(target), plan.interpreter, layout, workerDigest(plan.workersDir))) return describeCache(target);
   fs.mkdirSync(plan.root, { recursive: true, mode: 0o700 });
   const buildDir = path.join(plan.root, `.build-${randomUUID()}`);
   fs.mkdirSync(buildDir, { mode: 0o700 });

@@ -6,7 +6,8 @@ import type { KernelCgroup } from './cgroup';
 import type { ViewLease } from './pathViews';
 import type { ProtectedHandle } from './protectedMounts';
 import { SANDBOX_CACHE, SANDBOX_HOME, SANDBOX_MPLCONFIG, SANDBOX_SKILLS, SANDBOX_XDG_CACHE, kernelEnv, seatbeltProfile } from './sandbox';
-import { commandFor, type WorkerSpec } from './workerSpec';
+import { workerBytecode } from './workerBytecode';
+import { commandFor, scriptFor, type WorkerSpec } from './workerSpec';
 
 /** How to spawn one generation: command, environment, extra fds, and what to clean up after it. */
 export interface WorkerLaunch {
@@ -82,7 +83,12 @@ export async function planWorkerLaunch(spec: WorkerSpec, generation: string): Pr
     const { file, args, stdio: extraStdio, feeds, protectedHandles, cgroup, leases, hostPathsHidden } = launch;
     return { file, args, env, cwd, bwrap, extraStdio, feeds, protectedHandles, cgroup, genDir, leases, hostPathsHidden };
   }
-  const cmd = commandFor(spec, spec.workersDir);
+  // Unsandboxed, the cached bytecode of this very source, if any (workerBytecode.ts). Not
+  // under Seatbelt, whose profile does not let the worker read the cache folder.
+  const cache = seatbelt ? null : spec.cache;
+  const source = cache?.workerPyc ? await fs.promises.readFile(path.join(spec.workersDir, scriptFor(spec))).catch(() => null) : null;
+  const bytecode = workerBytecode(spec, cache, source);
+  const cmd = commandFor(spec, spec.workersDir, bytecode && cache ? path.join(cache.dir, bytecode) : null);
   let file = cmd[0]!;
   let args = cmd.slice(1);
   if (seatbelt) {

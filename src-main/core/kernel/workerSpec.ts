@@ -39,14 +39,20 @@ export interface SkillMount {
   dir: string;
 }
 
+/** The Python worker's source, relative to the workers folder. */
+export const PYTHON_WORKER = 'python/worker.py';
+
 /** The worker script, relative to the workers folder. */
 export function scriptFor(spec: WorkerSpec): string {
-  return spec.script ?? (spec.language === 'python' ? 'python/worker.py' : 'r/worker.R');
+  return spec.script ?? (spec.language === 'python' ? PYTHON_WORKER : 'r/worker.R');
 }
 
-/** The interpreter's command line, with the workers folder at `workersRoot`. */
-export function commandFor(spec: WorkerSpec, workersRoot: string): string[] {
-  const file = path.posix.join(workersRoot, scriptFor(spec));
+/**
+ * The interpreter's command line, with the workers folder at `workersRoot`; `bytecode`: the
+ * Python worker's cached bytecode to run instead of its source (workerBytecode.ts).
+ */
+export function commandFor(spec: WorkerSpec, workersRoot: string, bytecode: string | null = null): string[] {
+  const file = bytecode ?? path.posix.join(workersRoot, scriptFor(spec));
   // -I: ignore PYTHON* variables and the user site; --vanilla: no profile, no saved workspace.
   return spec.language === 'python' ? [spec.interpreter, '-I', file] : [spec.interpreter, '--vanilla', file];
 }

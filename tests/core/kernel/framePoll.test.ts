@@ -103,10 +103,12 @@ describe('frame poll after a host call’s answer', () => {
   });
 
   it('backs off for a cell that works between its calls: 1, 3, 7, 15, ... answers unpolled after each missed poll', async () => {
-    const { lines, poll } = await serve(40, 3, undefined);
+    // 20 ms of work before each call: a poll finds it only if this thread is kept off the CPU
+    // that long between an answer and its poll (with 3 ms it once did, on a loaded machine).
+    const { lines, poll } = await serve(40, 20, undefined);
     expect(lines).toHaveLength(41);
     expect(poll.stats.hits).toBe(0);
-    // Answers 0, 2, 6, 14 and 30 are polled (each misses: the next call comes 3 ms later).
+    // Answers 0, 2, 6, 14 and 30 are polled (each misses: the next call comes 20 ms later).
     expect(poll.stats.polls).toBe(5);
   });
 
