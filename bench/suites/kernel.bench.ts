@@ -36,6 +36,17 @@ const suite: BenchSuite = {
       await sup.execute('cold', 'python', 'pass');
       const cold = performance.now() - t;
       rows.push({ metric: 'sandboxed cold start to first result', value: cold, unit: 'ms', target: '≤ 100 ms', met: cold <= 100 });
+      // One sample is at the mercy of the moment; five more (each a new session, no spare,
+      // its kernel stopped after) say how steady it is. The first also pays for this
+      // process's first kernel start (the app's code run for the first time).
+      const more: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        t = performance.now();
+        await sup.execute(`cold-${i}`, 'python', 'pass');
+        more.push(performance.now() - t);
+        await sup.closeSession(`cold-${i}`);
+      }
+      rows.push({ metric: 'sandboxed cold start, median of five more (new sessions, no spare)', value: percentile([...more].sort((a, b) => a - b), 50), unit: 'ms' });
       t = performance.now();
       await sup.execute('cold-sci', 'python', 'import numpy, pandas, matplotlib.pyplot');
       rows.push({ metric: 'cold start + science imports', value: performance.now() - t, unit: 'ms' });
