@@ -108,20 +108,6 @@ describe('the audit writer thread (a cell’s read-only host calls committed off
     expect(ledger.actions.listByRun(runId).map((g) => g.id)).toEqual(['good-call']);
   });
 
-  it('keeps each entry of a batch whole, a NUL, newlines and multi-line entries in them included (the batch crosses as one string)', async () => {
-    const { ledger, runId, sessionId } = ledgerWithRun();
-    const writer = ledger.auditWriter!;
-    expect(await writer.serving()).toBe(true);
-    const odd = { ...wholeCall(sessionId, runId, 'odd-call'), result: JSON.stringify({ text: 'a\0b\nc\u2028' }) };
-    const pair = [wholeCall(sessionId, runId, 'pair-1'), wholeCall(sessionId, runId, 'pair-2')];
-    const orphan = wholeCall(sessionId, 'no-such-run', 'orphan-after');
-    const results = await Promise.allSettled([writer.submit(encodeJournal([odd]), [odd])!, writer.submit(encodeJournal(pair), pair)!, writer.submit(encodeJournal([orphan]), [orphan])!]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
-    expect(ledger.actions.listByRun(runId).map((g) => g.id).sort()).toEqual(['odd-call', 'pair-1', 'pair-2']);
-    const stored = ledger.actions.listByRun(runId).find((g) => g.id === 'odd-call')!;
-    expect(stored.events[0]!.result).toEqual({ text: 'a\0b\nc\u2028' });
-  });
-
   it('a process waiting for the thread to serve stays up until it does (the thread itself never keeps it up)', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/writerServingChild.ts'), `${tempDir()}/ledger.sqlite3`], { encoding: 'utf8', timeout: 60_000 });
     expect(child.stderr).toBe('');

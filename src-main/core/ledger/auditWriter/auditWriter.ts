@@ -32,7 +32,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type Database from 'better-sqlite3';
 import { threadSource, type ThreadSource } from '../../shared/threadSource';
 import type { JournalRecord } from '../auditJournal';
-import { ENTRY_SEPARATOR, type FromWriter, type ToWriter, type WriterData } from './protocol';
+import type { FromWriter, ToWriter, WriterData } from './protocol';
 
 /** How long a read waits for the writer before the main thread takes its records over. */
 const SYNC_WAIT_MS = 10_000;
@@ -222,7 +222,7 @@ export class AuditWriter {
     }
     const batch = ++this.batches;
     this.inFlight.set(batch, entries);
-    this.worker.postMessage({ type: 'batch', batch, entries: entries.map((e) => e.text).join(ENTRY_SEPARATOR) } satisfies ToWriter);
+    this.worker.postMessage({ type: 'batch', batch, entries: entries.map((e) => e.text) } satisfies ToWriter);
   }
 
   private takeReplies(): void {

@@ -13,7 +13,7 @@ import { SqliteEvidenceStore } from '../evidenceRepo';
 import { applyJournalRecord, type JournalTargets } from '../journalApply';
 import { SafetyChecksRepo } from '../safetyChecksRepo';
 import { UserCellsRepo } from '../userCellsRepo';
-import { ENTRY_SEPARATOR, type FromWriter, type ToWriter, type WriterData } from './protocol';
+import type { FromWriter, ToWriter, WriterData } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('the audit writer runs only as a worker thread');
@@ -69,7 +69,7 @@ port.on('message', (message: ToWriter) => {
   let busy: string | null = null;
   try {
     db.transaction(() => {
-      failed = applyBatch(message.entries.split(ENTRY_SEPARATOR));
+      failed = applyBatch(message.entries);
     }).immediate();
   } catch (error) {
     // The transaction itself failed (the ledger stayed locked past busy_timeout): nothing of it is written.
