@@ -172,7 +172,8 @@ async function build(plan: CachePlan, buildDir: string): Promise<Stamp> {
   fs.mkdirSync(path.join(buildDir, 'home'));
   fs.mkdirSync(path.join(buildDir, 'tmp'));
   const source = layout === 'bwrap' ? path.posix.join(SANDBOX_WORKERS, PYTHON_WORKER) : pythonWorkerSource(plan.workersDir);
-  const cmd = [plan.interpreter, '-I', '-c', BUILD_CODE, source, path.posix.join(inside, WORKER_PYC)];
+  const pyc = layout === 'bwrap' ? path.posix.join(SANDBOX_WORKSPACE, WORKER_PYC) : path.join(buildDir, WORKER_PYC);
+  const cmd = [plan.interpreter, '-I', '-c', BUILD_CODE, source, pyc];
   const [file, args] =
     layout === 'bwrap'
       ? [plan.sandbox.bwrap ?? 'bwrap', [...bwrapArgs({ workspace: buildDir, workersDir: plan.workersDir, interpreter: plan.interpreter, cache: null }), ...cmd]]
