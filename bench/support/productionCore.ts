@@ -28,6 +28,8 @@ export function startProductionApp(extraEnv: Record<string, string> = {}, dataDi
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-bench-app-'));
   const core = createCore({
     env: { ...process.env, LANG: 'C.UTF-8', OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', ...extraEnv },
+    // As the app's main process asks (src-main/electron/main.ts).
+    mainThreadSlice: true,
   });
   const router = createRouter(routes, createHandlers(core));
   return {

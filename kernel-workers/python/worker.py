@@ -168,6 +168,12 @@ def _on_sigint(signum, frame):
 # sched_setattr's number (x86_64's table; aarch64 uses the generic one). `os` has no wrapper.
 _SCHED_SETATTR = {"x86_64": 314, "aarch64": 274}
 _SHORT_SLICE_NS = 100_000  # the shortest slice Linux grants (0.1 ms)
+# sched_getscheduler's bit for "children and new threads start with the default slice", and
+# the flag that sets it: threads and processes a cell starts must not inherit the short one.
+# Linux lets only a privileged thread clear it again, so it stays set once asked for (a
+# child then starts at the default slice and policy, and its nice value is kept).
+_RESET_ON_FORK = 0x40000000
+_FLAG_RESET_ON_FORK = 0x01
 _slice = threading.local()  # .short: this thread has asked for the short slice
 _setattr = []  # [(syscall, number, ctypes)] once looked up, [None] where not possible
 
@@ -196,14 +202,14 @@ def _sched_slice(ns):
         return False
     syscall, nr, ctypes = _setattr[0]
     try:
-        policy = os.sched_getscheduler(0)
+        policy = os.sched_getscheduler(0) & ~_RESET_ON_FORK
         if policy not in (os.SCHED_OTHER, os.SCHED_BATCH):
             return False
         # struct sched_attr as first defined (48 bytes): size, policy, flags, nice, priority,
         # runtime (a fair thread's slice request), deadline, period. The nice value is set by
         # the same call, so the thread's own is passed back.
         nice = os.getpriority(os.PRIO_PROCESS, 0)
-        attr = ctypes.create_string_buffer(struct.pack("IIQiIQQQ", 48, policy, 0, nice, 0, ns, 0, 0), 48)
+        attr = ctypes.create_string_buffer(struct.pack("IIQiIQQQ", 48, policy, _FLAG_RESET_ON_FORK, nice, 0, ns, 0, 0), 48)
         return syscall(nr, 0, attr, 0) == 0
     except Exception:
         return False

@@ -5,6 +5,7 @@ import { loadCoreConfig, type CoreConfig } from './config/coreConfig';
 import { appRoot } from './config/appPaths';
 import { overlayEnv, type ConfigEnv } from './config/env';
 import { resolveKernelLimits } from './config/kernelLimits';
+import { kernelInterpreter } from './config/kernelEnvs';
 import { startInsulinDemo } from './demo/demo';
 import type { RunRecord, SessionSummary } from '../../src-preload/contract/sessions';
 import type { SettingsKeyLookup } from './config/providers';
@@ -49,7 +50,7 @@ import { SkillLibrary } from './skills/library';
 import { SkillCatalog } from './skills/catalogView';
 import { McpClients } from './mcp/clients';
 import { modelThread } from './llm/thread/modelThread';
-import { yieldHelperThreads } from './shared/threadPriority';
+import { askMainThreadShortSlice, yieldHelperThreads } from './shared/threadPriority';
 
 /**
  * The main-process core: plain Node, no Electron. The Electron glue, the CLI and the
@@ -112,6 +113,12 @@ export interface CoreOptions {
   approvals?: ApprovalPort;
   /** Resume polling the compute jobs left open by an earlier run at start (the app does; the CLI polls when asked). */
   resumeComputeJobs?: boolean;
+  /**
+   * The main thread asks Linux for the shortest time slice, so it takes a CPU at once when
+   * it wakes (threadPriority.ts `SHORT_SLICE_NS`): the app's long-lived main process does;
+   * a CLI command does not spawn the one-shot helper it takes.
+   */
+  mainThreadSlice?: boolean;
 }
 
 export function createCore(options: CoreOptions = {}): Core {
@@ -126,6 +133,7 @@ export function createCore(options: CoreOptions = {}): Core {
   scrubConsole();
   // V8's compiler and GC workers yield to the main thread under contention (threadPriority.ts).
   yieldHelperThreads();
+  if (options.mainThreadSlice) void askMainThreadShortSlice(pythonForHelpers(config.processEnv));
   const events = new EventBus();
   // Once close() begins no new runner may start; once it ends nothing may reopen the
   // ledger (a late IPC call would otherwise open a fresh runner and database behind it).
@@ -441,4 +449,13 @@ export function createCore(options: CoreOptions = {}): Core {
     },
   };
   return core;
+}
+
+/** The Python a one-shot helper of the app runs (the kernels' default interpreter), or null without one. */
+function pythonForHelpers(processEnv: NodeJS.ProcessEnv): string | null {
+  try {
+    return kernelInterpreter('python', processEnv).choice.path;
+  } catch {
+    return null;
+  }
 }

@@ -162,6 +162,8 @@ if (!smokeTest && !app.requestSingleInstanceLock()) {
       approvals: createDialogApprovals({ dialog, window: () => mainWindow }),
       // Compute jobs left running when the app closed are polled again (and harvested if they finished).
       resumeComputeJobs: true,
+      // The main thread (window IPC, the run's stream) takes a CPU at once when it wakes.
+      mainThreadSlice: true,
     });
     const router = createRouter(routes, createHandlers(core), {
       checkSender: isTrustedCaller,

@@ -31,7 +31,8 @@ def sched():
             break
     else:
         slice_ns = None
-    return {"slice": slice_ns, "nice": os.getpriority(os.PRIO_PROCESS, 0), "policy": os.sched_getscheduler(0)}
+    raw = os.sched_getscheduler(0)
+    return {"slice": slice_ns, "nice": os.getpriority(os.PRIO_PROCESS, 0), "policy": raw & ~0x40000000, "resetOnFork": bool(raw & 0x40000000)}
 `;
 
 describe('python kernel: the time slice of a cell that makes host calls', () => {
@@ -40,9 +41,10 @@ describe('python kernel: the time slice of a cell that makes host calls', () => 
     expect(first.status).toBe('ok');
     const [before, during] = JSON.parse(first.stdout) as { slice: number; nice: number; policy: number }[];
     expect(before!.slice).toBeGreaterThan(100_000);
-    expect(during).toEqual({ slice: 100_000, nice: 3, policy: 0 });
+    expect(during).toEqual({ slice: 100_000, nice: 3, policy: 0, resetOnFork: true });
     const after = await sup.execute('s1', 'python', 'print(json.dumps(sched()))');
-    expect(JSON.parse(after.stdout)).toEqual({ slice: before!.slice, nice: 3, policy: 0 });
+    // Reset-on-fork stays: only a privileged thread may clear it (a child starts with the default slice).
+    expect(JSON.parse(after.stdout)).toEqual({ slice: before!.slice, nice: 3, policy: 0, resetOnFork: true });
   });
 
   it.skipIf(!kernelHasCustomSlices())('leaves a thread the cell moved to SCHED_IDLE as it is, and SCHED_BATCH keeps its policy', async () => {
@@ -50,7 +52,7 @@ describe('python kernel: the time slice of a cell that makes host calls', () => 
     const [idleBefore, idleDuring] = JSON.parse(idle.stdout) as unknown[];
     expect(idleDuring).toEqual(idleBefore);
     const batch = await sup.execute('s3', 'python', `${PROBE}os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))\nhost.call("echo", n=1)\nprint(json.dumps(sched()))`);
-    expect(JSON.parse(batch.stdout)).toMatchObject({ slice: 100_000, policy: 3 });
+    expect(JSON.parse(batch.stdout)).toMatchObject({ slice: 100_000, policy: 3, resetOnFork: true });
   });
 
   it.skipIf(!kernelHasCustomSlices())('is asked for by the thread that makes the call: a thread of the cell gets it, the cell’s own thread keeps the default', async () => {
@@ -60,5 +62,16 @@ describe('python kernel: the time slice of a cell that makes host calls', () => 
     const [thread, main] = JSON.parse(r.stdout) as { slice: number }[];
     expect(thread!.slice).toBe(100_000);
     expect(main!.slice).toBeGreaterThan(100_000);
+  });
+
+  it.skipIf(!kernelHasCustomSlices())('is not inherited: a thread or a process the cell starts after a host call has the default slice', async () => {
+    const code = `${PROBE}import subprocess, sys, threading\nhost.call("echo", n=3)\nmine = sched()\nseen = {}\nt = threading.Thread(target=lambda: seen.update(thread=sched()))\nt.start(); t.join()\nchild = subprocess.run([sys.executable, "-c", "print(open('/proc/thread-self/sched').read())"], capture_output=True, text=True).stdout\nchild_slice = int(next(l for l in child.splitlines() if l.startswith("se.slice")).split(":")[1])\nprint(json.dumps([mine, seen["thread"], child_slice]))`;
+    const r = await sup.execute('s5', 'python', code);
+    expect(r.status).toBe('ok');
+    const [mine, thread, child] = JSON.parse(r.stdout) as [{ slice: number }, { slice: number; resetOnFork: boolean }, number];
+    expect(mine.slice).toBe(100_000);
+    expect(thread.slice).toBeGreaterThan(100_000);
+    expect(thread.resetOnFork).toBe(false);
+    expect(child).toBeGreaterThan(100_000);
   });
 });

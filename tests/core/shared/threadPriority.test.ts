@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { HELPER_THREAD_NICE, currentThreadId, threadInfo, yieldHelperThreads } from '../../../src-main/core/shared/threadPriority';
+import { HELPER_THREAD_NICE, SHORT_SLICE_NS, askMainThreadShortSlice, askShortSlice, currentThreadId, threadInfo, yieldHelperThreads } from '../../../src-main/core/shared/threadPriority';
 
 function threads(): Map<number, { name: string; nice: number }> {
   const all = new Map<number, { name: string; nice: number }>();
@@ -60,5 +62,89 @@ describe.runIf(process.platform === 'linux')('helper threads yield to the main t
     expect(threadInfo(low)!.nice).toBe(19);
     yieldHelperThreads(HELPER_THREAD_NICE);
     expect(threadInfo(low)!.nice).toBe(19);
+  });
+});
+
+/** Custom slices exist since Linux 6.12; /proc/<tid>/sched shows a thread's as `se.slice`. */
+function kernelHasCustomSlices(): boolean {
+  const [major = 0, minor = 0] = os.release().split('.').map((part) => Number.parseInt(part, 10));
+  if (process.platform !== 'linux' || major < 6 || (major === 6 && minor < 12)) return false;
+  try {
+    return /^se\.slice\s/m.test(fs.readFileSync('/proc/thread-self/sched', 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+const PYTHON = '/usr/bin/python3';
+
+/**
+ * A Python process that waits for a line on stdin, then reports its own slice, nice value
+ * and policy (reset-on-fork apart), and the slice of a thread and of a process it starts then.
+ */
+function target(setup: string) {
+  const code = `import json, os, subprocess, sys, threading
+${setup}
+def slice_of(path):  # None for an idle thread (its sched file has no slice)
+    return next((int(l.split(":")[1]) for l in open(path) if l.startswith("se.slice")), None)
+sys.stdout.write("ready\\n"); sys.stdout.flush()
+sys.stdin.readline()
+seen = {}
+t = threading.Thread(target=lambda: seen.update(thread=slice_of("/proc/thread-self/sched")))
+t.start(); t.join()
+child = subprocess.run([sys.executable, "-c", "print(next((l.split(':')[1] for l in open('/proc/self/sched') if l.startswith('se.slice')), 'null'))"], capture_output=True, text=True).stdout
+raw = os.sched_getscheduler(0)
+print(json.dumps({"slice": slice_of("/proc/thread-self/sched"), "nice": os.getpriority(os.PRIO_PROCESS, 0), "policy": raw & ~0x40000000, "resetOnFork": bool(raw & 0x40000000), "thread": seen["thread"], "child": json.loads(child)}))
+`;
+  const child = spawn(PYTHON, ['-c', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const ready = new Promise<void>((resolve) => {
+    const check = () => (out.startsWith('ready\n') ? resolve() : setTimeout(check, 5));
+    check();
+  });
+  return {
+    pid: child.pid!,
+    ready,
+    async report(): Promise<{ slice: number | null; nice: number; policy: number; resetOnFork: boolean; thread: number | null; child: number | null }> {
+      child.stdin.end('go\n');
+      await new Promise((resolve) => child.once('exit', resolve));
+      return JSON.parse(out.slice('ready\n'.length)) as never;
+    },
+  };
+}
+
+describe('the app’s main thread asks for the shortest time slice', () => {
+  it.skipIf(!kernelHasCustomSlices() || !fs.existsSync(PYTHON))('a fair thread gets it with its nice value and policy kept; the threads and processes it starts later get the default', async () => {
+    const t = target('os.nice(5)');
+    await t.ready;
+    expect(await askShortSlice(t.pid, PYTHON)).toBe('set');
+    const seen = await t.report();
+    expect(seen).toMatchObject({ slice: SHORT_SLICE_NS, nice: 5, policy: 0, resetOnFork: true });
+    expect(seen.thread).toBeGreaterThan(SHORT_SLICE_NS);
+    expect(seen.child).toBeGreaterThan(SHORT_SLICE_NS);
+  });
+
+  it.skipIf(!kernelHasCustomSlices() || !fs.existsSync(PYTHON))('an idle thread is left as it is', async () => {
+    const t = target('os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))');
+    await t.ready;
+    expect(await askShortSlice(t.pid, PYTHON)).toBe('unsupported');
+    const seen = await t.report();
+    expect(seen).toMatchObject({ slice: null, policy: 5, resetOnFork: false });
+  });
+
+  it('an interpreter that cannot run, or a thread that does not exist, is reported, not thrown', async () => {
+    expect(await askShortSlice(process.pid, '/nonexistent/python3')).toBe(process.platform === 'linux' ? 'failed' : 'unsupported');
+    if (fs.existsSync(PYTHON)) expect(await askShortSlice(2 ** 22 + 12_345, PYTHON)).toBe('failed');
+  });
+
+  it('is asked once per process: a second call gets the first answer', async () => {
+    const first = askMainThreadShortSlice(null);
+    expect(await first).toBe('unsupported');
+    // Without an interpreter nothing is remembered; with one, both calls share one helper.
+    const a = askMainThreadShortSlice(fs.existsSync(PYTHON) ? PYTHON : null);
+    const b = askMainThreadShortSlice(fs.existsSync(PYTHON) ? PYTHON : null);
+    if (fs.existsSync(PYTHON) && process.platform === 'linux') expect(b).toBe(a);
+    expect(['set', 'ignored', 'unsupported']).toContain(await a);
   });
 });
