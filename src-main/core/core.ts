@@ -6,6 +6,7 @@ import { appRoot } from './config/appPaths';
 import { overlayEnv, type ConfigEnv } from './config/env';
 import { resolveKernelLimits } from './config/kernelLimits';
 import { kernelInterpreter } from './config/kernelEnvs';
+import { heldFileCount, releaseHeldFiles } from './workspace/heldFiles';
 import { startInsulinDemo } from './demo/demo';
 import type { RunRecord, SessionSummary } from '../../src-preload/contract/sessions';
 import type { SettingsKeyLookup } from './config/providers';
@@ -393,6 +394,8 @@ export function createCore(options: CoreOptions = {}): Core {
       ledgerOf().deleteSession(sessionId);
       host.endSession(sessionId);
       cells.endSession(sessionId);
+      // Its files' descriptors held for repeated reads (heldFiles.ts) go now, not in 2 s.
+      releaseHeldFiles(kernels.workspaceFor(sessionId));
     },
     sizes() {
       const prefixed = (owner: string, sizes: object) => Object.fromEntries(Object.entries(sizes).map(([k, v]) => [`${owner}.${k}`, v as number]));
@@ -403,6 +406,7 @@ export function createCore(options: CoreOptions = {}): Core {
         ...(ledger ? prefixed('ledger.events', ledger.events.sizes()) : {}),
         ...(ledger ? { 'ledger.foldsCatchingUp': ledger.folds.catchingUp } : {}),
         'cells.submitted': cells.size(),
+        'workspace.heldFiles': heldFileCount(),
         'generations.open': generations.size(),
         'live.runs': liveRuns.size(),
         'core.overlays': overlays.size,

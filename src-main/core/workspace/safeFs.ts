@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { childPath, closeDir, openChildDir, openChildFile, readDirNames, strategy, type DirHandle } from './dirHandle';
+import { heldFileFor, holdFile, isHeld } from './heldFiles';
 import { releaseIfRemoved, workspaceRootHandle } from './heldRoots';
 import { isProtectedRootName } from '../security/protectedPaths';
 import {
@@ -204,6 +205,36 @@ export function readFromStart(fd: number, length: number): Buffer {
     got += n;
   }
   return got === length ? buf : buf.subarray(0, got);
+}
+
+/**
+ * A whole regular file of at most `maxBytes`, read at once; null when it is bigger (the
+ * caller reads a range instead). On Linux its descriptor stays open for the next read of
+ * the same name (heldFiles.ts): a cell's loop of reads of one file then costs an lstat and
+ * a pread a call instead of an open, fstat, pread and close.
+ */
+export function readSmallWorkspaceFile(workspace: string, requested: string, maxBytes: number): { rel: string; size: number; bytes: Buffer } | null {
+  const small = (fd: number, size: number, rel: string) => (size <= maxBytes ? { rel, size, bytes: readFromStart(fd, size) } : null);
+  if (strategy !== 'proc-fd') return withWorkspaceFile(workspace, requested, 'read', ({ fd, stat, rel }) => small(fd, stat.size, rel));
+  const rel = workspaceRelative(requested);
+  if (isHeld(workspace, rel)) {
+    const now = lookUp(workspace, requested, components(rel));
+    const fd = heldFileFor(workspace, rel, now);
+    if (fd !== null && now) return small(fd, now.size, rel);
+  }
+  const file = openRegular(workspace, requested, 'read');
+  holdFile(workspace, file.rel, file.fd, file.stat);
+  return small(file.fd, file.stat.size, file.rel);
+}
+
+/** The last component of `parts`, looked up without following it (lstat) through the safe walk; null if that fails. */
+function lookUp(workspace: string, requested: string, parts: string[]): fs.Stats | null {
+  if (parts.length === 0) return null;
+  try {
+    return withExistingDir(workspace, requested, parts, parts.length - 1, (dir) => fs.lstatSync(childPath(dir, parts.at(-1)!)));
+  } catch {
+    return null; // the open that follows says why
+  }
 }
 
 /** A whole regular file; `maxBytes` refuses bigger files with `tooBig`'s error before reading. */

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { z } from 'zod';
-import { listWorkspaceDir, readFromStart, withWorkspaceFile, withWorkspaceFileAsync, writeAll, writeWorkspaceFile, type OpenedFile } from '../../workspace/safeFs';
+import { listWorkspaceDir, readFromStart, readSmallWorkspaceFile, withWorkspaceFile, withWorkspaceFileAsync, writeAll, writeWorkspaceFile } from '../../workspace/safeFs';
 import { defineTool, reasonField, type Tool } from '../define';
 
 /**
@@ -46,12 +46,12 @@ export const readTextFileTool = defineTool({
   resourceKeys: (a) => [`file:${a.path}`],
   target: (a) => a.path,
   execute(a, ctx) {
-    // One descriptor, opened without following symlinks, serves the size check and the read.
-    // A file that fits is read at once (a cell's call is answered in the turn that read it).
-    const whole = withWorkspaceFile(ctx.workspace, a.path, 'read', (file) => (file.stat.size <= MAX_READ_BYTES ? readWhole(file, a) : null));
-    if (whole) return whole;
+    // A file that fits is read at once (a cell's call is answered in the turn that read it),
+    // through a descriptor opened without following symlinks (kept for the next read of it).
+    const whole = readSmallWorkspaceFile(ctx.workspace, a.path, MAX_READ_BYTES);
+    if (whole) return linesOf(whole, a);
     return withWorkspaceFileAsync(ctx.workspace, a.path, 'read', async ({ fd, stat: st, rel }) => {
-      if (st.size <= MAX_READ_BYTES) return readWhole({ fd, stat: st, rel }, a);
+      if (st.size <= MAX_READ_BYTES) return linesOf({ rel, size: st.size, bytes: readFromStart(fd, st.size) }, a);
       if (!a.start_line) throw new Error(`"${rel}" is ${st.size} bytes; read a range with start_line and max_lines, or summarise it in a cell.`);
       return readLargeRange(fd, rel, st.size, a.start_line, a.max_lines ?? 2_000);
     });
@@ -59,15 +59,14 @@ export const readTextFileTool = defineTool({
 });
 
 /** A file of at most MAX_READ_BYTES, whole or the asked range of its lines. */
-function readWhole({ fd, stat: st, rel }: OpenedFile, a: { start_line?: number; max_lines?: number }) {
-  const bytes = readFromStart(fd, st.size);
+function linesOf({ rel, size, bytes }: { rel: string; size: number; bytes: Buffer }, a: { start_line?: number; max_lines?: number }) {
   if (bytes.subarray(0, 8192).includes(0)) throw new Error(`"${rel}" is a binary file; open it in a cell (e.g. with pandas or Biopython).`);
   const all = bytes.toString('utf8').split('\n');
   const start = (a.start_line ?? 1) - 1;
   const lines = all.slice(start, a.max_lines ? start + a.max_lines : undefined);
   const more = all.length - start - lines.length;
   const tail = more > 0 ? `\n[${more} more lines; continue with start_line=${start + lines.length + 1}]` : '';
-  return { text: lines.join('\n') + tail, output: { path: rel, bytes: st.size, lines: all.length, startLine: start + 1 } };
+  return { text: lines.join('\n') + tail, output: { path: rel, bytes: size, lines: all.length, startLine: start + 1 } };
 }
 
 /**
