@@ -7,7 +7,10 @@ export const CELL_LINE_REFRESH_MS = 250;
 
 interface Line {
   id: string;
-  data: HostCallEventData & { count: number };
+  /** The line as first sent; each send is a copy of it with the counts below. */
+  data: HostCallEventData;
+  count: number;
+  durationMs: number;
   emit: (chunk: StreamChunk) => void;
   sentAt: number;
   /** Calls counted since the line was last sent. */
@@ -48,12 +51,14 @@ export class CellCallActivity {
     const key = `${data.method}\0${data.target ?? ''}\0${data.decidedBy}`;
     const line = lines.get(key);
     if (!line) {
-      const fresh: Line = { id: fallbackId, data: { ...data, count: 1 }, emit, sentAt: this.now(), unsent: false };
+      const fresh: Line = { id: fallbackId, data, count: 1, durationMs: data.durationMs, emit, sentAt: 0, unsent: true };
       lines.set(key, fresh);
-      emit(dataChunk('host-call', fresh.id, fresh.data));
+      this.send(fresh);
       return;
     }
-    line.data = { ...line.data, count: line.data.count + 1, durationMs: line.data.durationMs + data.durationMs };
+    // Counted in place (a cell's loop of calls comes here once a call); a copy is made only to send.
+    line.count++;
+    line.durationMs += data.durationMs;
     line.emit = emit;
     line.unsent = true;
     if (this.now() - line.sentAt >= CELL_LINE_REFRESH_MS) this.send(line);
@@ -62,7 +67,7 @@ export class CellCallActivity {
   private send(line: Line): void {
     line.sentAt = this.now();
     line.unsent = false;
-    line.emit(dataChunk('host-call', line.id, line.data));
+    line.emit(dataChunk('host-call', line.id, { ...line.data, count: line.count, durationMs: line.durationMs }));
   }
 
   private linesOf(signal: AbortSignal): Map<string, Line> {

@@ -1,6 +1,17 @@
 import { AppError } from '../../../src-preload/contract/errors';
 
-export const nowIso = (): string => new Date().toISOString();
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** The time as ISO text; a burst of rows (a cell's host calls) in one millisecond formats it once. */
+export function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
 
 export function notFound(what: string, id: string, hint: string): AppError {
   return new AppError('not_found', `No ${what} "${id}". ${hint}`);
