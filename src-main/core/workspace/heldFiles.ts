@@ -22,6 +22,8 @@ interface Held {
   fd: number;
   dev: number;
   ino: number;
+  /** performance.now() of the last use: the timer, when it fires, closes or waits the rest (no re-arming per read). */
+  usedAt: number;
   timer: NodeJS.Timeout;
 }
 
@@ -52,7 +54,7 @@ export function heldFileFor(workspace: string, rel: string, now: fs.Stats | null
   const entry = held.get(workspace)?.get(rel);
   if (!entry) return null;
   if (now && now.isFile() && now.ino === entry.ino && now.dev === entry.dev) {
-    entry.timer.refresh();
+    entry.usedAt = performance.now();
     return entry.fd;
   }
   close(workspace, rel);
@@ -74,10 +76,19 @@ export function holdFile(workspace: string, rel: string, fd: number, stat: fs.St
   }
   let files = held.get(workspace);
   if (!files) held.set(workspace, (files = new Map()));
-  const timer = setTimeout(() => close(workspace, rel), HOLD_MS);
-  timer.unref();
-  files.set(rel, { fd, dev: stat.dev, ino: stat.ino, timer });
+  const entry: Held = { fd, dev: stat.dev, ino: stat.ino, usedAt: performance.now(), timer: setTimeout(() => expire(workspace, rel, entry), HOLD_MS) };
+  entry.timer.unref();
+  files.set(rel, entry);
   count++;
+}
+
+/** The hold's timer fired: closed if unused for HOLD_MS, else it fires again when that will be so. */
+function expire(workspace: string, rel: string, entry: Held): void {
+  if (held.get(workspace)?.get(rel) !== entry) return;
+  const idle = performance.now() - entry.usedAt;
+  if (idle >= HOLD_MS) return close(workspace, rel);
+  entry.timer = setTimeout(() => expire(workspace, rel, entry), HOLD_MS - idle);
+  entry.timer.unref();
 }
 
 /** Closes the held descriptors of a workspace (its session was deleted), or of every workspace. */

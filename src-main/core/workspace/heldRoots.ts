@@ -8,6 +8,8 @@ const MAX_HELD = 8;
 
 interface Held {
   dir: DirHandle;
+  /** performance.now() of the last use: the timer, when it fires, closes or waits the rest (no re-arming per call). */
+  usedAt: number;
   timer: NodeJS.Timeout;
 }
 
@@ -44,16 +46,25 @@ export function workspaceRootHandle(workspace: string, check: 'now' | 'on-not-fo
   if (strategy !== 'proc-fd') return { dir: withWorkspaceRoot(workspace, openRootDir), owned: true };
   const entry = held.get(workspace);
   if (entry && (check === 'on-not-found' || !unlinked(entry.dir))) {
-    entry.timer.refresh();
+    entry.usedAt = performance.now();
     return { dir: entry.dir, owned: false };
   }
   if (entry) release(workspace);
   const dir = withWorkspaceRoot(workspace, openRootDir);
   if (held.size >= MAX_HELD) release(held.keys().next().value!);
-  const timer = setTimeout(() => release(workspace), HOLD_MS);
-  timer.unref();
-  held.set(workspace, { dir, timer });
+  const fresh: Held = { dir, usedAt: performance.now(), timer: setTimeout(() => expire(workspace, fresh), HOLD_MS) };
+  fresh.timer.unref();
+  held.set(workspace, fresh);
   return { dir, owned: false };
+}
+
+/** The hold's timer fired: released if unused for HOLD_MS, else it fires again when that will be so. */
+function expire(workspace: string, entry: Held): void {
+  if (held.get(workspace) !== entry) return;
+  const idle = performance.now() - entry.usedAt;
+  if (idle >= HOLD_MS) return release(workspace);
+  entry.timer = setTimeout(() => expire(workspace, entry), HOLD_MS - idle);
+  entry.timer.unref();
 }
 
 /**

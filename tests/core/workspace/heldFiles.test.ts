@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { heldFileCount, releaseHeldFiles } from '../../../src-main/core/workspace/heldFiles';
+import { releaseWorkspaceRoots } from '../../../src-main/core/workspace/heldRoots';
 import { readSmallWorkspaceFile, WorkspaceEscapeError, WorkspaceKindError, WorkspaceNotFoundError } from '../../../src-main/core/workspace/safeFs';
 
 /**
@@ -112,5 +113,22 @@ describe.runIf(linux)('reads through a held descriptor say what a fresh open wou
     expect(heldFileCount()).toBe(0);
     // The held root of each workspace may stay open (heldRoots.ts); no file descriptor does.
     expect(openFds()).toBeLessThanOrEqual(before + 2);
+  });
+
+  it('a descriptor is closed 2 s after its last use, not after its first', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'a');
+      expect(read('a.txt')).toBe('a');
+      vi.advanceTimersByTime(1_500);
+      expect(read('a.txt')).toBe('a'); // used again: held until 3.5 s
+      vi.advanceTimersByTime(1_000);
+      expect(heldFileCount()).toBe(1);
+      vi.advanceTimersByTime(1_100);
+      expect(heldFileCount()).toBe(0);
+    } finally {
+      releaseWorkspaceRoots(); // its timer was a fake one
+      vi.useRealTimers();
+    }
   });
 });
