@@ -7,6 +7,8 @@ import type { SessionStreamEvent } from '../../../src-preload/contract/sessions'
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { createRouter } from '../../../src-main/core/api/router';
+import { heldFileCount } from '../../../src-main/core/workspace/heldFiles';
+import { readSmallWorkspaceFile } from '../../../src-main/core/workspace/safeFs';
 import { startScriptedModel, type ScriptedModel } from '../../support/scriptedModel';
 import { validAnswer } from '../../support/mockModel';
 
@@ -86,5 +88,18 @@ describe('run routes and the session stream', () => {
       await local.close();
       await hanging.close();
     }
+  });
+
+  it('deleting a session closes the descriptors held for repeated reads of its workspace files at once', async () => {
+    const session = core.ledger.createSession('reads');
+    const workspace = core.kernels.workspaceFor(session.id);
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, 'notes.txt'), 'benign\n');
+    const held = heldFileCount();
+    expect(readSmallWorkspaceFile(workspace, 'notes.txt', 1024)?.bytes.toString()).toBe('benign\n');
+    if (process.platform === 'linux') expect(heldFileCount()).toBe(held + 1);
+    await core.deleteSession(session.id);
+    expect(heldFileCount()).toBe(held);
+    expect(core.sizes()['workspace.heldFiles']).toBe(held);
   });
 });
