@@ -51,7 +51,8 @@ interface Measured {
  * own work is about 1 us a chunk, but when it wakes it waits 2-8 ms for a vCPU, held by V8's
  * helper threads (GC, mostly of the model thread's heap, which the SSE parse fills every
  * 10-30 ms) and the local model process; a larger young generation for the model thread
- * (`resourceLimits`) did not change it.
+ * (`resourceLimits`) did not change it. The main thread asking for the shortest time slice
+ * (as the app's does: threadPriority.ts `SHORT_SLICE_NS`) about halved that wait.
  */
 async function measureRun(app: ProductionApp, mutationId: string): Promise<Measured> {
   const session = await app.call<{ id: string }>('session.create', { title: `bench streaming ${mutationId}` });
