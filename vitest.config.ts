@@ -50,6 +50,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits for eventual conditions (a run's model request, a scroll settling):
+          // its 1 s default was once too short for a run's first request on a loaded CI machine.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },

@@ -223,6 +223,10 @@ export function readSmallWorkspaceFile(workspace: string, requested: string, max
     if (fd !== null && now) return small(fd, now.size, rel);
   }
   const file = openRegular(workspace, requested, 'read');
+  if (file.stat.size > maxBytes) {
+    fs.closeSync(file.fd); // read in ranges by the caller: not kept
+    return null;
+  }
   holdFile(workspace, file.rel, file.fd, file.stat);
   return small(file.fd, file.stat.size, file.rel);
 }

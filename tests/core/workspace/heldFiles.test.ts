@@ -89,10 +89,13 @@ describe.runIf(linux)('reads through a held descriptor say what a fresh open wou
     expect(heldFileCount()).toBe(0);
   });
 
-  it('a file over the limit is not read (null) and the next read under a higher limit reads it whole', () => {
+  it('a file over the limit is not read (null) nor kept, and the next read under a higher limit reads it whole', () => {
     fs.writeFileSync(path.join(ws, 'big.txt'), 'x'.repeat(100));
     expect(readSmallWorkspaceFile(ws, 'big.txt', 10)).toBeNull();
+    expect(heldFileCount()).toBe(0);
     expect(readSmallWorkspaceFile(ws, 'big.txt', 100)?.size).toBe(100);
+    fs.appendFileSync(path.join(ws, 'big.txt'), 'more');
+    expect(readSmallWorkspaceFile(ws, 'big.txt', 100)).toBeNull(); // grown past it since
   });
 
   it('at most 16 descriptors are held, and releasing a workspace closes its own', () => {
