@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { idleExpiry, type IdleExpiry } from '../shared/idleExpiry';
 
 /**
  * Read-only descriptors of workspace files, kept open briefly between reads. A cell that
@@ -22,23 +23,23 @@ interface Held {
   fd: number;
   dev: number;
   ino: number;
-  /** performance.now() of the last use: the timer, when it fires, closes or waits the rest (no re-arming per read). */
-  usedAt: number;
-  timer: NodeJS.Timeout;
+  /** Closes it HOLD_MS after its last use. */
+  expiry: IdleExpiry;
 }
 
 /** By workspace, then by the file's normalised workspace-relative path. */
 const held = new Map<string, Map<string, Held>>();
 let count = 0;
 
-function close(workspace: string, rel: string): void {
+/** Closes the held descriptor of `rel`, if any. */
+export function releaseHeldFile(workspace: string, rel: string): void {
   const files = held.get(workspace);
   const entry = files?.get(rel);
   if (!files || !entry) return;
   files.delete(rel);
   if (files.size === 0) held.delete(workspace);
   count--;
-  clearTimeout(entry.timer);
+  entry.expiry.cancel();
   try {
     fs.closeSync(entry.fd);
   } catch {
@@ -54,10 +55,10 @@ export function heldFileFor(workspace: string, rel: string, now: fs.Stats | null
   const entry = held.get(workspace)?.get(rel);
   if (!entry) return null;
   if (now && now.isFile() && now.ino === entry.ino && now.dev === entry.dev) {
-    entry.usedAt = performance.now();
+    entry.expiry.touch();
     return entry.fd;
   }
-  close(workspace, rel);
+  releaseHeldFile(workspace, rel);
   return null;
 }
 
@@ -68,33 +69,23 @@ export function isHeld(workspace: string, rel: string): boolean {
 
 /** Keeps `fd` (a regular file opened read-only by the safe walk, described by `stat`); the caller no longer closes it. */
 export function holdFile(workspace: string, rel: string, fd: number, stat: fs.Stats): void {
-  close(workspace, rel);
+  releaseHeldFile(workspace, rel);
   if (count >= MAX_HELD) {
     // The oldest workspace's oldest file (maps iterate in insertion order).
     const [oldestWorkspace, files] = held.entries().next().value!;
-    close(oldestWorkspace, files.keys().next().value!);
+    releaseHeldFile(oldestWorkspace, files.keys().next().value!);
   }
   let files = held.get(workspace);
   if (!files) held.set(workspace, (files = new Map()));
-  const entry: Held = { fd, dev: stat.dev, ino: stat.ino, usedAt: performance.now(), timer: setTimeout(() => expire(workspace, rel, entry), HOLD_MS) };
-  entry.timer.unref();
-  files.set(rel, entry);
+  // A released entry's expiry is cancelled, so one that fires is the entry held now.
+  files.set(rel, { fd, dev: stat.dev, ino: stat.ino, expiry: idleExpiry(HOLD_MS, () => releaseHeldFile(workspace, rel)) });
   count++;
-}
-
-/** The hold's timer fired: closed if unused for HOLD_MS, else it fires again when that will be so. */
-function expire(workspace: string, rel: string, entry: Held): void {
-  if (held.get(workspace)?.get(rel) !== entry) return;
-  const idle = performance.now() - entry.usedAt;
-  if (idle >= HOLD_MS) return close(workspace, rel);
-  entry.timer = setTimeout(() => expire(workspace, rel, entry), HOLD_MS - idle);
-  entry.timer.unref();
 }
 
 /** Closes the held descriptors of a workspace (its session was deleted), or of every workspace. */
 export function releaseHeldFiles(workspace?: string): void {
   for (const ws of workspace === undefined ? [...held.keys()] : [workspace]) {
-    for (const rel of [...(held.get(ws)?.keys() ?? [])]) close(ws, rel);
+    for (const rel of [...(held.get(ws)?.keys() ?? [])]) releaseHeldFile(ws, rel);
   }
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { closeDir, openRootDir, strategy, type DirHandle } from './dirHandle';
+import { idleExpiry, type IdleExpiry } from '../shared/idleExpiry';
 import { withWorkspaceRoot } from './safePath';
 
 /** How long a workspace root stays open after its last use. */
@@ -8,9 +9,8 @@ const MAX_HELD = 8;
 
 interface Held {
   dir: DirHandle;
-  /** performance.now() of the last use: the timer, when it fires, closes or waits the rest (no re-arming per call). */
-  usedAt: number;
-  timer: NodeJS.Timeout;
+  /** Releases it HOLD_MS after its last use. */
+  expiry: IdleExpiry;
 }
 
 const held = new Map<string, Held>();
@@ -19,7 +19,7 @@ function release(workspace: string): void {
   const entry = held.get(workspace);
   if (!entry) return;
   held.delete(workspace);
-  clearTimeout(entry.timer);
+  entry.expiry.cancel();
   closeDir(entry.dir);
 }
 
@@ -46,25 +46,15 @@ export function workspaceRootHandle(workspace: string, check: 'now' | 'on-not-fo
   if (strategy !== 'proc-fd') return { dir: withWorkspaceRoot(workspace, openRootDir), owned: true };
   const entry = held.get(workspace);
   if (entry && (check === 'on-not-found' || !unlinked(entry.dir))) {
-    entry.usedAt = performance.now();
+    entry.expiry.touch();
     return { dir: entry.dir, owned: false };
   }
   if (entry) release(workspace);
   const dir = withWorkspaceRoot(workspace, openRootDir);
   if (held.size >= MAX_HELD) release(held.keys().next().value!);
-  const fresh: Held = { dir, usedAt: performance.now(), timer: setTimeout(() => expire(workspace, fresh), HOLD_MS) };
-  fresh.timer.unref();
-  held.set(workspace, fresh);
+  // A released entry's expiry is cancelled, so one that fires is the entry held now.
+  held.set(workspace, { dir, expiry: idleExpiry(HOLD_MS, () => release(workspace)) });
   return { dir, owned: false };
-}
-
-/** The hold's timer fired: released if unused for HOLD_MS, else it fires again when that will be so. */
-function expire(workspace: string, entry: Held): void {
-  if (held.get(workspace) !== entry) return;
-  const idle = performance.now() - entry.usedAt;
-  if (idle >= HOLD_MS) return release(workspace);
-  entry.timer = setTimeout(() => expire(workspace, entry), HOLD_MS - idle);
-  entry.timer.unref();
 }
 
 /**

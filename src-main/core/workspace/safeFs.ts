@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { childPath, closeDir, openChildDir, openChildFile, readDirNames, strategy, type DirHandle } from './dirHandle';
-import { heldFileFor, holdFile, isHeld } from './heldFiles';
+import { heldFileFor, holdFile, isHeld, releaseHeldFile } from './heldFiles';
 import { releaseIfRemoved, workspaceRootHandle } from './heldRoots';
 import { isProtectedRootName } from '../security/protectedPaths';
 import {
@@ -220,7 +220,11 @@ export function readSmallWorkspaceFile(workspace: string, requested: string, max
   if (isHeld(workspace, rel)) {
     const now = lookUp(workspace, requested, components(rel));
     const fd = heldFileFor(workspace, rel, now);
-    if (fd !== null && now) return small(fd, now.size, rel);
+    if (fd !== null && now) {
+      if (now.size <= maxBytes) return small(fd, now.size, rel);
+      releaseHeldFile(workspace, rel); // grown past the limit: read in ranges now, not kept
+      return null;
+    }
   }
   const file = openRegular(workspace, requested, 'read');
   if (file.stat.size > maxBytes) {

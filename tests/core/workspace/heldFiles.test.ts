@@ -95,7 +95,9 @@ describe.runIf(linux)('reads through a held descriptor say what a fresh open wou
     expect(heldFileCount()).toBe(0);
     expect(readSmallWorkspaceFile(ws, 'big.txt', 100)?.size).toBe(100);
     fs.appendFileSync(path.join(ws, 'big.txt'), 'more');
+    expect(heldFileCount()).toBe(1);
     expect(readSmallWorkspaceFile(ws, 'big.txt', 100)).toBeNull(); // grown past it since
+    expect(heldFileCount()).toBe(0);
   });
 
   it('at most 16 descriptors are held, and releasing a workspace closes its own', () => {
