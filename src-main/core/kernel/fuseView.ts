@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ChildLike, Spawner } from './spawner/spawner';
 
 /**
  * A FUSE pass-through view (bindfs) of one host folder, mounted at a private host mount
@@ -32,13 +34,13 @@ const UNMOUNT_TIMEOUT_MS = 10_000;
  * libfuse 3 turns off the entry, attribute and negative caches itself, so host-side writes
  * are visible at once.
  */
-export async function mountViewAsync(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean): Promise<void> {
+export async function mountViewAsync(tools: FuseTools, source: string, mountPoint: string, readOnly: boolean, spawner?: Spawner): Promise<void> {
   await fs.promises.mkdir(mountPoint, { recursive: true, mode: 0o700 });
   // bindfs reads the folder through `/proc/self/fd/3`: a directory, never a symlink's target.
   const fd = fs.openSync(source, fs.constants.O_RDONLY | O_DIRECTORY | fs.constants.O_NOFOLLOW);
   try {
     const args = ['--no-allow-other', ...(readOnly ? ['-r'] : []), '/proc/self/fd/3', mountPoint];
-    const out = await runHelper(tools.bindfs, args, fd, MOUNT_TIMEOUT_MS);
+    const out = await runHelper(tools.bindfs, args, fd, MOUNT_TIMEOUT_MS, spawner);
     if (out.error || out.status !== 0) {
       const why = out.error ? out.error.message : `exit code ${out.status}: ${out.stderr.trim().split('\n').at(-1) ?? ''}`;
       removeMountPoint(mountPoint);
@@ -50,30 +52,35 @@ export async function mountViewAsync(tools: FuseTools, source: string, mountPoin
 }
 
 /**
- * Runs bindfs or fusermount as a child process and resolves when it exits (or is killed
+ * Runs bindfs or fusermount as a child process and resolves when it exits (or is stopped
  * at `timeoutMs`), with its exit status and stderr. The daemon bindfs forks does not hold
  * our stderr pipe (libfuse daemonizes onto /dev/null), so the pipe ends with the helper.
+ * Through the spawner when there is one (no fork of the app), else Node's spawn.
  */
-function runHelper(file: string, args: string[], fd: number | null, timeoutMs: number): Promise<{ status: number | null; error?: Error; stderr: string }> {
+async function runHelper(file: string, args: string[], fd: number | null, timeoutMs: number, spawner?: Spawner): Promise<{ status: number | null; error?: Error; stderr: string }> {
+  let child: ChildLike | null = (await spawner?.spawn(file, args, { env: process.env, fds: ['ignore', 'ignore', 'write', ...(fd === null ? [] : [{ fd }])] })) ?? null;
+  try {
+    child ??= spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd === null ? [] : [fd])] });
+  } catch (error) {
+    return { status: null, error: error as Error, stderr: '' };
+  }
+  const running = child;
   return new Promise((resolve) => {
     let stderr = '';
     let settled = false;
+    const timer = setTimeout(() => running.kill('SIGTERM'), timeoutMs);
     const done = (out: { status: number | null; error?: Error }) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       resolve({ ...out, stderr });
     };
-    let child;
-    try {
-      child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd === null ? [] : [fd])], timeout: timeoutMs });
-    } catch (error) {
-      done({ status: null, error: error as Error });
-      return;
-    }
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
-    child.once('error', (error) => done({ status: null, error }));
-    child.once('close', (status, signal) => done(signal ? { status, error: new Error(`${path.basename(file)} was stopped by ${signal} after ${timeoutMs} ms`) } : { status }));
+    // None when it never started (its error event says why).
+    const err = running.stdio[2] as Readable | null | undefined;
+    err?.setEncoding('utf8');
+    err?.on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
+    running.once('error', (error) => done({ status: null, error }));
+    running.once('close', (status, signal) => done(signal ? { status, error: new Error(`${path.basename(file)} was stopped by ${signal} after ${timeoutMs} ms`) } : { status }));
   });
 }
 
@@ -96,8 +103,8 @@ export function unmountView(fusermount: string, mountPoint: string): void {
 }
 
 /** `unmountView` without blocking the event loop (a kernel's exit). Never rejects. */
-export async function unmountViewAsync(fusermount: string, mountPoint: string): Promise<void> {
-  await runHelper(fusermount, ['-u', '-z', mountPoint], null, UNMOUNT_TIMEOUT_MS);
+export async function unmountViewAsync(fusermount: string, mountPoint: string, spawner?: Spawner): Promise<void> {
+  await runHelper(fusermount, ['-u', '-z', mountPoint], null, UNMOUNT_TIMEOUT_MS, spawner);
   removeMountPoint(mountPoint);
 }
 

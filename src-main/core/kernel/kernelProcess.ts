@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Writable } from 'node:stream';
@@ -11,6 +11,7 @@ import type { ReadyFrame, WarmFrame } from './frames';
 import { killProcessGroup, stopWithGrace } from './processControl';
 import { closeProtected } from './protectedMounts';
 import { SANDBOX_WORKSPACE } from './sandbox';
+import type { ChildLike, SpawnerFd } from './spawner/spawner';
 import { planWorkerLaunch, type WorkerLaunch } from './workerLaunch';
 import type { WorkerSpec } from './workerSpec';
 
@@ -30,7 +31,7 @@ export class KernelProcess {
   exit: ExitInfo | null = null;
   /** Under bwrap: whether /proc/self/mountinfo in its sandbox names no host path. */
   readonly hostPathsHidden: boolean;
-  private child: ChildProcess;
+  private child: ChildLike;
   private input: Writable;
   private answers: Writable;
   private pump: FramePump;
@@ -40,25 +41,38 @@ export class KernelProcess {
   /** Plans the launch (mounts, protected names) without blocking the event loop, then spawns. */
   static async start(spec: WorkerSpec): Promise<KernelProcess> {
     const generation = randomUUID();
-    return new KernelProcess(spec, generation, await planWorkerLaunch(spec, generation));
+    const launch = await planWorkerLaunch(spec, generation);
+    let child: ChildLike | null = null;
+    try {
+      child = await spawnThroughSpawner(spec, launch);
+    } catch (error) {
+      closeProtected(launch.protectedHandles);
+      void releaseLeases(launch.leases);
+      launch.cgroup?.remove();
+      throw error;
+    }
+    return new KernelProcess(spec, generation, launch, child);
   }
 
   private constructor(
     readonly spec: WorkerSpec,
     readonly generation: string,
     launch: WorkerLaunch,
+    spawned: ChildLike | null,
   ) {
     const { file, args } = launch;
     this.hostPathsHidden = launch.hostPathsHidden;
     try {
-      this.child = spawn(file, args, {
-        cwd: launch.cwd,
-        env: launch.env,
-        // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
-        detached: true,
-        // fd 3 frames out, fd 4 frames in, fd 5 host-call answers in (see `sendAnswer`).
-        stdio: ['ignore', ...Array<'pipe'>(WORKER_FDS - 1).fill('pipe'), ...launch.extraStdio],
-      });
+      this.child =
+        spawned ??
+        spawn(file, args, {
+          cwd: launch.cwd,
+          env: launch.env,
+          // Own process group: a kill reaches the sandbox (or the bare worker) and its children.
+          detached: true,
+          // fd 3 frames out, fd 4 frames in, fd 5 host-call answers in (see `sendAnswer`).
+          stdio: ['ignore', ...Array<'pipe'>(WORKER_FDS - 1).fill('pipe'), ...launch.extraStdio],
+        });
     } catch (error) {
       void releaseLeases(launch.leases);
       launch.cgroup?.remove();
@@ -215,4 +229,17 @@ export class KernelProcess {
     };
     return stopWithGrace({ ask, kill: () => this.kill(), exited: this.exited }, graceMs);
   }
+}
+
+/**
+ * A sandbox is started by the supervisor's spawner (spawner/spawner.ts) when it runs: the
+ * same command, descriptors and process group, without forking the app. The worker's six
+ * descriptors are pipes then (fd 1-3 it writes, fd 4-5 it reads); bwrap's extra inputs are
+ * pipes it reads, or the protected names' descriptors. Null: spawn it the usual way (no
+ * spawner, not bwrap (the bare worker needs its working folder), or the spawner is gone).
+ */
+async function spawnThroughSpawner(spec: WorkerSpec, launch: WorkerLaunch): Promise<ChildLike | null> {
+  if (!spec.spawner?.ready || !launch.bwrap || launch.cwd !== '/') return null;
+  const fds: SpawnerFd[] = ['ignore', 'write', 'write', 'write', 'read', 'read', ...launch.extraStdio.map((entry): SpawnerFd => (entry === 'pipe' ? 'read' : { fd: entry }))];
+  return spec.spawner.spawn(launch.file, launch.args, { env: launch.env, fds, detached: true });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { cleanStaleViews, mountViewAsync, unmountView, unmountViewAsync, type FuseTools } from './fuseView';
+import type { Spawner } from './spawner/spawner';
 
 /** A kernel's hold on a folder's view; released when the kernel exits. */
 export interface ViewLease {
@@ -40,7 +41,11 @@ export class PathViews {
   private unmounting = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly runDir: string) {}
+  constructor(
+    private readonly runDir: string,
+    /** Runs bindfs and fusermount without forking the app, when it can. */
+    private readonly spawner: () => Spawner | undefined = () => undefined,
+  ) {}
 
   /** Views left by a killed app (at supervisor start). */
   cleanStale(fusermount: string | null): void {
@@ -59,7 +64,7 @@ export class PathViews {
     let entry = this.entries.get(key);
     if (!entry) {
       const mountPoint = tools ? path.join(this.runDir, `${process.pid}-${randomUUID()}`) : null;
-      const created: Entry = { key, mountPoint, fusermount: tools?.fusermount ?? null, refs: 0, ready: tools && mountPoint ? mountViewAsync(tools, dir, mountPoint, readOnly) : Promise.resolve() };
+      const created: Entry = { key, mountPoint, fusermount: tools?.fusermount ?? null, refs: 0, ready: tools && mountPoint ? mountViewAsync(tools, dir, mountPoint, readOnly, this.spawner()) : Promise.resolve() };
       // A failed mount leaves no entry: the next kernel of the folder tries again (or binds it plainly).
       created.ready.catch(() => this.entries.get(key) === created && this.entries.delete(key));
       this.entries.set(key, (entry = created));
@@ -98,7 +103,7 @@ export class PathViews {
     if (held.refs > 0) return Promise.resolve();
     if (this.entries.get(held.key) === held) this.entries.delete(held.key);
     if (!held.mountPoint || !held.fusermount) return Promise.resolve();
-    const unmounting = unmountViewAsync(held.fusermount, held.mountPoint);
+    const unmounting = unmountViewAsync(held.fusermount, held.mountPoint, this.spawner());
     this.unmounting.add(unmounting);
     void unmounting.finally(() => this.unmounting.delete(unmounting));
     return unmounting;

@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import type { ExitInfo } from './exitInfo';
+import type { ChildLike } from './spawner/spawner';
 
 /** SIGKILL to the whole process group: the sandbox, the worker and anything it started. */
-export function killProcessGroup(child: ChildProcess): void {
+export function killProcessGroup(child: ChildLike): void {
   const pid = child.pid;
   if (!pid) return;
   try {

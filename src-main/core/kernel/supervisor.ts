@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { KernelCellResult, KernelEventTopics, KernelLanguage, KernelLimitExtension, KernelSlotStatus, KernelStatus } from '../../../src-preload/contract/kernel';
-import { KERNEL_ENVS } from '../config/kernelEnvs';
+import { KERNEL_ENVS, kernelInterpreter } from '../config/kernelEnvs';
 import type { KernelLimits } from '../config/kernelLimits';
 import { SYSTEM_PATH, findOnPath } from '../shared/executables';
 import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
@@ -15,6 +15,7 @@ import type { SandboxDecision } from './sandbox';
 import { sessionStatus, slotStatus } from './slotStatus';
 import { SESSION_CLOSED, closeSlot, slotIn, type Slot, type SlotTable } from './slots';
 import { SparePool } from './spares';
+import { Spawner } from './spawner/spawner';
 import { WorkerSetup } from './workerSetup';
 import type { SkillMount } from './workerSpec';
 
@@ -104,6 +105,8 @@ export class KernelSupervisor {
   private readonly spares: SparePool;
   /** FUSE views of workspaces and the cache (OPENAI4S_SANDBOX_HIDE_PATHS), shared by kernels. */
   private readonly views: PathViews;
+  /** Starts sandboxes and FUSE views without forking the app (spawner/spawner.ts); made on first use. */
+  private spawnerProcess: Spawner | undefined;
   private readonly onExit = () => {
     for (const proc of this.live) proc.kill();
     this.views.closeAll();
@@ -112,11 +115,12 @@ export class KernelSupervisor {
   constructor(private readonly opts: KernelSupervisorOptions) {
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.host = opts.host ?? unavailableHostCalls;
-    this.views = new PathViews(path.join(opts.dataDir, 'run', 'mnt'));
+    this.views = new PathViews(path.join(opts.dataDir, 'run', 'mnt'), () => this.spawner());
     // Views left mounted by an app that was killed (kill -9) are unmounted now.
     this.views.cleanStale(findOnPath('fusermount3', opts.processEnv, SYSTEM_PATH) ?? findOnPath('fusermount', opts.processEnv, SYSTEM_PATH));
     this.setup = new WorkerSetup({
       views: this.views,
+      spawner: () => this.spawner(),
       dataDir: opts.dataDir,
       processEnv: opts.processEnv,
       sandboxMode: opts.sandboxMode,
@@ -134,6 +138,21 @@ export class KernelSupervisor {
       views: this.views,
     });
     process.on('exit', this.onExit);
+  }
+
+  /** The spawner, started the first time a sandboxed kernel is prepared (Linux); it runs until close. */
+  private spawner(): Spawner | undefined {
+    if (this.closed || process.platform !== 'linux') return undefined;
+    if (!this.spawnerProcess) {
+      let python: string | null = null;
+      try {
+        python = kernelInterpreter('python', this.opts.processEnv).choice.path;
+      } catch {
+        // No interpreter setting readable: Node's spawn it is.
+      }
+      this.spawnerProcess = new Spawner(python);
+    }
+    return this.spawnerProcess;
   }
 
   get workspacesRoot(): string {
@@ -385,6 +404,7 @@ export class KernelSupervisor {
     this.spares.clear();
     this.views.closeAll();
     await this.views.settled();
+    this.spawnerProcess?.close();
     // A cache build still running writes into the data root: let it finish (bounded by its
     // own timeout) so nothing is left half-written and nobody deletes the root under it.
     await this.setup.settled();

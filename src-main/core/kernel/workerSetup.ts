@@ -12,6 +12,7 @@ import { decideHidePaths } from './hidePaths';
 import { ensureKernelCache, removeLegacySharedCache, type KernelCache } from './kernelCache';
 import type { PathViews } from './pathViews';
 import { decideSandbox, sandboxSelfTest, type SandboxDecision } from './sandbox';
+import type { Spawner } from './spawner/spawner';
 import type { SkillMount, WorkerSpec } from './workerSpec';
 
 export interface WorkerSetupOptions {
@@ -24,6 +25,8 @@ export interface WorkerSetupOptions {
   startTimeoutMs?: number;
   /** The shared views of host folders (OPENAI4S_SANDBOX_HIDE_PATHS). */
   views?: PathViews;
+  /** The supervisor's spawner, started on first use (bwrap kernels only). */
+  spawner?: () => Spawner | undefined;
   /** The enabled skills' folders, asked at each kernel start (mounted read-only for cells). */
   skillDirs?: () => SkillMount[] | Promise<SkillMount[]>;
   /** Test hooks. */
@@ -77,6 +80,8 @@ export class WorkerSetup {
   async prepare(language: KernelLanguage, workspace: string | null, waitForCache = false, interpreter?: string): Promise<WorkerSpec> {
     const sandbox = await this.sandbox();
     if (sandbox.refuse) throw new AppError('unavailable', sandbox.refuse);
+    // Started before the cache build below, so it is ready by the first kernel's spawn.
+    const spawner = sandbox.bwrap ? this.opts.spawner?.() : undefined;
     const choice = interpreter ? chosenInterpreter(interpreter) : kernelInterpreter(language, this.opts.processEnv).choice;
     if (!choice.path) throw new AppError('not_configured', `No ${KERNEL_ENVS[language].label} interpreter: ${choice.reason}`);
     const cache = language === 'python' ? await this.kernelCache(choice.path, sandbox, waitForCache) : null;
@@ -96,6 +101,7 @@ export class WorkerSetup {
     if (script) spec.script = script;
     spec.limits = this.resourceLimits();
     if (this.opts.views) spec.views = this.opts.views;
+    if (spawner) spec.spawner = spawner;
     // A skill enabled later reaches a kernel started before it at the kernel's next start.
     const skills = (await this.opts.skillDirs?.())?.filter((s) => fs.existsSync(s.dir));
     if (skills?.length) spec.skills = skills;

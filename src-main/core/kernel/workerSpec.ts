@@ -5,6 +5,7 @@ import type { KernelCache } from './cacheLayout';
 import type { FramePollOptions } from './framePoll';
 import type { PathViews } from './pathViews';
 import type { SandboxDecision } from './sandbox';
+import type { Spawner } from './spawner/spawner';
 
 /** Everything one worker process needs, decided by the supervisor before the spawn. */
 export interface WorkerSpec {
@@ -29,6 +30,8 @@ export interface WorkerSpec {
   views?: PathViews;
   /** Enabled skills' folders, read-only in the kernel (bwrap: under /opt/openai4s/skills/<name>). */
   skills?: SkillMount[];
+  /** Starts sandboxes without forking the app (spawner/spawner.ts); absent or not ready: Node's spawn. */
+  spawner?: Spawner;
   /** How fd 3 is read right after a host call's answer (framePoll.ts); false: only through the event loop. */
   framePoll?: FramePollOptions | false;
 }
