@@ -125,6 +125,14 @@ describe.skipIf(!linux)('the spawner (starts sandboxes without forking the app)'
     expect(await spawner.spawn('/bin/true', [], { env: {}, fds: ['ignore'] })).toBeNull();
   });
 
+  it('hands a request back (null) and takes no more when the app’s descriptors are out of its reach, as in an app that is not dumpable', async () => {
+    const spawner = await started();
+    expect(await spawner.spawn('/bin/true', [], { env: {}, fds: ['ignore', 'ignore', 'ignore', { fd: 1_000_000 }] })).toBeNull();
+    expect(spawner.ready).toBe(false);
+    expect(spawner.refused).toMatch(/cannot open the app's descriptors \(ENOENT/);
+    expect(await spawner.spawn('/bin/true', [], { env: {}, fds: ['ignore'] })).toBeNull();
+  });
+
   it('is not started without an interpreter, and one that is not Python leaves it unready (Node spawns)', async () => {
     const none = new Spawner(null);
     expect(await none.started).toBe(false);

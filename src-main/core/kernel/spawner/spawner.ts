@@ -27,6 +27,7 @@ interface SpawnReply {
   pipes?: Record<string, number>;
   code?: string;
   message?: string;
+  stage?: 'fds' | 'exec';
 }
 
 const O_NONBLOCK = fs.constants.O_NONBLOCK;
@@ -185,7 +186,14 @@ export class Spawner {
   private onReady: (ok: boolean) => void;
 
   get ready(): boolean {
-    return this.state === 'ready';
+    return this.state === 'ready' && !this.refused;
+  }
+
+  /** Why the spawner takes no more requests although it runs (null: it takes them). */
+  refused: string | null = null;
+
+  private refuse(why: string): void {
+    this.refused ??= why;
   }
 
   /**
@@ -194,7 +202,7 @@ export class Spawner {
    * be executed gives a child that emits `error`, as Node's spawn does.
    */
   async spawn(file: string, args: readonly string[], opts: { env: NodeJS.ProcessEnv; fds: SpawnerFd[]; detached?: boolean }): Promise<SpawnedChild | null> {
-    if (this.state !== 'ready' || !path.isAbsolute(file)) return null;
+    if (!this.ready || !path.isAbsolute(file)) return null;
     const id = this.nextId++;
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(opts.env)) if (value !== undefined) env[key] = value;
@@ -209,7 +217,11 @@ export class Spawner {
    * The child of a reply, made while its line is read: an `exit` line right behind it (a
    * short-lived helper, read in the same chunk) must find it.
    */
-  private adopt(reply: SpawnReply, request: Request): SpawnedChild {
+  private adopt(reply: SpawnReply, request: Request): SpawnedChild | null {
+    if (reply.op === 'failed' && reply.stage === 'fds') {
+      this.refuse(`it cannot open the app's descriptors (${reply.code}: ${reply.message})`);
+      return null;
+    }
     if (reply.op === 'failed') {
       const error = Object.assign(new Error(`spawn ${request.file} ${reply.code}: ${reply.message}`), { code: reply.code, errno: reply.code, syscall: 'spawn', path: request.file });
       return SpawnedChild.failed(request.fds, error);
@@ -227,12 +239,13 @@ export class Spawner {
     }
     this.send({ op: 'opened', id: reply.id });
     if (problem) {
-      // Its pipes cannot be reached: it must not run unheard. Its exit is still reaped.
+      // Its pipes cannot be reached (the spawner's descriptors are out of the app's reach):
+      // it must not run unheard. Its exit is still reaped; the app spawns by itself from now on.
       for (const stream of stdio) stream?.destroy();
       killChild(pid, request.detached);
-      const child = SpawnedChild.failed(request.fds, problem);
-      this.children.set(pid, child);
-      return child;
+      this.children.set(pid, new SpawnedChild(pid, []));
+      this.refuse(`the app cannot open its pipes (${problem.message})`);
+      return null;
     }
     const child = new SpawnedChild(pid, stdio);
     this.children.set(pid, child);

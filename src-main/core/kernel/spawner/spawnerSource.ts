@@ -13,7 +13,9 @@
  * spawner -> Node on its stdout:
  *   {op: "ready", pid}
  *   {op: "spawned", id, pid, pipes: {i: fd}}   the app opens /proc/<spawner>/fd/<fd>
- *   {op: "failed", id, code, message}
+ *   {op: "failed", id, code, message, stage}   stage "fds": the app's descriptors were out of
+ *       reach (nothing started: the app then spawns by itself from now on); "exec": the file
+ *       could not be started
  *   {op: "exit", pid, code, signal}
  * Pipes, not socket pairs: only a pipe can be opened again through /proc. The spawner
  * keeps the app's ends until the app says it opened them, so nothing a child writes
@@ -60,7 +62,13 @@ def spawn(req):
                 mine[str(i)] = app
                 actions.append((os.POSIX_SPAWN_DUP2, child, i))
             else:
-                fd = lift(os.open("/proc/%d/fd/%d" % (APP, spec["fd"]), os.O_PATH | os.O_CLOEXEC))
+                try:
+                    fd = lift(os.open("/proc/%d/fd/%d" % (APP, spec["fd"]), os.O_PATH | os.O_CLOEXEC))
+                except OSError as e:
+                    # The app's descriptors are out of reach (a process that is not dumpable):
+                    # nothing was started, and the app spawns it itself.
+                    e.stage = "fds"
+                    raise
                 sources.append(fd)
                 actions.append((os.POSIX_SPAWN_DUP2, fd, i))
         pid = os.posix_spawn(req["file"], req["args"], req["env"], file_actions=actions, setsid=bool(req.get("setsid")), setsigdef=DEFAULTS)
@@ -68,7 +76,7 @@ def spawn(req):
         for fd in mine.values():
             os.close(fd)
         code = errno.errorcode.get(e.errno or 0, "EIO")
-        reply({"op": "failed", "id": req["id"], "code": code, "message": e.strerror or str(e)})
+        reply({"op": "failed", "id": req["id"], "code": code, "message": e.strerror or str(e), "stage": getattr(e, "stage", "exec")})
         return
     finally:
         for fd in sources:
