@@ -254,6 +254,7 @@ export class Spawner {
 
   /** Stops the spawner; it kills whatever it started that still runs. */
   close(): void {
+    this.refuse('it was closed');
     this.proc?.stdin?.end();
   }
 
@@ -305,7 +306,15 @@ export class Spawner {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
     for (const line of lines) {
-      const message = JSON.parse(line) as { op: string; id?: number; pid?: number; code?: number | null; signal?: NodeJS.Signals | null };
+      let message: { op: string; id?: number; pid?: number; code?: number | null; signal?: NodeJS.Signals | null };
+      try {
+        message = JSON.parse(line) as typeof message;
+      } catch {
+        // Not the spawner speaking: it is not trusted with another request.
+        this.stderr += `\nunreadable line from the spawner: ${line.slice(0, 200)}`;
+        this.proc?.kill('SIGKILL');
+        return;
+      }
       if (message.op === 'ready') {
         this.spawnerPid = message.pid!;
         this.state = 'ready';
