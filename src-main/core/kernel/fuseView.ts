@@ -2,7 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ChildLike, Spawner } from './spawner/spawner';
+import type { ChildLike } from './processControl';
+import type { Spawner } from './spawner/spawner';
 
 /**
  * A FUSE pass-through view (bindfs) of one host folder, mounted at a private host mount

@@ -8,10 +8,10 @@ import { describeExit, type ExitInfo } from './exitInfo';
 import { FramePoll, pipeFd } from './framePoll';
 import { FramePump, type CellSink } from './framePump';
 import type { ReadyFrame, WarmFrame } from './frames';
-import { killProcessGroup, stopWithGrace } from './processControl';
+import { killProcessGroup, stopWithGrace, type ChildLike } from './processControl';
 import { closeProtected } from './protectedMounts';
 import { SANDBOX_WORKSPACE } from './sandbox';
-import type { ChildLike, SpawnerFd } from './spawner/spawner';
+import type { SpawnerFd } from './spawner/spawner';
 import { planWorkerLaunch, type WorkerLaunch } from './workerLaunch';
 import type { WorkerSpec } from './workerSpec';
 
@@ -42,16 +42,8 @@ export class KernelProcess {
   static async start(spec: WorkerSpec): Promise<KernelProcess> {
     const generation = randomUUID();
     const launch = await planWorkerLaunch(spec, generation);
-    let child: ChildLike | null = null;
-    try {
-      child = await spawnThroughSpawner(spec, launch);
-    } catch (error) {
-      closeProtected(launch.protectedHandles);
-      void releaseLeases(launch.leases);
-      launch.cgroup?.remove();
-      throw error;
-    }
-    return new KernelProcess(spec, generation, launch, child);
+    // Never rejects: what the spawner cannot start is an `error` event, or null (Node spawns).
+    return new KernelProcess(spec, generation, launch, await spawnThroughSpawner(spec, launch));
   }
 
   private constructor(

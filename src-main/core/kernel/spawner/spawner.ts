@@ -4,21 +4,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { killGroupOrProcess, type ChildLike } from '../processControl';
 import { SPAWNER_SOURCE } from './spawnerSource';
 
 /** What a child's fd is: /dev/null, a pipe it reads or writes, or what the app's fd n names (O_PATH). */
 export type SpawnerFd = 'ignore' | 'read' | 'write' | { fd: number };
-
-/** The part of a child process the kernel code uses: Node's ChildProcess has it, and so does a spawner's child. */
-export interface ChildLike {
-  readonly pid?: number | undefined;
-  readonly stdio: ReadonlyArray<Readable | Writable | null | undefined>;
-  kill(signal?: NodeJS.Signals): boolean;
-  on(event: 'error', listener: (error: Error) => void): this;
-  on(event: 'exit' | 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
-  once(event: 'error', listener: (error: Error) => void): this;
-  once(event: 'exit' | 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
-}
 
 interface SpawnReply {
   op: 'spawned' | 'failed';
@@ -37,14 +27,6 @@ interface Request {
   file: string;
   fds: SpawnerFd[];
   detached: boolean;
-}
-
-function killChild(pid: number, group: boolean): void {
-  try {
-    process.kill(group ? -pid : pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
 
 /**
@@ -242,7 +224,7 @@ export class Spawner {
       // Its pipes cannot be reached (the spawner's descriptors are out of the app's reach):
       // it must not run unheard. Its exit is still reaped; the app spawns by itself from now on.
       for (const stream of stdio) stream?.destroy();
-      killChild(pid, request.detached);
+      killGroupOrProcess(pid);
       this.children.set(pid, new SpawnedChild(pid, []));
       this.refuse(`the app cannot open its pipes (${problem.message})`);
       return null;
@@ -342,15 +324,7 @@ export class Spawner {
     for (const request of this.waiting.values()) request.resolve(null);
     this.waiting.clear();
     for (const [pid, child] of this.children) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
+      killGroupOrProcess(pid);
       child.exited(null, 'SIGKILL');
     }
     this.children.clear();
