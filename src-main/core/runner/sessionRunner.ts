@@ -1,22 +1,23 @@
 import { transientDataChunk } from '../../../src-preload/contract/dataParts';
 import type { RunRecord, SessionStreamEvent } from '../../../src-preload/contract/sessions';
-import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
+import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
 import { budgetContextPolicy } from '../engine/contextPolicy';
 import { withAnswerSources } from '../engine/answerSources';
-import { providerErrorMeta, runEngine } from '../engine/loop';
-import { LlmError } from '../llm/errors';
-import { emptyUsage } from '../engine/usage';
-import type { ActionExecutorPort, ActionGuardPort, EngineResult, EvidenceLookupPort, KernelPort, ContextPolicyPort } from '../engine/ports';
+import { runEngine } from '../engine/loop';
+import type { ActionGuardPort, EngineResult, EvidenceLookupPort, KernelPort, ContextPolicyPort } from '../engine/ports';
 import type { Ledger } from '../ledger/ledger';
 import type { LiveRuns } from '../engine/liveRuns';
 import type { Cost, LanguageModelPort, LlmTool, Usage } from '../llm/types';
-import { scrubChunk, scrubSecrets } from '../security/secrets';
+import { scrubSecrets } from '../security/secrets';
+import { DurablePublisher } from './durablePublisher';
 import { priorHistory } from './priorHistory';
 import { activeBranch } from '../../../src-preload/contract/branch';
 import { LeaseWaitAborted, type KernelLease } from '../kernel/kernelLease';
 import { responsiveModel, yieldToEventLoop } from './responsiveModel';
 import { ToolInputCoalescer } from './toolInputCoalescer';
+import { runMessage, type RunMessageDeps } from './runMessage';
+import { cancelledRun, engineFinish, notConfiguredRun, runStartMetadata, type RunFinish } from './runOutcome';
 import { errorMessage } from '../shared/errorMessage';
 
 export interface RunSubmission {
@@ -37,16 +38,11 @@ export interface RunSubmission {
   supersedes?: string;
 }
 
-/** A run's `start` metadata: what it runs on and, for a retry or an edit, the run it supersedes. */
-function runStartMetadata(input: RunSubmission, extra: Record<string, unknown>): Record<string, unknown> {
-  return { ...extra, ...(input.supersedes ? { supersedes: input.supersedes } : {}) };
-}
-
-export interface RunnerDeps {
+/** What the runner is built on (buildRunner.ts); the executor, skills and Notebook note also shape a run's first turn (runMessage.ts). */
+export interface RunnerDeps extends RunMessageDeps {
   ledger: Ledger;
   /** Throws (an LlmError naming the variables) when the provider has no key. */
   createModel(provider: string | undefined, model: string | undefined, sessionId: string): LanguageModelPort;
-  executor: ActionExecutorPort;
   kernel: KernelPort;
   /** Which evidence ids exist in a session (the engine refuses claims citing others). */
   evidenceFor(sessionId: string): EvidenceLookupPort;
@@ -59,16 +55,12 @@ export interface RunnerDeps {
   liveRuns: LiveRuns;
   /** Broadcast of a stored chunk (IPC topic `session.stream`, the CLI's printer, ...). */
   publish(event: SessionStreamEvent): void;
-  /** The enabled skills a message names with `@name` (the composer's picker); each is loaded for that run. */
-  mentionedSkills?(message: string): string[];
   /** The check before each step of a run (biosecurity screening, issue 27); absent or undefined: none. */
   guard?(run: { sessionId: string; runId: string; model: LanguageModelPort }): ActionGuardPort | undefined;
   /** Called once a run has ended (any status): owners of per-run state release it. */
   onRunEnd?(sessionId: string, runId: string): void;
   /** The session's kernel lease (issue 25): a run holds it for its whole turn, after the user's cell in progress. */
   kernelLease?: KernelLease;
-  /** What the user ran in the Notebook tab, told to the agent before the message (runner/userCellsContext.ts). */
-  userCellsNote?(sessionId: string, runId: string): string | null;
   maxTurns?: number;
   /** How long a run's model stream may hold the event loop (responsiveModel.ts); tests pass 0. */
   streamSliceMs?: number;
@@ -97,20 +89,14 @@ export class SessionRunner {
   private readonly options = new Map<string, RunSubmission>();
   private readonly finished = new Map<string, { promise: Promise<RunRecord>; resolve: (r: RunRecord) => void }>();
   private closed = false;
-  /**
-   * The publication chain: a chunk is published once it is durable and after every chunk
-   * appended before it (publication order = seq order), whether it was group-committed
-   * or written synchronously (run start). Never rejects.
-   */
-  private published: Promise<void> = Promise.resolve();
-  /** The chunks waiting for the newest group-commit batch: published together when it commits. */
-  private pendingBatch: { durable: Promise<void>; events: SessionStreamEvent[] } | null = null;
-  /** A group commit that failed, per run: the run fails with it when it ends. */
-  private readonly storeFailures = new Map<string, unknown>();
+  /** Ledger before publish: chunks group-committed, then published in seq order. */
+  private readonly publisher: DurablePublisher;
   /** Tool-argument pieces are merged before they are written (one row per piece was 917k rows). */
   private readonly deltas = new ToolInputCoalescer((sessionId, runId, chunk) => this.emit(sessionId, runId, chunk));
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.publisher = new DurablePublisher(deps.ledger, (event) => deps.publish(event));
+  }
 
   /** Idempotent on mutationId: a repeat returns the same run and never runs it again. */
   submit(input: RunSubmission): RunRecord {
@@ -205,8 +191,7 @@ export class SessionRunner {
     }
     // Shutdown commits whatever is still queued and publishes it before the ledger closes.
     this.deltas.flushAll();
-    this.deps.ledger.events.flush();
-    await this.published;
+    await this.publisher.flush();
   }
 
   private queueOf(sessionId: string): SessionQueue {
@@ -229,82 +214,9 @@ export class SessionRunner {
     return entry;
   }
 
-  /**
-   * Appends a chunk through the ledger's group commit (its seq is assigned now) and
-   * publishes it once the batch holding it is committed: "ledger before publish", without
-   * one fsync per chunk on the main thread (see src-main/core/ledger/README.md).
-   */
-  private emit(sessionId: string, runId: string, raw: StreamChunk): void {
-    // Errors may quote a provider's answer, which may echo the key: scrubbed before storage.
-    const chunk = scrubChunk(raw);
-    // Text and reasoning deltas that wait for the same commit share a row (EventLog.enqueue).
-    // A host call's activity note may wait longer for company: a cell's burst of calls
-    // (each answered once its audit is in the journal) then shares one commit per lazyCommitMs.
-    const lazy = chunk.type === 'data-host-call';
-    const { event, durable, merged } = this.deps.ledger.events.enqueue(sessionId, runId, chunk, { mergeDeltas: true, lazy });
-    // A merged delta is already in the batch, in the event it joined: published with it.
-    if (merged) return;
-    // The ledger's copy (what is stored, and what a merged delta grows) is what is published.
-    this.publishInOrder(durable, { sessionId, seq: event.seq, runId, chunk: event.chunk });
-  }
-
-  /** A chunk the ledger already committed synchronously (run start): published in its turn. */
-  private publishStored(event: StoredChunk): void {
-    // A user's turn is stored (run start): the turns before it have ended, so they are folded
-    // and stored for the next open, in steps, while the model prepares its first token.
-    if (event.chunk.type === 'user-message') void this.deps.ledger.folds.catchUp(event.sessionId, event.seq);
-    this.publishInOrder(Promise.resolve(), { sessionId: event.sessionId, seq: event.seq, runId: event.runId, chunk: event.chunk });
-  }
-
-  private publishInOrder(durable: Promise<void>, event: SessionStreamEvent): void {
-    // Chunks of the same group-commit batch share its promise: one link of the chain per
-    // batch, not per chunk. A batch stops taking chunks once it is committed (the ledger
-    // opens a new one), so every chunk is published exactly once.
-    if (this.pendingBatch?.durable === durable) {
-      this.pendingBatch.events.push(event);
-      return;
-    }
-    const batch = { durable, events: [event] };
-    this.pendingBatch = batch;
-    const before = this.published;
-    this.published = durable.then(
-      () =>
-        before.then(() => {
-          if (this.pendingBatch === batch) this.pendingBatch = null;
-          for (const e of batch.events) {
-            try {
-              this.deps.publish(e);
-            } catch {
-              // a subscriber's failure is not the run's
-            }
-          }
-        }),
-      (error: unknown) => {
-        if (this.pendingBatch === batch) this.pendingBatch = null;
-        // Not durable, so never published; each run fails with the error when it ends.
-        for (const e of batch.events) if (e.runId && !this.storeFailures.has(e.runId)) this.storeFailures.set(e.runId, error);
-        return before;
-      },
-    );
-  }
-
-  /**
-   * Waits until every chunk appended so far is committed and published. A run ends only
-   * after this, so its result never resolves before its last chunk is durable and seen.
-   * Throws if one of the run's chunks could not be stored.
-   */
-  private async settle(runId: string): Promise<void> {
-    try {
-      this.deps.ledger.events.flush();
-    } catch {
-      // reported to the waiters of that batch, hence to storeFailures below
-    }
-    await this.published;
-    const failure = this.storeFailures.get(runId);
-    if (failure !== undefined) {
-      this.storeFailures.delete(runId);
-      throw failure instanceof Error ? failure : new Error(String(failure));
-    }
+  /** A chunk of a run: stored through the group commit, published once durable (durablePublisher.ts). */
+  private emit(sessionId: string, runId: string, chunk: StreamChunk): void {
+    this.publisher.append(sessionId, runId, chunk);
   }
 
   /** How many entries the per-session and per-run tables hold (diagnostics and the lifecycle test). */
@@ -328,8 +240,8 @@ export class SessionRunner {
       .catch(async (error) => {
         // A bug or a storage failure must not leave the run (and its waiters) hanging.
         const message = `Internal error: ${errorMessage(error)}`;
-        await this.published;
-        this.storeFailures.delete(runId);
+        await this.publisher.drained();
+        this.publisher.forget(runId);
         try {
           this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'internal', failureMessage: message });
         } catch {
@@ -375,28 +287,18 @@ export class SessionRunner {
     try {
       model = this.deps.createModel(input.provider, input.model, sessionId);
     } catch (error) {
-      this.publishStored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
-      const message = errorMessage(error);
       // Which provider lacked what (a missing key, an unknown id): the UI explains it and offers the setup.
-      const info = error instanceof LlmError ? error.info : null;
-      const provider = info?.provider ?? input.provider;
-      this.emit(sessionId, runId, { type: 'start', messageId: runId, messageMetadata: runStartMetadata(input, provider ? { provider } : {}) });
-      // The outcome travels with the message as the engine's own end does, so the renderer
-      // (which reads run status from the stream) shows the run failed, not still running.
-      this.emit(sessionId, runId, {
-        type: 'message-metadata',
-        messageMetadata: { run: { status: 'failed', failureCode: 'not_configured', failureMessage: message, turns: 0, usage: emptyUsage(), cost: null, ...(info ? { providerError: providerErrorMeta(info) } : {}) } },
-      });
-      this.emit(sessionId, runId, { type: 'error', errorText: message, errorCode: 'not_configured', ...(info ? { errorType: info.errorType } : {}) });
-      this.emit(sessionId, runId, { type: 'finish', finishReason: 'error' });
-      await this.settle(runId);
-      this.finishRun(sessionId, runId, { status: 'failed', failureCode: 'not_configured', failureMessage: message });
+      this.publisher.stored(ledger.runs.start(runId, input.provider ?? null, input.model ?? null).event);
+      const { chunks, finish } = notConfiguredRun(runId, input, error);
+      for (const chunk of chunks) this.emit(sessionId, runId, chunk);
+      await this.publisher.settle(runId);
+      this.finishRun(sessionId, runId, finish);
       return;
     }
     // The conversation before this run, folded from the ledger (stream equals history).
     // A retry or an edit continues from just before the run it supersedes.
     const before = priorHistory(activeBranch(ledger.history(sessionId).messages, input.supersedes));
-    this.publishStored(ledger.runs.start(runId, model.providerId, model.model).event);
+    this.publisher.stored(ledger.runs.start(runId, model.providerId, model.model).event);
     const generation = { live: true };
     const evidence = this.deps.evidenceFor(sessionId);
     // A cell's host calls stream through the engine once it runs (its activity steps see their approvals).
@@ -436,7 +338,7 @@ export class SessionRunner {
           // Rebuilt before every request (never summarised away by a compaction).
           system: () => this.deps.systemPrompt(),
           tools: () => this.deps.tools(runId),
-          history: [...before, { role: 'user', content: this.withUserCells(sessionId, runId, await this.withAttachedSkills(sessionId, runId, input.message, controller.signal)) }],
+          history: [...before, { role: 'user', content: await runMessage(this.deps, { sessionId, runId, signal: controller.signal }, input.message) }],
           signal: controller.signal,
           maxTurns: input.maxTurns ?? this.deps.maxTurns,
           startMetadata: runStartMetadata(input, { provider: model.providerId, model: model.model }),
@@ -454,62 +356,22 @@ export class SessionRunner {
       this.deltas.flush(sessionId);
     }
     // The run ends after its chunks: all committed (in seq order) and published.
-    await this.settle(runId);
-    const usage = {
-      ...(result.usage.promptTokens !== null ? { inputTokens: result.usage.promptTokens } : {}),
-      ...(result.usage.completionTokens !== null ? { outputTokens: result.usage.completionTokens } : {}),
-      ...(result.usage.reasoningTokens !== null ? { reasoningTokens: result.usage.reasoningTokens } : {}),
-      ...(result.usage.cachedTokens !== null ? { cachedInputTokens: result.usage.cachedTokens } : {}),
-    };
-    this.finishRun(sessionId, runId, {
-      status: result.status,
-      ...(result.failureCode ? { failureCode: result.failureCode } : {}),
-      ...(result.failureMessage ? { failureMessage: result.failureMessage } : {}),
-      usage,
-      ...(result.cost?.currency === 'USD' ? { costUsd: result.cost.amount } : {}),
-    });
+    await this.publisher.settle(runId);
+    this.finishRun(sessionId, runId, engineFinish(result));
   }
 
-  /**
-   * Ends a run that never started. Its message enters the stream (a queued message lives
-   * only in `runs.message` until its run starts), closed as cancelled the way the engine
-   * closes a stopped run, so the history shows it instead of silently losing it.
-   */
+  /** Ends a run that never started (runOutcome.ts `cancelledRun`): its message stays in the history. */
   private async cancelQueued(sessionId: string, runId: string, reason: string): Promise<void> {
     const input = this.options.get(runId);
-    this.publishStored(this.deps.ledger.runs.start(runId, input?.provider ?? null, input?.model ?? null).event);
-    this.emit(sessionId, runId, { type: 'start', messageId: runId, ...(input?.supersedes ? { messageMetadata: runStartMetadata(input, {}) } : {}) });
-    this.emit(sessionId, runId, {
-      type: 'message-metadata',
-      messageMetadata: { run: { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason, turns: 0, usage: emptyUsage(), cost: null } },
-    });
-    this.emit(sessionId, runId, { type: 'abort', reason });
+    this.publisher.stored(this.deps.ledger.runs.start(runId, input?.provider ?? null, input?.model ?? null).event);
+    const { chunks, finish } = cancelledRun(runId, input, reason);
+    for (const chunk of chunks) this.emit(sessionId, runId, chunk);
     // A store failure of this run cannot change the outcome any more: it is cancelled either way.
-    await this.settle(runId).catch(() => undefined);
-    this.finishRun(sessionId, runId, { status: 'cancelled', failureCode: 'cancelled', failureMessage: reason });
+    await this.publisher.settle(runId).catch(() => undefined);
+    this.finishRun(sessionId, runId, finish);
   }
 
-  /**
-   * Skills the user attached with `@name` are loaded before the first request, through the
-   * executor (so the audit records name, source and sha256 as for load_skill), and their
-   * text follows the message.
-   */
-  private async withAttachedSkills(sessionId: string, runId: string, message: string, signal: AbortSignal): Promise<string> {
-    const names = this.deps.mentionedSkills?.(message) ?? [];
-    if (!names.length) return message;
-    const calls = names.map((name, i) => ({ id: `attach-${runId}-${i}`, name: 'load_skill', rawArguments: JSON.stringify({ name }), arguments: { name }, parseError: null }));
-    const results = await this.deps.executor.executeBatch(calls, { sessionId, runId, signal, emit: () => undefined });
-    const attached = results.filter((r) => !r.isError).map((r) => r.content);
-    return attached.length ? `${message}\n\n---\nSkills attached by the user (follow them):\n\n${attached.join('\n\n')}` : message;
-  }
-
-  /** The user's Notebook cells go before the message: the agent works in the same kernels. */
-  private withUserCells(sessionId: string, runId: string, message: string): string {
-    const note = this.deps.userCellsNote?.(sessionId, runId);
-    return note ? `${note}\n\n---\n\n${message}` : message;
-  }
-
-  private finishRun(sessionId: string, runId: string, outcome: Parameters<Ledger['runs']['finish']>[1]): void {
+  private finishRun(sessionId: string, runId: string, outcome: RunFinish): void {
     const record = this.deps.ledger.runs.finish(runId, outcome.failureMessage ? { ...outcome, failureMessage: scrubSecrets(outcome.failureMessage) } : outcome);
     // The session is free as soon as its run is recorded as finished.
     const q = this.sessions.get(sessionId);
@@ -527,7 +389,7 @@ export class SessionRunner {
     this.deps.liveRuns.end(sessionId, runId);
     this.options.delete(runId);
     this.finished.delete(runId);
-    this.storeFailures.delete(runId);
+    this.publisher.forget(runId);
     try {
       this.deps.onRunEnd?.(sessionId, runId);
     } catch {
