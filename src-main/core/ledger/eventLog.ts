@@ -1,5 +1,6 @@
 import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
 import type { Db } from './database';
+import { StreamReads, type ChunkText } from './streamReads';
 import { notFound } from './util';
 
 export interface EventLogOptions {
@@ -100,6 +101,7 @@ export class EventLog {
   /** Runs a function in a savepoint (inside the batch's transaction); built once, not per write. */
   private readonly inSavepoint: (fn: () => void) => void;
   private readonly maxBatch: number;
+  private readonly reads: StreamReads;
 
   constructor(
     private readonly db: Db,
@@ -109,32 +111,12 @@ export class EventLog {
     this.maxBatch = options.maxBatch ?? 4096;
     this.lazyCommitMs = options.lazyCommitMs ?? LAZY_COMMIT_MS;
     this.inSavepoint = db.transaction((fn: () => void) => fn());
+    this.reads = new StreamReads(db);
     this.q = {
       insert: db.prepare(`${INSERT_COLUMNS}(?, ?, ?, ?, ?, ?)`),
       insertMany: db.prepare(INSERT_COLUMNS + Array<string>(ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?)').join(', ')),
-      maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM stream_events WHERE session_id = ?').pluck(),
       session: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND deleted_at IS NULL').pluck(),
       runSession: db.prepare('SELECT session_id FROM runs WHERE id = ?').pluck(),
-      // Raw rows (arrays, not objects) of only the columns the reader lacks: opening a
-      // session reads 100k of them, and the session id is the query's own argument.
-      readFrom: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(),
-      // The chunks' stored text, unparsed and joined a line each (`session.earlier` sends it
-      // on as it is): one row, not one per chunk (a row costs more to hand to JavaScript than
-      // SQLite takes to read it). JSON as the ledger writes it holds no raw newline. The three
-      // aggregates see the rows in one order, the subquery's (an ORDER BY inside them would
-      // sort the page's text again: twice the time); `readTextBetween` checks the seqs.
-      readTextBetween: db
-        .prepare(
-          `SELECT json_group_array(seq), json_group_array(run_id), group_concat(chunk, char(10))
-             FROM (SELECT seq, run_id, chunk FROM stream_events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?)`,
-        )
-        .raw(),
-      readTextRows: db.prepare('SELECT seq, run_id, chunk FROM stream_events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?').raw(),
-      readRun: db.prepare('SELECT seq, run_id, chunk, at FROM stream_events WHERE session_id = ? AND run_id = ? ORDER BY seq').raw(),
-      // Walks back from a seq to the nearest user turn (the primary key's order, one turn's rows).
-      turnAtOrBefore: db
-        .prepare(`SELECT seq FROM stream_events WHERE session_id = ? AND seq <= ? AND type = 'user-message' ORDER BY seq DESC LIMIT 1`)
-        .pluck(),
     };
   }
 
@@ -332,13 +314,13 @@ export class EventLog {
 
   lastSeqOf(sessionId: string): number {
     this.flush();
-    return this.q.maxSeq.get(sessionId) as number;
+    return this.reads.maxSeq(sessionId);
   }
 
   /** Committed chunks of a session with seq > afterSeq, in order. */
   readFrom(sessionId: string, afterSeq = 0, limit = -1): StoredChunk[] {
     this.flush();
-    return toStoredRows(sessionId, this.q.readFrom.all(sessionId, afterSeq, limit) as RawRow[]);
+    return this.reads.from(sessionId, afterSeq, limit);
   }
 
   /**
@@ -346,27 +328,19 @@ export class EventLog {
    * the ledger stores, nothing parsed: their seqs, their runs, and `lines`, the chunks'
    * text one per line in seq order ('' for none).
    */
-  readTextBetween(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): { seqs: number[]; runIds: (string | null)[]; lines: string } {
+  readTextBetween(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): ChunkText {
     this.flush();
-    const [seqText, runText, lines] = this.q.readTextBetween.get(sessionId, afterSeq, beforeSeq, limit) as [string, string, string | null];
-    const seqs = JSON.parse(seqText) as number[];
-    for (let i = 1; i < seqs.length; i++) {
-      // Never seen: SQLite feeds the aggregates in the subquery's order. Should a version not,
-      // the rows are read one by one instead of sending a page out of order.
-      if (seqs[i]! <= seqs[i - 1]!) return this.readTextRows(sessionId, afterSeq, beforeSeq, limit);
-    }
-    return { seqs, runIds: JSON.parse(runText) as (string | null)[], lines: lines ?? '' };
+    return this.reads.textBetween(sessionId, afterSeq, beforeSeq, limit);
   }
 
   /** `readTextBetween` a row at a time. */
-  readTextRows(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): { seqs: number[]; runIds: (string | null)[]; lines: string } {
-    const rows = this.q.readTextRows.all(sessionId, afterSeq, beforeSeq, limit) as [number, string | null, string][];
-    return { seqs: rows.map((r) => r[0]), runIds: rows.map((r) => r[1]), lines: rows.map((r) => r[2]).join('\n') };
+  readTextRows(sessionId: string, afterSeq: number, beforeSeq: number, limit: number): ChunkText {
+    return this.reads.textRows(sessionId, afterSeq, beforeSeq, limit);
   }
 
   readRun(sessionId: string, runId: string): StoredChunk[] {
     this.flush();
-    return toStoredRows(sessionId, this.q.readRun.all(sessionId, runId) as RawRow[]);
+    return this.reads.run(sessionId, runId);
   }
 
   /**
@@ -374,16 +348,14 @@ export class EventLog {
    * `minChunks` chunks from it to the end (1 when the session is shorter, or has no such turn).
    */
   tailStart(sessionId: string, minChunks: number): number {
-    const last = this.lastSeqOf(sessionId);
-    const bound = last - minChunks + 1;
-    if (bound <= 1) return 1;
-    return (this.q.turnAtOrBefore.get(sessionId, bound) as number | undefined) ?? 1;
+    const bound = this.lastSeqOf(sessionId) - minChunks + 1;
+    return bound <= 1 ? 1 : (this.reads.turnAtOrBefore(sessionId, bound) ?? 1);
   }
 
   /** The seq of the session's last `user-message` chunk, where its last turn starts (0 when it has none). */
   lastTurnStart(sessionId: string): number {
     const last = this.lastSeqOf(sessionId);
-    return last ? ((this.q.turnAtOrBefore.get(sessionId, last) as number | undefined) ?? 0) : 0;
+    return last ? (this.reads.turnAtOrBefore(sessionId, last) ?? 0) : 0;
   }
 
   /** Drops the seq counters (an enclosing transaction rolled back rows they counted). */
@@ -438,7 +410,7 @@ export class EventLog {
     }
     let seq = this.lastSeq.get(sessionId);
     if (seq === undefined) {
-      seq = this.q.maxSeq.get(sessionId) as number;
+      seq = this.reads.maxSeq(sessionId);
       // Chunks still queued for this session are above the committed maximum.
       for (const p of this.queue) if (p.event.sessionId === sessionId && p.event.seq > seq) seq = p.event.seq;
     }
@@ -446,16 +418,4 @@ export class EventLog {
     this.lastSeq.set(sessionId, seq);
     return seq;
   }
-}
-
-/** seq, run_id, chunk (JSON), at: the columns of the read statements, in order. */
-type RawRow = [number, string | null, string, number];
-
-function toStoredRows(sessionId: string, rows: RawRow[]): StoredChunk[] {
-  const out = new Array<StoredChunk>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    out[i] = { sessionId, seq: r[0], runId: r[1], chunk: JSON.parse(r[2]) as StreamChunk, at: r[3] };
-  }
-  return out;
 }
