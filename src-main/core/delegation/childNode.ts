@@ -37,6 +37,46 @@ export interface ChildNode {
   calls: { model: LanguageModelPort; charge: (usage: Usage, cost: Cost | null) => void } | null;
 }
 
+/** What a new child takes from its parent (tools already narrowed to what it may use). */
+export interface ChildOrigin {
+  runId: string;
+  sessionId: string;
+  depth: number;
+  model: LanguageModelPort;
+  allowed: ReadonlySet<string> | null;
+  mayDelegate: boolean;
+  rootEmit: (chunk: StreamChunk) => void;
+}
+
+/** A child just recorded as run `runId` under `parent`: queued, live, with nothing yet. */
+export function newChildNode(parent: ChildOrigin, runId: string, task: { task: string; constraints?: string | undefined }): ChildNode {
+  return {
+    runId,
+    sessionId: parent.sessionId,
+    parentRunId: parent.runId,
+    depth: parent.depth + 1,
+    task: task.task,
+    constraints: task.constraints,
+    allowed: parent.allowed,
+    mayDelegate: parent.mayDelegate,
+    model: parent.model,
+    rootEmit: parent.rootEmit,
+    status: 'queued',
+    startedAt: null,
+    finishedAt: null,
+    turns: 0,
+    answer: null,
+    failure: null,
+    controller: new AbortController(),
+    live: true,
+    inbox: [],
+    children: [],
+    done: Promise.resolve(),
+    emit: null,
+    calls: null,
+  };
+}
+
 /** The statuses a child never leaves. */
 export const TERMINAL: ReadonlySet<ChildStatus> = new Set(['completed', 'failed', 'stopped', 'budget_exhausted']);
 

@@ -2,58 +2,37 @@ import { dataChunk, transientDataChunk } from '../../../src-preload/contract/dat
 import type { StreamChunk } from '../../../src-preload/contract/stream';
 import { AppError } from '../../../src-preload/contract/errors';
 import type { ChildTask, ChildView, DelegationCaller, DelegationPort } from '../capabilities/delegationPort';
-import type { ActionExecutorPort, ActionGuardPort, ContextPolicyPort, EngineResult, EvidenceLookupPort, KernelPort } from '../engine/ports';
-import { runEngine } from '../engine/loop';
+import type { EngineResult, KernelPort } from '../engine/ports';
 import type { LiveRun, LiveRuns } from '../engine/liveRuns';
 import type { Ledger } from '../ledger/ledger';
-import type { Cost, LanguageModelPort, LlmTool, Usage } from '../llm/types';
-import { responsiveModel } from '../runner/responsiveModel';
 import { errorMessage } from '../shared/errorMessage';
 import { SharedBudget } from './budget';
-import { budgetedModel, childPreamble, childTaskMessage, childTools, restrictedExecutor, steeredContext } from './childPorts';
+import { childTaskMessage } from './childPorts';
 import { DEFAULT_LIMITS, DelegationRefusedError, type DelegationLimits } from './limits';
 import { Pool } from './pool';
-import { childData, childView, finishOutcome, TERMINAL, type ChildNode } from './childNode';
+import { runChildEngine, type ChildEngineDeps } from './childEngine';
+import { childData, childView, finishOutcome, newChildNode, TERMINAL, type ChildNode, type ChildOrigin } from './childNode';
 
 /** A kernel for one child's cells (its own generation), released when the child ends. */
 export interface ChildKernel extends KernelPort {
   release?(): Promise<void> | void;
 }
 
-export interface DelegationDeps {
+/** The service's ports; a child's engine run is built from the ChildEngineDeps part (childEngine.ts). */
+export interface DelegationDeps extends ChildEngineDeps {
   ledger: () => Pick<Ledger, 'runs'>;
   /** The user's runs streaming now (the roots of the trees): their model, stream and delegation switch. */
   liveRuns: LiveRuns;
-  executor: ActionExecutorPort;
   kernelFor(sessionId: string, runId: string): ChildKernel;
-  evidenceFor(sessionId: string): EvidenceLookupPort;
-  /** The tools a run is offered before each request (tools it found with find_tools join). */
-  tools(runId: string): readonly LlmTool[];
-  systemPrompt(): string;
   /** Appends a chunk to the session's stream under the given run id (durable, then published). */
   append(sessionId: string, runId: string, chunk: StreamChunk): void;
-  /** The biosecurity guard of a run (the runner's own): a child is screened as its parent is. */
-  guard?(run: { sessionId: string; runId: string; model: LanguageModelPort }): ActionGuardPort | undefined;
-  /** The context policy of a run (archive, compaction); absent: the engine's budget policy. */
-  contextPolicy?(run: { sessionId: string; runId: string; model: LanguageModelPort; request: string }): ContextPolicyPort;
   /** A child run ended: owners of per-run state (audit turns, disclosed tools) release it. */
   onRunEnd?(sessionId: string, runId: string): void;
   limits?: Partial<DelegationLimits>;
-  /** How long a child's model stream may hold the event loop (runner/responsiveModel.ts); tests pass 0. */
-  streamSliceMs?: number;
 }
 
-/** What a parent is: a user's run (depth 0) or a child. */
-interface ParentInfo {
-  runId: string;
-  sessionId: string;
-  depth: number;
-  model: LanguageModelPort;
-  allowed: ReadonlySet<string> | null;
-  mayDelegate: boolean;
-  rootEmit: (chunk: StreamChunk) => void;
-  signal: AbortSignal;
-}
+/** What a parent is: a user's run (depth 0) or a child, and the signal that ends it. */
+type ParentInfo = ChildOrigin & { signal: AbortSignal };
 
 interface SessionState {
   started: number;
@@ -328,31 +307,7 @@ export class DelegationService implements DelegationPort {
       provider: parent.model.providerId,
       model: parent.model.model,
     });
-    const node: ChildNode = {
-      runId: record.id,
-      sessionId: parent.sessionId,
-      parentRunId: parent.runId,
-      depth: parent.depth + 1,
-      task: t.task,
-      constraints: t.constraints,
-      allowed,
-      mayDelegate: parent.mayDelegate,
-      model: parent.model,
-      rootEmit: parent.rootEmit,
-      status: 'queued',
-      startedAt: null,
-      finishedAt: null,
-      turns: 0,
-      answer: null,
-      failure: null,
-      controller: new AbortController(),
-      live: true,
-      inbox: [],
-      children: [],
-      done: Promise.resolve(),
-      emit: null,
-      calls: null,
-    };
+    const node = newChildNode({ ...parent, allowed }, record.id, t);
     this.nodes.set(node.runId, node);
     this.childrenOf(parent.runId, parent.sessionId).push(node.runId);
     this.publish(node);
@@ -390,45 +345,13 @@ export class DelegationService implements DelegationPort {
       const emit = (node.emit = (chunk: StreamChunk) => {
         if (node.live) this.deps.append(node.sessionId, node.runId, transientDataChunk('child-event', { runId: node.runId, chunk: chunk as unknown as Record<string, unknown> }));
       });
-      const task = childTaskMessage(node.task, node.constraints);
-      // Every model call the child makes is charged to the session's budget: its turns, its
-      // screener's calls, its compaction summaries and host.llm from its cells. Once the budget
-      // is spent the next call is refused and the child's subtree ends as budget_exhausted.
-      const mayCall = () => {
-        const why = state.budget.exhausted();
-        if (why) this.end(this.subtree(node), 'budget_exhausted', `Ended: ${why}.`);
-        return !why && node.live;
-      };
-      const charged = budgetedModel(node.model, state.budget, mayCall);
-      const guard = this.deps.guard?.({ sessionId: node.sessionId, runId: node.runId, model: charged });
-      const context = this.deps.contextPolicy?.({ sessionId: node.sessionId, runId: node.runId, model: charged, request: task });
-      const model = budgetedModel(responsiveModel(node.model, this.deps.streamSliceMs), state.budget, mayCall);
-      let meter: ((usage: Usage, cost: Cost | null) => void) | null = null;
-      node.calls = { model: charged, charge: (usage, cost) => meter?.(usage, cost) };
-      result = await runEngine(
-        {
-          model,
-          executor: restrictedExecutor(this.deps.executor, node.allowed),
-          kernel,
-          evidence: this.deps.evidenceFor(node.sessionId),
-          context: steeredContext(node.inbox, context),
-          sink: { emit },
-          ...(guard ? { guard } : {}),
-        },
-        {
-          sessionId: node.sessionId,
-          runId: node.runId,
-          system: `${this.deps.systemPrompt()}\n\n${childPreamble(node.depth, this.limits.maxDepth)}`,
-          tools: () => childTools(this.deps.tools(node.runId), node.allowed, node.mayDelegate && node.depth < this.limits.maxDepth),
-          history: [{ role: 'user', content: task }],
-          signal: node.controller.signal,
-          maxTurns: this.limits.maxTurns,
-          startMetadata: { provider: node.model.providerId, model: node.model.model, parentRunId: node.parentRunId, depth: node.depth },
-          bindCharge: (charge) => {
-            meter = charge;
-          },
-        },
-      );
+      result = await runChildEngine(this.deps, this.limits, {
+        node,
+        kernel,
+        budget: state.budget,
+        emit,
+        exhausted: (why) => this.end(this.subtree(node), 'budget_exhausted', `Ended: ${why}.`),
+      });
       node.turns = result.turns;
       // Its own children end with it (nothing may outlive the run that started them).
       const below = node.children.flatMap((id) => this.subtree(this.nodes.get(id)!));
@@ -443,7 +366,6 @@ export class DelegationService implements DelegationPort {
         node.live = false;
       }
     } finally {
-      node.calls = null;
       release();
       try {
         await kernel?.release?.();
