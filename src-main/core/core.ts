@@ -404,7 +404,7 @@ export function createCore(options: CoreOptions = {}): Core {
         ...prefixed('host', host.sizes()),
         ...(runner ? prefixed('runner', runner.sizes()) : {}),
         ...(ledger ? prefixed('ledger.events', ledger.events.sizes()) : {}),
-        ...(ledger ? { 'ledger.foldsCatchingUp': ledger.folds.catchingUp } : {}),
+        ...(ledger ? { 'ledger.foldsCatchingUp': ledger.folds.catchingUp, 'ledger.liveSessions': ledger.sessions.remembered } : {}),
         'cells.submitted': cells.size(),
         'workspace.heldFiles': heldFileCount(),
         'generations.open': generations.size(),

@@ -62,7 +62,7 @@ export function buildSafetyLayers(deps: SafetyDeps): SafetyLayers {
   // once it is durable. Other checks are written synchronously, as before.
   const record = (input: Parameters<Ledger['safety']['record']>[0], at?: string): void | Promise<void> => {
     const ledger = deps.ledger();
-    if (!ledger.sessions.find(input.sessionId)) return;
+    if (!ledger.sessions.exists(input.sessionId)) return;
     if (input.subject === 'user_cell') {
       const check = ledger.safety.prepare(input, at);
       return ledger.journaled([check.journal], check.write);

@@ -142,7 +142,7 @@ describe('session lifecycle: nothing grows without bound', () => {
 
     // Structural emptiness: every per-session and per-run table of the core holds nothing.
     const sizes = core.sizes();
-    expect(Object.keys(sizes)).toEqual(expect.arrayContaining(['kernels.sessions', 'runner.sessions', 'runner.waiters', 'host.auditTurns', 'ledger.events.runs', 'llm.threadStreams']));
+    expect(Object.keys(sizes)).toEqual(expect.arrayContaining(['kernels.sessions', 'runner.sessions', 'runner.waiters', 'host.auditTurns', 'ledger.events.runs', 'ledger.liveSessions', 'llm.threadStreams']));
     // The runs' model streams went through the model thread, and it forgot each one.
     expect(modelThread.served).toBeGreaterThan(SESSIONS / 2);
     expect(Object.entries(sizes).filter(([, n]) => n !== 0)).toEqual([]);
