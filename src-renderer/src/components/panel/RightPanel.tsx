@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
@@ -27,6 +27,10 @@ export function RightPanel() {
   const tab = useAppStore((s) => s.rightTab);
   const setTab = useAppStore((s) => s.setRightTab);
   const toggle = useAppStore((s) => s.toggleRight);
+  // A tab chosen while scrolled out of a narrow tab list (a click on its visible part, Alt+N) comes into view.
+  useEffect(() => {
+    document.getElementById(`tab-${tab}`)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
   // Tabs the ARIA way: one tab stop (the selected tab); arrows, Home and End move and select.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const at = TABS.findIndex(([id]) => id === tab);

@@ -18,7 +18,7 @@ export function ServiceKeyRow({ service, stored, canStore }: { service: (typeof 
       status={
         <>
           <span className={`pill pill-${stored ? 'ok' : 'neutral'}`}>{stored ? t('system.providers.keySource.settings') : t('system.providers.keySource.none')}</span>{' '}
-          <span className="muted small">{t('settings.keys.serviceEnv', { variable: service.envVar })}</span>
+          <span className="muted small key-note">{t('settings.keys.serviceEnv', { variable: service.envVar })}</span>
         </>
       }
       stored={stored}
