@@ -10,6 +10,8 @@ import { DEMO_MODEL_ID, isReplayTitle } from '../../src-renderer/src/store/repla
 import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
 import { PROJECT_ROOT } from '../support/e2e/build';
 
+const CELL_STATUS_ZH: Record<string, string> = { ok: '成功', error: '出错', interrupted: '已中断', died: '内核崩溃' };
+
 /**
  * The first user story in the UI (issue 10): "Try the demo" replays the insulin story
  * against the real core (engine, ledger, sandboxed Python kernel, connectors, evidence,
@@ -163,7 +165,10 @@ describe('the insulin story in the workbench (Try the demo)', () => {
       expect(await item.getAttribute('class')).toContain('focused');
       const record = records.find((r) => r.id === id);
       expect(record, `evidence ${id} is a record of this session`).toBeDefined();
-      expect(await item.locator('.evidence-title').textContent()).toBe(record!.title);
+      // A cell run is named in the window's language (the stored title is the core's English).
+      const cell = record!.envelope as { language?: string; cell_number?: number; status?: string };
+      const title = record!.kind === 'cell' ? `${cell.language === 'r' ? 'R' : 'Python'} 单元 ${cell.cell_number}（${CELL_STATUS_ZH[cell.status!]}）` : record!.title;
+      expect(await item.locator('.evidence-title').textContent()).toBe(title);
       expect(await item.getByTestId('evidence-time').count()).toBeGreaterThan(0);
       if (record!.kind === 'retrieval') {
         // Source database, request URL, retrieval time and the hash of the raw bytes, as recorded.

@@ -43,3 +43,29 @@ describe('citation chips', () => {
     expect(chips.map((c) => c.getAttribute('data-evidence-id'))).toEqual([PAPER.id, UNIPROT.id, 'ev_cccccccccccccccc']);
   });
 });
+
+const CELL: EvidenceRecord = {
+  ...PAPER,
+  id: 'ev_dddddddddddddddd',
+  kind: 'cell',
+  title: 'Python cell 3 (ok)',
+  envelope: { language: 'python', generation: 'g1', cell_id: 'c1', cell_number: 3, status: 'ok' },
+};
+const OLD_CELL: EvidenceRecord = { ...CELL, id: 'ev_eeeeeeeeeeeeeeee', title: 'R cell 2 (error)', envelope: {} };
+
+describe('a cell run as a citation chip', () => {
+  it('is named in the window’s language from its envelope; a record without those fields keeps its stored title', async () => {
+    window.openai4s = fakeBridgeApi((route) => (route === 'evidence.list' ? { ok: true, data: [CELL, OLD_CELL] } : { ok: true, data: null }));
+    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['zh-CN'] });
+    render(
+      <StoreProvider store={store}>
+        <EvidenceLink id={CELL.id} />
+        <EvidenceLink id={OLD_CELL.id} />
+      </StoreProvider>,
+    );
+    await act(() => store.getState().loadEvidence('s1'));
+    expect(screen.getAllByTestId('evidence-link').map((b) => b.textContent)).toEqual(['Python 单元 3（成功）', 'R cell 2 (error)']);
+    act(() => store.getState().setLanguage('en'));
+    expect(screen.getAllByTestId('evidence-link').map((b) => b.textContent)).toEqual(['Python cell 3 (ok)', 'R cell 2 (error)']);
+  });
+});

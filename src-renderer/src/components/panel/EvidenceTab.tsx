@@ -8,6 +8,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { formatBytes } from '../parts/format';
 import { evidenceFacts } from './evidenceFacts';
 import { BibliographyExport } from './BibliographyExport';
+import { evidenceTitle } from '../parts/evidenceText';
 
 /** The evidence ids the session's answers cite, in first-cited order. */
 function citedIds(messages: readonly UIMessage[]): string[] {
@@ -71,7 +72,7 @@ function EvidenceItem({
       </div>
       {record ? (
         <>
-          <p className="evidence-title">{record.title}</p>
+          <p className="evidence-title">{evidenceTitle(record, t)}</p>
           {record.snippet ? <p className="muted small evidence-snippet">{record.snippet}</p> : null}
           <dl className="evidence-meta">
             {facts.link ? (

@@ -5,7 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../store/context';
 import { modelChoice } from '../../store/settingsSlice';
 import { Markdown } from './Markdown';
-import { evidenceLabel } from '../../../../src-preload/contract/evidenceLabel';
+import { evidenceChipLabel } from './evidenceText';
 import { Icon } from '../icons';
 
 export function BasisBadge({ basis }: { basis: ClaimBasis }) {
@@ -35,13 +35,13 @@ export function EvidenceLink({ id }: { id: string }) {
       type="button"
       className={record ? 'evidence-chip' : 'evidence-chip mono'}
       // The name starts with what the chip shows (a label, or the id), then says what it opens.
-      aria-label={record ? `${evidenceLabel(record)}: ${t('answer.openEvidence', { id })}` : t('answer.openEvidence', { id })}
+      aria-label={record ? `${evidenceChipLabel(record, t)}: ${t('answer.openEvidence', { id })}` : t('answer.openEvidence', { id })}
       title={record ? `${id} · ${record.title}` : id}
       onClick={() => focus(id)}
       data-testid="evidence-link"
       data-evidence-id={id}
     >
-      {record ? evidenceLabel(record) : id}
+      {record ? evidenceChipLabel(record, t) : id}
     </button>
   );
 }

@@ -364,6 +364,7 @@ export const en = {
   'answer.nextSteps': 'Next steps',
   'answer.suggested': 'Ask next',
   'answer.done': 'Done',
+  'evidence.cellName': '{language} cell {n} ({status})',
   'answer.openEvidence': 'Open evidence {id}',
 
   'composer.placeholder': 'Ask a research question…  (Enter to send, Shift+Enter for a new line)',

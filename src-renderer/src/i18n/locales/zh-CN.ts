@@ -353,6 +353,7 @@ export const zhCN: Dictionary = {
   'answer.nextSteps': '下一步',
   'answer.suggested': '继续提问',
   'answer.done': '完成事项',
+  'evidence.cellName': '{language} 单元 {n}（{status}）',
   'answer.openEvidence': '打开证据 {id}',
 
   'composer.placeholder': '输入研究问题…（Enter 发送，Shift+Enter 换行）',
