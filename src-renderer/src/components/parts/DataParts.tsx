@@ -5,6 +5,7 @@ import type {
   HostCallEventData,
 } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { useAppStore } from '../../store/context';
 import { EvidenceLink } from './AnswerCard';
 import { FailedCellBadge } from './FailedCellBadge';
 import { preview } from './format';
@@ -45,14 +46,20 @@ export function HostCallLine({ data }: { data: HostCallEventData }) {
   );
 }
 
-/** `data-evidence` / `data-artifact` parts: a compact reference to the record. */
+/**
+ * `data-evidence` / `data-artifact` parts: a compact reference to the record. An evidence
+ * record the session's list has loaded is named by its chip alone (its title is on the chip's
+ * hover); until then the chip shows the id, and the part's title follows it.
+ */
 export function RecordChip({ part }: { part: DataPartOf<'evidence'> | DataPartOf<'artifact'> }) {
+  const t = useT();
   const id = part.data.id;
-  const title = part.type === 'data-evidence' ? part.data.title : part.data.path;
   const kind = part.type === 'data-evidence' ? 'evidence' : 'artifact';
+  const named = useAppStore((s) => kind === 'evidence' && s.evidence.data.some((r) => r.id === id));
+  const title = part.type === 'data-evidence' ? (named ? null : part.data.title) : part.data.path;
   return (
     <div className="activity-line" data-testid={`${kind}-part`}>
-      <span className="pill pill-neutral">{kind}</span>
+      <span className="pill pill-neutral">{t(kind === 'evidence' ? 'record.kind.evidence' : 'record.kind.artifact')}</span>
       {kind === 'evidence' && id ? <EvidenceLink id={id} /> : <span className="mono">{id}</span>}
       {title ? <span className="muted"> {title}</span> : null}
       {part.type === 'data-artifact' ? <FailedCellBadge outcome={part.data.cellOutcome} /> : null}

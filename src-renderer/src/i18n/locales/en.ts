@@ -364,6 +364,8 @@ export const en = {
   'answer.nextSteps': 'Next steps',
   'answer.suggested': 'Ask next',
   'answer.done': 'Done',
+  'record.kind.evidence': 'evidence',
+  'record.kind.artifact': 'artifact',
   'evidence.cellName': '{language} cell {n} ({status})',
   'answer.openEvidence': 'Open evidence {id}',
 

@@ -353,6 +353,8 @@ export const zhCN: Dictionary = {
   'answer.nextSteps': '下一步',
   'answer.suggested': '继续提问',
   'answer.done': '完成事项',
+  'record.kind.evidence': '证据',
+  'record.kind.artifact': '产物',
   'evidence.cellName': '{language} 单元 {n}（{status}）',
   'answer.openEvidence': '打开证据 {id}',
 
