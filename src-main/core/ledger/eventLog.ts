@@ -1,5 +1,6 @@
 import type { StoredChunk, StreamChunk } from '../../../src-preload/contract/stream';
 import type { Db } from './database';
+import { SessionsRepo } from './sessionsRepo';
 import { StreamReads, type ChunkText } from './streamReads';
 import { notFound } from './util';
 
@@ -15,6 +16,8 @@ export interface EventLogOptions {
   lazyCommitMs?: number;
   /** Called after each committed batch (e.g. to touch the sessions' updated_at). */
   onCommit?: (sessions: Map<string, number>) => void;
+  /** The ledger's sessions, whose `exists` says whether a chunk's session may be appended to (default: a repo over the same database). */
+  sessions?: Pick<SessionsRepo, 'exists'>;
 }
 
 interface Pending {
@@ -86,7 +89,7 @@ export interface Enqueued {
 export class EventLog {
   private readonly q;
   private readonly lastSeq = new Map<string, number>();
-  private readonly knownSessions = new Set<string>();
+  private readonly sessions: Pick<SessionsRepo, 'exists'>;
   private readonly knownRuns = new Map<string, string>();
   private queue: Pending[] = [];
   /** Per session, its last queued row when that row is a mergeable delta (cleared at each commit). */
@@ -112,10 +115,10 @@ export class EventLog {
     this.lazyCommitMs = options.lazyCommitMs ?? LAZY_COMMIT_MS;
     this.inSavepoint = db.transaction((fn: () => void) => fn());
     this.reads = new StreamReads(db);
+    this.sessions = options.sessions ?? new SessionsRepo(db);
     this.q = {
       insert: db.prepare(`${INSERT_COLUMNS}(?, ?, ?, ?, ?, ?)`),
       insertMany: db.prepare(INSERT_COLUMNS + Array<string>(ROWS_PER_INSERT).fill('(?, ?, ?, ?, ?, ?)').join(', ')),
-      session: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND deleted_at IS NULL').pluck(),
       runSession: db.prepare('SELECT session_id FROM runs WHERE id = ?').pluck(),
     };
   }
@@ -365,7 +368,6 @@ export class EventLog {
 
   /** Forgets cached ids and the seq counter of a session (it was deleted: nothing is appended to it again). */
   forget(sessionId: string): void {
-    this.knownSessions.delete(sessionId);
     this.lastSeq.delete(sessionId);
     for (const [runId, owner] of this.knownRuns) if (owner === sessionId) this.knownRuns.delete(runId);
   }
@@ -376,8 +378,8 @@ export class EventLog {
   }
 
   /** How many entries the per-session and per-run caches hold (diagnostics and the lifecycle test). */
-  sizes(): { sessions: number; seqCounters: number; runs: number } {
-    return { sessions: this.knownSessions.size, seqCounters: this.lastSeq.size, runs: this.knownRuns.size };
+  sizes(): { seqCounters: number; runs: number } {
+    return { seqCounters: this.lastSeq.size, runs: this.knownRuns.size };
   }
 
   private prepare(sessionId: string, runId: string | null, chunk: StreamChunk): Pending {
@@ -399,10 +401,7 @@ export class EventLog {
 
   /** Checks the session (and run) exist, then assigns the session's next seq. */
   private nextSeq(sessionId: string, runId: string | null): number {
-    if (!this.knownSessions.has(sessionId)) {
-      if (!this.q.session.get(sessionId)) throw notFound('session', sessionId, 'Create it with session.create first.');
-      this.knownSessions.add(sessionId);
-    }
+    if (!this.sessions.exists(sessionId)) throw notFound('session', sessionId, 'Create it with session.create first.');
     if (runId !== null && this.knownRuns.get(runId) !== sessionId) {
       const owner = this.q.runSession.get(runId) as string | undefined;
       if (owner !== sessionId) throw notFound('run', runId, `in session ${sessionId}; append events with the run that produced them.`);

@@ -124,6 +124,7 @@ export function openLedger(file: string, options: LedgerOptions = {}): Ledger {
     const sessions = new SessionsRepo(db);
     const events = new EventLog(db, {
       ...options.events,
+      sessions,
       onCommit: (touched) => {
         for (const [id, at] of touched) sessions.touch(id, new Date(at).toISOString());
       },

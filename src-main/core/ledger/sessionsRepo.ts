@@ -26,9 +26,10 @@ export const DEFAULT_SESSION_TITLE = 'New session';
 export class SessionsRepo {
   private readonly q;
   /**
-   * Sessions `exists` found live, until deleted through this repo. One deleted by another
-   * process sharing the ledger is not seen (as with EventLog's known sessions): a row then
-   * written for it fails at its commit like any row whose session is gone (ledger README).
+   * Sessions `exists` found live, until deleted through this repo (the ledger's one memory of
+   * them: the event log asks it too). One deleted by another process sharing the ledger is
+   * not seen: a row then written for it fails at its commit like any row whose session is
+   * gone (ledger README).
    */
   private readonly live = new Set<string>();
 
@@ -60,9 +61,10 @@ export class SessionsRepo {
   }
 
   /**
-   * Whether the session exists and is not deleted: what a notebook cell's records ask before
-   * they are written (a cell may end after its session was deleted). Once found, answered
-   * from memory: a trivial cell asked SQLite 10-17 us of the main thread's time for it.
+   * Whether the session exists and is not deleted: asked before a chunk is appended and
+   * before a notebook cell's records are written (a cell may end after its session was
+   * deleted). Once found, answered from memory: reading the row cost a trivial cell 10-17 us
+   * of the main thread.
    */
   exists(id: string): boolean {
     if (this.live.has(id)) return true;
