@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type Keyb
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { useShallow } from 'zustand/react/shallow';
-import { activeRun, queuedRuns } from '../store/conversationReducer';
+import { agentWorking, queuedRuns } from '../store/conversationReducer';
 import { modelChoice } from '../store/settingsSlice';
 import { DelegationSwitch } from './composer/DelegationSwitch';
 import { withAttachments } from '../store/workspaceSlice';
@@ -26,9 +26,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const setDraft = useAppStore((s) => s.setDraft);
   const ask = useAppStore((s) => s.ask);
   const stop = useAppStore((s) => s.stopRun);
-  const running = useAppStore((s) =>
-    s.conversation ? activeRun(s.conversation) !== null || s.conversation.fold.open : false,
-  );
+  const running = useAppStore((s) => agentWorking(s.conversation));
   const queued = useAppStore((s) => (s.conversation ? queuedRuns(s.conversation).length : 0));
   const provider = useAppStore((s) => s.provider);
   const model = useAppStore((s) => s.model);

@@ -247,3 +247,8 @@ export function queuedRuns(state: ConversationState): RunRecord[] {
 export function activeRun(state: ConversationState): RunRecord | null {
   return state.runs.find((r) => r.status === 'processing') ?? null;
 }
+
+/** The agent is at work in this conversation: a run is processing or its stream is still open. */
+export function agentWorking(state: ConversationState | null): boolean {
+  return state ? activeRun(state) !== null || state.fold.open : false;
+}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useAppStoreApi } from '../../store/context';
-import { activeRun } from '../../store/conversationReducer';
+import { agentWorking } from '../../store/conversationReducer';
 import { shortcutOf } from './shortcuts';
 
 /** Below these widths the side panel, then the sidebar, fold away on their own (1024 px: both). */
@@ -32,7 +32,7 @@ export function useWorkbenchKeys(onHelp: () => void): void {
       const hit = shortcutOf({ key: e.key, code: e.code, ctrlKey: e.ctrlKey, metaKey: e.metaKey, shiftKey: e.shiftKey, altKey: e.altKey, typing: isTyping(e.target), isMac });
       if (!hit) return;
       const s = store.getState();
-      const running = s.conversation ? activeRun(s.conversation) !== null || s.conversation.fold.open : false;
+      const running = agentWorking(s.conversation);
       if (hit.action === 'stop' && !running) return;
       e.preventDefault();
       switch (hit.action) {

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import type { KernelLeaseOwner, KernelSlotStatus, KernelState } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
-import type { ConversationState } from '../../store/conversationReducer';
+import { agentWorking, type ConversationState } from '../../store/conversationReducer';
 import { isDataPart } from '../parts/dataPart';
 import '../../styles/skills.css';
 
@@ -95,10 +95,12 @@ export function KernelPanel({ sessionId, children }: { sessionId: string; childr
   const kernels = useAppStore((s) => s.kernels);
   const load = useAppStore((s) => s.loadKernels);
   const activity = useAppStore((s) => cellActivity(s.conversation));
+  // A turn's end releases the kernels (the lease): ask then too, not only at the next poll.
+  const working = useAppStore((s) => agentWorking(s.conversation));
 
   useEffect(() => {
     void load(sessionId);
-  }, [sessionId, activity, load]);
+  }, [sessionId, activity, working, load]);
   // A kernel also changes without a cell (idle shutdown, a crash): ask again now and then,
   // only while the panel is on screen and the window is visible.
   useEffect(() => {

@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KernelLanguage } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { agentWorking } from '../../store/conversationReducer';
+import type { AppState } from '../../store/types';
+import { cellActivity } from './KernelPanel';
 
 const LANGUAGES: readonly KernelLanguage[] = ['python', 'r'];
 
@@ -9,6 +12,12 @@ const LANGUAGES: readonly KernelLanguage[] = ['python', 'r'];
  * The names in the session's running kernel (issue 25): type, shape and a short plain-text
  * preview, listed by a small introspection cell on request (a kernel that is not running
  * is not started for it). Text only: nothing the kernel returns is rendered as HTML.
+ *
+ * The list follows the kernel as a variable explorer should: it is read again when the view
+ * opens and whenever the names may have changed (a cell of the agent or the user ended, the
+ * kernel restarted or stopped), once nobody holds the kernels. It is never read while the
+ * agent's turn holds them: the listing would wait behind the whole turn, so it comes when
+ * the turn ends. Refresh asks at once.
  */
 export function VariablesView({ sessionId }: { sessionId: string }) {
   const t = useT();
@@ -17,6 +26,7 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
   const mine = useAppStore((s) => s.notebook.sessionId === sessionId);
   const rows = mine ? (variables.data?.variables ?? null) : null;
   const [language, setLanguage] = useState<KernelLanguage>(variables.language);
+  useFollowKernel(sessionId, language);
   return (
     <section className="variables-view" aria-label={t('notebook.variables.title')} data-testid="variables-view" data-status={mine ? variables.status : 'idle'}>
       <div className="user-notebook-bar">
@@ -44,7 +54,11 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
           {variables.error}
         </p>
       ) : null}
-      {rows && rows.length === 0 ? <p className="small muted">{t('notebook.variables.none')}</p> : null}
+      {rows && rows.length === 0 ? (
+        <p className="small muted" data-testid="variables-empty">
+          {variables.data?.generation === null ? t('notebook.variables.notRunning', { language: t(`kernel.language.${variables.data.language}`) }) : t('notebook.variables.none')}
+        </p>
+      ) : null}
       {rows && rows.length > 0 ? (
         <table className="variables-table small" data-testid="variables-table">
           <thead>
@@ -75,4 +89,28 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
       ) : null}
     </section>
   );
+}
+
+/** Reads the variables again when what the kernel holds may have changed (see VariablesView). */
+function useFollowKernel(sessionId: string, language: KernelLanguage): void {
+  const load = useAppStore((s) => s.loadVariables);
+  const agentCells = useAppStore((s) => (s.conversation?.sessionId === sessionId ? cellActivity(s.conversation) : ''));
+  const userRuns = useAppStore((s) => (s.notebook.sessionId === sessionId ? s.notebook.versions.length : 0));
+  const working = useAppStore((s) => (s.conversation?.sessionId === sessionId ? agentWorking(s.conversation) : false));
+  // One value per selector: a selector that builds an object would answer a new one every time.
+  const slotOf = (s: AppState) => (s.kernels.sessionId === sessionId ? s.kernels.data?.slots.find((k) => k.language === language) : undefined);
+  const state = useAppStore((s) => (s.kernels.sessionId === sessionId && s.kernels.data ? (slotOf(s)?.state ?? 'none') : null));
+  const generation = useAppStore((s) => slotOf(s)?.generation ?? null);
+  const held = useAppStore((s) => s.kernels.sessionId === sessionId && s.kernels.data?.lease?.holder != null);
+  const loading = useAppStore((s) => s.notebook.variables.status === 'loading');
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    // Unknown (not loaded yet), busy or starting: the next status says more.
+    if (state === null || state === 'busy' || state === 'starting') return;
+    if (working || held || loading) return;
+    const key = [sessionId, language, generation ?? '-', agentCells, userRuns].join('|');
+    if (seen.current === key) return;
+    seen.current = key;
+    void load(sessionId, language);
+  }, [sessionId, language, state, generation, held, working, loading, agentCells, userRuns, load]);
 }
