@@ -79,6 +79,12 @@ export interface ExecuteOptions {
    * (its own slot and generation, the session's workspace), not in the session's kernel.
    */
   owner?: string;
+  /**
+   * A look into the kernel (the variables view), not a cell of the session: it takes no cell
+   * number, so the session's cells stay numbered 1, 2, 3 however often the view reads
+   * (its source is named <cell-0> in the kernel, a name no numbered cell has).
+   */
+  introspection?: boolean;
 }
 
 /**
@@ -274,7 +280,7 @@ export class KernelSupervisor {
           sessionId,
           language,
           code,
-          cellNumber: ++slot.cells,
+          cellNumber: options.introspection ? 0 : ++slot.cells,
           limits: this.limits,
           host: this.host,
           ...(options.owner ? { owner: options.owner } : {}),

@@ -136,7 +136,7 @@ export class NotebookCells {
     if (!slot || slot.state === 'none' || slot.state === 'dead' || !slot.generation) return { language, generation: null, variables: [] };
     const owner: KernelLeaseOwner = { kind: 'user', id: 'variables', label: 'the variables view' };
     return this.deps.lease.run(sessionId, owner, async () => {
-      const result = await this.deps.kernels.execute(sessionId, language, variablesSnippet(language), { timeoutMs: VARIABLES_TIMEOUT_MS });
+      const result = await this.deps.kernels.execute(sessionId, language, variablesSnippet(language), { timeoutMs: VARIABLES_TIMEOUT_MS, introspection: true });
       if (result.status !== 'ok') throw new Error(`The variables could not be listed: ${result.error ? `${result.error.ename}: ${result.error.evalue}` : result.status}`);
       return { language, generation: result.generation, variables: parseVariables(result.stdout) };
     });

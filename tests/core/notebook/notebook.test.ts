@@ -208,9 +208,11 @@ describe('user cells in the session kernel', () => {
       { name: 'df', type: 'DataFrame', shape: '3 x 2', preview: 'columns: residue, count' },
       { name: 'x', type: 'int', shape: null, preview: '42' },
     ]);
-    // The introspection cell left nothing behind.
+    // The introspection cell left nothing behind, not even a cell number: the next cell is the third.
+    await handlers['kernel.variables']({ sessionId: session.id, language: 'python' }, caller);
     const check = await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: "print(sorted(k for k in globals() if 'openai4s' in k))" }, caller);
     expect(check.stdout).toBe('[]\n');
+    expect(check.cellNumber).toBe(3);
     // A kernel that is not running is not started to list nothing.
     expect(await handlers['kernel.variables']({ sessionId: session.id, language: 'r' }, caller)).toEqual({ language: 'r', generation: null, variables: [] });
     expect(core.kernels.status(session.id).slots.find((s) => s.language === 'r')?.state).toBe('none');
