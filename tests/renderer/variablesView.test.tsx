@@ -55,7 +55,7 @@ function renderNotebook() {
     </StoreProvider>,
   );
   const listings = () => api.calls.filter((c) => c.route === 'kernel.variables').length;
-  return { main, store, listings };
+  return { api, main, store, listings };
 }
 
 /** The session's stream brings chunks (what `session.stream` folds into the conversation). */
@@ -75,9 +75,14 @@ afterEach(() => {
 
 describe('variables view', () => {
   it('lists the running kernel’s names when it opens, without a click', async () => {
-    const { listings } = renderNotebook();
+    const { api, listings } = renderNotebook();
     await waitFor(() => expect(names()).toEqual(['counts']));
     expect(listings()).toBe(1);
+    // The listing is a cell: the kernel's status is read again after it, not left at a busy read taken meanwhile.
+    await waitFor(() => {
+      const routes = api.calls.map((c) => c.route);
+      expect(routes.lastIndexOf('kernel.status')).toBeGreaterThan(routes.indexOf('kernel.variables'));
+    });
   });
 
   it('says the kernel is not running, and starts nothing for it', async () => {

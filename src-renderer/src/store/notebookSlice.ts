@@ -122,6 +122,8 @@ export const createNotebookSlice =
         } catch (error) {
           set((s) => ({ notebook: { ...s.notebook, variables: { language, status: 'error', data: null, error: toErrorBody(error).message } } }));
         }
+        // The listing ran a cell: a status read meanwhile says busy until the next poll, so read it again.
+        if (get().kernels.sessionId === sessionId) await get().loadKernels(sessionId);
       },
     };
   };
