@@ -72,8 +72,10 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
           <tbody>
             {rows.map((v) => (
               <tr key={v.name} data-testid="variable-row" data-name={v.name}>
-                <td className="mono">{v.name}</td>
-                <td className="mono" data-testid="variable-type">
+                <td className="mono variable-clip" title={v.name}>
+                  {v.name}
+                </td>
+                <td className="mono variable-clip" data-testid="variable-type" title={v.type}>
                   {v.type}
                 </td>
                 <td className="mono" data-testid="variable-shape">
