@@ -62,10 +62,17 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     return target;
   }
   const language = (name: 'English' | '中文') => page.getByRole('button', { name }).click();
+  // Then two frames: messages are content-visibility: auto, so the frame right after a jump can
+  // still skip the ones it brought into view (a screenshot then showed a blank where they are).
   const scrollConversation = (to: 'top' | 'bottom') =>
-    page
-      .getByTestId('conversation')
-      .evaluate((el, where) => (el.scrollTop = where === 'top' ? 0 : el.scrollHeight), to);
+    page.getByTestId('conversation').evaluate(
+      (el, where) =>
+        new Promise<void>((resolve) => {
+          el.scrollTop = where === 'top' ? 0 : el.scrollHeight;
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+        }),
+      to,
+    );
   const answer = () => page.getByTestId('answer-card');
 
   it('offers the demo on the start page, labelled as a recorded replay', async () => {
