@@ -57,6 +57,9 @@ describe('renderer shell against the real core', () => {
       ).toBe(report.providers.length);
       const defaultRow = page.getByTestId(`provider-${report.defaultProvider}`);
       expect(await defaultRow.getByTestId('provider-default').count()).toBe(1);
+      // A local provider needs no key: its row says so rather than "no key".
+      await expect.poll(() => page.getByTestId('provider-ollama').getByTestId('key-source').textContent()).toBe('not needed');
+      expect(await page.getByTestId('provider-openai').getByTestId('key-source').textContent()).toMatch(/^(no key|environment|\.env file|Settings)/);
       if (report.r)
         expect(await page.getByTestId('r-jsonlite').textContent()).toBe(
           report.r.jsonlite ?? 'not found',

@@ -69,7 +69,8 @@ describe('the insulin story in the workbench (Try the demo)', () => {
       (el, where) =>
         new Promise<void>((resolve) => {
           el.scrollTop = where === 'top' ? 0 : el.scrollHeight;
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+          const frames = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
+          frames.requestAnimationFrame(() => frames.requestAnimationFrame(() => resolve()));
         }),
       to,
     );

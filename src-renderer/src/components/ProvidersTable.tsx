@@ -56,8 +56,10 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
                 <td>
                   <ProviderState report={p} readiness={view?.providers.find((x) => x.id === p.id)?.readiness.state ?? null} />
                 </td>
-                <td>
-                  {t(`system.providers.keySource.${p.keySource}`)}
+                <td data-testid="key-source">
+                  {p.keySource === 'none' && view?.providers.find((x) => x.id === p.id)?.requiresKey === false
+                    ? t('system.providers.keyNotNeeded')
+                    : t(`system.providers.keySource.${p.keySource}`)}
                   {p.keyVariable ? <div className="mono sub">{p.keyVariable}</div> : null}
                 </td>
                 <td className="mono">{p.model}</td>

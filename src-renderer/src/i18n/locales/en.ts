@@ -113,6 +113,7 @@ export const en = {
   'system.providers.keySource.dotenv': '.env file',
   'system.providers.keySource.settings': 'Settings',
   'system.providers.keySource.none': 'no key',
+  'system.providers.keyNotNeeded': 'not needed',
 
   'notice.dismiss': 'Dismiss',
 

@@ -105,6 +105,7 @@ export const zhCN: Dictionary = {
   'system.providers.keySource.dotenv': '.env 文件',
   'system.providers.keySource.settings': '设置',
   'system.providers.keySource.none': '无密钥',
+  'system.providers.keyNotNeeded': '无需密钥',
 
   'notice.dismiss': '关闭',
 
