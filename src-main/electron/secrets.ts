@@ -38,6 +38,7 @@ export function createSafeStorageSecrets(
     if (!safeStorage.isEncryptionAvailable()) {
       return {
         available: false,
+        code: 'no-encryption',
         reason:
           'The system offers no encryption for secrets (safeStorage is unavailable). Set OPENAI4S_<PROVIDER>_API_KEY in the environment or the .env file of the data directory instead.',
       };
@@ -46,6 +47,8 @@ export function createSafeStorageSecrets(
     if (backend === 'basic_text' || backend === 'unknown') {
       return {
         available: false,
+        code: 'no-keyring',
+        backend,
         reason: `No keyring is running (safeStorage backend "${backend}" would store keys unprotected). Start GNOME Keyring or KWallet, or set OPENAI4S_<PROVIDER>_API_KEY in the environment instead.`,
       };
     }

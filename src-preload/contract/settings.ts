@@ -34,6 +34,13 @@ export interface KeyStorageStatus {
   available: boolean;
   /** Why keys cannot be stored here, and what to do instead. */
   reason: string | null;
+  /**
+   * Which case `reason` is, so the window can say it in its own language: the system has no
+   * encryption for secrets, no keyring runs (the backend that would store keys unprotected is
+   * `backend`), or this host is not the desktop app (the CLI, a browser harness).
+   */
+  code?: 'no-encryption' | 'no-keyring' | 'not-desktop';
+  backend?: string;
 }
 
 export interface SettingsView {

@@ -59,12 +59,15 @@ describe('safeStorage secret store', () => {
 
   it('refuses to store when safeStorage is unavailable or falls back to basic_text', () => {
     const none = createSafeStorageSecrets(fakeSafeStorage({ available: false }), dir);
-    expect(none.status().available).toBe(false);
+    expect(none.status()).toMatchObject({ available: false, code: 'no-encryption' });
     expect(() => none.set('openai', KEY)).toThrow(/OPENAI4S_<PROVIDER>_API_KEY/);
     const plain = createSafeStorageSecrets(fakeSafeStorage({ backend: 'basic_text' }), dir);
     expect(plain.status()).toMatchObject({
       available: false,
       reason: expect.stringMatching(/basic_text.*Keyring/),
+      // The case and the backend, for the window to say it in its own language.
+      code: 'no-keyring',
+      backend: 'basic_text',
     });
     expect(() => plain.set('openai', KEY)).toThrow(/keyring/i);
     expect(fs.existsSync(path.join(dir, SECRETS_FILE))).toBe(false);

@@ -139,6 +139,42 @@ describe('Test connection in the form', () => {
   });
 });
 
+describe('where keys cannot be stored', () => {
+  it('says why in the window’s language, from the case main names (no keyring: the backend that would store them unprotected)', async () => {
+    const reason = 'No keyring is running (safeStorage backend "basic_text" would store keys unprotected). Start GNOME Keyring or KWallet, or set OPENAI4S_<PROVIDER>_API_KEY in the environment instead.';
+    const { store } = setup({ ...firstRunProviders(), keyStorage: { available: false, reason, code: 'no-keyring', backend: 'basic_text' } });
+    await store.getState().loadProviders();
+    store.getState().setLanguage('zh-CN');
+    store.getState().openSetup('ark');
+    render(
+      <StoreProvider store={store}>
+        <SetupDialog />
+      </StoreProvider>,
+    );
+    const dialog = await screen.findByTestId('setup-dialog');
+    expect(within(dialog).getByTestId('no-key-storage').textContent).toBe(
+      '此处无法保存密钥：没有运行中的密钥环（“basic_text”存储会让密钥处于未受保护状态）。请启动 GNOME Keyring 或 KWallet，或改在环境变量中设置 OPENAI4S_<PROVIDER>_API_KEY。',
+    );
+    act(() => store.getState().setLanguage('en'));
+    expect(within(dialog).getByTestId('no-key-storage').textContent).toBe(
+      'Keys cannot be stored here: no keyring is running (the “basic_text” store would keep keys unprotected). Start GNOME Keyring or KWallet, or set OPENAI4S_<PROVIDER>_API_KEY in the environment instead.',
+    );
+  });
+
+  it('keeps main’s own words for a case it does not name', async () => {
+    const { store } = setup({ ...firstRunProviders(), keyStorage: { available: false, reason: 'a reason this window has no words for' } });
+    await store.getState().loadProviders();
+    store.getState().openSetup('ark');
+    render(
+      <StoreProvider store={store}>
+        <SetupDialog />
+      </StoreProvider>,
+    );
+    const dialog = await screen.findByTestId('setup-dialog');
+    expect(within(dialog).getByTestId('no-key-storage').textContent).toBe('Keys cannot be stored here: a reason this window has no words for');
+  });
+});
+
 describe('a failed run', () => {
   const chunks: StreamChunk[] = [
     { type: 'user-message', messageId: 'user-run-1', text: 'What is insulin?' },

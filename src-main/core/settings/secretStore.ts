@@ -20,9 +20,9 @@ export function keyHint(key: string): string {
 }
 
 /** The store of a host that cannot keep secrets: lists nothing and refuses to store. */
-export function unavailableSecretStore(reason: string): SecretStore {
+export function unavailableSecretStore(reason: string, code: KeyStorageStatus['code'] = 'not-desktop'): SecretStore {
   return {
-    status: () => ({ available: false, reason }),
+    status: () => ({ available: false, reason, code }),
     get: () => null,
     set: () => {
       throw new Error(reason);

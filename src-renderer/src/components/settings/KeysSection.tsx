@@ -1,5 +1,6 @@
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { keyStorageReason } from '../setup/keyStorageReason';
 import { KeyRow } from './KeyRow';
 import { SERVICE_KEY_ROWS, ServiceKeyRow } from './ServiceKeyRow';
 import { Section } from './Section';
@@ -16,7 +17,7 @@ export function KeysSection() {
     <Section
       title={t('settings.keys.title')}
       note={
-        view?.keyStorage.available ? t('settings.keys.note') : (view?.keyStorage.reason ?? undefined)
+        view?.keyStorage.available ? t('settings.keys.note') : view ? t('setup.noStorage', { reason: keyStorageReason(view.keyStorage, t) ?? '' }) : undefined
       }
       testId="settings-keys"
     >

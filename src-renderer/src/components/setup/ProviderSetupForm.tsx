@@ -6,6 +6,7 @@ import { useAppStore } from '../../store/context';
 import { setupStartProvider } from '../../store/readiness';
 import { ProviderChoice } from './ProviderChoice';
 import { ProviderHelp } from './ProviderHelp';
+import { keyStorageReason } from './keyStorageReason';
 import { SetupField } from './SetupField';
 import { TestOutcome } from './TestOutcome';
 
@@ -115,7 +116,7 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
       <div className="setup-fields">
         <ProviderHelp provider={provider} />
         {!view.keyStorage.available && provider.requiresKey ? (
-          <p className="tone-warn small">{t('setup.noStorage', { reason: view.keyStorage.reason ?? '' })}</p>
+          <p className="tone-warn small" data-testid="no-key-storage">{t('setup.noStorage', { reason: keyStorageReason(view.keyStorage, t) ?? '' })}</p>
         ) : null}
         {provider.requiresKey ? (
           <SetupField label={t('setup.key')} hint={keyHint} testId="setup-key">

@@ -34,6 +34,12 @@ export const workbenchEn = {
   'setup.makeDefault': 'Use it for new messages',
   'setup.close': 'Close',
   'setup.noStorage': 'Keys cannot be stored here: {reason}',
+  'setup.keyStorage.no-encryption':
+    'the system offers no encryption for secrets. Set OPENAI4S_<PROVIDER>_API_KEY in the environment or in the .env file of the data directory instead.',
+  'setup.keyStorage.no-keyring':
+    'no keyring is running (the “{backend}” store would keep keys unprotected). Start GNOME Keyring or KWallet, or set OPENAI4S_<PROVIDER>_API_KEY in the environment instead.',
+  'setup.keyStorage.not-desktop':
+    'only the desktop app stores keys. Here, set OPENAI4S_<PROVIDER>_API_KEY in the environment or in the .env file of the data directory.',
   'setup.checkAgain': 'Check again',
   'setup.ollamaHowTo': 'Install Ollama from ollama.com, then run “ollama serve” and “ollama pull {model}” in a terminal.',
   'setup.localHowTo': 'Start the server that serves {baseUrl}, then check again.',

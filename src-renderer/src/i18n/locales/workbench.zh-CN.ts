@@ -33,6 +33,10 @@ export const workbenchZh: { readonly [K in keyof typeof workbenchEn]: (typeof wo
   'setup.makeDefault': '用于新消息',
   'setup.close': '关闭',
   'setup.noStorage': '此处无法保存密钥：{reason}',
+  'setup.keyStorage.no-encryption': '系统没有为密钥提供加密。请改在环境变量或数据目录的 .env 文件中设置 OPENAI4S_<PROVIDER>_API_KEY。',
+  'setup.keyStorage.no-keyring':
+    '没有运行中的密钥环（“{backend}”存储会让密钥处于未受保护状态）。请启动 GNOME Keyring 或 KWallet，或改在环境变量中设置 OPENAI4S_<PROVIDER>_API_KEY。',
+  'setup.keyStorage.not-desktop': '只有桌面应用可以保存密钥。在这里，请在环境变量或数据目录的 .env 文件中设置 OPENAI4S_<PROVIDER>_API_KEY。',
   'setup.checkAgain': '重新检查',
   'setup.ollamaHowTo': '从 ollama.com 安装 Ollama，然后在终端中运行“ollama serve”和“ollama pull {model}”。',
   'setup.localHowTo': '启动提供 {baseUrl} 的服务器，然后重新检查。',
