@@ -108,13 +108,26 @@ export interface SafetyLayerReport {
   source: 'default' | 'env' | 'dotenv';
   /** The variable that turns it off (`off`). */
   variable: string;
+  /**
+   * How the variable is set, for the window to say it in its language: not at all (on by
+   * default), to a value read as on or as off, or to one that is neither (the layer stays on).
+   */
+  setting?: 'default' | 'on' | 'off' | 'unrecognised';
+  /** The variable's value as written, when it is set. */
+  value?: string;
+  /** All of the above in English (doctor prints it). */
   summary: string;
 }
 
 export interface SafetyReport {
   biosecurity: SafetyLayerReport;
   /** With what reads the cells: Python's ast through an interpreter, or the token scan alone. */
-  cellReview: SafetyLayerReport & { reviewer?: string };
+  cellReview: SafetyLayerReport & {
+    /** In English: what reviews the cells, or why the token scan reviews them alone. */
+    reviewer?: string;
+    /** The interpreter Python's ast review runs with; null when the token scan reviews alone (`reviewer` says why). */
+    reviewerPath?: string | null;
+  };
 }
 
 export interface DoctorEnvironment {

@@ -8,7 +8,7 @@ describe('scratch', () => {
   let page: Page;
   beforeAll(async () => {
     browser = await launchChromium({});
-    shell = await openShell(browser, { locale: 'zh-CN', viewport: { width: 900, height: 600 }, env: { OPENAI4S_KERNEL_PREWARM: '0' } });
+    shell = await openShell(browser, { locale: 'zh-CN', viewport: { width: 1440, height: 900 }, env: { OPENAI4S_KERNEL_PREWARM: '0' } });
     page = shell.page;
     await shell.open();
   });

@@ -16,12 +16,13 @@ const ON = new Set(['on', '1', 'true', 'yes', 'enabled', '']);
 
 export function layerPosture(env: Pick<ConfigEnv, 'get'>, variable: string, what: string): SafetyLayerReport {
   const set = env.get(variable);
-  if (!set) return { on: true, source: 'default', variable, summary: `${what}: on (default)` };
+  if (!set) return { on: true, source: 'default', variable, setting: 'default', summary: `${what}: on (default)` };
   const value = set.value.trim().toLowerCase();
   const where = set.source === 'env' ? 'the environment' : 'the data root .env';
-  if (OFF.has(value)) return { on: false, source: set.source, variable, summary: `${what}: OFF (${variable}=${set.value} in ${where}); remove it to turn the layer back on` };
-  if (ON.has(value)) return { on: true, source: set.source, variable, summary: `${what}: on (${variable}=${set.value} in ${where})` };
-  return { on: true, source: set.source, variable, summary: `${what}: on (${variable}=${JSON.stringify(set.value)} in ${where} is not "off", so the layer stays on)` };
+  const base = { source: set.source, variable, value: set.value };
+  if (OFF.has(value)) return { ...base, on: false, setting: 'off', summary: `${what}: OFF (${variable}=${set.value} in ${where}); remove it to turn the layer back on` };
+  if (ON.has(value)) return { ...base, on: true, setting: 'on', summary: `${what}: on (${variable}=${set.value} in ${where})` };
+  return { ...base, on: true, setting: 'unrecognised', summary: `${what}: on (${variable}=${JSON.stringify(set.value)} in ${where} is not "off", so the layer stays on)` };
 }
 
 export function safetyPosture(env: Pick<ConfigEnv, 'get'>): SafetyReport {
@@ -44,5 +45,6 @@ export function reviewerInterpreter(processEnv: NodeJS.ProcessEnv): { path: stri
 /** Both layers' posture with what reviews the cells: what doctor and the System page show. */
 export function safetyReport(env: Pick<ConfigEnv, 'get'>, processEnv: NodeJS.ProcessEnv): SafetyReport {
   const posture = safetyPosture(env);
-  return { ...posture, cellReview: { ...posture.cellReview, reviewer: reviewerInterpreter(processEnv).why } };
+  const reviewer = reviewerInterpreter(processEnv);
+  return { ...posture, cellReview: { ...posture.cellReview, reviewer: reviewer.why, reviewerPath: reviewer.path } };
 }

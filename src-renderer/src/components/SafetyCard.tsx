@@ -4,12 +4,19 @@ import { Card, Field, Pill } from './ui';
 
 type Layer = NonNullable<DoctorReport['safety']>['biosecurity'];
 
+/** How the layer is set, in the window's language; main's English summary when it did not say how. */
+function layerSetting(layer: Layer, t: ReturnType<typeof useT>): string {
+  if (!layer.setting) return layer.summary;
+  const where = t(layer.source === 'env' ? 'system.safety.where.env' : 'system.safety.where.dotenv');
+  return t(`system.safety.setting.${layer.setting}`, { variable: layer.variable, value: layer.value ?? '', where });
+}
+
 function LayerField({ label, layer, testId }: { label: string; layer: Layer; testId: string }) {
   const t = useT();
   return (
     <Field label={label} testId={testId}>
       <Pill tone={layer.on ? 'ok' : 'bad'}>{layer.on ? t('system.safety.on') : t('system.safety.off')}</Pill>
-      <span className="sub">{layer.summary}</span>
+      <span className="sub">{layerSetting(layer, t)}</span>
     </Field>
   );
 }
@@ -30,7 +37,7 @@ export function SafetyCard({ report }: { report: DoctorReport }) {
       <LayerField label={t('system.safety.cellReview')} layer={safety.cellReview} testId="safety-cell-review" />
       {safety.cellReview.reviewer ? (
         <Field label={t('system.safety.reviewer')} testId="safety-reviewer">
-          {safety.cellReview.reviewer}
+          {safety.cellReview.reviewerPath ? t('system.safety.reviewerAst', { path: safety.cellReview.reviewerPath }) : safety.cellReview.reviewer}
         </Field>
       ) : null}
     </Card>

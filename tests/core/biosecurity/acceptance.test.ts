@@ -10,6 +10,7 @@ import { startFixtureServer } from '../../../src-main/core/demo/fixtureServer';
 import { INSULIN_QUESTION, INSULIN_ROUTES, insulinScript } from '../../../src-main/core/demo/insulinStory';
 import { exportSession } from '../../../src-main/core/export/exportSession';
 import { startScriptedModel, type ScriptedModel, type ScriptStep } from '../../support/scriptedModel';
+import { BIOSECURITY_VAR, layerPosture } from '../../../src-main/core/biosecurity/posture';
 
 /**
  * Issue 27 acceptance, with the real core (engine, kernels, ledger, approvals) and the
@@ -225,8 +226,15 @@ describe('issue 27 acceptance: pre-execution review of cells', () => {
     const { core } = await start([]);
     const report = await core.doctor();
     expect(report.safety).toMatchObject({
-      biosecurity: { on: true, source: 'default', summary: 'Biosecurity screening: on (default)' },
-      cellReview: { on: true, source: 'default', summary: 'Pre-execution review of cells: on (default)', reviewer: expect.stringMatching(/ast/) },
+      biosecurity: { on: true, source: 'default', setting: 'default', summary: 'Biosecurity screening: on (default)' },
+      cellReview: { on: true, source: 'default', setting: 'default', summary: 'Pre-execution review of cells: on (default)', reviewer: expect.stringMatching(/ast/), reviewerPath: expect.stringMatching(/python/) },
     });
   }, 60_000);
+
+  it('says how each layer is set in fields a window can word in its language: off, on, and a value that is neither', () => {
+    const env = (value: string) => ({ get: (name: string) => (name === BIOSECURITY_VAR ? { value, source: 'dotenv' as const } : undefined) });
+    expect(layerPosture(env('Off'), BIOSECURITY_VAR, 'Biosecurity screening')).toMatchObject({ on: false, source: 'dotenv', setting: 'off', value: 'Off' });
+    expect(layerPosture(env('yes'), BIOSECURITY_VAR, 'Biosecurity screening')).toMatchObject({ on: true, setting: 'on', value: 'yes' });
+    expect(layerPosture(env('maybe'), BIOSECURITY_VAR, 'Biosecurity screening')).toMatchObject({ on: true, setting: 'unrecognised', value: 'maybe', summary: expect.stringContaining('stays on') });
+  });
 });

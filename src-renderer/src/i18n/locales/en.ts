@@ -97,6 +97,13 @@ export const en = {
   'system.safety.biosecurity': 'Biosecurity screening',
   'system.safety.cellReview': 'Review of cells before they run',
   'system.safety.reviewer': 'Reviewer',
+  'system.safety.setting.default': 'on by default',
+  'system.safety.setting.on': 'on ({variable}={value} in {where})',
+  'system.safety.setting.off': 'OFF ({variable}={value} in {where}); remove it to turn the layer back on',
+  'system.safety.setting.unrecognised': 'on ({variable}=“{value}” in {where} is not “off”, so the layer stays on)',
+  'system.safety.where.env': 'the environment',
+  'system.safety.where.dotenv': 'the data root’s .env',
+  'system.safety.reviewerAst': 'Python cells through ast ({path}); R cells through the token scan',
 
   'system.providers.title': 'Model providers',
   'system.providers.note':

@@ -89,6 +89,13 @@ export const zhCN: Dictionary = {
   'system.safety.biosecurity': '生物安全筛查',
   'system.safety.cellReview': '单元格运行前审查',
   'system.safety.reviewer': '审查方式',
+  'system.safety.setting.default': '默认开启',
+  'system.safety.setting.on': '开启（{where}中 {variable}={value}）',
+  'system.safety.setting.off': '已关闭（{where}中 {variable}={value}）；删除该设置即可重新开启此层',
+  'system.safety.setting.unrecognised': '开启（{where}中 {variable}=“{value}” 不是 “off”，此层保持开启）',
+  'system.safety.where.env': '环境变量',
+  'system.safety.where.dotenv': '数据目录的 .env 文件',
+  'system.safety.reviewerAst': 'Python 单元格经 ast 审查（{path}）；R 单元格经词法扫描审查',
 
   'system.providers.title': '模型服务商',
   'system.providers.note':
