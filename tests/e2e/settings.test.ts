@@ -25,6 +25,9 @@ describe('Settings against the real core', () => {
     await page.getByRole('heading', { name: 'Provider keys' }).waitFor();
     const row = page.getByTestId('key-row-anthropic');
     await row.getByText('needs a key').waitFor({ timeout: 45_000 });
+    expect(await row.getByTestId('key-source').textContent()).toBe('no key');
+    // A local provider needs none, and says so.
+    expect(await page.getByTestId('key-row-ollama').getByTestId('key-source').textContent()).toBe('not needed');
 
     await row.getByLabel('API key for Anthropic').fill(KEY);
     await row.getByRole('button', { name: 'Save' }).click();

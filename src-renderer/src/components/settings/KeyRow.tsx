@@ -120,8 +120,8 @@ export function KeyRow({
           <span className={`pill pill-${READINESS_TONE[provider.readiness.state]}`} data-testid="readiness">
             {t(`readiness.${provider.readiness.state}` as MessageKey)}
           </span>{' '}
-          <span className="muted small">
-            {t(`system.providers.keySource.${provider.keySource}` as MessageKey)}
+          <span className="muted small" data-testid="key-source">
+            {provider.keySource === 'none' && !provider.requiresKey ? t('system.providers.keyNotNeeded') : t(`system.providers.keySource.${provider.keySource}` as MessageKey)}
           </span>
         </>
       }
