@@ -177,6 +177,8 @@ describe('the insulin story in the workbench (Try the demo)', () => {
       const cell = record!.envelope as { language?: string; cell_number?: number; status?: string };
       const title = record!.kind === 'cell' ? `${cell.language === 'r' ? 'R' : 'Python'} 单元 ${cell.cell_number}（${CELL_STATUS_ZH[cell.status!]}）` : record!.title;
       expect(await item.locator('.evidence-title').textContent()).toBe(title);
+      // Its kernel generation with the cell's status, in words too.
+      if (record!.kind === 'cell') expect(await item.getByTestId('evidence-generation').textContent()).toMatch(new RegExp(` · ${CELL_STATUS_ZH[cell.status!]}$`));
       expect(await item.getByTestId('evidence-time').count()).toBeGreaterThan(0);
       if (record!.kind === 'retrieval') {
         // Source database, request URL, retrieval time and the hash of the raw bytes, as recorded.

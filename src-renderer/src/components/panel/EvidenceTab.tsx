@@ -8,7 +8,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { formatBytes } from '../parts/format';
 import { evidenceFacts } from './evidenceFacts';
 import { BibliographyExport } from './BibliographyExport';
-import { evidenceTitle } from '../parts/evidenceText';
+import { cellStatusText, evidenceTitle } from '../parts/evidenceText';
 
 /** The evidence ids the session's answers cite, in first-cited order. */
 function citedIds(messages: readonly UIMessage[]): string[] {
@@ -132,9 +132,9 @@ function EvidenceItem({
             {facts.generation ? (
               <>
                 <dt>{t('panel.evidence.generation')}</dt>
-                <dd className="mono" title={facts.generation}>
+                <dd className="mono" title={facts.generation} data-testid="evidence-generation">
                   {facts.generation.slice(0, 8)}
-                  {facts.status ? ` · ${facts.status}` : ''}
+                  {facts.status ? ` · ${cellStatusText(facts.status, t)}` : ''}
                 </dd>
               </>
             ) : null}

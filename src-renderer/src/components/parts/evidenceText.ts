@@ -18,6 +18,11 @@ function cellName(record: Pick<EvidenceRecord, 'kind' | 'envelope'>, t: Translat
   return t('evidence.cellName', { language: env.language === 'r' ? 'R' : 'Python', n: env.cell_number, status: t(`cell.status.${env.status}` as MessageKey) });
 }
 
+/** A cell run's status in the window's language (成功, error…); a status this window has no word for as stored. */
+export function cellStatusText(status: string, t: Translate): string {
+  return CELL_STATUSES.has(status) ? t(`cell.status.${status}` as MessageKey) : status;
+}
+
 /** A citation chip's label: a cell run named in the window's language, any other record as `evidenceLabel` names it. */
 export function evidenceChipLabel(record: Pick<EvidenceRecord, 'kind' | 'title' | 'envelope'>, t: Translate): string {
   return cellName(record, t) ?? evidenceLabel(record);
