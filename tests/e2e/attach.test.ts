@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { launchChromium, openShell, saveShot, type Shell } from '../support/e2e/app';
 import { ANSWER } from '../support/e2e/research';
 import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
@@ -79,7 +79,7 @@ describe('composer: attach files into the workspace', () => {
     const box = page.getByTestId('composer-input');
     await box.fill('Summarize the attached table.');
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('composer-attachments-en.png') });
+    await saveShot(page, 'composer-attachments-en.png');
     await box.press('Enter');
 
     const sent = 'Summarize the attached table.\n\nAttached: uploads/data.csv, uploads/notes.txt';

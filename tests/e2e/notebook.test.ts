@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { launchChromium, openShell, saveShot, type Shell } from '../support/e2e/app';
 
 /**
  * Issue 25, working in the Notebook tab against the real core: the user writes a cell,
@@ -111,7 +111,7 @@ describe('Working in the Notebook tab', () => {
     await plot.getByTestId('cell-figure-img').click();
     expect(await plot.getByTestId('cell-figure-img').getAttribute('class')).toBeNull();
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('notebook-user-cells-en.png'), fullPage: true });
+    await saveShot(page, 'notebook-user-cells-en.png', { fullPage: true });
 
     // An R cell's data.frame value is a real table too (worker.R sends its data), sortable.
     await notebook.getByTestId('notebook-add-r').click();

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { launchChromium, openShell, saveShot, type Shell } from '../support/e2e/app';
 
 /**
  * A notebook cell against the real core: the user's cell goes through `kernel.execute`
@@ -57,7 +57,7 @@ describe('A notebook cell in the session’s kernel', () => {
     expect(await error.textContent()).toContain('line 2');
     expect(await error.locator('pre').textContent()).toContain('answer / 0');
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('notebook-cell-error-en.png') });
+    await saveShot(page, 'notebook-cell-error-en.png');
 
     // The kernel kept what the failing cell assigned before it failed.
     await box.fill('print(answer + 1)');

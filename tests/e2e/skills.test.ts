@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { launchChromium, openShell, saveShot, type Shell } from '../support/e2e/app';
 import { ANSWER } from '../support/e2e/research';
 import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
@@ -79,7 +79,7 @@ describe('skills: the Skills page and @ in the composer', () => {
     await detail.getByRole('heading', { name: 'Gel notes' }).waitFor();
     expect(await detail.textContent()).toContain(path.join(shell.dataDir, 'skills', 'gel-notes'));
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('skills-page-en.png') });
+    await saveShot(page, 'skills-page-en.png');
   });
 
   it('attaches a skill picked with @: its text follows the message the model receives', async () => {
@@ -109,7 +109,7 @@ describe('skills: the Skills page and @ in the composer', () => {
     await python.waitFor();
     expect(await python.getAttribute('data-state')).toBe('none');
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('skills-attached-kernels-en.png') });
+    await saveShot(page, 'skills-attached-kernels-en.png');
   });
 
   it('a skill switched off on the Skills page is not in the next request’s catalogue', async () => {

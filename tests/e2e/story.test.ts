@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL } from '../../src-main/core/demo/insulinStory';
 import { verifyExport } from '../../src-main/core/export/verify';
 import { DEMO_MODEL_ID, isReplayTitle } from '../../src-renderer/src/store/replay';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { launchChromium, openShell, saveShot, type Shell } from '../support/e2e/app';
 import { PROJECT_ROOT } from '../support/e2e/build';
 
 const CELL_STATUS_ZH: Record<string, string> = { ok: '成功', error: '出错', interrupted: '已中断', died: '内核崩溃' };
@@ -55,12 +55,7 @@ describe('the insulin story in the workbench (Try the demo)', () => {
     await browser?.close();
   });
 
-  async function shot(name: string) {
-    await page.evaluate('document.fonts.ready.then(() => true)');
-    const target = await screenshotPath(name);
-    await page.screenshot({ path: target });
-    return target;
-  }
+  const shot = (name: string) => saveShot(page, name);
   const language = (name: 'English' | '中文') => page.getByRole('button', { name }).click();
   // Then two frames: messages are content-visibility: auto, so the frame right after a jump can
   // still skip the ones it brought into view (a screenshot then showed a blank where they are).

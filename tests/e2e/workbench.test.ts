@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshotPath } from '../support/e2e/app';
+import { saveShot } from '../support/e2e/app';
 import { ANSWER, QUESTION, researchScript } from '../support/e2e/research';
 import { e2eSuite, scriptedModelEnv } from '../support/e2e/suite';
 
@@ -15,10 +15,7 @@ describe('workbench: a research conversation', () => {
     // If a UniProt connector is wired, it fails fast on a closed loopback port.
     scriptedModelEnv(baseUrl, 'sk-e2e-never-shown-7788', { OPENAI4S_UNIPROT_BASE_URL: 'http://127.0.0.1:9' });
 
-  async function shot(page: Page, name: string) {
-    await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath(name) });
-  }
+  const shot = (page: Page, name: string) => saveShot(page, name);
 
   async function send(page: Page, text: string) {
     const box = page.getByTestId('composer-input');

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openShell, screenshotPath, type Shell } from '../support/e2e/app';
+import { launchChromium, openShell, saveShot, type Shell } from '../support/e2e/app';
 import { ANSWER } from '../support/e2e/research';
 import { startScriptedModel, type ScriptedModel } from '../support/scriptedModel';
 
@@ -77,7 +77,7 @@ describe('Workspace files in the Notebook tab', () => {
     const saved = shell.core.provenance.artifacts.list(session.id).find((a) => a.path === 'results/counts.csv');
     expect(saved?.latest.provenance.producer).toEqual({ kind: 'user' });
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await page.screenshot({ path: await screenshotPath('notebook-workspace-files-en.png'), fullPage: true });
+    await saveShot(page, 'notebook-workspace-files-en.png', { fullPage: true });
 
     // Sent: the model's request names the attached workspace file.
     const box = page.getByTestId('composer-input');

@@ -158,10 +158,27 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
     ),
   );
   if (needed > 0) await page.setViewportSize({ width: size.width, height: size.height + needed });
-  await page.evaluate('document.fonts.ready.then(() => true)');
-  const file = await screenshotPath(name);
-  await page.screenshot({ path: file });
+  const file = await saveShot(page, name);
   await page.setViewportSize(size);
+  return file;
+}
+
+/**
+ * Before a screenshot: no model text still shown as the plain-text stand-in it has until the
+ * markdown renderer's chunk has loaded, fonts loaded, and two frames painted (messages are
+ * content-visibility: auto, so the frame right after a scroll may skip the ones it brought in).
+ */
+export async function settleForScreenshot(page: Page): Promise<void> {
+  await page.locator('[data-markdown="loading"]').first().waitFor({ state: 'detached', timeout: 15_000 });
+  // Strings, not functions: the page's CSP allows evaluate, not waitForFunction strings.
+  await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
+}
+
+/** A settled screenshot of the viewport (or the whole page) saved under test-results/ as `name`. */
+export async function saveShot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+  await settleForScreenshot(page);
+  const file = await screenshotPath(name);
+  await page.screenshot({ path: file, ...options });
   return file;
 }
 
