@@ -42,6 +42,9 @@ const ENGLISH: Record<ActivityLabelKey, string> = {
   forgetId: 'Forgetting {id}',
   runTool: 'Running {tool}',
   runToolOn: 'Running {tool} ({target})',
+  delegateOne: 'Starting a child agent: "{task}"',
+  delegateMany: 'Starting {count} child agents',
+  collectChildren: 'Waiting for the child agents’ results',
   approval: 'Waiting for your approval: {tool} → {target}',
   cell: 'Running {language} code',
   cellNumbered: '{language} cell {number}',
@@ -73,6 +76,11 @@ export function labelCall(name: string, args: unknown): ActivityLabel {
       return str(a.text) ? { key: 'rememberText', params: { text: clip(str(a.text)!, 60) } } : { key: 'remember' };
     case 'forget':
       return str(a.id) ? { key: 'forgetId', params: { id: clip(str(a.id)!, 60) } } : { key: 'forget' };
+    case 'delegate_task':
+      if (Array.isArray(a.tasks)) return { key: 'delegateMany', params: { count: a.tasks.length } };
+      return str(a.task) ? { key: 'delegateOne', params: { task: clip(str(a.task)!, 60) } } : { key: 'runTool', params: { tool: name } };
+    case 'collect_children':
+      return { key: 'collectChildren' };
     default: {
       const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
       const tool = clip(name, 60);

@@ -37,6 +37,10 @@ describe('activity steps: what the run is doing now', () => {
     expect(labelCall('science_search', { database: 'uniprot', query: 'insulin human' })).toEqual({ key: 'searchFor', params: { db: 'UniProt', query: 'insulin human' } });
     expect(labelCall('web_fetch', { url: 'https://example.org/a' })).toEqual({ key: 'readUrl', params: { url: 'https://example.org/a' } });
     expect(labelCall('read_file', { path: 'data/x.csv' })).toEqual({ key: 'runToolOn', params: { tool: 'read_file', target: 'data/x.csv' } });
+    // Delegation says what it starts and what it waits for, not the tool's name.
+    expect(labelCall('delegate_task', { tasks: [{ task: 'a' }, { task: 'b' }] })).toEqual({ key: 'delegateMany', params: { count: 2 } });
+    expect(describeCall('delegate_task', { task: 'Survey insulin structures' })).toBe('Starting a child agent: "Survey insulin structures"');
+    expect(describeCall('collect_children', {})).toBe('Waiting for the child agents’ results');
     const h = harness();
     h.steps.toolsStarted([call('c1', 'web_search', { query: 'my key sk-proj-abcdefghijklmnopqrstuvwx' })]);
     // A key pasted into the arguments is scrubbed from the label as from the title.
