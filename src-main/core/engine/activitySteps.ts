@@ -42,6 +42,14 @@ const ENGLISH: Record<ActivityLabelKey, string> = {
   forgetId: 'Forgetting {id}',
   runTool: 'Running {tool}',
   runToolOn: 'Running {tool} ({target})',
+  readFile: 'Reading {path}',
+  listDir: 'Listing {path}',
+  writeFile: 'Writing {path}',
+  editFile: 'Editing {path}',
+  readPdf: 'Reading the PDF {path}',
+  searchFiles: 'Searching the files for "{pattern}"',
+  loadSkill: 'Loading the skill {name}',
+  saveArtifact: 'Saving {path} as an artifact',
   delegateOne: 'Starting a child agent: "{task}"',
   delegateMany: 'Starting {count} child agents',
   collectChildren: 'Waiting for the child agents’ results',
@@ -76,18 +84,43 @@ export function labelCall(name: string, args: unknown): ActivityLabel {
       return str(a.text) ? { key: 'rememberText', params: { text: clip(str(a.text)!, 60) } } : { key: 'remember' };
     case 'forget':
       return str(a.id) ? { key: 'forgetId', params: { id: clip(str(a.id)!, 60) } } : { key: 'forget' };
+    case 'read_text_file':
+    case 'list_dir':
+    case 'write_file':
+    case 'edit_file':
+    case 'read_pdf':
+    case 'save_artifact': {
+      const path = str(a.path) ?? (name === 'list_dir' ? '.' : null);
+      if (path) return { key: PATH_LABELS[name]!, params: { path: clip(path, 60) } };
+      break;
+    }
+    case 'glob_files':
+    case 'content_search':
+      if (str(a.pattern)) return { key: 'searchFiles', params: { pattern: clip(str(a.pattern)!, 60) } };
+      break;
+    case 'load_skill':
+      if (str(a.name)) return { key: 'loadSkill', params: { name: clip(str(a.name)!, 60) } };
+      break;
     case 'delegate_task':
       if (Array.isArray(a.tasks)) return { key: 'delegateMany', params: { count: a.tasks.length } };
       return str(a.task) ? { key: 'delegateOne', params: { task: clip(str(a.task)!, 60) } } : { key: 'runTool', params: { tool: name } };
     case 'collect_children':
       return { key: 'collectChildren' };
-    default: {
-      const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
-      const tool = clip(name, 60);
-      return target ? { key: 'runToolOn', params: { tool, target: clip(target, 60) } } : { key: 'runTool', params: { tool } };
-    }
   }
+  const target = str(a.path) ?? query ?? str(a.name) ?? str(a.id);
+  const tool = clip(name, 60);
+  return target ? { key: 'runToolOn', params: { tool, target: clip(target, 60) } } : { key: 'runTool', params: { tool } };
 }
+
+/** The workspace tools a step names by the path they act on. */
+const PATH_LABELS: Record<string, ActivityLabelKey> = {
+  read_text_file: 'readFile',
+  list_dir: 'listDir',
+  write_file: 'writeFile',
+  edit_file: 'editFile',
+  read_pdf: 'readPdf',
+  save_artifact: 'saveArtifact',
+};
 
 /** What a tool call is doing, in a few English words: `Searching UniProt for "insulin"`, `Running read_file (data/x.csv)`. */
 export function describeCall(name: string, args: unknown): string {

@@ -37,6 +37,13 @@ describe('activity steps: what the run is doing now', () => {
     expect(labelCall('science_search', { database: 'uniprot', query: 'insulin human' })).toEqual({ key: 'searchFor', params: { db: 'UniProt', query: 'insulin human' } });
     expect(labelCall('web_fetch', { url: 'https://example.org/a' })).toEqual({ key: 'readUrl', params: { url: 'https://example.org/a' } });
     expect(labelCall('read_file', { path: 'data/x.csv' })).toEqual({ key: 'runToolOn', params: { tool: 'read_file', target: 'data/x.csv' } });
+    // Workspace tools name the path they act on (read_file above is a name no tool has: it stays generic).
+    expect(describeCall('read_text_file', { path: 'data/f0.txt' })).toBe('Reading data/f0.txt');
+    expect(labelCall('list_dir', {})).toEqual({ key: 'listDir', params: { path: '.' } });
+    expect(labelCall('content_search', { pattern: 'INS_HUMAN' })).toEqual({ key: 'searchFiles', params: { pattern: 'INS_HUMAN' } });
+    expect(labelCall('load_skill', { name: 'gel-notes' })).toEqual({ key: 'loadSkill', params: { name: 'gel-notes' } });
+    // Without the argument it names, a call falls back to the tool's name.
+    expect(labelCall('write_file', {})).toEqual({ key: 'runTool', params: { tool: 'write_file' } });
     // Delegation says what it starts and what it waits for, not the tool's name.
     expect(labelCall('delegate_task', { tasks: [{ task: 'a' }, { task: 'b' }] })).toEqual({ key: 'delegateMany', params: { count: 2 } });
     expect(describeCall('delegate_task', { task: 'Survey insulin structures' })).toBe('Starting a child agent: "Survey insulin structures"');

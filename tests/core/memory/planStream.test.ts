@@ -109,7 +109,7 @@ describe('the visible plan and memory', () => {
 
     // What the engine did, nested under the plan step that was running.
     const activities = steps.filter((s) => s.kind === 'activity');
-    expect(activities.find((s) => s.title === 'Running list_dir (.)')).toMatchObject({ status: 'completed', parentId: 'plan-search' });
+    expect(activities.find((s) => s.title === 'Listing .')).toMatchObject({ status: 'completed', parentId: 'plan-search' });
     expect(activities.filter((s) => s.title.startsWith('Remembering "')).map((s) => s.status).sort()).toEqual(['completed', 'failed']);
     const cellPart = message!.parts.find((p) => p.type === 'data-cell') as { data: { stdout?: string; stderr?: string; error?: unknown } };
     expect(cellPart.data.error ?? null, JSON.stringify(cellPart.data)).toBeNull();
