@@ -12,30 +12,30 @@ import { fakeBridgeApi, memoryStorage } from './support';
 
 const SESSION = 'session-v';
 
-/** main: one Python kernel whose state, generation, holder and names the test sets. */
+/** main: a Python kernel whose state, generation, holder and names the test sets, and an R kernel (not started unless the test starts it). */
 function backend() {
-  const kernel: { state: KernelState; generation: string | null; holder: KernelLeaseOwner | null; names: string[] } = {
+  const kernel: { state: KernelState; generation: string | null; holder: KernelLeaseOwner | null; names: string[]; r: { state: KernelState; generation: string | null } } = {
     state: 'idle',
     generation: 'gen-1',
     holder: null,
     names: ['counts'],
+    r: { state: 'none', generation: null },
   };
   const status = (): KernelStatus => ({
     sessionId: SESSION,
     lease: { holder: kernel.holder, since: null, waiting: [] },
     slots: [
       { language: 'python', state: kernel.state, generation: kernel.generation, sandbox: { state: 'sandboxed', backend: 'bwrap' }, startedAt: null, cells: 1 },
-      { language: 'r', state: 'none', generation: null, sandbox: null, startedAt: null, cells: 0 },
+      { language: 'r', state: kernel.r.state, generation: kernel.r.generation, sandbox: null, startedAt: null, cells: 0 },
     ],
   });
-  const variables = (): KernelVariables => ({
-    language: 'python',
-    generation: kernel.generation,
-    variables: kernel.generation ? kernel.names.map((name) => ({ name, type: 'int', shape: null, preview: '1' })) : [],
-  });
-  const answer = (route: string): Envelope<unknown> => {
+  const variables = (language: 'python' | 'r'): KernelVariables => {
+    if (language === 'r') return { language, generation: kernel.r.generation, variables: kernel.r.generation ? [{ name: 'fit', type: 'lm', shape: 'len 12', preview: 'List of 12' }] : [] };
+    return { language, generation: kernel.generation, variables: kernel.generation ? kernel.names.map((name) => ({ name, type: 'int', shape: null, preview: '1' })) : [] };
+  };
+  const answer = (route: string, input?: unknown): Envelope<unknown> => {
     if (route === 'kernel.status') return { ok: true, data: status() };
-    if (route === 'kernel.variables') return { ok: true, data: variables() };
+    if (route === 'kernel.variables') return { ok: true, data: variables((input as { language: 'python' | 'r' }).language) };
     if (route === 'notebook.cells') return { ok: true, data: [] };
     return { ok: false, error: { code: 'internal', message: `no ${route} in this test` } };
   };
@@ -113,6 +113,24 @@ describe('variables view', () => {
     stream(store, [{ type: 'finish' }]);
     await waitFor(() => expect(names()).toEqual(['counts', 'df']));
     expect(listings()).toBe(2);
+  });
+
+  it('shows R’s names when only the R kernel runs, until the user picks a language', async () => {
+    const { main, store } = renderNotebook();
+    main.kernel.state = 'none';
+    main.kernel.generation = null;
+    main.kernel.r = { state: 'idle', generation: 'gen-r' };
+    await act(() => store.getState().loadKernels(SESSION));
+    await waitFor(() => expect(names()).toEqual(['fit']));
+    expect((screen.getByTestId('variables-language') as HTMLSelectElement).value).toBe('r');
+    // Picked by hand: it stays, whatever runs.
+    fireEvent.change(screen.getByTestId('variables-language'), { target: { value: 'python' } });
+    await waitFor(() => expect(screen.getByTestId('variables-empty').textContent).toBe('The Python kernel is not running; its variables show here once a cell runs.'));
+    main.kernel.state = 'idle';
+    main.kernel.generation = 'gen-1';
+    await act(() => store.getState().loadKernels(SESSION));
+    await waitFor(() => expect(names()).toEqual(['counts']));
+    expect((screen.getByTestId('variables-language') as HTMLSelectElement).value).toBe('python');
   });
 
   it('reads again after a restart, and not again while nothing changed', async () => {

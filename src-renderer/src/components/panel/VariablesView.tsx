@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { KernelLanguage } from '../../../../src-preload/contract';
+import type { KernelLanguage, KernelSlotStatus } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { agentWorking } from '../../store/conversationReducer';
@@ -17,7 +17,8 @@ const LANGUAGES: readonly KernelLanguage[] = ['python', 'r'];
  * opens and whenever the names may have changed (a cell of the agent or the user ended, the
  * kernel restarted or stopped), once nobody holds the kernels. It is never read while the
  * agent's turn holds them: the listing would wait behind the whole turn, so it comes when
- * the turn ends. Refresh asks at once.
+ * the turn ends. Refresh asks at once. It shows Python's names, or R's when only the R kernel
+ * runs (a session whose agent works in R), until the user picks a language for the session.
  */
 export function VariablesView({ sessionId }: { sessionId: string }) {
   const t = useT();
@@ -25,14 +26,16 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
   const variables = useAppStore((s) => s.notebook.variables);
   const mine = useAppStore((s) => s.notebook.sessionId === sessionId);
   const rows = mine ? (variables.data?.variables ?? null) : null;
-  const [language, setLanguage] = useState<KernelLanguage>(variables.language);
+  const [chosen, setChosen] = useState<{ sessionId: string; language: KernelLanguage } | null>(null);
+  const onlyR = useAppStore((s) => onlyRRunning(s, sessionId));
+  const language: KernelLanguage = chosen?.sessionId === sessionId ? chosen.language : onlyR ? 'r' : 'python';
   useFollowKernel(sessionId, language);
   return (
     <section className="variables-view" aria-label={t('notebook.variables.title')} data-testid="variables-view" data-status={mine ? variables.status : 'idle'}>
       <div className="user-notebook-bar">
         <strong className="small">{t('notebook.variables.title')}</strong>
         <span className="grow" />
-        <select aria-label={t('codeRunner.language')} data-testid="variables-language" value={language} onChange={(e) => setLanguage(e.target.value as KernelLanguage)}>
+        <select aria-label={t('codeRunner.language')} data-testid="variables-language" value={language} onChange={(e) => setChosen({ sessionId, language: e.target.value as KernelLanguage })}>
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>
               {t(`kernel.language.${l}`)}
@@ -91,6 +94,15 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
       ) : null}
     </section>
   );
+}
+
+const live = (slot: KernelSlotStatus | undefined) => !!slot?.generation && slot.state !== 'none' && slot.state !== 'dead';
+
+/** The session's R kernel runs and its Python kernel does not. */
+function onlyRRunning(s: AppState, sessionId: string): boolean {
+  if (s.kernels.sessionId !== sessionId || !s.kernels.data) return false;
+  const slots = s.kernels.data.slots;
+  return !live(slots.find((k) => k.language === 'python')) && live(slots.find((k) => k.language === 'r'));
 }
 
 /** Reads the variables again when what the kernel holds may have changed (see VariablesView). */
