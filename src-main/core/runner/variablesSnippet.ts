@@ -6,26 +6,39 @@ import type { KernelVariable } from '../../../src-preload/contract/notebook';
  * type, shape and a short plain-text preview, one tab-separated line each behind a
  * marker, and leaves nothing behind in the namespace. Modules, functions and classes are
  * left out (they are not data); so are private names and the host SDK.
+ *
+ * The view reads after every cell, so one slow value must not hold the kernel: in Python each
+ * value's shape and preview get half a second (a SIGALRM timer, the previous handler and timer
+ * put back after) and the whole listing five; a value over its time shows as such. (A preview
+ * stuck in C code ignores the timer; the listing's own limit then interrupts the kernel.)
  */
 
 const MARKER = '\u0002OPENAI4S_VAR';
 /** Names at most; a namespace with more shows the first ones alphabetically. */
 const MAX_VARIABLES = 200;
+/** Seconds one Python value's shape and preview may take, and the whole listing. */
+const VALUE_SECONDS = 0.5;
+const LISTING_SECONDS = 5;
 
 const PYTHON = String.raw`def _openai4s_variables():
-    import reprlib, types
+    import reprlib, signal, time, types
     short = reprlib.Repr()
     short.maxstring, short.maxother, short.maxlist, short.maxdict = 120, 120, 8, 8
     clean = lambda text: " ".join(str(text).split())[:160]
-    shown = 0
-    g = globals()
-    for name in sorted(g):
-        if name.startswith("_") or name in ("host", "HostError", "In", "Out", "exit", "quit", "get_ipython"):
-            continue
-        value = g[name]
-        if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)):
-            continue
-        kind = type(value).__name__
+
+    class Slow(Exception):
+        pass
+
+    def alarm(signum, frame):
+        raise Slow()
+
+    try:
+        previous = signal.signal(signal.SIGALRM, alarm), signal.getitimer(signal.ITIMER_REAL)
+    except (ValueError, OSError, AttributeError):
+        previous = None  # not the main thread, or no SIGALRM here: no per-value bound
+    ends = time.monotonic() + ${LISTING_SECONDS}
+
+    def describe(value, kind):
         shape = getattr(value, "shape", None)
         if isinstance(shape, tuple):
             shape = " x ".join(str(d) for d in shape)
@@ -41,12 +54,43 @@ const PYTHON = String.raw`def _openai4s_variables():
                 preview = short.repr(value)
             else:
                 preview = repr(value)
+        except Slow:
+            raise
         except Exception as exc:
             preview = "<repr failed: %s>" % type(exc).__name__
-        print("\x02OPENAI4S_VAR\t%s\t%s\t%s\t%s" % (name, clean(kind), clean(shape), clean(preview)))
-        shown += 1
-        if shown >= ${MAX_VARIABLES}:
-            break
+        return shape, preview
+
+    try:
+        shown = 0
+        g = globals()
+        for name in sorted(g):
+            if name.startswith("_") or name in ("host", "HostError", "In", "Out", "exit", "quit", "get_ipython"):
+                continue
+            value = g[name]
+            if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)):
+                continue
+            if time.monotonic() > ends:
+                break
+            kind = type(value).__name__
+            try:
+                if previous:
+                    signal.setitimer(signal.ITIMER_REAL, ${VALUE_SECONDS})
+                try:
+                    shape, preview = describe(value, kind)
+                finally:
+                    if previous:
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+            except Slow:
+                shape, preview = "", "<preview took too long>"
+            print("\x02OPENAI4S_VAR\t%s\t%s\t%s\t%s" % (name, clean(kind), clean(shape), clean(preview)))
+            shown += 1
+            if shown >= ${MAX_VARIABLES}:
+                break
+    finally:
+        if previous:
+            signal.signal(signal.SIGALRM, previous[0])
+            if previous[1][0] > 0:
+                signal.setitimer(signal.ITIMER_REAL, *previous[1])
 _openai4s_variables()
 del _openai4s_variables
 `;

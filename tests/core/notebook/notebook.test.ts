@@ -218,6 +218,25 @@ describe('user cells in the session kernel', () => {
     expect(core.kernels.status(session.id).slots.find((s) => s.language === 'r')?.state).toBe('none');
   }, 120_000);
 
+  it('a value whose preview is slow shows as such, and costs the kernel nothing (its state and SIGALRM handler stay)', async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('slow repr');
+    const handlers = createHandlers(core);
+    const made = await handlers['kernel.execute'](
+      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nslow = Slow()\nn = 7' },
+      caller,
+    );
+    expect(made.status).toBe('ok');
+    const vars = await handlers['kernel.variables']({ sessionId: session.id, language: 'python' }, caller);
+    expect(vars.generation).toBe(made.generation);
+    expect(vars.variables).toEqual([
+      { name: 'n', type: 'int', shape: null, preview: '7' },
+      { name: 'slow', type: 'Slow', shape: null, preview: '<preview took too long>' },
+    ]);
+    const after = await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: 'print(n, signal.getsignal(signal.SIGALRM) is signal.SIG_DFL)' }, caller);
+    expect(after).toMatchObject({ status: 'ok', stdout: '7 True\n', generation: made.generation });
+  }, 120_000);
+
   it("an R cell: the variables view lists its data.frame (and none of the worker's own names), and the value comes back as a table display", async () => {
     const { core } = await start();
     const session = core.ledger.createSession('r notebook');
