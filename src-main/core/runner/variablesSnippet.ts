@@ -26,7 +26,7 @@ const PYTHON = String.raw`def _openai4s_variables():
     short.maxstring, short.maxother, short.maxlist, short.maxdict = 120, 120, 8, 8
     clean = lambda text: " ".join(str(text).split())[:160]
 
-    class Slow(Exception):
+    class Slow(BaseException):  # not an Exception: the except clauses around len() and repr() must not catch it
         pass
 
     def alarm(signum, frame):
@@ -54,8 +54,6 @@ const PYTHON = String.raw`def _openai4s_variables():
                 preview = short.repr(value)
             else:
                 preview = repr(value)
-        except Slow:
-            raise
         except Exception as exc:
             preview = "<repr failed: %s>" % type(exc).__name__
         return shape, preview

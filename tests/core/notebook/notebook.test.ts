@@ -223,7 +223,7 @@ describe('user cells in the session kernel', () => {
     const session = core.ledger.createSession('slow repr');
     const handlers = createHandlers(core);
     const made = await handlers['kernel.execute'](
-      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nslow = Slow()\nn = 7' },
+      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nclass SlowLen(Slow):\n    def __len__(self):\n        time.sleep(3)\n        return 1\nslow = Slow()\nslow_len = SlowLen()\nn = 7' },
       caller,
     );
     expect(made.status).toBe('ok');
@@ -232,6 +232,8 @@ describe('user cells in the session kernel', () => {
     expect(vars.variables).toEqual([
       { name: 'n', type: 'int', shape: null, preview: '7' },
       { name: 'slow', type: 'Slow', shape: null, preview: '<preview took too long>' },
+      // Slow in len() too: the timer is not swallowed by the shape's own error handling.
+      { name: 'slow_len', type: 'SlowLen', shape: null, preview: '<preview took too long>' },
     ]);
     const after = await handlers['kernel.execute']({ sessionId: session.id, language: 'python', code: 'print(n, signal.getsignal(signal.SIGALRM) is signal.SIG_DFL)' }, caller);
     expect(after).toMatchObject({ status: 'ok', stdout: '7 True\n', generation: made.generation });
