@@ -111,6 +111,18 @@ describe('sending without a ready provider', () => {
   });
 });
 
+/** The setup dialog of `providerId`, over the providers main lists. */
+async function openSetupDialog(store: ReturnType<typeof setup>['store'], providerId: string): Promise<HTMLElement> {
+  await store.getState().loadProviders();
+  store.getState().openSetup(providerId);
+  render(
+    <StoreProvider store={store}>
+      <SetupDialog />
+    </StoreProvider>,
+  );
+  return screen.findByTestId('setup-dialog');
+}
+
 describe('Test connection in the form', () => {
   it('explains a refused connection in words, the raw message behind details', async () => {
     const failed: ConnectionTestResult = {
@@ -122,14 +134,7 @@ describe('Test connection in the form', () => {
       problem: { errorType: 'network', code: 'ECONNREFUSED', status: null, message: 'Cannot connect to API: connect ECONNREFUSED 127.0.0.1:11434' },
     };
     const { store } = setup(firstRunProviders(), (route) => (route === 'provider.test' ? { ok: true, data: failed } : null));
-    await store.getState().loadProviders();
-    store.getState().openSetup('ollama');
-    render(
-      <StoreProvider store={store}>
-        <SetupDialog />
-      </StoreProvider>,
-    );
-    const dialog = await screen.findByTestId('setup-dialog');
+    const dialog = await openSetupDialog(store, 'ollama');
     expect(within(dialog).getByTestId('not-running').textContent).toContain('ollama serve');
     await act(async () => fireEvent.click(within(dialog).getByTestId('setup-test')));
     const outcome = await within(dialog).findByTestId('test-outcome');
@@ -143,15 +148,8 @@ describe('where keys cannot be stored', () => {
   it('says why in the window’s language, from the case main names (no keyring: the backend that would store them unprotected)', async () => {
     const reason = 'No keyring is running (safeStorage backend "basic_text" would store keys unprotected). Start GNOME Keyring or KWallet, or set OPENAI4S_<PROVIDER>_API_KEY in the environment instead.';
     const { store } = setup({ ...firstRunProviders(), keyStorage: { available: false, reason, code: 'no-keyring', backend: 'basic_text' } });
-    await store.getState().loadProviders();
     store.getState().setLanguage('zh-CN');
-    store.getState().openSetup('ark');
-    render(
-      <StoreProvider store={store}>
-        <SetupDialog />
-      </StoreProvider>,
-    );
-    const dialog = await screen.findByTestId('setup-dialog');
+    const dialog = await openSetupDialog(store, 'ark');
     expect(within(dialog).getByTestId('no-key-storage').textContent).toBe(
       '此处无法保存密钥：没有运行中的密钥环（“basic_text”存储会让密钥处于未受保护状态）。请启动 GNOME Keyring 或 KWallet，或改在环境变量中设置 OPENAI4S_<PROVIDER>_API_KEY。',
     );
@@ -163,14 +161,7 @@ describe('where keys cannot be stored', () => {
 
   it('keeps main’s own words for a case it does not name', async () => {
     const { store } = setup({ ...firstRunProviders(), keyStorage: { available: false, reason: 'a reason this window has no words for' } });
-    await store.getState().loadProviders();
-    store.getState().openSetup('ark');
-    render(
-      <StoreProvider store={store}>
-        <SetupDialog />
-      </StoreProvider>,
-    );
-    const dialog = await screen.findByTestId('setup-dialog');
+    const dialog = await openSetupDialog(store, 'ark');
     expect(within(dialog).getByTestId('no-key-storage').textContent).toBe('Keys cannot be stored here: a reason this window has no words for');
   });
 });

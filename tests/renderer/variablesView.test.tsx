@@ -133,6 +133,30 @@ describe('variables view', () => {
     expect((screen.getByTestId('variables-language') as HTMLSelectElement).value).toBe('python');
   });
 
+  it('keeps the names on screen while it reads them again', async () => {
+    const { api, main, store } = renderNotebook();
+    await waitFor(() => expect(names()).toEqual(['counts']));
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const invoke = api.invoke.bind(api);
+    api.invoke = async (route, input) => {
+      if (route === 'kernel.variables') await held;
+      return invoke(route, input);
+    };
+    main.kernel.names = ['counts', 'df'];
+    let reading!: Promise<void>;
+    act(() => {
+      reading = store.getState().loadVariables(SESSION, 'python');
+    });
+    expect(screen.getByTestId('variables-view').dataset.status).toBe('loading');
+    expect(names()).toEqual(['counts']);
+    await act(async () => {
+      answer();
+      await reading;
+    });
+    expect(names()).toEqual(['counts', 'df']);
+  });
+
   it('reads again after a restart, and not again while nothing changed', async () => {
     const { main, store, listings } = renderNotebook();
     await waitFor(() => expect(listings()).toBe(1));

@@ -4,6 +4,7 @@ import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { READINESS_TONE } from './setup/ProviderChoice';
 import { Pill } from './ui';
+import { keySourceText } from './keySourceText';
 
 /**
  * Every provider the app knows, with the readiness Settings and the composer show (a
@@ -13,14 +14,21 @@ import { Pill } from './ui';
 export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
   const t = useT();
   const view = useAppStore((s) => s.providers.data);
-  const canStore = useAppStore((s) => s.settings.data?.keyStorage.available ?? view?.keyStorage.available ?? false);
+  const canStore = useAppStore(
+    (s) => s.settings.data?.keyStorage.available ?? view?.keyStorage.available ?? false,
+  );
   const setView = useAppStore((s) => s.setView);
   return (
     <section className="card card-wide" data-testid="card-providers">
       <header className="card-head">
         <h2>{t('system.providers.title')}</h2>
         {canStore ? (
-          <button type="button" className="btn" onClick={() => setView('settings')} data-testid="providers-open-settings">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setView('settings')}
+            data-testid="providers-open-settings"
+          >
             {t('system.providers.openSettings')}
           </button>
         ) : null}
@@ -40,32 +48,33 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
             </tr>
           </thead>
           <tbody>
-            {providers.map((p) => (
-              <tr key={p.id} data-testid={`provider-${p.id}`}>
-                <td>
-                  <div className="provider-name">
-                    {p.label}
-                    {p.isDefault ? (
-                      <Pill tone="neutral" testId="provider-default">
-                        {t('system.providers.default')}
-                      </Pill>
-                    ) : null}
-                  </div>
-                  <div className="mono sub">{p.id}</div>
-                </td>
-                <td>
-                  <ProviderState report={p} readiness={view?.providers.find((x) => x.id === p.id)?.readiness.state ?? null} />
-                </td>
-                <td data-testid="key-source">
-                  {p.keySource === 'none' && view?.providers.find((x) => x.id === p.id)?.requiresKey === false
-                    ? t('system.providers.keyNotNeeded')
-                    : t(`system.providers.keySource.${p.keySource}`)}
-                  {p.keyVariable ? <div className="mono sub">{p.keyVariable}</div> : null}
-                </td>
-                <td className="mono">{p.model}</td>
-                <td className="mono url">{p.baseUrl}</td>
-              </tr>
-            ))}
+            {providers.map((p) => {
+              const status = view?.providers.find((x) => x.id === p.id);
+              return (
+                <tr key={p.id} data-testid={`provider-${p.id}`}>
+                  <td>
+                    <div className="provider-name">
+                      {p.label}
+                      {p.isDefault ? (
+                        <Pill tone="neutral" testId="provider-default">
+                          {t('system.providers.default')}
+                        </Pill>
+                      ) : null}
+                    </div>
+                    <div className="mono sub">{p.id}</div>
+                  </td>
+                  <td>
+                    <ProviderState report={p} readiness={status?.readiness.state ?? null} />
+                  </td>
+                  <td data-testid="key-source">
+                    {keySourceText(p.keySource, status?.requiresKey, t)}
+                    {p.keyVariable ? <div className="mono sub">{p.keyVariable}</div> : null}
+                  </td>
+                  <td className="mono">{p.model}</td>
+                  <td className="mono url">{p.baseUrl}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -74,9 +83,20 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
 }
 
 /** Readiness when known (the same words as Settings and the composer), else whether a key is configured. */
-function ProviderState({ report, readiness }: { report: ProviderReport; readiness: keyof typeof READINESS_TONE | null }) {
+function ProviderState({
+  report,
+  readiness,
+}: {
+  report: ProviderReport;
+  readiness: keyof typeof READINESS_TONE | null;
+}) {
   const t = useT();
-  if (readiness) return <Pill tone={READINESS_TONE[readiness]} testId="readiness">{t(`readiness.${readiness}` as MessageKey)}</Pill>;
+  if (readiness)
+    return (
+      <Pill tone={READINESS_TONE[readiness]} testId="readiness">
+        {t(`readiness.${readiness}` as MessageKey)}
+      </Pill>
+    );
   return (
     <Pill tone={report.configured ? 'ok' : 'warn'}>
       {t(report.configured ? 'system.providers.configured' : 'system.providers.notConfigured')}

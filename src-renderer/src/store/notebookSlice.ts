@@ -9,7 +9,7 @@ const EMPTY_NOTEBOOK: NotebookState = {
   entries: [],
   runningAll: false,
   loadError: null,
-  variables: { language: 'python', status: 'idle', data: null, error: null },
+  variables: { status: 'idle', data: null, error: null },
 };
 
 let drafts = 0;
@@ -115,12 +115,17 @@ export const createNotebookSlice =
       },
 
       async loadVariables(sessionId, language) {
-        set((s) => ({ notebook: { ...forSession(sessionId), ...(s.notebook.sessionId === sessionId ? s.notebook : {}), variables: { language, status: 'loading', data: null, error: null } } }));
+        set((s) => {
+          const state = s.notebook.sessionId === sessionId ? s.notebook : forSession(sessionId);
+          // The view reads again after every cell: the names it shows stay until the new ones come, not blink away.
+          const shown = state.variables.data?.language === language ? state.variables.data : null;
+          return { notebook: { ...state, variables: { status: 'loading', data: shown, error: null } } };
+        });
         try {
           const data = await deps.bridge.invoke('kernel.variables', { sessionId, language });
-          set((s) => ({ notebook: { ...s.notebook, variables: { language, status: 'done', data, error: null } } }));
+          set((s) => ({ notebook: { ...s.notebook, variables: { status: 'done', data, error: null } } }));
         } catch (error) {
-          set((s) => ({ notebook: { ...s.notebook, variables: { language, status: 'error', data: null, error: toErrorBody(error).message } } }));
+          set((s) => ({ notebook: { ...s.notebook, variables: { status: 'error', data: null, error: toErrorBody(error).message } } }));
         }
         // The listing ran a cell: a status read meanwhile says busy until the next poll, so read it again.
         if (get().kernels.sessionId === sessionId) await get().loadKernels(sessionId);

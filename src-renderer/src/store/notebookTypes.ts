@@ -21,7 +21,8 @@ export interface NotebookState {
   entries: NotebookEntry[];
   runningAll: boolean;
   loadError: string | null;
-  variables: { language: KernelLanguage; status: 'idle' | 'loading' | 'done' | 'error'; data: KernelVariables | null; error: string | null };
+  /** The last listing (its language is `data.language`); kept on screen while the same language is read again. */
+  variables: { status: 'idle' | 'loading' | 'done' | 'error'; data: KernelVariables | null; error: string | null };
 }
 
 export interface NotebookSlice {

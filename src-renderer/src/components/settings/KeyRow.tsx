@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ProviderStatus, StoredKeyInfo } from '../../../../src-preload/contract';
 import { READINESS_TONE } from '../setup/ProviderChoice';
+import { keySourceText } from '../keySourceText';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
@@ -121,7 +122,7 @@ export function KeyRow({
             {t(`readiness.${provider.readiness.state}` as MessageKey)}
           </span>{' '}
           <span className="muted small" data-testid="key-source">
-            {provider.keySource === 'none' && !provider.requiresKey ? t('system.providers.keyNotNeeded') : t(`system.providers.keySource.${provider.keySource}` as MessageKey)}
+            {keySourceText(provider.keySource, provider.requiresKey, t)}
           </span>
         </>
       }
