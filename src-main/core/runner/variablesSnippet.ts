@@ -7,10 +7,11 @@ import type { KernelVariable } from '../../../src-preload/contract/notebook';
  * marker, and leaves nothing behind in the namespace. Modules, functions and classes are
  * left out (they are not data); so are private names and the host SDK.
  *
- * The view reads after every cell, so one slow value must not hold the kernel: in Python each
- * value's shape and preview get half a second (a SIGALRM timer, the previous handler and timer
- * put back after) and the whole listing five; a value over its time shows as such. (A preview
- * stuck in C code ignores the timer; the listing's own limit then interrupts the kernel.)
+ * The view reads after every cell, so one slow value must not hold the kernel: each value's
+ * shape and preview get half a second (Python: a SIGALRM timer, the previous handler and timer
+ * put back after; R: `setTimeLimit`) and the whole listing five; a value over its time shows as
+ * such. (A preview stuck in C code ignores the timer; the listing's own limit then interrupts
+ * the kernel.) R's active bindings are named, not read: reading one runs its function.
  */
 
 const MARKER = '\u0002OPENAI4S_VAR';
@@ -95,16 +96,39 @@ del _openai4s_variables
 
 const R = String.raw`local({
   clean <- function(x) substr(gsub("[[:space:]]+", " ", paste(x, collapse = " ")), 1, 160)
-  names <- ls(globalenv())
+  # Evaluated under a time limit that R checks between its own steps (a loop in R code stops; a
+  # C call such as Sys.sleep ends first). The limit is lifted again whatever happens.
+  bounded <- function(expr) {
+    setTimeLimit(elapsed = ${VALUE_SECONDS}, transient = TRUE)
+    on.exit(setTimeLimit(elapsed = Inf))
+    expr
+  }
+  ends <- Sys.time() + ${LISTING_SECONDS}
+  env <- globalenv()
   shown <- 0
-  for (n in names) {
-    v <- get(n, envir = globalenv())
-    if (is.function(v) || is.environment(v)) next
-    d <- dim(v)
-    shape <- if (!is.null(d)) paste(d, collapse = " x ") else paste("len", length(v))
-    preview <- if (is.data.frame(v)) paste("columns:", paste(utils::head(names(v), 12), collapse = ", ")) else
-      tryCatch(utils::capture.output(utils::str(v, max.level = 1, give.attr = FALSE, vec.len = 3))[1], error = function(e) "")
-    cat("\002OPENAI4S_VAR", n, clean(class(v)[1]), clean(shape), clean(preview), sep = "\t")
+  for (n in ls(env)) {
+    if (Sys.time() > ends) break
+    # Reading an active binding runs its function: it is named, not read.
+    row <- if (bindingIsActive(n, env)) c("active binding", "", "") else {
+      started <- Sys.time()
+      late <- function() as.numeric(difftime(Sys.time(), started, units = "secs")) >= ${VALUE_SECONDS}
+      kind <- ""  # the expression below runs in this environment: its assignments are seen here
+      tryCatch(bounded({
+        v <- get(n, envir = env)
+        kind <- class(v)[1]
+        if (is.function(v) || is.environment(v)) NULL else {
+          d <- dim(v)
+          shape <- if (!is.null(d)) paste(d, collapse = " x ") else paste("len", length(v))
+          # A failing str() leaves the preview empty; the time limit, also an error, must not end there.
+          preview <- if (is.data.frame(v)) paste("columns:", paste(utils::head(names(v), 12), collapse = ", ")) else
+            tryCatch(utils::capture.output(utils::str(v, max.level = 1, give.attr = FALSE, vec.len = 3))[1],
+                     error = function(e) if (late()) stop(e) else "")
+          c(kind, shape, preview)
+        }
+      }), error = function(e) c(kind, "", if (late()) "<preview took too long>" else paste0("<preview failed: ", conditionMessage(e), ">")))
+    }
+    if (is.null(row)) next
+    cat("\002OPENAI4S_VAR", n, clean(row[1]), clean(row[2]), clean(row[3]), sep = "\t")
     cat("\n")
     shown <- shown + 1
     if (shown >= ${MAX_VARIABLES}) break

@@ -254,6 +254,36 @@ describe('user cells in the session kernel', () => {
     ]);
   }, 120_000);
 
+  it('an R value whose preview is slow shows as such, an active binding is named without running it, and no time limit stays behind', async () => {
+    const { core } = await start();
+    const session = core.ledger.createSession('slow r str');
+    const handlers = createHandlers(core);
+    const code = [
+      'spin <- function(seconds) { t <- Sys.time(); while (as.numeric(Sys.time() - t, units = "secs") < seconds) NULL; invisible(NULL) }',
+      'slow <- structure(list(), class = "slowthing")',
+      'str.slowthing <- function(object, ...) { spin(3); cat("slow\\n") }',
+      'lengthy <- structure(list(), class = "lengthy")',
+      'length.lengthy <- function(x) { spin(3); 1L }',
+      'reads <- 0L',
+      'makeActiveBinding("counter", function() { reads <<- reads + 1L; reads }, globalenv())',
+      'n <- 7L',
+    ].join('\n');
+    const made = await handlers['kernel.execute']({ sessionId: session.id, language: 'r', code }, caller);
+    expect(made.status).toBe('ok');
+    const vars = await handlers['kernel.variables']({ sessionId: session.id, language: 'r' }, caller);
+    expect(vars.generation).toBe(made.generation);
+    expect(vars.variables).toEqual([
+      { name: 'counter', type: 'active binding', shape: null, preview: '' },
+      { name: 'lengthy', type: 'lengthy', shape: null, preview: '<preview took too long>' },
+      { name: 'n', type: 'integer', shape: 'len 1', preview: ' int 7' },
+      { name: 'reads', type: 'integer', shape: 'len 1', preview: ' int 0' },
+      { name: 'slow', type: 'slowthing', shape: null, preview: '<preview took too long>' },
+    ]);
+    // The kernel kept its state, the binding was never read, and a cell may run past half a second again.
+    const after = await handlers['kernel.execute']({ sessionId: session.id, language: 'r', code: 'spin(1); cat(n, reads, "\\n")' }, caller);
+    expect(after).toMatchObject({ status: 'ok', stdout: '7 0 \n', generation: made.generation });
+  }, 120_000);
+
   it("an agent turn waits for the user's cell in progress, sees who holds the kernel, then reads the user's cells in its request", async () => {
     let request = '';
     const { core } = await start([
