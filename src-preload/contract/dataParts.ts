@@ -4,7 +4,7 @@ import type { ApprovalEventData, HostCallEventData } from './approvals';
 import type { ArtifactVersion } from './artifacts';
 import { compactionDataSchema } from './compaction';
 import type { EvidenceRecord } from './evidence';
-import type { KernelCellError, KernelDisplay, KernelSandboxState, KernelUsage } from './kernel';
+import type { KernelCellError, KernelDisplay, KernelExitCause, KernelSandboxState, KernelUsage } from './kernel';
 import type { JsonPatchOperation } from './stream';
 
 /**
@@ -35,8 +35,22 @@ const kernelUsageSchema: z.ZodType<KernelUsage> = z
 
 const sandboxSchema: z.ZodType<KernelSandboxState> = z.discriminatedUnion('state', [
   z.object({ state: z.literal('sandboxed'), backend: z.enum(['bwrap', 'sandbox-exec']) }).strict(),
-  z.object({ state: z.literal('degraded'), reason: z.string() }).strict(),
+  z
+    .object({
+      state: z.literal('degraded'),
+      reason: z.string(),
+      gap: z.enum(['bwrap_missing', 'bwrap_blocked', 'sandbox_exec_missing', 'no_backend']).optional(),
+      detail: z.string().optional(),
+    })
+    .strict(),
   z.object({ state: z.literal('off') }).strict(),
+]);
+
+const kernelExitCauseSchema: z.ZodType<KernelExitCause> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('signal'), signal: z.string() }).strict(),
+  z.object({ kind: z.literal('exit'), code: z.number().int().nullable() }).strict(),
+  z.object({ kind: z.literal('spawn_failed'), file: z.string(), message: z.string() }).strict(),
+  z.object({ kind: z.literal('interrupt_unheeded'), graceMs: z.number() }).strict(),
 ]);
 
 /**
@@ -59,7 +73,7 @@ export const cellDataSchema = z
     usage: kernelUsageSchema.nullable().optional(),
     truncated: z.boolean().optional(),
     sandbox: sandboxSchema.optional(),
-    died: z.object({ reason: z.string(), lost: z.string() }).strict().nullable().optional(),
+    died: z.object({ reason: z.string(), lost: z.string(), cause: kernelExitCauseSchema.optional() }).strict().nullable().optional(),
     /** The running cell's wall-clock limit (the view offers to extend it). */
     timeLimitMs: z.number().int().positive().optional(),
     /** When the running cell was sent to the kernel (ISO): its view counts the time from it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { route } from './define';
+import type { KernelSandboxGap } from './kernel';
 
 /** A version string, or null together with the reason it could not be read. */
 export interface Probe {
@@ -40,6 +41,9 @@ export interface SandboxReport {
   path?: string;
   version?: string | null;
   reason?: string;
+  /** Why it is unavailable, by case (the window says it in its language), and the system's words. */
+  gap?: KernelSandboxGap;
+  detail?: string;
   /** bwrap options this version understands that the sandbox relies on (args, seccomp, disable-userns, size). */
   features?: string[];
 }

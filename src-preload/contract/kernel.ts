@@ -3,10 +3,21 @@ import { route } from './define';
 
 export type KernelLanguage = 'python' | 'r';
 
-/** How a generation is confined: sandboxed, degraded (with the reason), or off by choice. */
+/**
+ * Why kernels run without their sandbox here, for the window to say in its language (with
+ * `detail`, the system's own words, where there are any): bubblewrap is not installed, it is
+ * installed but cannot create namespaces, macOS has no sandbox-exec, or the platform has no
+ * sandbox at all.
+ */
+export type KernelSandboxGap = 'bwrap_missing' | 'bwrap_blocked' | 'sandbox_exec_missing' | 'no_backend';
+
+/**
+ * How a generation is confined: sandboxed, degraded (with the reason), or off by choice.
+ * `reason` is English (for the model, the CLI and logs); `gap` names the case for the window.
+ */
 export type KernelSandboxState =
   | { state: 'sandboxed'; backend: 'bwrap' | 'sandbox-exec' }
-  | { state: 'degraded'; reason: string }
+  | { state: 'degraded'; reason: string; gap?: KernelSandboxGap; detail?: string }
   | { state: 'off' };
 
 export interface KernelUsage {
@@ -36,11 +47,31 @@ export interface KernelDisplay {
   pdfPath?: string;
 }
 
+/**
+ * How a kernel's process ended, for the window to say in its own language. The English
+ * `reason` beside it is for the model, the CLI and logs; results recorded before it lack it.
+ */
+export type KernelExitCause =
+  | { kind: 'signal'; signal: string }
+  | { kind: 'exit'; code: number | null }
+  | { kind: 'spawn_failed'; file: string; message: string }
+  | { kind: 'interrupt_unheeded'; graceMs: number };
+
+/** Why a slot has no running generation, or may not start one (its status's `reason`, by case). */
+export type KernelSlotCause =
+  | { kind: 'ended'; generation: string; exit: KernelExitCause }
+  | { kind: 'idle_shutdown'; idleSeconds: number }
+  | { kind: 'restarted'; generation: string }
+  | { kind: 'crash_loop'; failures: number; lastError: string }
+  | { kind: 'session_closed' };
+
 export interface KernelDeath {
   /** In words: "killed by SIGKILL", "exited with code 1", "interrupt did not stop it". */
   reason: string;
   /** What the user lost, said plainly. */
   lost: string;
+  /** The same by case, for the window's language. */
+  cause?: KernelExitCause;
 }
 
 export interface KernelCellResult {
@@ -91,6 +122,8 @@ export interface KernelSlotStatus {
   cells: number;
   /** Why the slot is dead or what happened to the last generation. */
   reason?: string;
+  /** The same by case, for the window's language. */
+  cause?: KernelSlotCause;
 }
 
 /** Who holds a session's kernels (issue 25): an agent turn, a user's cell, an environment switch. */

@@ -56,6 +56,6 @@ describe('the time limit of a running cell', () => {
       () => ({ ok: true, data: null }),
     );
     expect(screen.queryByTestId('cell-limit')).toBeNull();
-    expect(screen.getByTestId('cell-time-limit').textContent).toContain('hit its wall-clock limit of 30 min');
+    expect(screen.getByTestId('cell-time-limit').textContent).toContain('hit its time limit of 30 min');
   });
 });

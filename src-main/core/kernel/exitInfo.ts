@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { KernelExitCause } from '../../../src-preload/contract/kernel';
 
 /** How a worker process ended. */
 export interface ExitInfo {
@@ -6,13 +7,29 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
   /** In words, for the user. */
   reason: string;
+  /** The same by case, for the window's language. */
+  cause: KernelExitCause;
 }
 
 const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map(([k, v]) => [v, k]));
 
-export function describeExit(code: number | null, signal: NodeJS.Signals | null, sandboxed: boolean): string {
-  if (signal) return `killed by ${signal}`;
-  // bwrap reports a child killed by signal N as exit code 128+N.
-  if (sandboxed && code !== null && code > 128 && SIGNAL_NAMES[code - 128]) return `killed by ${SIGNAL_NAMES[code - 128]}`;
-  return `exited with code ${code}`;
+/** The case of a worker's end: a signal (bwrap reports a child killed by signal N as exit code 128+N) or an exit code. */
+export function exitCause(code: number | null, signal: NodeJS.Signals | null, sandboxed: boolean): KernelExitCause {
+  if (signal) return { kind: 'signal', signal };
+  if (sandboxed && code !== null && code > 128 && SIGNAL_NAMES[code - 128]) return { kind: 'signal', signal: SIGNAL_NAMES[code - 128]! };
+  return { kind: 'exit', code };
+}
+
+/** A worker's end in English words (the model, the CLI, logs). */
+export function exitText(cause: KernelExitCause): string {
+  switch (cause.kind) {
+    case 'signal':
+      return `killed by ${cause.signal}`;
+    case 'exit':
+      return `exited with code ${cause.code}`;
+    case 'spawn_failed':
+      return `could not start ${cause.file}: ${cause.message}`;
+    case 'interrupt_unheeded':
+      return `it did not stop within ${cause.graceMs} ms of the interrupt and was killed`;
+  }
 }

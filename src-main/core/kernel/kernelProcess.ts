@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { releaseLeases, WORKER_FDS } from './bwrapLaunch';
-import { describeExit, type ExitInfo } from './exitInfo';
+import { exitCause, exitText, type ExitInfo } from './exitInfo';
 import { FramePoll, pipeFd } from './framePoll';
 import { FramePump, type CellSink } from './framePump';
 import type { ReadyFrame, WarmFrame } from './frames';
@@ -15,7 +15,7 @@ import type { SpawnerFd } from './spawner/spawner';
 import { planWorkerLaunch, type WorkerLaunch } from './workerLaunch';
 import type { WorkerSpec } from './workerSpec';
 
-export { describeExit, type ExitInfo } from './exitInfo';
+export type { ExitInfo } from './exitInfo';
 export type { CellSink } from './framePump';
 export type { WorkerSpec } from './workerSpec';
 
@@ -103,8 +103,8 @@ export class KernelProcess {
     this.exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
         if (this.exit) return;
-        const reason = spawnError ? `could not start ${file}: ${spawnError.message}` : describeExit(code, signal, launch.bwrap);
-        this.exit = { code, signal, reason };
+        const cause = spawnError ? { kind: 'spawn_failed' as const, file, message: spawnError.message } : exitCause(code, signal, launch.bwrap);
+        this.exit = { code, signal, reason: exitText(cause), cause };
         if (launch.genDir) fs.rmSync(launch.genDir, { recursive: true, force: true });
         launch.cgroup?.remove();
         this.pump.workerExited(this.exit);

@@ -1,11 +1,10 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import { errorMessage } from '../shared/errorMessage';
 import type { KernelProcess } from './kernelProcess';
+import { markSlotDead, noteSlotEnded } from './slotCause';
 import type { Slot } from './slots';
 
 export interface SlotStart {
-  /** "Python", "R": for the crash-loop message. */
-  label: string;
   /** Consecutive start failures after which the slot is dead until restarted. */
   maxFailures: number;
   /** A warm spare now in the session's workspace, or null. */
@@ -40,8 +39,7 @@ export async function ensureSlotProcess(slot: Slot, start: SlotStart): Promise<K
         lastError = errorMessage(error);
       }
     }
-    slot.dead = `The ${start.label} kernel failed to start ${start.maxFailures} times in a row, so it is stopped (crash loop). Last error: ${lastError || slot.reason || 'unknown'}. Fix the cause, then restart the kernel.`;
-    throw new AppError('unavailable', slot.dead);
+    throw new AppError('unavailable', markSlotDead(slot, { kind: 'crash_loop', failures: start.maxFailures, lastError: lastError || slot.reason || 'unknown' }));
   } finally {
     slot.starting = false;
   }
@@ -54,7 +52,7 @@ export function armIdleShutdown(slot: Slot, ms: number, onShutdown: (proc: Kerne
   slot.idleTimer = setTimeout(() => {
     if (slot.busy || slot.proc !== proc) return;
     slot.proc = null;
-    slot.reason = `shut down after ${Math.round(ms / 1000)} s idle; its variables are gone`;
+    noteSlotEnded(slot, { kind: 'idle_shutdown', idleSeconds: Math.round(ms / 1000) });
     void proc.shutdown();
     onShutdown(proc);
   }, ms);
@@ -66,8 +64,9 @@ export function resetForRestart(slot: Slot): KernelProcess | null {
   const proc = slot.proc;
   slot.proc = null;
   slot.dead = null;
+  delete slot.deadCause;
   slot.startFailures = 0;
   slot.cells = 0;
-  if (proc) slot.reason = `restarted; generation ${proc.generation.slice(0, 8)} and its variables are gone`;
+  if (proc) noteSlotEnded(slot, { kind: 'restarted', generation: proc.generation });
   return proc;
 }

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { KernelCellResult, KernelDisplay, KernelLanguage } from '../../../src-preload/contract/kernel';
+import type { KernelCellResult, KernelDisplay, KernelExitCause, KernelLanguage } from '../../../src-preload/contract/kernel';
 import { errorMessage } from '../shared/errorMessage';
 import type { ResultFrame } from './frames';
 import type { HostCallHandler } from './hostCalls';
 import type { CellSink, KernelProcess } from './kernelProcess';
 import { CellDeadline, formatLimit } from './cellDeadline';
 import { OutputBudget, capText } from './outputBudget';
+import { exitText } from './exitInfo';
+import { figureFileStem, writeFigureBeside, writeNewFigure } from './figureName';
 
 function timeLimitHit(limitMs: number, hint: string | undefined) {
   return { limitMs, message: `The cell hit its wall-clock limit of ${formatLimit(limitMs)} and was stopped.${hint ? ` ${hint}` : ''}` };
 }
-import { figureFileStem, writeFigureBeside, writeNewFigure } from './figureName';
 
 export interface CellLimits {
   /** stdout+stderr kept per cell, bytes at the JSON-escaped worst case. */
@@ -282,12 +283,14 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   };
   if (!frame) {
     const exit = await proc.exited;
-    const reason = escalated ? `it did not stop within ${req.interruptGraceMs} ms of the interrupt and was killed` : exit.reason;
+    const cause: KernelExitCause = escalated ? { kind: 'interrupt_unheeded', graceMs: req.interruptGraceMs } : exit.cause;
+    const reason = exitText(cause);
     return {
       ...base,
       status: escalated ? 'interrupted' : 'died',
       died: {
         reason,
+        cause,
         lost: `The ${req.language === 'python' ? 'Python' : 'R'} kernel (generation ${proc.generation.slice(0, 8)}) ${reason}; its variables, imports and open figures are gone. The next cell starts a new generation.`,
       },
     };

@@ -227,13 +227,17 @@ export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform
     return { state: { state: 'sandboxed', backend: 'sandbox-exec' } };
   }
   const reason = report.reason ?? `no sandbox backend for ${platform}`;
+  // The case, for the window's language: the probe's; none here when the report gave no reason; else only its words.
+  const degraded: KernelSandboxState = { state: 'degraded', reason };
+  if (report.gap) Object.assign(degraded, { gap: report.gap }, report.detail ? { detail: report.detail } : {});
+  else if (!report.reason) Object.assign(degraded, { gap: 'no_backend', detail: platform });
   if (mode === 'enforce') {
     return {
-      state: { state: 'degraded', reason },
+      state: degraded,
       refuse: `OPENAI4S_SANDBOX=enforce and the kernel sandbox is unavailable: ${reason}. Fix the sandbox or set OPENAI4S_SANDBOX=auto.`,
     };
   }
-  return { state: { state: 'degraded', reason } };
+  return { state: degraded };
 }
 
 /**

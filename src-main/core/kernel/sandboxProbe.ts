@@ -16,7 +16,7 @@ export async function probeSandbox(
   if (platform === 'linux') {
     const bwrap = processEnv.OPENAI4S_BWRAP?.trim() || findOnPath('bwrap', processEnv, SYSTEM_PATH);
     if (!bwrap) {
-      return { backend: 'none', available: false, mode, reason: 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)' };
+      return { backend: 'none', available: false, mode, gap: 'bwrap_missing', reason: 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)' };
     }
     const version = await execProbe(bwrap, ['--version'], { timeoutMs: 5_000 });
     const trial = await execProbe(
@@ -31,7 +31,11 @@ export async function probeSandbox(
       path: bwrap,
       version: version.ok ? version.stdout.trim().replace(/^bubblewrap\s*/i, '') : null,
     };
-    if (!trial.ok) report.reason = `bwrap cannot create namespaces here: ${trial.reason}`;
+    if (!trial.ok) {
+      report.gap = 'bwrap_blocked';
+      report.detail = trial.reason;
+      report.reason = `bwrap cannot create namespaces here: ${trial.reason}`;
+    }
     else report.features = await bwrapFeatures(bwrap);
     return report;
   }
@@ -41,10 +45,10 @@ export async function probeSandbox(
       backend: exists ? 'sandbox-exec' : 'none',
       available: exists,
       mode,
-      ...(exists ? { path: '/usr/bin/sandbox-exec' } : { reason: '/usr/bin/sandbox-exec is missing' }),
+      ...(exists ? { path: '/usr/bin/sandbox-exec' } : { gap: 'sandbox_exec_missing' as const, reason: '/usr/bin/sandbox-exec is missing' }),
     };
   }
-  return { backend: 'none', available: false, mode, reason: `no kernel sandbox is implemented for ${platform}` };
+  return { backend: 'none', available: false, mode, gap: 'no_backend', detail: platform, reason: `no kernel sandbox is implemented for ${platform}` };
 }
 
 /** The options the kernel sandbox uses when this bwrap has them (see kernel/sandbox.ts). */

@@ -16,6 +16,8 @@ export function slotStatus(slot: Slot): KernelSlotStatus {
   };
   const reason = slot.dead ?? slot.reason;
   if (reason) status.reason = reason;
+  const cause = slot.dead ? slot.deadCause : slot.cause;
+  if (cause) status.cause = cause;
   return status;
 }
 

@@ -1,6 +1,7 @@
-import type { KernelLanguage } from '../../../src-preload/contract/kernel';
+import type { KernelLanguage, KernelSlotCause } from '../../../src-preload/contract/kernel';
 import type { CellDeadline } from './cellDeadline';
 import type { KernelProcess } from './kernelProcess';
+import { markSlotDead } from './slotCause';
 
 /** One session's kernel of one language: its current generation and what its cells are doing. */
 export interface Slot {
@@ -13,8 +14,10 @@ export interface Slot {
   startFailures: number;
   /** Why nothing may start in it until it is restarted (crash loop, session closed). */
   dead: string | null;
-  /** Why its last generation ended, said in its status. */
+  deadCause?: KernelSlotCause;
+  /** Why its last generation ended, said in its status (in English, and by case). */
   reason?: string;
+  cause?: KernelSlotCause;
   interrupt: ((graceMs: number) => void) | null;
   /** The running cell's wall-clock limit, when it has one. */
   deadline?: CellDeadline | null;
@@ -27,7 +30,6 @@ export interface Slot {
 /** Slots by session, then language; created on a session's first cell. */
 export type SlotTable = Map<string, Map<KernelLanguage, Slot>>;
 
-export const SESSION_CLOSED = 'The session was closed (deleted); its kernels were stopped.';
 
 export function emptySlot(language: KernelLanguage): Slot {
   return { language, proc: null, chain: Promise.resolve(), cells: 0, busy: false, startFailures: 0, dead: null, interrupt: null, idleTimer: null, starting: false };
@@ -48,7 +50,7 @@ export function slotIn(table: SlotTable, sessionId: string, language: KernelLang
 /** Marks the slot closed with its session; returns its running generation (to stop), if any. */
 export function closeSlot(slot: Slot): KernelProcess | null {
   slot.closed = true;
-  slot.dead = SESSION_CLOSED;
+  markSlotDead(slot, { kind: 'session_closed' });
   if (slot.idleTimer) clearTimeout(slot.idleTimer);
   slot.idleTimer = null;
   slot.interrupt = null;

@@ -13,7 +13,8 @@ import { armIdleShutdown, ensureSlotProcess, resetForRestart } from './restartPo
 import { DEFAULT_LIMITS, runCell, type CellLimits, type ObservedHostCall } from './runCell';
 import type { SandboxDecision } from './sandbox';
 import { sessionStatus, slotStatus } from './slotStatus';
-import { SESSION_CLOSED, closeSlot, slotIn, type Slot, type SlotTable } from './slots';
+import { closeSlot, slotIn, type Slot, type SlotTable } from './slots';
+import { noteSlotEnded, slotCauseText } from './slotCause';
 import { SparePool } from './spares';
 import { Spawner } from './spawner/spawner';
 import { WorkerSetup } from './workerSetup';
@@ -222,7 +223,6 @@ export class KernelSupervisor {
     // A session that chose an environment starts its own worker (spares run the default interpreter).
     const chosen = this.opts.environmentFor?.(sessionId, slot.language) ?? null;
     return ensureSlotProcess(slot, {
-      label: KERNEL_ENVS[slot.language].label,
       maxFailures: this.opts.maxStartFailures ?? 3,
       takeSpare: () => (chosen ? Promise.resolve(null) : this.spares.take(slot.language, workspace)),
       launch: async () => await this.launch(await this.prepareSpec(slot.language, workspace, false, chosen?.interpreter)),
@@ -244,7 +244,7 @@ export class KernelSupervisor {
     void proc.exited.then((info) => {
       if (slot.proc !== proc) return;
       slot.proc = null;
-      slot.reason = `generation ${proc.generation.slice(0, 8)} ${info.reason}; its variables are gone`;
+      noteSlotEnded(slot, { kind: 'ended', generation: proc.generation, exit: info.cause });
       this.emit('kernel.lifecycle', { sessionId, language: slot.language, generation: proc.generation, kind: 'died', reason: info.reason });
     });
     return proc;
@@ -269,7 +269,7 @@ export class KernelSupervisor {
       // The session was closed while its kernel started: that kernel must not outlive it.
       if (slot.closed) {
         proc.kill();
-        throw new AppError('unavailable', slot.dead ?? SESSION_CLOSED);
+        throw new AppError('unavailable', slot.dead ?? slotCauseText(language, { kind: 'session_closed' }));
       }
       // Stopped while it waited for the kernel: an interrupt then finds no cell to stop.
       if (options.signal?.aborted) throw new CellNotStartedError();
@@ -299,7 +299,7 @@ export class KernelSupervisor {
         if (result.died) {
           await proc.exited;
           if (slot.proc === proc) slot.proc = null;
-          slot.reason = result.died.reason;
+          noteSlotEnded(slot, { kind: 'ended', generation: proc.generation, exit: result.died.cause ?? (await proc.exited).cause });
         }
         return result;
       } finally {

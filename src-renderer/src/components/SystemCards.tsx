@@ -1,5 +1,6 @@
 import type { DoctorReport, PythonReport } from '../../../src-preload/contract';
 import { useT } from '../i18n/useT';
+import { sandboxGapText } from './parts/kernelText';
 import { Card, Field, Pill, type Tone } from './ui';
 
 const PACKAGES = ['numpy', 'pandas', 'matplotlib'] as const;
@@ -171,9 +172,9 @@ export function SandboxCard({ report }: { report: DoctorReport }) {
       <Field label={t('system.sandbox.mode')} testId="sandbox-mode">
         {t(`system.sandbox.mode.${s.mode}`)}
       </Field>
-      {s.reason ? (
+      {s.reason || s.gap ? (
         <Field label={t('system.reason')} testId="sandbox-reason">
-          {s.reason}
+          {sandboxGapText(t, s)}
         </Field>
       ) : null}
     </Card>

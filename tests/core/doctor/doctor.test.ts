@@ -96,9 +96,14 @@ describe('doctor probes explain what is missing', () => {
 
   it('says why there is no sandbox', async () => {
     const none = await probeSandbox('enforce', { PATH: dir }, 'linux');
-    expect(none).toMatchObject({ backend: 'none', available: false, mode: 'enforce' });
+    expect(none).toMatchObject({ backend: 'none', available: false, mode: 'enforce', gap: 'bwrap_missing' });
     expect(none.reason).toMatch(/apt-get install bubblewrap/);
     const other = await probeSandbox('auto', {}, 'win32');
-    expect(other).toMatchObject({ backend: 'none', available: false });
+    expect(other).toMatchObject({ backend: 'none', available: false, gap: 'no_backend', detail: 'win32' });
+    // A bwrap that cannot make namespaces: the case, and the system's own words as detail.
+    const blocked = path.join(dir, 'bwrap-blocked');
+    fs.writeFileSync(blocked, '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    const refused = await probeSandbox('auto', { PATH: dir, OPENAI4S_BWRAP: blocked }, 'linux');
+    expect(refused).toMatchObject({ backend: 'bwrap', available: false, gap: 'bwrap_blocked', detail: expect.stringMatching(/No permissions to create new namespace/) });
   });
 });

@@ -126,6 +126,8 @@ describe('python kernel', () => {
     const r = await sup.execute('p4', 'python', 'import time\nwhile True:\n    try:\n        time.sleep(1)\n    except KeyboardInterrupt:\n        pass');
     expect(r.status).toBe('interrupted');
     expect(r.died!.lost).toMatch(/variables.*gone.*new generation/);
+    // By case too, for a window in another language.
+    expect(r.died!.cause).toEqual({ kind: 'interrupt_unheeded', graceMs: expect.any(Number) });
     const next = await sup.execute('p4', 'python', "print('keep' in globals())");
     expect(next.stdout).toBe('False\n');
     expect(next.generation).not.toBe(r.generation);
@@ -135,7 +137,9 @@ describe('python kernel', () => {
     const r = await sup.execute('p5', 'python', 'import os\nos.kill(os.getpid(), 9)');
     expect(r.status).toBe('died');
     expect(r.died!.reason).toBe('killed by SIGKILL');
+    expect(r.died!.cause).toEqual({ kind: 'signal', signal: 'SIGKILL' });
     expect(sup.status('p5').slots[0]!.reason).toMatch(/SIGKILL/);
+    expect(sup.status('p5').slots[0]!.cause).toEqual({ kind: 'ended', generation: r.generation, exit: { kind: 'signal', signal: 'SIGKILL' } });
     const next = await sup.execute('p5', 'python', 'print(1)');
     expect(next.status).toBe('ok');
     expect(next.generation).not.toBe(r.generation);
@@ -158,10 +162,12 @@ describe('crash loop', () => {
     try {
       await expect(bad.execute('c1', 'python', 'print(1)')).rejects.toThrow(/failed to start 3 times in a row.*crash loop.*does-not-exist/s);
       expect(bad.status('c1').slots[0]!.state).toBe('dead');
+      expect(bad.status('c1').slots[0]!.cause).toEqual({ kind: 'crash_loop', failures: 3, lastError: expect.stringMatching(/does-not-exist/) });
       await expect(bad.execute('c1', 'python', 'print(1)')).rejects.toThrow(/crash loop/);
       expect(fs.existsSync(path.join(dir, 'workspaces', 'c1'))).toBe(true);
       await bad.restart('c1', 'python');
-      expect(bad.status('c1').slots[0]!.state).toBe('none');
+      const cleared = bad.status('c1').slots[0]!;
+      expect([cleared.state, cleared.cause, cleared.reason]).toEqual(['none', undefined, undefined]);
     } finally {
       await bad.close();
     }

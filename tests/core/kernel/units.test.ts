@@ -131,6 +131,14 @@ describe('sandbox configuration', () => {
   it('modes: auto degrades visibly, enforce refuses, off is off', () => {
     const missing = { backend: 'none' as const, available: false, mode: 'auto' as const, reason: 'bubblewrap (bwrap) is not installed' };
     expect(decideSandbox('auto', missing, 'linux')).toEqual({ state: { state: 'degraded', reason: 'bubblewrap (bwrap) is not installed' } });
+    // The probe's case goes with the state (the window says it in its language); a report without a reason is "no backend here".
+    expect(decideSandbox('auto', { ...missing, gap: 'bwrap_missing' }, 'linux').state).toEqual({ state: 'degraded', reason: 'bubblewrap (bwrap) is not installed', gap: 'bwrap_missing' });
+    expect(decideSandbox('auto', { backend: 'bwrap', available: true, mode: 'auto' }, 'freebsd').state).toEqual({
+      state: 'degraded',
+      reason: 'no sandbox backend for freebsd',
+      gap: 'no_backend',
+      detail: 'freebsd',
+    });
     expect(decideSandbox('enforce', missing, 'linux').refuse).toMatch(/OPENAI4S_SANDBOX=enforce.*bubblewrap.*OPENAI4S_SANDBOX=auto/);
     expect(decideSandbox('off', missing, 'linux').state).toEqual({ state: 'off' });
     const ok = { backend: 'bwrap' as const, available: true, mode: 'auto' as const, path: '/usr/bin/bwrap' };

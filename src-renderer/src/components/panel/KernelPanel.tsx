@@ -4,6 +4,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { agentWorking, type ConversationState } from '../../store/conversationReducer';
 import { isDataPart } from '../parts/dataPart';
+import { sandboxGapText, slotReasonText } from '../parts/kernelText';
 import '../../styles/skills.css';
 
 /** How often the open panel asks again while nothing in the session's stream says a kernel changed. */
@@ -32,6 +33,7 @@ function KernelRow({ sessionId, slot, holder }: { sessionId: string; slot: Kerne
   const act = useAppStore((s) => s.runKernelAction);
   const name = t(`kernel.language.${slot.language}`);
   const sandbox = slot.sandbox;
+  const reason = slotReasonText(t, slot);
   return (
     <li
       className="kernel-row"
@@ -53,11 +55,11 @@ function KernelRow({ sessionId, slot, holder }: { sessionId: string; slot: Kerne
           {sandbox.state === 'sandboxed'
             ? t('kernel.sandbox.sandboxed', { backend: sandbox.backend })
             : sandbox.state === 'degraded'
-              ? t('kernel.sandbox.degraded', { reason: sandbox.reason })
+              ? t('kernel.sandbox.degraded', { reason: sandboxGapText(t, sandbox) })
               : t('kernel.sandbox.off')}
         </span>
       ) : null}
-      {slot.reason ? <span className="small error-text">{slot.reason}</span> : null}
+      {reason ? <span className="small error-text" data-testid="kernel-reason">{reason}</span> : null}
       <span className="kernel-actions">
         <button
           type="button"

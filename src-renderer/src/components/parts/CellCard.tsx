@@ -6,6 +6,7 @@ import { IconButton } from '../ui';
 import { CellTimeLimit } from './CellTimeLimit';
 import { Figure } from './Figure';
 import { formatSeconds } from './format';
+import { deathText, sandboxGapText, timeLimitText } from './kernelText';
 import { TABLE_MIME, TableOutput, parseTable } from './TableOutput';
 import { formatElapsed } from '../plan/stepTree';
 import { useNow } from '../plan/ThinkingSteps';
@@ -114,7 +115,7 @@ export function CellCard({
         ) : null}
         {cell.sandbox?.state === 'degraded' ? (
           <span className="pill pill-warn">
-            {t('cell.sandboxDegraded', { reason: cell.sandbox.reason })}
+            {t('cell.sandboxDegraded', { reason: sandboxGapText(t, cell.sandbox) })}
           </span>
         ) : null}
         <CellTimeLimit cell={cell} />
@@ -168,15 +169,22 @@ export function CellCard({
       ) : null}
       {cell.timeLimit ? (
         <div className="cell-error" role="note" data-testid="cell-time-limit">
-          <strong>{cell.timeLimit.message}</strong>
+          <strong>{timeLimitText(t, cell.timeLimit)}</strong>
         </div>
       ) : null}
-      {cell.died ? (
-        <div className="cell-error" role="note">
-          <strong>{cell.died.reason}</strong> <span>{cell.died.lost}</span>
-        </div>
-      ) : null}
+      {cell.died ? <CellDeath died={cell.died} language={cell.language} generation={cell.generation} /> : null}
       {cell.truncated ? <p className="muted small">{t('cell.truncated')}</p> : null}
     </section>
+  );
+}
+
+/** The kernel's death under a cell: how it ended, and what that cost. */
+function CellDeath({ died, language, generation }: { died: NonNullable<CellData['died']>; language: CellData['language']; generation: string | undefined }) {
+  const t = useT();
+  const { headline, lost } = deathText(t, died, language, generation);
+  return (
+    <div className="cell-error" role="note" data-testid="cell-died">
+      <strong>{headline}</strong> <span>{lost}</span>
+    </div>
   );
 }
