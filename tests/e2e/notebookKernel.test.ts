@@ -67,3 +67,51 @@ describe('A notebook cell in the session’s kernel', () => {
     expect(shell.errors).toEqual([]);
   });
 });
+
+/**
+ * A kernel that dies under the user's cell, in a Chinese window: main names how it ended
+ * (KernelExitCause), so the cell card and the kernel row say it in Chinese, not in main's
+ * English words.
+ */
+describe('A kernel death in a Chinese window', () => {
+  let browser: Browser;
+  let shell: Shell;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    shell = await openShell(browser, {
+      locale: 'zh-CN',
+      viewport: { width: 1280, height: 800 },
+      env: { OPENAI4S_KERNEL_PREWARM: '0' },
+    });
+  });
+  afterAll(async () => {
+    await shell?.close();
+    await browser?.close();
+  });
+
+  it('says that SIGKILL ended the Python kernel and its variables are gone, on the cell card and in the kernel row', async () => {
+    const { page } = shell;
+    shell.core.ledger.createSession('草稿');
+    await shell.open();
+    await page.getByTestId('session-row').first().click();
+    await page.getByRole('tab', { name: '笔记本' }).click();
+    const notebook = page.getByTestId('user-notebook');
+    await notebook.getByTestId('notebook-add-python').click();
+    const cell = notebook.getByTestId('user-cell').first();
+    await cell.getByTestId('user-cell-input').fill('import os\nx = 1\nos.kill(os.getpid(), 9)');
+    await cell.getByTestId('user-cell-run').click();
+    const card = cell.getByTestId('user-cell-result').locator('[data-testid="cell-card"][data-status="died"]');
+    await card.waitFor({ timeout: 60_000 });
+    const died = card.getByTestId('cell-died');
+    expect(await died.locator('strong').textContent()).toBe('Python 内核被 SIGKILL 终止。');
+    expect(await died.textContent()).toMatch(/变量、导入和打开的图形均已丢失（第 [0-9a-f]{8} 代）/);
+    const reason = page.locator('[data-testid="kernel-row"][data-language="python"]').getByTestId('kernel-reason');
+    await reason.waitFor();
+    expect(await reason.textContent()).toMatch(/^第 [0-9a-f]{8} 代内核被 SIGKILL 终止，其变量已丢失$/);
+    expect(await page.locator('body').textContent()).not.toMatch(/killed by|its variables are gone/);
+    await saveShot(page, 'notebook-kernel-died-zh.png');
+    expect(shell.errors).toEqual([]);
+  });
+});
+
