@@ -62,7 +62,7 @@ const PYTHON = String.raw`def _openai4s_variables():
     try:
         shown = 0
         g = globals()
-        for name in sorted(g):
+        for name in sorted(k for k in g if isinstance(k, str)):  # globals() may be given other keys
             if name.startswith("_") or name in ("host", "HostError", "In", "Out", "exit", "quit", "get_ipython"):
                 continue
             value = g[name]
@@ -81,7 +81,7 @@ const PYTHON = String.raw`def _openai4s_variables():
                         signal.setitimer(signal.ITIMER_REAL, 0)
             except Slow:
                 shape, preview = "", "<preview took too long>"
-            print("\x02OPENAI4S_VAR\t%s\t%s\t%s\t%s" % (name, clean(kind), clean(shape), clean(preview)))
+            print("\x02OPENAI4S_VAR\t%s\t%s\t%s\t%s" % (clean(name), clean(kind), clean(shape), clean(preview)))
             shown += 1
             if shown >= ${MAX_VARIABLES}:
                 break
@@ -128,7 +128,7 @@ const R = String.raw`local({
       }), error = function(e) c(kind, "", if (late()) "<preview took too long>" else paste0("<preview failed: ", conditionMessage(e), ">")))
     }
     if (is.null(row)) next
-    cat("\002OPENAI4S_VAR", n, clean(row[1]), clean(row[2]), clean(row[3]), sep = "\t")
+    cat("\002OPENAI4S_VAR", clean(n), clean(row[1]), clean(row[2]), clean(row[3]), sep = "\t")
     cat("\n")
     shown <- shown + 1
     if (shown >= ${MAX_VARIABLES}) break

@@ -223,7 +223,7 @@ describe('user cells in the session kernel', () => {
     const session = core.ledger.createSession('slow repr');
     const handlers = createHandlers(core);
     const made = await handlers['kernel.execute'](
-      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nclass SlowLen(Slow):\n    def __len__(self):\n        time.sleep(3)\n        return 1\nslow = Slow()\nslow_len = SlowLen()\nn = 7' },
+      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nclass SlowLen(Slow):\n    def __len__(self):\n        time.sleep(3)\n        return 1\nslow = Slow()\nslow_len = SlowLen()\nn = 7\nglobals()[\"odd\\tname\"] = 5\nglobals()[1] = \"not a name\"' },
       caller,
     );
     expect(made.status).toBe('ok');
@@ -231,6 +231,8 @@ describe('user cells in the session kernel', () => {
     expect(vars.generation).toBe(made.generation);
     expect(vars.variables).toEqual([
       { name: 'n', type: 'int', shape: null, preview: '7' },
+      // A key with a tab does not break the listing's lines; a key that is no string is not listed.
+      { name: 'odd name', type: 'int', shape: null, preview: '5' },
       { name: 'slow', type: 'Slow', shape: null, preview: '<preview took too long>' },
       // Slow in len() too: the timer is not swallowed by the shape's own error handling.
       { name: 'slow_len', type: 'SlowLen', shape: null, preview: '<preview took too long>' },
