@@ -4,6 +4,7 @@ import { APP_VERSION } from '../core/config/version';
 import type { CliCommand, CliIO } from './command';
 import { writeIfOpen } from './stdioGuard';
 import { safeIO } from './terminalText';
+import { usageError } from './sessionArg';
 import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
 import { llmCommand } from './commands/llm';
@@ -51,6 +52,18 @@ const stdio: CliIO = {
   isTTY: process.stdout.isTTY === true,
 };
 
+/**
+ * parseArgs's refusal in one sentence: node's own words for an unknown option also explain
+ * positional arguments that start with '-', which is not what the user got wrong.
+ */
+function optionProblem(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const message = errorMessage(error);
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `unknown option ${unknown[1]}.`;
+  return message.endsWith('.') ? message : `${message}.`;
+}
+
 /** Runs the CLI and returns the exit code; never throws. */
 export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process.env): Promise<number> {
   // Nothing reaches the terminal unfiltered: model text, cell output and echoed input
@@ -79,8 +92,7 @@ export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process
       strict: true,
     });
   } catch (error) {
-    io.err(`${errorMessage(error)}\nUsage: ${command.usage}`);
-    return 2;
+    return usageError(io, name)(optionProblem(error));
   }
   if (parsed.values.help) {
     io.out(`${command.summary}\n\nUsage: ${command.usage}`);

@@ -13,6 +13,7 @@ export const artifactsCommand: CliCommand = {
     const problem = sessionArgProblem('artifacts', positionals);
     if (problem) return usageError(io, 'artifacts')(problem);
     const sessionId = positionals[0]!;
+    core!.ledger.sessions.require(sessionId); // a mistyped id is an error, not "no artifacts"
     const artifacts = core!.provenance.artifacts;
     const list = artifacts.list(sessionId).map((a) => ({ ...a, history: artifacts.versions(a.id) }));
     if (values.json) {

@@ -6,6 +6,7 @@ import { installationPublicKey } from '../../core/export/signing';
 import { verifyExport, type VerifyReport } from '../../core/export/verify';
 import type { ZipLimits } from '../../core/export/zipLimits';
 import type { CliCommand } from '../command';
+import { usageError } from '../sessionArg';
 
 export const exportCommand: CliCommand = {
   name: 'export',
@@ -17,8 +18,7 @@ export const exportCommand: CliCommand = {
     const [sessionId] = positionals;
     const out = values.output as string | undefined;
     if (!sessionId || !out) {
-      io.err('Usage: openai4s export <sessionId> -o <file.zip> (list sessions with `openai4s sessions`)');
-      return 2;
+      return usageError(io, 'export')(`give a session and an output file: openai4s export <sessionId> -o <file.zip> (list sessions with openai4s sessions).`);
     }
     const manifest = exportSession(core!, sessionId, out, exportContributors(() => core!.provenance), { sign: !values.unsigned });
     io.out(`wrote ${path.resolve(out)}: ${manifest.files.length} files, digest ${manifest.digest}${manifest.signer ? ', signed' : ', unsigned'}`);
@@ -65,13 +65,11 @@ export const verifyCommand: CliCommand = {
   async run({ values, positionals, io, env }) {
     const [file] = positionals;
     if (!file) {
-      io.err('Usage: openai4s verify <file.zip>');
-      return 2;
+      return usageError(io, 'verify')('give the package to check: openai4s verify <file.zip>.');
     }
     const limits = limitOverrides(values);
     if (typeof limits === 'string') {
-      io.err(`${limits}\nUsage: ${verifyCommand.usage}`);
-      return 2;
+      return usageError(io, 'verify')(limits.endsWith('.') ? limits : `${limits}.`);
     }
     // Compare a signature with this installation's key without creating a data root.
     const report = verifyExport(file, { limits, ownPublicKey: installationPublicKey(resolveDataDir(env).path) });

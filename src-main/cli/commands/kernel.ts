@@ -44,17 +44,14 @@ export const kernelCommand: CliCommand = {
       return 0;
     }
     if (sub !== 'exec') {
-      io.err(`Unknown kernel subcommand "${sub ?? ''}".\nUsage: ${USAGE}`);
-      return 2;
+      return usageError(io, 'kernel')(sub ? `unknown subcommand "${sub}"; use exec or status.` : 'give a subcommand: exec or status.');
     }
     const lang = values.lang ?? 'python';
     if (lang !== 'python' && lang !== 'r') {
-      io.err(`--lang ${String(lang)}: the kernel languages are python and r.`);
-      return 2;
+      return usageError(io, 'kernel')(`--lang ${String(lang)}: the kernel languages are python and r.`);
     }
     if (rest.length !== 1) {
-      io.err(`kernel exec takes exactly one code argument (quote it, or pass - to read standard input).\nUsage: ${USAGE}`);
-      return 2;
+      return usageError(io, 'kernel')('exec takes exactly one code argument (quote it, or pass - to read standard input).');
     }
     const code = rest[0] === '-' ? fs.readFileSync(0, 'utf8') : rest[0]!;
     const timeoutMs = typeof values.timeout === 'string' ? Number(values.timeout) : undefined;

@@ -3,6 +3,7 @@ import { resolveKernelLimits } from '../../core/config/kernelLimits';
 import type { ArtifactCheck } from '../../core/export/reproduce/compareArtifacts';
 import { reproducePackage, type ReproduceReport } from '../../core/export/reproduce/reproduce';
 import type { CliCommand, CliIO } from '../command';
+import { usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s reproduce <package.zip> [--json] [--timeout MS] [--pixel-tolerance FRACTION] [--keep]',
@@ -53,8 +54,7 @@ export const reproduceCommand: CliCommand = {
   async run({ core, values, positionals, io }) {
     const [file] = positionals;
     if (!file || positionals.length !== 1) {
-      io.err(`reproduce takes one package.\nUsage: ${USAGE}`);
-      return 2;
+      return usageError(io, 'reproduce')('give one exported package: openai4s reproduce <file.zip>.');
     }
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) {

@@ -62,8 +62,7 @@ export const scienceCommand: CliCommand = {
       return 0;
     }
     if (positionals.length !== 2) {
-      io.err(`science takes a database and one quoted query.\nUsage: ${USAGE}`);
-      return 2;
+      return usageError(io, 'science')('give a database and one quoted query, e.g. openai4s science uniprot "insulin human"; openai4s science list shows the databases.');
     }
     const [db, query] = positionals as [string, string];
     const limit = typeof values.limit === 'string' ? Number(values.limit) : undefined;

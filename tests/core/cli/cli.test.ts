@@ -45,13 +45,20 @@ describe('openai4s CLI', () => {
     expect(out).toMatch(/python\s+\/usr\/bin\/python3/);
   });
 
-  it('refuses an unknown command or option with usage, exit code 2', async () => {
+  it('refuses an unknown command or option in one line that says where the usage is, exit code 2', async () => {
     const unknown = await cli(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/Unknown command "frobnicate".*--help/);
     const badOption = await cli(['doctor', '--jsn']);
     expect(badOption.code).toBe(2);
-    expect(badOption.err).toMatch(/Usage: openai4s doctor/);
+    expect(badOption.err.trim()).toBe('openai4s doctor: unknown option --jsn. See openai4s doctor --help.');
+    const missingValue = await cli(['kernel', 'exec', '--lang']);
+    expect(missingValue.code).toBe(2);
+    expect(missingValue.err.trim()).toMatch(/^openai4s kernel: Option '-l, --lang <value>' argument missing\. See openai4s kernel --help\.$/);
+    // A mistyped session id is an error, not an empty list.
+    const artifacts = await cli(['artifacts', 'nope', '--json']);
+    expect(artifacts.code).toBe(1);
+    expect(artifacts.err.trim()).toBe('openai4s artifacts: No session "nope". List the sessions with `openai4s sessions`.');
   });
 
   it('fails with a clear message when configuration is invalid', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src-main/cli/main';
+import { createCore } from '../../../src-main/core/core';
 import { fixture, startFixtureServer } from './fixtureServer';
 
 let server: Awaited<ReturnType<typeof startFixtureServer>>;
@@ -44,10 +45,16 @@ describe('openai4s science', () => {
     expect(bad.err).toMatch(/OPENAI4S_UNIPROT_BASE_URL/);
   });
 
-  it('openai4s artifacts lists nothing for a new session, and refuses a bad id', async () => {
-    const r = await cli(['artifacts', 'nobody']);
+  it('openai4s artifacts lists nothing for a new session, and refuses a bad id or an unknown session', async () => {
+    const core = createCore({ env: { PATH: process.env.PATH, OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0' } });
+    const session = core.ledger.createSession('empty');
+    await core.close();
+    const r = await cli(['artifacts', session.id]);
     expect(r.code).toBe(0);
-    expect(r.out).toBe('No artifacts in session nobody.');
+    expect(r.out).toBe(`No artifacts in session ${session.id}.`);
     expect((await cli(['artifacts', '../x'])).code).toBe(2);
+    const unknown = await cli(['artifacts', 'nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/No session "nobody"\. List the sessions with `openai4s sessions`/);
   });
 });
