@@ -223,7 +223,7 @@ describe('user cells in the session kernel', () => {
     const session = core.ledger.createSession('slow repr');
     const handlers = createHandlers(core);
     const made = await handlers['kernel.execute'](
-      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nclass SlowLen(Slow):\n    def __len__(self):\n        time.sleep(3)\n        return 1\nslow = Slow()\nslow_len = SlowLen()\nn = 7\nglobals()[\"odd\\tname\"] = 5\nglobals()[1] = \"not a name\"' },
+      { sessionId: session.id, language: 'python', code: 'import time, signal\nclass Slow:\n    def __repr__(self):\n        time.sleep(3)\n        return "slow"\nclass SlowLen(Slow):\n    def __len__(self):\n        time.sleep(3)\n        return 1\nslow = Slow()\nslow_len = SlowLen()\nn = 7\nglobals()["odd\\tname"] = 5\nglobals()[1] = "not a name"' },
       caller,
     );
     expect(made.status).toBe('ok');
