@@ -227,10 +227,14 @@ export function decideSandbox(mode: SandboxMode, report: SandboxReport, platform
     return { state: { state: 'sandboxed', backend: 'sandbox-exec' } };
   }
   const reason = report.reason ?? `no sandbox backend for ${platform}`;
-  // The case, for the window's language: the probe's; none here when the report gave no reason; else only its words.
-  const degraded: KernelSandboxState = { state: 'degraded', reason };
-  if (report.gap) Object.assign(degraded, { gap: report.gap }, report.detail ? { detail: report.detail } : {});
-  else if (!report.reason) Object.assign(degraded, { gap: 'no_backend', detail: platform });
+  // The case, for the window's language: the probe's; "no backend here" when the report gave no
+  // reason; none when it gave only words (the window shows those).
+  const gap = report.gap
+    ? { gap: report.gap, ...(report.detail ? { detail: report.detail } : {}) }
+    : report.reason
+      ? {}
+      : { gap: 'no_backend' as const, detail: platform };
+  const degraded: KernelSandboxState = { state: 'degraded', reason, ...gap };
   if (mode === 'enforce') {
     return {
       state: degraded,

@@ -35,8 +35,9 @@ export async function probeSandbox(
       report.gap = 'bwrap_blocked';
       report.detail = trial.reason;
       report.reason = `bwrap cannot create namespaces here: ${trial.reason}`;
+    } else {
+      report.features = await bwrapFeatures(bwrap);
     }
-    else report.features = await bwrapFeatures(bwrap);
     return report;
   }
   if (platform === 'darwin') {
