@@ -30,7 +30,6 @@ export interface Slot {
 /** Slots by session, then language; created on a session's first cell. */
 export type SlotTable = Map<string, Map<KernelLanguage, Slot>>;
 
-
 export function emptySlot(language: KernelLanguage): Slot {
   return { language, proc: null, chain: Promise.resolve(), cells: 0, busy: false, startFailures: 0, dead: null, interrupt: null, idleTimer: null, starting: false };
 }
