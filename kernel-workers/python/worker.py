@@ -24,6 +24,18 @@ thread blocked there as the same SIGINT (the read is retried when the handler do
 raise, PEP 475).
 """
 
+import sys
+
+# The oldest Python this file runs on (MIN_KERNEL_PYTHON in src-main/core/environments/
+# kernelPython.ts): an older one says so as its last line of stderr, which the app shows
+# as the reason the kernel could not start, instead of an ImportError further down.
+if sys.version_info < (3, 7):
+    sys.stderr.write(
+        "Python %d.%d.%d (%s) is too old for the kernels: they need Python 3.7 or newer; choose another environment\n"
+        % (sys.version_info[0], sys.version_info[1], sys.version_info[2], sys.executable)
+    )
+    sys.exit(78)
+
 import _ast
 import binascii
 import io
@@ -33,7 +45,6 @@ import os
 import signal
 import stat
 import struct
-import sys
 import threading
 import time
 

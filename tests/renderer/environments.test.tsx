@@ -50,6 +50,7 @@ function backend(hold?: { lease: KernelStatus['lease']; switched: Promise<void> 
         ready: false,
         installCommand: INSTALL,
       }),
+      env('pyenv:3.6.15', { kind: 'pyenv', version: '3.6.15', ready: false, reason: 'Python 3.6.15 is too old for the kernels: they need Python 3.7 or newer' }),
       env('r-default', { language: 'r', interpreter: null, version: null, declaration: 'r-default', packages: [], ready: false, reason: 'Rscript was not found on PATH.' }),
     ],
     current,
@@ -96,7 +97,7 @@ afterEach(() => {
 describe('environments', () => {
   it('Settings lists each environment with its readiness, a missing package and the command that installs it', async () => {
     const api = renderWith(<EnvironmentsSection />);
-    await waitFor(() => expect(screen.getAllByTestId('environment')).toHaveLength(3));
+    await waitFor(() => expect(screen.getAllByTestId('environment')).toHaveLength(4));
     // No session: the route's default list.
     expect(api.calls.filter((c) => c.route === 'env.list').map((c) => c.input)).toEqual([{}]);
     const science = screen.getAllByTestId('environment').find((e) => e.dataset.id === 'python-science')!;
@@ -107,6 +108,11 @@ describe('environments', () => {
     const ready = screen.getAllByTestId('environment').find((e) => e.dataset.id === 'python-default')!;
     expect(ready.textContent).toContain('ready');
     expect(within(ready).queryByTestId('environment-missing')).toBeNull();
+    // One too old for the kernels says why, and offers no package to install.
+    const old = screen.getAllByTestId('environment').find((e) => e.dataset.id === 'pyenv:3.6.15')!;
+    expect(old.textContent).toContain('too old for the kernels');
+    expect(within(old).queryByTestId('environment-missing')).toBeNull();
+    expect(within(old).queryByTestId('environment-install')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
     await waitFor(() => expect(api.calls.filter((c) => c.route === 'env.list').at(-1)!.input).toEqual({ refresh: true }));
   });
@@ -119,7 +125,10 @@ describe('environments', () => {
     );
     const select = (await screen.findByTestId('environment-select-python')) as HTMLSelectElement;
     expect(select.value).toBe('python-default');
-    expect([...select.options].map((o) => o.textContent)).toEqual(['python-default (ready)', 'python-science (1 package missing)']);
+    expect([...select.options].map((o) => o.textContent)).toEqual(['python-default (ready)', 'python-science (1 package missing)', 'pyenv:3.6.15 (not usable)']);
+    // One that cannot run is shown with why, but not offered.
+    expect([...select.options].map((o) => o.disabled)).toEqual([false, false, true]);
+    expect(select.options[2]!.title).toMatch(/too old for the kernels/);
     const statusBefore = api.calls.filter((c) => c.route === 'kernel.status').length;
     const listsBefore = api.calls.filter((c) => c.route === 'env.list').length;
     fireEvent.change(select, { target: { value: 'python-science' } });

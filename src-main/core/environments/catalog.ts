@@ -2,6 +2,7 @@ import type { EnvironmentPackage, EnvironmentView } from '../../../src-preload/c
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { KernelEnvDeclaration } from '../config/kernelEnvs';
 import { discoverEnvironments, type EnvCandidate } from './discover';
+import { pythonTooOld } from './kernelPython';
 import type { ProbeCache } from './probeCache';
 
 /** Probes run at once while listing (a machine with many pyenv versions is not probed one by one). */
@@ -28,9 +29,9 @@ export async function describeCandidate(candidate: EnvCandidate, declarations: K
     declaration: candidate.declaration.id,
     ...(candidate.installCommand ? { installCommand: candidate.installCommand } : {}),
   };
-  const unprobed = (reason: string): EnvironmentView => ({
+  const unprobed = (reason: string, version: string | null = null): EnvironmentView => ({
     ...base,
-    version: null,
+    version,
     packages: all.map((name) => ({ name, version: null })),
     missing: [...candidate.declaration.packages],
     ready: false,
@@ -38,7 +39,17 @@ export async function describeCandidate(candidate: EnvCandidate, declarations: K
   });
   if (!candidate.interpreter) return unprobed(candidate.reason ?? 'no interpreter found');
   const probe = await probes.probe(candidate.language, candidate.interpreter, all, distributions);
-  if (!probe.ok) return unprobed(`the interpreter could not be probed: ${probe.reason}`);
+  // Too old for the kernels: said so, with its version; no missing packages or install command (no package makes it run).
+  const tooOldView = (reason: string, version: string): EnvironmentView => {
+    const { installCommand: _, ...view } = unprobed(reason, version);
+    return { ...view, missing: [] };
+  };
+  if (!probe.ok) {
+    if (candidate.language === 'python' && probe.version && pythonTooOld(probe.version)) return tooOldView(probe.reason, probe.version);
+    return unprobed(`the interpreter could not be probed: ${probe.reason}`);
+  }
+  const tooOld = candidate.language === 'python' ? pythonTooOld(probe.version) : null;
+  if (tooOld) return tooOldView(tooOld, probe.version);
   const packages: EnvironmentPackage[] = all.map((name) => ({ name, version: probe.packages[name] ?? null }));
   const missing = candidate.declaration.packages.filter((name) => probe.packages[name] == null);
   // A discovered Python environment gets its own pip command for what it lacks (declared ones carry theirs).

@@ -1,5 +1,6 @@
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { execProbe, lastLine } from '../shared/execProbe';
+import { pythonTooOld, versionFromBanner } from './kernelPython';
 
 /**
  * One probe of an interpreter, run once and cached (probeCache.ts): its version, where its
@@ -23,9 +24,11 @@ export interface EnvProbe {
   stdlib: string[];
 }
 
-export type EnvProbeResult = EnvProbe | { ok: false; reason: string };
+/** A failed probe; `version` when the interpreter still said which it is (a Python 2 refuses the probe's -I). */
+export type EnvProbeResult = EnvProbe | { ok: false; reason: string; version?: string };
 
-// Runs on Python 2.7 to 3.13 (pyenv keeps old ones): no f-strings, metadata optional.
+// Runs on Python 3.x (pyenv keeps old ones): no f-strings, metadata optional. A Python 2 refuses
+// -I; the probe then asks its version (kernelPython.ts says it is too old).
 // Versions from metadata first (imports nothing); an import only for packages installed
 // without metadata (Debian's RDKit, gemmi). One JSON object on the last line.
 const PYTHON = `
@@ -105,7 +108,15 @@ export async function probeEnvironment(
   const env = options.env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
   const args = language === 'python' ? ['-I', '-c', PYTHON, ...pythonArgs(packages, options.distributions ?? {})] : ['--vanilla', '-e', R, ...packages];
   const run = await execProbe(interpreter, args, { env, timeoutMs: options.timeoutMs ?? 60_000 });
-  if (!run.ok) return { ok: false, reason: run.reason ?? `${interpreter} failed` };
+  if (!run.ok) {
+    const failed = { ok: false as const, reason: run.reason ?? `${interpreter} failed` };
+    if (language !== 'python') return failed;
+    // Which Python refused: one too old for the kernels says so, instead of its usage text.
+    const banner = await execProbe(interpreter, ['-V'], { env, timeoutMs: 5_000 });
+    const version = versionFromBanner(`${banner.stdout}\n${banner.stderr}`);
+    const tooOld = version ? pythonTooOld(version) : null;
+    return version ? { ok: false, reason: tooOld ?? failed.reason, version } : failed;
+  }
   const parsed = language === 'python' ? readPython(run.stdout) : readR(run.stdout, packages);
   return parsed ?? { ok: false, reason: `unreadable probe output from ${interpreter}: ${lastLine(run.stdout)}` };
 }

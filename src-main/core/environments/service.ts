@@ -110,7 +110,8 @@ export class EnvironmentService {
     const found = await this.catalog.find(environmentId);
     if (!found) throw new AppError('not_found', `No environment "${environmentId}" on this machine. Run env_list (openai4s env list) for the ids, or build one with env_create.`);
     const { view } = found;
-    if (!view.interpreter || view.version === null) {
+    // No interpreter, one that did not run, or one too old for the kernels (its reason says which).
+    if (!view.interpreter || view.version === null || view.reason) {
       throw new AppError('unavailable', `The environment ${environmentId} cannot run: ${view.reason ?? 'no interpreter'}.${view.installCommand ? ` Install it with: ${view.installCommand}` : ''}`);
     }
     const detail = view.missing.length ? `missing ${view.missing.join(', ')} of ${view.declaration}` : null;

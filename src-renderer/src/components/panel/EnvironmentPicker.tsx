@@ -65,7 +65,8 @@ export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
                   {/* The session's choice may no longer be found on this machine: it still shows. */}
                   {options.some((env) => env.id === current) ? null : <option value={current}>{current}</option>}
                   {options.map((env) => (
-                    <option key={env.id} value={env.id}>
+                    // One that cannot run (no interpreter, too old for the kernels) is shown, not offered.
+                    <option key={env.id} value={env.id} disabled={Boolean(env.reason) && env.id !== current} title={env.reason}>
                       {`${env.id} (${readiness(env)})`}
                     </option>
                   ))}
