@@ -51,6 +51,7 @@ const kernelExitCauseSchema: z.ZodType<KernelExitCause> = z.discriminatedUnion('
   z.object({ kind: z.literal('exit'), code: z.number().int().nullable() }).strict(),
   z.object({ kind: z.literal('spawn_failed'), file: z.string(), message: z.string() }).strict(),
   z.object({ kind: z.literal('interrupt_unheeded'), graceMs: z.number() }).strict(),
+  z.object({ kind: z.literal('out_of_memory'), limitMiB: z.number() }).strict(),
 ]);
 
 /**

@@ -55,7 +55,9 @@ export type KernelExitCause =
   | { kind: 'signal'; signal: string }
   | { kind: 'exit'; code: number | null }
   | { kind: 'spawn_failed'; file: string; message: string }
-  | { kind: 'interrupt_unheeded'; graceMs: number };
+  | { kind: 'interrupt_unheeded'; graceMs: number }
+  /** Killed by the OOM killer for the memory limit over all its processes (a memory cgroup). */
+  | { kind: 'out_of_memory'; limitMiB: number };
 
 /** Why a slot has no running generation, or may not start one (its status's `reason`, by case). */
 export type KernelSlotCause =

@@ -39,6 +39,12 @@ describe('kernel words by case', () => {
     expect(chinese.lost).toContain('第 1a2b3c4d 代');
     expect(deathText(zh, { ...DIED, cause: { kind: 'interrupt_unheeded', graceMs: 2000 } }, 'python', 'g').headline).toBe('Python 内核在中断后 2 秒内未停止，已被强制结束。');
     expect(deathText(zh, { ...DIED, cause: { kind: 'exit', code: 1 } }, 'python', 'g').headline).toBe('Python 内核已退出，退出码 1。');
+    expect(deathText(zh, { ...DIED, cause: { kind: 'out_of_memory', limitMiB: 8192 } }, 'python', 'g').headline).toBe(
+      'Python 内核内存耗尽：其所有进程合计达到 8192 MiB 的上限（可用 OPENAI4S_KERNEL_MEMORY_MB 提高）。',
+    );
+    expect(deathText(en, { ...DIED, cause: { kind: 'out_of_memory', limitMiB: 8192 } }, 'r', 'g').headline).toBe(
+      'The R kernel ran out of memory: its processes together reached their 8192 MiB limit (OPENAI4S_KERNEL_MEMORY_MB raises it).',
+    );
     const { cause: _, ...old } = DIED;
     expect(deathText(zh, old, 'python', 'g')).toEqual({ headline: DIED.reason, lost: DIED.lost });
   });

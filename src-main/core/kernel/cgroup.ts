@@ -125,11 +125,26 @@ export interface KernelCgroup {
   procs: string[];
   /** Removes the cgroups once the kernel's processes are gone (retries briefly). */
   remove(): void;
+  /** The memory limit over all its processes, when a memory cgroup holds it. */
+  memoryMiB: number | null;
+  /** How many of its processes the kernel's OOM killer ended for that limit (read before `remove`). */
+  oomKills(): number;
+}
+
+/** `oom_kill N` from a memory cgroup's events (v2 memory.events, v1 memory.oom_control); 0 when unreadable. */
+function oomKillsIn(file: string): number {
+  try {
+    const line = fs.readFileSync(file, 'utf8').split('\n').find((l) => l.startsWith('oom_kill '));
+    return line ? Number(line.slice('oom_kill '.length)) || 0 : 0;
+  } catch {
+    return 0; // gone already, or a kernel too old to count them
+  }
 }
 
 /** Makes the cgroups for one kernel generation with its limits, or null when none is usable. */
 export function createKernelCgroup(support: CgroupSupport, name: string, limits: { processes: number; memoryMiB: number }): KernelCgroup | null {
   const dirs: string[] = [];
+  let events: string | null = null;
   const settings: [CgroupController, number, string, string][] = [
     ['pids', limits.processes, 'pids.max', 'pids.max'],
     ['memory', limits.memoryMiB * 1024 * 1024, 'memory.max', 'memory.limit_in_bytes'],
@@ -143,6 +158,7 @@ export function createKernelCgroup(support: CgroupSupport, name: string, limits:
       dirs.push(dir);
       fs.writeFileSync(path.join(dir, where.version === 'v2' ? v2File : v1File), String(value));
       if (controller === 'memory' && where.version === 'v2') fs.writeFileSync(path.join(dir, 'memory.swap.max'), '0');
+      if (controller === 'memory') events = path.join(dir, where.version === 'v2' ? 'memory.events' : 'memory.oom_control');
     } catch {
       // A cgroup that cannot be set up is skipped; the rlimits still apply.
     }
@@ -160,5 +176,11 @@ export function createKernelCgroup(support: CgroupSupport, name: string, limits:
     dirs.splice(0, dirs.length, ...left);
     if (left.length && attempt < 20) setTimeout(() => remove(attempt + 1), 100 * (attempt + 1)).unref();
   };
-  return { procs: dirs.map((d) => path.join(d, 'cgroup.procs')), remove: () => remove() };
+  const file = events;
+  return {
+    procs: dirs.map((d) => path.join(d, 'cgroup.procs')),
+    remove: () => remove(),
+    memoryMiB: file ? limits.memoryMiB : null,
+    oomKills: () => (file ? oomKillsIn(file) : 0),
+  };
 }

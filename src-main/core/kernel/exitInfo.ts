@@ -20,6 +20,12 @@ export function exitCause(code: number | null, signal: NodeJS.Signals | null, sa
   return { kind: 'exit', code };
 }
 
+/** A SIGKILL while the kernel's memory cgroup counted an OOM kill: it ran out of memory. */
+export function withOutOfMemory(cause: KernelExitCause, oomKills: number, limitMiB: number | null): KernelExitCause {
+  if (cause.kind === 'signal' && cause.signal === 'SIGKILL' && oomKills > 0 && limitMiB) return { kind: 'out_of_memory', limitMiB };
+  return cause;
+}
+
 /** A worker's end in English words (the model, the CLI, logs). */
 export function exitText(cause: KernelExitCause): string {
   switch (cause.kind) {
@@ -31,5 +37,7 @@ export function exitText(cause: KernelExitCause): string {
       return `could not start ${cause.file}: ${cause.message}`;
     case 'interrupt_unheeded':
       return `it did not stop within ${cause.graceMs} ms of the interrupt and was killed`;
+    case 'out_of_memory':
+      return `ran out of memory: its processes together reached the ${cause.limitMiB} MiB limit and it was killed (OPENAI4S_KERNEL_MEMORY_MB raises the limit)`;
   }
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
 import { releaseLeases, WORKER_FDS } from './bwrapLaunch';
-import { exitCause, exitText, type ExitInfo } from './exitInfo';
+import { exitCause, exitText, withOutOfMemory, type ExitInfo } from './exitInfo';
 import { FramePoll, pipeFd } from './framePoll';
 import { FramePump, type CellSink } from './framePump';
 import type { ReadyFrame, WarmFrame } from './frames';
@@ -103,7 +103,11 @@ export class KernelProcess {
     this.exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
         if (this.exit) return;
-        const cause = spawnError ? { kind: 'spawn_failed' as const, file, message: spawnError.message } : exitCause(code, signal, launch.bwrap);
+        // Read before the cgroup goes: whether its OOM killer ended a process for the memory limit.
+        const cgroup = launch.cgroup;
+        const cause = spawnError
+          ? { kind: 'spawn_failed' as const, file, message: spawnError.message }
+          : withOutOfMemory(exitCause(code, signal, launch.bwrap), cgroup?.oomKills() ?? 0, cgroup?.memoryMiB ?? null);
         this.exit = { code, signal, reason: exitText(cause), cause };
         if (launch.genDir) fs.rmSync(launch.genDir, { recursive: true, force: true });
         launch.cgroup?.remove();

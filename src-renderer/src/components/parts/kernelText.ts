@@ -34,6 +34,8 @@ export function exitCauseText(t: T, cause: KernelExitCause): string {
       return t('kernel.exit.spawnFailed', { file: cause.file, message: cause.message });
     case 'interrupt_unheeded':
       return t('kernel.exit.interruptUnheeded', { seconds: Math.max(1, Math.round(cause.graceMs / 1000)) });
+    case 'out_of_memory':
+      return t('kernel.exit.outOfMemory', { limit: cause.limitMiB });
   }
 }
 

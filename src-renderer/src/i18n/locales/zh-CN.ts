@@ -509,6 +509,7 @@ export const zhCN: Dictionary = {
   'kernel.exit.signal': '被 {signal} 终止',
   'kernel.exit.code': '已退出，退出码 {code}',
   'kernel.exit.spawnFailed': '无法启动（{file}：{message}）',
+  'kernel.exit.outOfMemory': '内存耗尽：其所有进程合计达到 {limit} MiB 的上限（可用 OPENAI4S_KERNEL_MEMORY_MB 提高）',
   'kernel.exit.interruptUnheeded': '在中断后 {seconds} 秒内未停止，已被强制结束',
   'kernel.cause.ended': '第 {generation} 代内核{how}，其变量已丢失',
   'kernel.cause.idleShutdown': '空闲 {duration}后已关闭，其变量已丢失',
