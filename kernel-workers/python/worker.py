@@ -26,7 +26,7 @@ raise, PEP 475).
 
 import sys
 
-# The oldest Python this file runs on (MIN_KERNEL_PYTHON in src-main/core/environments/
+# The oldest Python this file runs on (MIN_KERNEL_PYTHON in src-main/core/config/
 # kernelPython.ts): an older one says so as its last line of stderr, which the app shows
 # as the reason the kernel could not start, instead of an ImportError further down.
 if sys.version_info < (3, 7):

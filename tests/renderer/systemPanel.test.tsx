@@ -143,6 +143,19 @@ describe('System panel', () => {
     expect(arkRow.getByText('ready')).toBeTruthy();
   });
 
+  it('says a Python too old for the kernels is not usable, and why the sandbox is missing by its case', async () => {
+    const report: DoctorReport = recordedReport();
+    report.python.version = '3.6.15';
+    report.python.reason = 'Python 3.6.15 is too old for the kernels: they need Python 3.7 or newer';
+    report.sandbox = { backend: 'none', available: false, mode: 'auto', gap: 'bwrap_missing', reason: 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)' };
+    renderApp(() => ({ ok: true, data: report }));
+    openSystem();
+    await screen.findByTestId('doctor-report');
+    expect(within(screen.getByTestId('card-python')).getByText('Python 3.6.15').className).toContain('pill-bad');
+    expect(screen.getByTestId('python-version').textContent).toBe(`3.6.15${report.python.reason}`);
+    expect(screen.getByTestId('sandbox-reason').textContent).toMatch(/^bubblewrap \(bwrap\) is not installed \(Debian\/Ubuntu: sudo apt-get install bubblewrap; Fedora/);
+  });
+
   it('shows an error envelope with its code and message, and recovers on retry', async () => {
     const report = recordedReport();
     let fail = true;

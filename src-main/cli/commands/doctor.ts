@@ -25,7 +25,7 @@ export function formatDoctor(r: DoctorReport): string {
   lines.push(`OpenAI4S ${r.version}  (node ${r.node}${r.electron ? `, electron ${r.electron}` : ''}, ${r.platform}/${r.arch})`);
   lines.push(`data dir   ${r.dataDir}${r.dataDirSource === 'env' ? '  (OPENAI4S_DATA_DIR)' : ''}`);
   const py = r.python;
-  lines.push(`${mark(!!py.version)}python   ${py.path ?? '(none)'} ${py.version ?? ''}${py.reason ? `  ${py.reason}` : ''}`);
+  lines.push(`${mark(!!py.version && !py.reason)}python   ${py.path ?? '(none)'} ${py.version ?? ''}${py.reason ? `  ${py.reason}` : ''}`);
   for (const name of ['numpy', 'pandas', 'matplotlib'] as const) {
     const v = py.packages[name];
     lines.push(`   ${mark(!!v)}${name.padEnd(10)} ${v ?? py.packageReasons?.[name] ?? 'missing'}`);

@@ -1,5 +1,6 @@
 import type { PythonReport } from '../../../src-preload/contract/doctor';
 import { probeInterpreter } from '../config/interpreterProbe';
+import { pythonTooOld } from '../config/kernelPython';
 import { installHint, kernelInterpreter, type InterpreterChoice, type KernelEnvDeclaration } from '../config/kernelEnvs';
 
 /** The packages the report names (the contract's PythonReport has a field for each). */
@@ -27,6 +28,9 @@ async function probe(processEnv: NodeJS.ProcessEnv, choice: InterpreterChoice | 
   if (!probed.ok) return { path: choice.path, source: choice.source, version: null, reason: probed.reason, packages: empty };
   const packages = { numpy: probed.packages.numpy ?? null, pandas: probed.packages.pandas ?? null, matplotlib: probed.packages.matplotlib ?? null };
   const report: PythonReport = { path: choice.path, source: choice.source, version: probed.version, packages };
+  // It answers, but the kernel worker cannot run on it.
+  const tooOld = pythonTooOld(probed.version);
+  if (tooOld) report.reason = tooOld;
   if (Object.keys(probed.reasons).length) report.packageReasons = probed.reasons;
   return report;
 }

@@ -2,7 +2,7 @@ import type { EnvironmentPackage, EnvironmentView } from '../../../src-preload/c
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import type { KernelEnvDeclaration } from '../config/kernelEnvs';
 import { discoverEnvironments, type EnvCandidate } from './discover';
-import { pythonTooOld } from './kernelPython';
+import { pythonTooOld } from '../config/kernelPython';
 import type { ProbeCache } from './probeCache';
 
 /** Probes run at once while listing (a machine with many pyenv versions is not probed one by one). */

@@ -1,6 +1,6 @@
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { execProbe, lastLine } from '../shared/execProbe';
-import { pythonTooOld, versionFromBanner } from './kernelPython';
+import { pythonTooOld, versionFromBanner } from '../config/kernelPython';
 
 /**
  * One probe of an interpreter, run once and cached (probeCache.ts): its version, where its

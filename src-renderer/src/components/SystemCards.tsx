@@ -9,14 +9,24 @@ const PACKAGES = ['numpy', 'pandas', 'matplotlib'] as const;
 function Version({
   value,
   reason,
+  warning,
   testId,
 }: {
   value: string | null;
   reason?: string | undefined;
+  /** Shown beside a value that is there but not usable (a Python too old for the kernels). */
+  warning?: string | undefined;
   testId?: string;
 }) {
   const t = useT();
-  if (value) return <span data-testid={testId}>{value}</span>;
+  if (value) {
+    return (
+      <span data-testid={testId}>
+        {value}
+        {warning ? <span className="reason error-text">{warning}</span> : null}
+      </span>
+    );
+  }
   return (
     <span className="missing" data-testid={testId}>
       {t('system.notFound')}
@@ -56,7 +66,8 @@ export function AppCard({ report }: { report: DoctorReport }) {
 }
 
 function pythonTone(p: PythonReport): Tone {
-  if (!p.path || !p.version) return 'bad';
+  // No interpreter, or one the kernels cannot run on (its reason says why).
+  if (!p.path || !p.version || p.reason) return 'bad';
   return PACKAGES.every((name) => p.packages[name]) ? 'ok' : 'warn';
 }
 
@@ -84,7 +95,7 @@ export function PythonCard({ python }: { python: PythonReport }) {
         </span>
       </Field>
       <Field label={t('system.version')} mono testId="python-version">
-        <Version value={python.version} reason={python.reason} />
+        <Version value={python.version} reason={python.reason} warning={python.version ? python.reason : undefined} />
       </Field>
       <Field label={t('system.packages')}>
         <ul className="packages">

@@ -68,6 +68,13 @@ describe('doctor probes explain what is missing', () => {
     expect(report.installHint).toBe('apt-get install python3 python3-numpy python3-pandas python3-matplotlib');
   });
 
+  it('says a Python that answers but is too old for the kernels is not usable', async () => {
+    const old = path.join(dir, 'old-python');
+    fs.writeFileSync(old, `#!/bin/sh\necho '{"version": "3.6.15", "packages": {"numpy": "1.19.5", "pandas": "1.1.5", "matplotlib": "3.3.4"}, "reasons": {}}'\n`, { mode: 0o755 });
+    const report = await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: old });
+    expect(report).toMatchObject({ version: '3.6.15', reason: 'Python 3.6.15 is too old for the kernels: they need Python 3.7 or newer' });
+  });
+
   it('reports an interpreter that fails, and one that does not exist', async () => {
     const broken = path.join(dir, 'broken-python');
     fs.writeFileSync(broken, '#!/bin/sh\necho boom >&2\nexit 3\n', { mode: 0o755 });

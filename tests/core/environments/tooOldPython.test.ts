@@ -7,7 +7,7 @@ import { routes } from '../../../src-preload/contract/routes';
 import { createHandlers } from '../../../src-main/core/api/handlers';
 import { createRouter } from '../../../src-main/core/api/router';
 import { createCore, type Core } from '../../../src-main/core/core';
-import { pythonTooOld, versionFromBanner } from '../../../src-main/core/environments/kernelPython';
+import { pythonTooOld, versionFromBanner } from '../../../src-main/core/config/kernelPython';
 
 // pyenv keeps old Pythons. One the kernel worker cannot run on (2.7, 3.6) is listed with its
 // version and why, offers no install command, and cannot be chosen; before, 2.7 read "could
