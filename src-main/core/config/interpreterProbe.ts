@@ -1,5 +1,6 @@
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { execProbe, lastLine } from '../shared/execProbe';
+import { refusedPythonProbe } from './kernelPython';
 
 /**
  * The one way the app asks a kernel interpreter for its version and the versions of its
@@ -58,7 +59,11 @@ export async function probeInterpreter(
 ): Promise<InterpreterProbe> {
   const args = language === 'python' ? ['-I', '-c', PYTHON_PROBE, ...packages] : ['--vanilla', '-e', R_PROBE, ...packages];
   const run = await execProbe(interpreter, args, { env: options.env, timeoutMs: options.timeoutMs ?? 20_000 });
-  if (!run.ok) return { ok: false, reason: run.reason ?? `${interpreter} failed` };
+  if (!run.ok) {
+    // A Python too old for the kernels (2.x refuses -I) says so, instead of its usage text.
+    const which = language === 'python' ? await refusedPythonProbe(interpreter, options.env) : null;
+    return { ok: false, reason: which?.tooOld ?? run.reason ?? `${interpreter} failed` };
+  }
   const parsed = language === 'python' ? readPython(run.stdout) : readR(run.stdout, packages);
   return parsed ?? { ok: false, reason: `unreadable probe output: ${lastLine(run.stdout)}` };
 }

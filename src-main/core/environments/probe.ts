@@ -1,6 +1,6 @@
 import type { KernelLanguage } from '../../../src-preload/contract/kernel';
 import { execProbe, lastLine } from '../shared/execProbe';
-import { pythonTooOld, versionFromBanner } from '../config/kernelPython';
+import { refusedPythonProbe } from '../config/kernelPython';
 
 /**
  * One probe of an interpreter, run once and cached (probeCache.ts): its version, where its
@@ -112,10 +112,8 @@ export async function probeEnvironment(
     const failed = { ok: false as const, reason: run.reason ?? `${interpreter} failed` };
     if (language !== 'python') return failed;
     // Which Python refused: one too old for the kernels says so, instead of its usage text.
-    const banner = await execProbe(interpreter, ['-V'], { env, timeoutMs: 5_000 });
-    const version = versionFromBanner(`${banner.stdout}\n${banner.stderr}`);
-    const tooOld = version ? pythonTooOld(version) : null;
-    return version ? { ok: false, reason: tooOld ?? failed.reason, version } : failed;
+    const which = await refusedPythonProbe(interpreter, env);
+    return which ? { ok: false, reason: which.tooOld ?? failed.reason, version: which.version } : failed;
   }
   const parsed = language === 'python' ? readPython(run.stdout) : readR(run.stdout, packages);
   return parsed ?? { ok: false, reason: `unreadable probe output from ${interpreter}: ${lastLine(run.stdout)}` };

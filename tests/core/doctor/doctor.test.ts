@@ -73,6 +73,10 @@ describe('doctor probes explain what is missing', () => {
     fs.writeFileSync(old, `#!/bin/sh\necho '{"version": "3.6.15", "packages": {"numpy": "1.19.5", "pandas": "1.1.5", "matplotlib": "3.3.4"}, "reasons": {}}'\n`, { mode: 0o755 });
     const report = await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: old });
     expect(report).toMatchObject({ version: '3.6.15', reason: 'Python 3.6.15 is too old for the kernels: they need Python 3.7 or newer' });
+    // A Python 2 refuses the probe's -I with its usage text: asked with -V, it is named too old.
+    const two = path.join(dir, 'python2');
+    fs.writeFileSync(two, `#!/bin/sh\n[ "$1" = -V ] && { echo "Python 2.7.18" >&2; exit 0; }\necho "Unknown option: -I" >&2\nexit 2\n`, { mode: 0o755 });
+    expect((await probePython({ PATH: '/usr/bin:/bin', OPENAI4S_PYTHON: two })).reason).toBe('Python 2.7.18 is too old for the kernels: they need Python 3.7 or newer');
   });
 
   it('reports an interpreter that fails, and one that does not exist', async () => {
