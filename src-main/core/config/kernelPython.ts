@@ -2,8 +2,8 @@ import { execProbe } from '../shared/execProbe';
 
 /**
  * The oldest Python the kernel worker runs on (kernel-workers/python/worker.py checks the
- * same at its top): 3.7, for `queue.SimpleQueue`. An older
- * interpreter (pyenv keeps them, 2.7 included) is listed but cannot be chosen.
+ * same at its top): 3.7, for `queue.SimpleQueue`. An older interpreter (pyenv keeps them,
+ * 2.7 included) is listed as too old, cannot be chosen, and doctor says so.
  */
 export const MIN_KERNEL_PYTHON: readonly [number, number] = [3, 7];
 
