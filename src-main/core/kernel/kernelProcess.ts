@@ -27,7 +27,13 @@ export type { WorkerSpec } from './workerSpec';
 export class KernelProcess {
   readonly startedAt = new Date();
   readonly ready: Promise<ReadyFrame>;
+  /** Once the process has ended and its sandbox's mounts are released. */
   readonly exited: Promise<ExitInfo>;
+  /**
+   * As soon as the process is known to have ended (before the mounts are released): whoever
+   * records why must do it here, or a cell started meanwhile in a new generation comes first.
+   */
+  readonly ended: Promise<ExitInfo>;
   exit: ExitInfo | null = null;
   /** Under bwrap: whether /proc/self/mountinfo in its sandbox names no host path. */
   readonly hostPathsHidden: boolean;
@@ -100,6 +106,8 @@ export class KernelProcess {
     const framesFd = pipeFd(stdio[3]);
     if (framesFd !== null && spec.framePoll !== false) this.poll = new FramePoll(framesFd, stdio[3], (chunk) => this.pump.pushFrames(chunk), spec.framePoll);
 
+    let ended: (info: ExitInfo) => void = () => {};
+    this.ended = new Promise((resolve) => (ended = resolve));
     this.exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
         if (this.exit) return;
@@ -112,6 +120,7 @@ export class KernelProcess {
         if (launch.genDir) fs.rmSync(launch.genDir, { recursive: true, force: true });
         launch.cgroup?.remove();
         this.pump.workerExited(this.exit);
+        ended(this.exit);
         // The sandbox is gone: its views of the workspace and cache can go too. `exited`
         // resolves once they are unmounted, so a closed session leaves no mount behind.
         const exit = this.exit;

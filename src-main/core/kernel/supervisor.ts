@@ -241,7 +241,9 @@ export class KernelSupervisor {
       sandbox: proc.sandboxState,
       environment: { id: environment, interpreter: proc.spec.interpreter },
     });
-    void proc.exited.then((info) => {
+    // Recorded as soon as the end is known: a cell may start a new generation before the
+    // old one's mounts are released, and its panel must still say why the variables went.
+    void proc.ended.then((info) => {
       if (slot.proc !== proc) return;
       slot.proc = null;
       noteSlotEnded(slot, { kind: 'ended', generation: proc.generation, exit: info.cause });
