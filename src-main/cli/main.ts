@@ -60,8 +60,7 @@ function optionProblem(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const message = errorMessage(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `unknown option ${unknown[1]}.`;
-  return message.endsWith('.') ? message : `${message}.`;
+  return code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown ? `unknown option ${unknown[1]}` : message;
 }
 
 /** Runs the CLI and returns the exit code; never throws. */

@@ -22,10 +22,14 @@ export function sessionArgProblem(command: string, positionals: string[]): strin
   return `${command} takes one session id (${RULE}); list them with \`openai4s sessions\`.`;
 }
 
-/** Reports a usage problem on one line with where the usage is, and answers exit code 2. */
+/**
+ * Reports a usage problem on one line with where the usage is, and answers exit code 2.
+ * The problem's sentence is closed here, so callers (and node's own messages) need not.
+ */
 export function usageError(io: CliIO, command: string): (problem: string) => number {
   return (problem) => {
-    io.err(`openai4s ${command}: ${problem} See openai4s ${command} --help.`);
+    const sentence = /[.?!]$/.test(problem) ? problem : `${problem}.`;
+    io.err(`openai4s ${command}: ${sentence} See openai4s ${command} --help.`);
     return 2;
   };
 }

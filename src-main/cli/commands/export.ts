@@ -69,7 +69,7 @@ export const verifyCommand: CliCommand = {
     }
     const limits = limitOverrides(values);
     if (typeof limits === 'string') {
-      return usageError(io, 'verify')(limits.endsWith('.') ? limits : `${limits}.`);
+      return usageError(io, 'verify')(limits);
     }
     // Compare a signature with this installation's key without creating a data root.
     const report = verifyExport(file, { limits, ownPublicKey: installationPublicKey(resolveDataDir(env).path) });

@@ -299,9 +299,9 @@ export class KernelSupervisor {
           },
         });
         if (result.died) {
-          await proc.exited;
+          const ended = await proc.exited;
           if (slot.proc === proc) slot.proc = null;
-          noteSlotEnded(slot, { kind: 'ended', generation: proc.generation, exit: result.died.cause ?? (await proc.exited).cause });
+          noteSlotEnded(slot, { kind: 'ended', generation: proc.generation, exit: result.died.cause ?? ended.cause });
         }
         return result;
       } finally {

@@ -46,3 +46,14 @@ describe('CLI session ids', () => {
     expect(err).toBe(`openai4s ${command}: ${command} takes one session id (1-128 letters, digits, "_" or "-"); list them with \`openai4s sessions\`. See openai4s ${command} --help.\n`);
   });
 });
+
+describe('CLI usage errors', () => {
+  it('closes a problem that has no full stop of its own, and never doubles one', async () => {
+    const unknown = await cli(['sessions', '--colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('openai4s sessions: unknown option --colour. See openai4s sessions --help.\n');
+    const limit = await cli(['verify', 'x.zip', '--max-ratio', 'lots']);
+    expect(limit.code).toBe(2);
+    expect(limit.err).toMatch(/^openai4s verify: [^\n]*[^.]\. See openai4s verify --help\.\n$/);
+  });
+});
