@@ -14,6 +14,7 @@ import { checkSystemPackagesOnce } from './firstStart';
 import { PackageOpener, packagePathsFromArgv } from './openPackage';
 import { DEFAULT_SMOKE_TIMEOUT_MS, runSmokeTest, SMOKE_TEST_FLAG } from './smokeTest';
 import { createDialogApprovals } from './approvals';
+import { dialogLanguage } from './dialogLanguage';
 import { createSafeStorageSecrets } from './secrets';
 import { bindRouterToIpc, bindSubscriptionsToIpc, isTrustedCaller, sendEvent } from './ipc';
 import { APP_ORIGIN, APP_SCHEME } from './origin';
@@ -66,6 +67,11 @@ function useElectronSqliteBuild(): void {
   if (match) process.env.OPENAI4S_SQLITE_BINDING = path.join(dir, match, 'better_sqlite3.node');
 }
 let core: Core | null = null;
+
+/** The language of main's dialogs: the window's (Settings), else the system's. */
+function uiLanguage() {
+  return dialogLanguage(core?.settings.readOrDefaults().language, app.getPreferredSystemLanguages());
+}
 /** The topics each window's renderer listens to; only those are sent to it. */
 const subscriptions = new WindowSubscriptions();
 
@@ -159,7 +165,7 @@ if (!smokeTest && !app.requestSingleInstanceLock()) {
       // Keys entered in Settings, encrypted by the OS (never written in clear).
       secrets: createSafeStorageSecrets(safeStorage, ensureDataDir(resolveDataDir(process.env))),
       // Risky actions become a native question on the app window (never a silent allow).
-      approvals: createDialogApprovals({ dialog, window: () => mainWindow }),
+      approvals: createDialogApprovals({ dialog, window: () => mainWindow, language: uiLanguage }),
       // Compute jobs left running when the app closed are polled again (and harvested if they finished).
       resumeComputeJobs: true,
       // The main thread (window IPC, the run's stream) takes a CPU at once when it wakes.

@@ -20,7 +20,16 @@ export interface AppSettings {
   skillFolders?: string[] | null;
   /** Skills switched off by name: left out of the prompt's catalogue, search and loading. */
   disabledSkills?: string[] | null;
+  /**
+   * The window's language, as the window last said it: main's own dialogs (approvals, opening
+   * a package, the first start) speak it. Absent or null = the system's language.
+   */
+  language?: UiLanguage | null;
 }
+
+/** The languages of the window (and of main's dialogs). */
+export const UI_LANGUAGES = ['zh-CN', 'en'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
 /** A stored key as the renderer may see it. */
 export interface StoredKeyInfo {
@@ -59,6 +68,8 @@ const providerId = z
 
 export const settingsRoutes = {
   'settings.get': route<SettingsView>()(z.object({}).strict().default({})),
+  /** The window says its language (at start and when switched): main's own dialogs speak it. */
+  'settings.language': route<null>()(z.object({ language: z.enum(UI_LANGUAGES) }).strict()),
   'settings.update': route<SettingsView>()(
     z
       .object({

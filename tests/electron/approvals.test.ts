@@ -86,3 +86,25 @@ describe('native approval dialog', () => {
     expect(electron.dialog.showMessageBox.mock.calls.at(-1)![0].detail).toContain('Reason given by the agent: why not');
   });
 });
+
+describe('native approval dialog in the window’s language', () => {
+  it('asks in Chinese when the window speaks Chinese, and says when the agent gave no reason', async () => {
+    const port = createDialogApprovals({ dialog: electron.dialog as never, window: () => null, language: () => 'zh-CN' });
+    electron.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: true });
+    expect(await port.ask({ ...question, reason: '' }, new AbortController().signal)).toBe('allow_always');
+    const [options] = electron.dialog.showMessageBox.mock.calls.at(-1)!;
+    expect(options).toMatchObject({ title: '需要你的批准', buttons: ['仅允许这一次', '本会话内允许', '拒绝'], defaultId: 2, cancelId: 2 });
+    expect(options.message).toBe('智能体想要访问网络：对 https://rest.uniprot.org 使用 web_fetch');
+    expect(options.detail).toContain('智能体给出的理由：（智能体未说明理由）');
+    expect(options.checkboxLabel).toContain('本会话内允许');
+  });
+
+  it('follows the window’s saved language, else the system’s first language', async () => {
+    const { dialogLanguage } = await import('../../src-main/electron/dialogLanguage');
+    expect(dialogLanguage('en', ['zh-CN'])).toBe('en');
+    expect(dialogLanguage('zh-CN', ['en-US'])).toBe('zh-CN');
+    expect(dialogLanguage(undefined, ['zh-TW', 'en'])).toBe('zh-CN');
+    expect(dialogLanguage('fr', ['de-DE'])).toBe('en');
+    expect(dialogLanguage(null, [])).toBe('en');
+  });
+});

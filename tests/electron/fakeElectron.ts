@@ -92,6 +92,7 @@ export function createFakeElectron(
     exit: vi.fn((_code?: number) => undefined),
     whenReady: vi.fn(() => Promise.resolve()),
     getAppPath: vi.fn(() => process.cwd()),
+    getPreferredSystemLanguages: vi.fn(() => ['en-US']),
   });
 
   const invokeHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();

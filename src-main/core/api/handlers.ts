@@ -198,6 +198,10 @@ export function createHandlers(core: ApiServices): HandlersFor<Routes> {
     'approval.rule.revoke': (input) => ({ revoked: core.host.rules.removeRule(input.id) }),
     'approval.decide': (input) => core.host.approvals.decide(input.requestId, input.answer),
     'settings.get': () => core.settings.view(),
+    'settings.language': (input) => {
+      core.settings.setLanguage(input.language);
+      return null;
+    },
     'settings.update': async (input) => {
       const view = core.settings.update(input);
       if (input.defaultProvider !== undefined) await core.doctor(true); // the System page marks the new default

@@ -207,7 +207,8 @@ export class HostDispatcher {
 
   /** A call the policy says to ask about: the question, its answer recorded, then the call if allowed. */
   private async askThenRun(tool: Tool, d: Described, ctx: DispatchContext, base: { tool: string; target: string; executed: boolean }, keyOf: () => string): Promise<DispatchResult> {
-    const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '(the agent gave no reason)';
+    // No reason given stays empty: each window says so in its own language.
+    const reason = typeof (d.args as { reason?: unknown })?.reason === 'string' ? String((d.args as { reason: string }).reason) : '';
     const eventBase = { origin: ctx.origin, tool: tool.name, target: d.target, reason, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.cellId ? { cellId: ctx.cellId } : {}) };
     const asking = Date.now();
     const outcome = await this.deps.approvals.ask(

@@ -1,6 +1,6 @@
 import { AppError } from '../../../src-preload/contract/errors';
 import type { SandboxMode } from '../../../src-preload/contract/doctor';
-import type { AppSettings, SettingsView } from '../../../src-preload/contract/settings';
+import { UI_LANGUAGES, type AppSettings, type SettingsView, type UiLanguage } from '../../../src-preload/contract/settings';
 import type { CoreConfig } from '../config/coreConfig';
 import { findProvider, PROVIDERS } from '../config/providerCatalog';
 import type { SettingsRepo } from '../ledger/settingsRepo';
@@ -15,6 +15,7 @@ const KEYS = {
   cellTimeoutS: 'app.cellTimeoutS',
   skillFolders: 'app.skillFolders',
   disabledSkills: 'app.disabledSkills',
+  language: 'app.language',
 } as const;
 
 export type SettingsPatch = { [K in keyof AppSettings]?: AppSettings[K] | undefined };
@@ -35,6 +36,7 @@ export class SettingsService {
   read(): AppSettings {
     const repo = this.repo();
     const cellTimeoutS = repo.get<number>(KEYS.cellTimeoutS);
+    const language = repo.get<unknown>(KEYS.language);
     return {
       defaultProvider: repo.get<string>(KEYS.defaultProvider) ?? null,
       defaultModel: repo.get<string>(KEYS.defaultModel) ?? null,
@@ -42,6 +44,7 @@ export class SettingsService {
       ...(typeof cellTimeoutS === 'number' ? { cellTimeoutS } : {}),
       ...stringList('skillFolders', repo.get<unknown>(KEYS.skillFolders)),
       ...stringList('disabledSkills', repo.get<unknown>(KEYS.disabledSkills)),
+      ...((UI_LANGUAGES as readonly unknown[]).includes(language) ? { language: language as UiLanguage } : {}),
     };
   }
 
@@ -92,6 +95,11 @@ export class SettingsService {
       else repo.set(KEYS[name], value);
     }
     return this.view();
+  }
+
+  /** The window's language, for main's own dialogs. */
+  setLanguage(language: UiLanguage): void {
+    this.repo().set(KEYS.language, language);
   }
 
   setKey(providerId: string, key: string): SettingsView {

@@ -1,6 +1,7 @@
 import type { SettingsView } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import { createLoader, idle } from './loadable';
+import type { Language } from '../i18n/language';
 import type { AppState, SettingsSlice, Slice, StoreDeps, ThemeChoice } from './types';
 
 export const THEME_STORAGE_KEY = 'openai4s.theme';
@@ -19,6 +20,11 @@ export function modelChoice(s: AppState): { provider?: string; model?: string } 
   const provider = s.provider ?? s.settings.data?.settings.defaultProvider ?? null;
   const model = s.model ?? (s.provider ? null : (s.settings.data?.settings.defaultModel ?? null));
   return { ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
+}
+
+/** Says the window's language to main, for its own dialogs; a failure only leaves them in the old one. */
+export function tellLanguage(deps: StoreDeps, language: Language): void {
+  deps.bridge.invoke('settings.language', { language }).catch(() => {});
 }
 
 export const createSettingsSlice =
@@ -49,7 +55,12 @@ export const createSettingsSlice =
       settings: idle<SettingsView | null>(null),
       rules: idle([]),
       theme: savedTheme(deps.storage),
-      loadSettings: () => settings(() => deps.bridge.invoke('settings.get', {})),
+      async loadSettings() {
+        await settings(() => deps.bridge.invoke('settings.get', {}));
+        // Main's own dialogs (approvals, opening a package) speak the window's language: say it when main does not know it.
+        const view = get().settings.data;
+        if (view && view.settings.language !== get().language) tellLanguage(deps, get().language);
+      },
       updateSettings: (patch) => apply(() => deps.bridge.invoke('settings.update', patch), false),
       setProviderKey: (providerId, key) =>
         apply(() => deps.bridge.invoke('settings.key.set', { providerId, key }), true),

@@ -3,6 +3,7 @@ import { toErrorBody } from '../api/bridge';
 import { LANGUAGE_STORAGE_KEY, type Language } from '../i18n/language';
 import { doctorReducer, initialDoctorState } from './doctorReducer';
 import { initialNoticesState, noticesReducer } from './noticesReducer';
+import { tellLanguage } from './settingsSlice';
 import type { NoticesSlice, Slice, StoreDeps, SystemSlice, UiSlice } from './types';
 
 export const createUiSlice =
@@ -23,6 +24,8 @@ export const createUiSlice =
         // Storage may be full or disabled; the choice still applies to this window.
       }
       set({ language: next });
+      // Main's dialogs follow.
+      tellLanguage(deps, next);
     },
     setView(view) {
       set({ view });

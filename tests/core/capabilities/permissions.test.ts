@@ -37,7 +37,7 @@ describe('permissions and approvals through the dispatcher', () => {
     expect(runs).toHaveLength(1);
     expect(port.questions).toHaveLength(2);
     expect(port.questions[0]).toMatchObject({ tool: 'risky', target: 'target-a', reason: 'need the page', sideEffect: 'network', detail: '{"key":"a"}' });
-    expect(port.questions[1]!.reason).toBe('(the agent gave no reason)');
+    expect(port.questions[1]!.reason).toBe('');
   });
 
   it('a once-grant is for the exact call, expires after 15 minutes and is consumed atomically', () => {

@@ -33,6 +33,19 @@ const env = () => ({
 });
 
 describe('settings routes', () => {
+  it('keeps the window’s language for main’s dialogs, and refuses one the window does not speak', async () => {
+    core = createCore({ env: env() });
+    const r = routerFor(core);
+    expect(await r.handle('settings.get', {}, caller)).toMatchObject({ ok: true, data: { settings: { defaultProvider: null } } });
+    expect(((await r.handle('settings.get', {}, caller)) as { data: { settings: object } }).data.settings).not.toHaveProperty('language');
+    expect(await r.handle('settings.language', { language: 'zh-CN' }, caller)).toEqual({ ok: true, data: null });
+    expect(await r.handle('settings.language', { language: 'fr' }, caller)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(core.settings.readOrDefaults().language).toBe('zh-CN');
+    await core.close();
+    core = createCore({ env: env() });
+    expect(await routerFor(core).handle('settings.get', {}, caller)).toMatchObject({ ok: true, data: { settings: { language: 'zh-CN' } } });
+  });
+
   it('stores defaults in the ledger and keeps them across a restart', async () => {
     core = createCore({ env: env() });
     const r = routerFor(core);

@@ -36,12 +36,10 @@ export function ApprovalCard({ data }: { data: ApprovalEventData }) {
       <p className="approval-question" role="alert">
         {oneStep ? t('approval.safetyQuestion', { tool: data.tool }) : t('approval.question', { tool: data.tool, target: data.target })}
       </p>
-      {data.reason ? (
-        <p className="approval-why small">
-          <span className="muted">{t('approval.reason')}:</span>
-          <ApprovalReason reason={data.reason} />
-        </p>
-      ) : null}
+      <p className="approval-why small">
+        <span className="muted">{t('approval.reason')}:</span>
+        {data.reason ? <ApprovalReason reason={data.reason} /> : <span className="muted small"> {t('approval.noReason')}</span>}
+      </p>
       <div className="approval-actions" role="group" aria-label={t('approval.title')}>
         {BUTTONS.filter(([answer]) => !(oneStep && answer === 'allow_always')).map(([answer, label, className]) => (
           <button
