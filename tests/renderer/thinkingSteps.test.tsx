@@ -4,11 +4,13 @@ import type { ThinkingStepData } from '../../src-preload/contract';
 import { ThinkingSteps } from '../../src-renderer/src/components/plan/ThinkingSteps';
 import {
   currentStep,
-  formatElapsed,
   stepElapsedMs,
   stepTree,
 } from '../../src-renderer/src/components/plan/stepTree';
 import { bridge } from '../../src-renderer/src/api/bridge';
+import { formatElapsed, formatSecondsShort } from '../../src-renderer/src/components/parts/durationText';
+import { translate } from '../../src-renderer/src/i18n/language';
+import type { MessageKey } from '../../src-renderer/src/i18n/messages';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
@@ -49,8 +51,18 @@ describe('stepTree', () => {
     expect(stepElapsedMs(running, Date.parse('2026-01-01T00:01:05.000Z'))).toBe(65_000);
     expect(stepElapsedMs({ ...running, finishedAt: '2026-01-01T00:00:03.000Z' }, Date.now())).toBe(3000);
     expect(stepElapsedMs({ id: 's', title: 'S', status: 'pending' }, Date.now())).toBeNull();
-    expect(formatElapsed(65_000)).toBe('1 min 05 s');
-    expect(formatElapsed(3_725_000)).toBe('1 h 02 min');
+  });
+
+  it('says a span of time in the window’s language', () => {
+    const en = (key: MessageKey, params?: Record<string, string | number>) => translate('en', key, params);
+    const zh = (key: MessageKey, params?: Record<string, string | number>) => translate('zh-CN', key, params);
+    expect(formatElapsed(4_900, en)).toBe('4 s');
+    expect(formatElapsed(65_000, en)).toBe('1 min 05 s');
+    expect(formatElapsed(3_725_000, en)).toBe('1 h 02 min');
+    expect(formatElapsed(65_000, zh)).toBe('1 分 05 秒');
+    expect(formatElapsed(3_725_000, zh)).toBe('1 小时 02 分');
+    expect(formatSecondsShort(420, zh)).toBe('0.4 秒');
+    expect(formatSecondsShort(12_000, en)).toBe('12 s');
   });
 
   it('names the last running step as the current one', () => {

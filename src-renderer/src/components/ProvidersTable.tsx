@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context';
 import { READINESS_TONE } from './setup/ProviderChoice';
 import { Pill } from './ui';
 import { keySourceText } from './keySourceText';
+import { providerName } from './providerName';
 
 /**
  * Every provider the app knows, with the readiness Settings and the composer show (a
@@ -54,7 +55,7 @@ export function ProvidersTable({ providers }: { providers: ProviderReport[] }) {
                 <tr key={p.id} data-testid={`provider-${p.id}`}>
                   <td>
                     <div className="provider-name">
-                      {p.label}
+                      {providerName(p, t)}
                       {p.isDefault ? (
                         <Pill tone="neutral" testId="provider-default">
                           {t('system.providers.default')}

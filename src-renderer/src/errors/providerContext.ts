@@ -12,16 +12,20 @@ export function isLoopbackUrl(url: string): boolean {
   }
 }
 
-/** What an explanation needs of a provider: its label and where (and which model) the request went. */
+/**
+ * What an explanation needs of a provider: its name (in the window's language, through
+ * `nameOf`) and where (and which model) the request went.
+ */
 export function providerContext(
   status: ProviderStatus | undefined | null,
   over: { baseUrl?: string | null; model?: string | null; id?: string | null } = {},
+  nameOf: (p: { id: string; label: string }) => string = (p) => p.label,
 ): ProviderContext | null {
   if (!status && !over.id) return null;
   const baseUrl = over.baseUrl || status?.baseUrl || '';
   return {
     id: status?.id ?? over.id ?? '',
-    label: status?.label ?? over.id ?? '',
+    label: status ? nameOf(status) : (over.id ?? ''),
     baseUrl,
     model: over.model || status?.model || '',
     local: isLoopbackUrl(baseUrl),

@@ -1,4 +1,5 @@
 import { toErrorBody } from '../api/bridge';
+import { translate } from '../i18n/language';
 import { initialSessionsState } from './sessionsReducer';
 import { sessionsDispatch } from './sessionsDispatch';
 import type { SessionsSlice, Slice, StoreDeps } from './types';
@@ -23,7 +24,8 @@ export const createSessionsSlice =
       },
       async createSession(title) {
         try {
-          const session = await deps.bridge.invoke('session.create', title ? { title } : {});
+          // Untitled, it is named in the window's language until its first message names it.
+          const session = await deps.bridge.invoke('session.create', { title: title || translate(get().language, 'sidebar.newSession') });
           dispatch({ type: 'sessions/upserted', session });
           await get().openSession(session.id);
           return session.id;

@@ -3,6 +3,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { targetProvider } from '../../store/readiness';
+import { providerName } from '../providerName';
 
 /**
  * The composer's provider choice, each provider with its readiness (ready, needs a key,
@@ -38,14 +39,14 @@ export function ProviderPicker() {
           {list.length === 0 ? <option value="">{t('composer.provider')}</option> : null}
           {list.map((p) => (
             <option key={p.id} value={p.id}>
-              {`${p.label} · ${t(`readiness.${p.readiness.state}` as MessageKey)}`}
+              {`${providerName(p, t)} · ${t(`readiness.${p.readiness.state}` as MessageKey)}`}
             </option>
           ))}
         </select>
       </label>
       {chosen && chosen.readiness.state !== 'ready' ? (
         <button type="button" className="link small" onClick={() => openSetup(chosen.id)} data-testid="composer-setup">
-          {t('composer.setupProvider', { provider: chosen.label })}
+          {t('composer.setupProvider', { provider: providerName(chosen, t) })}
         </button>
       ) : null}
     </>

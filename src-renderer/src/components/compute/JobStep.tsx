@@ -1,14 +1,14 @@
 import type { DataPartData } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
-import { formatElapsed } from './JobsTab';
+import { formatElapsed } from '../parts/durationText';
 
 /** A compute job as a step of the conversation: target, state, exit code, elapsed, what came back. */
 export function JobStep({ data }: { data: DataPartData['compute-job'] }) {
   const t = useT();
   const facts = [
     data.exitCode === null ? null : `${t('jobs.exit')} ${data.exitCode}`,
-    data.elapsedSeconds === null ? null : formatElapsed(data.elapsedSeconds),
+    data.elapsedSeconds === null ? null : formatElapsed(data.elapsedSeconds * 1000, t),
     data.outputs.length ? `${t('jobs.outputs')}: ${data.outputs.join(', ')}` : null,
     data.missing.length ? `${t('jobs.missing')}: ${data.missing.join(', ')}` : null,
   ].filter(Boolean);

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ComputeJobLogs, ComputeJobState, ComputeJobView } from '../../../../src-preload/contract/compute';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { formatElapsed } from '../parts/durationText';
 import { useAppStore } from '../../store/context';
 import { formatBytes } from '../parts/format';
 import '../../styles/compute.css';
@@ -19,15 +20,6 @@ const TONE: Record<ComputeJobState, string> = {
   out_of_memory: 'pill-bad',
   node_fail: 'pill-bad',
 };
-
-/** "1h 02m 03s" / "2m 05s" / "7s". */
-export function formatElapsed(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h ? `${h}h ${pad(m)}m ${pad(s)}s` : m ? `${m}m ${pad(s)}s` : `${s}s`;
-}
 
 function JobLogs({ jobId }: { jobId: string }) {
   const t = useT();
@@ -81,7 +73,7 @@ function JobRow({ job }: { job: ComputeJobView }) {
         {job.elapsedSeconds !== null ? (
           <>
             <dt>{t('jobs.elapsed')}</dt>
-            <dd data-testid="job-elapsed">{formatElapsed(job.elapsedSeconds)}</dd>
+            <dd data-testid="job-elapsed">{formatElapsed(job.elapsedSeconds * 1000, t)}</dd>
           </>
         ) : null}
         {job.exitCode !== null ? (

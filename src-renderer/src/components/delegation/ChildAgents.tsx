@@ -1,7 +1,7 @@
 import type { ChildData, ChildStatus } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
-import { formatElapsed } from '../plan/stepTree';
+import { formatElapsed } from '../parts/durationText';
 import { useNow } from '../plan/ThinkingSteps';
 import '../../styles/delegation.css';
 import { Icon } from '../icons';
@@ -43,7 +43,7 @@ function ChildLine({ child, all, sessionId, now }: { child: ChildData; all: read
           <span className="child-status muted small">{t(`delegation.status.${child.status}`)}</span>
           {elapsed !== null ? (
             <span className="child-elapsed muted small" data-testid="child-elapsed">
-              {formatElapsed(elapsed)}
+              {formatElapsed(elapsed, t)}
             </span>
           ) : null}
           {!ended ? (

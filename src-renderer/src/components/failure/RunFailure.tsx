@@ -5,6 +5,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { ProblemDetails } from './ProblemDetails';
+import { providerName } from '../providerName';
 
 interface RunMeta {
   provider?: unknown;
@@ -37,7 +38,7 @@ export function RunFailure({ runId, metadata, wroteText, canRetry }: { runId: st
   if (!failure) return null;
   const pe = providerErrorOf(metadata);
   const providerId = pe?.provider ?? failure.provider;
-  const ctx = providerContext(findProvider(view, providerId), { id: providerId, model: failure.model });
+  const ctx = providerContext(findProvider(view, providerId), { id: providerId, model: failure.model }, (p) => providerName(p, t));
   const why = explainProblem(
     { failureCode: failure.failureCode, errorType: pe?.errorType ?? null, code: pe?.code ?? null, status: pe?.status ?? null, message: failure.message },
     ctx,

@@ -8,7 +8,7 @@ import { Figure } from './Figure';
 import { formatSeconds } from './format';
 import { deathText, sandboxGapText, timeLimitText } from './kernelText';
 import { TABLE_MIME, TableOutput, parseTable } from './TableOutput';
-import { formatElapsed } from '../plan/stepTree';
+import { formatElapsed } from './durationText';
 import { useNow } from '../plan/ThinkingSteps';
 
 /** The data of a `data-cell` part (the contract's map): first the running cell, then its result. */
@@ -70,7 +70,7 @@ function RunningFor({ startedAt }: { startedAt: string }) {
   if (Number.isNaN(start)) return null;
   return (
     <span className="muted mono" aria-hidden="true" data-testid="cell-running-for">
-      {t('cell.runningFor', { time: formatElapsed(Math.max(0, now - start)) })}
+      {t('cell.runningFor', { time: formatElapsed(Math.max(0, now - start), t) })}
     </span>
   );
 }

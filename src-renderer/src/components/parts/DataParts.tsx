@@ -31,6 +31,8 @@ export { ApprovalLine } from './ApprovalCard';
 
 /** A capability call a cell made through the host (tool calls show theirs in the tool card). */
 export function HostCallLine({ data }: { data: HostCallEventData }) {
+  const t = useT();
+  const language = useAppStore((s) => s.language);
   return (
     <div
       className={`activity-line ${data.status === 'ok' ? '' : 'tone-bad'}`}
@@ -39,9 +41,9 @@ export function HostCallLine({ data }: { data: HostCallEventData }) {
       <span className="mono">host.{data.method}</span>
       {data.target ? <span className="muted"> → {data.target}</span> : null}
       {/* A cell's identical calls share one line (count); the time is theirs together. */}
-      {data.count && data.count > 1 ? <span className="muted" data-testid="host-call-count"> ×{data.count.toLocaleString()}</span> : null}
-      <span className={`pill pill-${data.status === 'ok' ? 'ok' : 'bad'}`}>{data.status}</span>
-      <span className="muted small"> {(data.durationMs / 1000).toFixed(2)} s</span>
+      {data.count && data.count > 1 ? <span className="muted" data-testid="host-call-count"> ×{data.count.toLocaleString(language)}</span> : null}
+      <span className={`pill pill-${data.status === 'ok' ? 'ok' : 'bad'}`}>{t(`hostCall.status.${data.status}`)}</span>
+      <span className="muted small"> {t('elapsed.seconds', { s: (data.durationMs / 1000).toFixed(2) })}</span>
     </div>
   );
 }

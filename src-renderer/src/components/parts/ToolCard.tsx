@@ -5,7 +5,8 @@ import { useT } from '../../i18n/useT';
 import type { MessageKey } from '../../i18n/messages';
 import { preview } from './format';
 import { DenialNote, deniedBy } from './ApprovalCard';
-import { formatElapsed, stepElapsedMs } from '../plan/stepTree';
+import { stepElapsedMs } from '../plan/stepTree';
+import { formatElapsed, formatSecondsShort } from './durationText';
 import { useNow } from '../plan/ThinkingSteps';
 import { toolSummary } from './toolSummary';
 import { Markdown } from './Markdown';
@@ -42,23 +43,17 @@ function Duration({ hostCall, step, running }: { hostCall?: HostCallEventData; s
   if (hostCall) {
     const waited = hostCall.approvalWaitMs ?? 0;
     return (
-      <span className="muted tool-duration" data-testid="tool-duration" title={waited ? t('tool.waited', { time: formatElapsed(waited) }) : undefined}>
-        {t('tool.took', { time: formatSecondsShort(hostCall.durationMs - waited) })}
+      <span className="muted tool-duration" data-testid="tool-duration" title={waited ? t('tool.waited', { time: formatElapsed(waited, t) }) : undefined}>
+        {t('tool.took', { time: formatSecondsShort(hostCall.durationMs - waited, t) })}
       </span>
     );
   }
   const ms = running && step ? stepElapsedMs(step, now) : null;
   return ms === null ? null : (
     <span className="muted tool-duration mono" aria-hidden="true" data-testid="tool-elapsed">
-      {formatElapsed(ms)}
+      {formatElapsed(ms, t)}
     </span>
   );
-}
-
-/** Under ten seconds with a decimal ("0.4 s"), then as the checklist writes times. */
-function formatSecondsShort(ms: number): string {
-  const clamped = Math.max(0, ms);
-  return clamped < 10_000 ? `${(clamped / 1000).toFixed(1)} s` : formatElapsed(clamped);
 }
 
 /**

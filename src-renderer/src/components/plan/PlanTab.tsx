@@ -3,9 +3,10 @@ import type { ThinkingStepData, UIMessage } from '../../../../src-preload/contra
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { isDataPart } from '../parts/dataPart';
-import { currentStep, formatElapsed, stepElapsedMs } from './stepTree';
+import { currentStep, stepElapsedMs } from './stepTree';
 import { stepTitle } from './stepTitle';
 import { ThinkingSteps, useNow } from './ThinkingSteps';
+import { formatElapsed } from '../parts/durationText';
 
 const NO_STEPS: readonly ThinkingStepData[] = [];
 const NO_MESSAGES: readonly UIMessage[] = [];
@@ -34,7 +35,7 @@ function NowLine({ step }: { step: ThinkingStepData | null }) {
       {step ? (
         <>
           <span className="spinner spinner-sm" aria-hidden="true" /> {stepTitle(step, t)}
-          {elapsed !== null ? <span className="muted small"> · {formatElapsed(elapsed)}</span> : null}
+          {elapsed !== null ? <span className="muted small"> · {formatElapsed(elapsed, t)}</span> : null}
         </>
       ) : (
         <span className="muted">{t('plan.idle')}</span>

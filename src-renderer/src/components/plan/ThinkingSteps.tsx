@@ -2,9 +2,10 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ThinkingStepData } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import '../../styles/plan.css';
-import { formatElapsed, stepElapsedMs, stepTree, type StepNode } from './stepTree';
+import { stepElapsedMs, stepTree, type StepNode } from './stepTree';
 import { stepTitle } from './stepTitle';
 import { Icon } from '../icons';
+import { formatElapsed } from '../parts/durationText';
 
 /** The current time, re-read every second while `ticking` (a running step shows its elapsed time). */
 export function useNow(ticking: boolean): number {
@@ -41,7 +42,7 @@ function StepLine({ node, now, live }: { node: StepNode; now: number; live: bool
         <span className="sr-only"> ({t(`plan.status.${step.status}`)})</span>
         {elapsed !== null && step.status !== 'pending' ? (
           <span className="step-elapsed muted small" data-testid="step-elapsed">
-            {formatElapsed(elapsed)}
+            {formatElapsed(elapsed, t)}
           </span>
         ) : null}
       </div>

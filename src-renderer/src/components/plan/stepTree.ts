@@ -44,15 +44,6 @@ export function stepElapsedMs(step: ThinkingStepData, now: number): number | nul
   return Number.isNaN(end) ? null : Math.max(0, end - start);
 }
 
-/** "4 s", "2 min 05 s", "1 h 03 min": short enough for a checklist line. */
-export function formatElapsed(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
-  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
-}
-
 /** The step running now: the last `in_progress` step (the deepest one when nested). */
 export function currentStep(steps: readonly ThinkingStepData[]): ThinkingStepData | null {
   for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.status === 'in_progress') return steps[i]!;

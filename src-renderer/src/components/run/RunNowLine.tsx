@@ -2,10 +2,11 @@ import type { ThinkingStepData, UIMessage } from '../../../../src-preload/contra
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { isDataPart } from '../parts/dataPart';
-import { currentStep, formatElapsed, stepElapsedMs } from '../plan/stepTree';
+import { currentStep, stepElapsedMs } from '../plan/stepTree';
 import { useNow } from '../plan/ThinkingSteps';
 import { stepTitle } from '../plan/stepTitle';
 import type { MessageKey } from '../../i18n/messages';
+import { formatElapsed } from '../parts/durationText';
 
 /** What the live run is doing when no activity step runs: the model is thinking, writing, or not yet answering. */
 function modelPhase(message: UIMessage): MessageKey {
@@ -50,12 +51,12 @@ export function RunNowLine({ message }: { message: UIMessage }) {
       </span>
       {stepMs !== null ? (
         <span className="run-now-time mono" aria-hidden="true" data-testid="run-now-step-time">
-          {formatElapsed(stepMs)}
+          {formatElapsed(stepMs, t)}
         </span>
       ) : null}
       {start !== null ? (
         <span className="run-now-total muted" aria-hidden="true" data-testid="run-now-total">
-          {t('run.total', { time: formatElapsed(Math.max(0, now - start)) })}
+          {t('run.total', { time: formatElapsed(Math.max(0, now - start), t) })}
         </span>
       ) : null}
     </div>

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import type { SaveSettings } from './saveSettings';
 import { Section } from './Section';
+import { providerName } from '../providerName';
 
 /** The default provider and model of new messages (the model id is saved when the field loses focus). */
 export function DefaultsSection({
@@ -29,7 +30,7 @@ export function DefaultsSection({
             <option value="">{t('settings.defaults.fromEnv')}</option>
             {providers.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.label}
+                {providerName(p, t)}
               </option>
             ))}
           </select>

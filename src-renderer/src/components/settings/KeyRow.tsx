@@ -5,6 +5,7 @@ import { keySourceText } from '../keySourceText';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { providerName } from '../providerName';
 
 /**
  * One stored key (a model provider's or a service's, the same routes under its id): its
@@ -101,7 +102,7 @@ export function KeyRow({
   return (
     <KeyEditorRow
       id={provider.id}
-      label={provider.label}
+      label={providerName(provider, t)}
       badge={
         <>
           {provider.isDefault ? <span className="pill pill-neutral"> {t('system.providers.default')}</span> : null}

@@ -1,5 +1,6 @@
 import type { ProviderStatus } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { providerName } from '../providerName';
 
 /**
  * What to know before filling the form: for Ark what the ¥9.9 plan covers, where to get
@@ -13,7 +14,7 @@ export function ProviderHelp({ provider }: { provider: ProviderStatus }) {
       {provider.id === 'ark' ? <p data-testid="ark-plan">{t('setup.ark.plan')}</p> : null}
       {notRunning ? (
         <p className="tone-warn" data-testid="not-running">
-          {t('setup.notRunning', { provider: provider.label, baseUrl: provider.baseUrl, detail: provider.readiness.detail ?? '' })}{' '}
+          {t('setup.notRunning', { provider: providerName(provider, t), baseUrl: provider.baseUrl, detail: provider.readiness.detail ?? '' })}{' '}
           {provider.id === 'ollama'
             ? t('setup.ollamaHowTo', { model: provider.model })
             : t('setup.localHowTo', { baseUrl: provider.baseUrl })}

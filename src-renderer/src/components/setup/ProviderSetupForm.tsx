@@ -9,6 +9,7 @@ import { ProviderHelp } from './ProviderHelp';
 import { keyStorageReason } from './keyStorageReason';
 import { SetupField } from './SetupField';
 import { TestOutcome } from './TestOutcome';
+import { providerName } from '../providerName';
 
 interface Draft {
   key: string;
@@ -91,8 +92,8 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
     const now = outcome.view.providers.find((p) => p.id === provider.id);
     setSaved(
       now && now.readiness.state !== 'ready'
-        ? t('setup.savedNotReady', { provider: provider.label, state: t(`readiness.${now.readiness.state}` as MessageKey) })
-        : t('setup.saved', { provider: provider.label }),
+        ? t('setup.savedNotReady', { provider: providerName(provider, t), state: t(`readiness.${now.readiness.state}` as MessageKey) })
+        : t('setup.saved', { provider: providerName(provider, t) }),
     );
   };
   const fromVariable = (origin: string, variable: string) =>
@@ -123,7 +124,7 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
             <input type="password" autoComplete="off" spellCheck={false} value={draft.key} placeholder={t('setup.keyPlaceholder')} onChange={(e) => edit({ key: e.target.value })} disabled={!view.keyStorage.available} />
           </SetupField>
         ) : (
-          <p className="muted small">{t('setup.noKeyNeeded', { provider: provider.label })}</p>
+          <p className="muted small">{t('setup.noKeyNeeded', { provider: providerName(provider, t) })}</p>
         )}
         <SetupField label={t('setup.baseUrl')} hint={fromVariable(provider.baseUrlOrigin, provider.baseUrlVariable) ?? t('setup.emptyMeans', { value: provider.defaultBaseUrl })} testId="setup-base-url">
           <input className="mono" type="url" spellCheck={false} value={draft.baseUrl} placeholder={provider.defaultBaseUrl} onChange={(e) => edit({ baseUrl: e.target.value })} disabled={!!fromVariable(provider.baseUrlOrigin, '')} />

@@ -4,6 +4,7 @@ import { providerContext } from '../../errors/providerContext';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
 import { ProblemDetails } from '../failure/ProblemDetails';
+import { providerName } from '../providerName';
 
 /** The outcome of Test connection: the model answered, or what to do, with the provider's own words behind "details". */
 export function TestOutcome({ result, provider }: { result: ConnectionTestResult | { error: string }; provider: ProviderStatus | null }) {
@@ -23,7 +24,7 @@ export function TestOutcome({ result, provider }: { result: ConnectionTestResult
       </p>
     );
   }
-  const ctx = providerContext(provider, { baseUrl: result.baseUrl, model: result.model, id: result.providerId });
+  const ctx = providerContext(provider, { baseUrl: result.baseUrl, model: result.model, id: result.providerId }, (p) => providerName(p, t));
   const why = explainProblem({ ...result.problem }, ctx, t('problem.someProvider'));
   return (
     <div className="setup-outcome tone-bad" role="alert" data-testid="test-outcome" data-ok="false" data-kind={why.kind}>

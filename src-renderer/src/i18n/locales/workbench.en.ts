@@ -48,6 +48,8 @@ export const workbenchEn = {
   'readiness.ready': 'ready',
   'readiness.no_key': 'needs a key',
   'readiness.not_running': 'not running',
+  'provider.name.ark': 'Volcengine Ark (Doubao)',
+  'provider.name.ollama': 'Ollama (local)',
   'composer.setupProvider': 'Set up {provider}',
 
   'origin.env': 'from {variable}',

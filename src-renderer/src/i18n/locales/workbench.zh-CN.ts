@@ -44,6 +44,8 @@ export const workbenchZh: { readonly [K in keyof typeof workbenchEn]: (typeof wo
 
   'readiness.ready': '就绪',
   'readiness.no_key': '缺少密钥',
+  'provider.name.ark': '火山方舟（豆包）',
+  'provider.name.ollama': 'Ollama（本地）',
   'readiness.not_running': '未运行',
   'composer.setupProvider': '设置 {provider}',
 
