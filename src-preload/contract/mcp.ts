@@ -18,6 +18,9 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** What a tool's annotations make it: destructive, read-only (closed or open world), a write (closed or open world), or unannotated. */
+export type McpBasisCode = 'destructive' | 'read_only' | 'read_only_open' | 'write_closed' | 'write_open' | 'unannotated';
+
 export interface McpToolView {
   server: string;
   name: string;
@@ -31,6 +34,8 @@ export interface McpToolView {
   askEveryTime: boolean;
   /** Why, in words ("read-only", "destructive: asks every time", ...). */
   basis: string;
+  /** Which of the annotation cases `basis` says, for the window to say in its language. */
+  basisCode?: McpBasisCode;
   override: McpPolicyAction | null;
 }
 

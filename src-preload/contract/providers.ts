@@ -23,6 +23,9 @@ export interface ProviderReadiness {
   checkedAt?: string;
   /** Why a local endpoint did not answer, e.g. "connection refused" (never a key). */
   detail?: string;
+  /** Which case `detail` is, for the window to say in its language (with the wait in seconds for a timeout). */
+  detailCode?: 'refused' | 'timeout';
+  timeoutS?: number;
 }
 
 /** Where a value came from: a variable (the real environment or the data root's .env), Settings, or the catalogue. */

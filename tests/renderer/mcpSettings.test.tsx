@@ -25,7 +25,7 @@ function view(writeOverride: McpPolicyAction | null, servers = 1): McpView {
             error: null,
             override: null,
             tools: [
-              { server: 'fs', name: 'read_text_file', registeredAs: 'mcp_fs_read_text_file', description: '', annotations: { readOnlyHint: true }, policy: 'allow', askEveryTime: false, basis: 'read-only', override: null },
+              { server: 'fs', name: 'read_text_file', registeredAs: 'mcp_fs_read_text_file', description: '', annotations: { readOnlyHint: true }, policy: 'allow', askEveryTime: false, basis: 'read-only', basisCode: 'read_only', override: null },
               {
                 server: 'fs',
                 name: 'write_file',
@@ -35,6 +35,7 @@ function view(writeOverride: McpPolicyAction | null, servers = 1): McpView {
                 policy: writeOverride ?? 'ask',
                 askEveryTime: !writeOverride,
                 basis: writeOverride ? `destructive: asks every time; overridden in Settings: ${writeOverride}` : 'destructive: asks every time',
+                basisCode: 'destructive',
                 override: writeOverride,
               },
             ],

@@ -123,6 +123,16 @@ async function openSetupDialog(store: ReturnType<typeof setup>['store'], provide
   return screen.findByTestId('setup-dialog');
 }
 
+describe('the setup in a Chinese window', () => {
+  it('names the local provider and why it does not answer in Chinese', async () => {
+    const { store } = setup();
+    store.getState().setLanguage('zh-CN');
+    const dialog = await openSetupDialog(store, 'ollama');
+    expect(within(dialog).getByTestId('not-running').textContent).toContain('Ollama（本地） 未在 http://127.0.0.1:11434/v1 运行（连接被拒绝）');
+    expect(within(dialog).getByTestId('setup-provider-ark').textContent).toContain('火山方舟（豆包）');
+  });
+});
+
 describe('Test connection in the form', () => {
   it('explains a refused connection in words, the raw message behind details', async () => {
     const failed: ConnectionTestResult = {

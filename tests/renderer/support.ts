@@ -102,7 +102,7 @@ export function firstRunProviders(): ProvidersView {
         baseUrl: 'http://127.0.0.1:11434/v1',
         defaultBaseUrl: 'http://127.0.0.1:11434/v1',
         model: 'qwen3:8b',
-        readiness: { state: 'not_running', checkedAt: '2026-01-01T00:00:00Z', detail: 'connection refused' },
+        readiness: { state: 'not_running', checkedAt: '2026-01-01T00:00:00Z', detail: 'connection refused', detailCode: 'refused' },
       }),
     ],
     defaultProvider: 'ark',

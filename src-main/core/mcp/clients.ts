@@ -257,6 +257,7 @@ export class McpClients {
                 policy: p.defaultPolicy,
                 askEveryTime: p.askEveryTime,
                 basis: p.basis,
+                basisCode: p.basisCode,
                 override: p.override,
               };
             }) ?? null,

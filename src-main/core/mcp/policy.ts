@@ -1,4 +1,5 @@
 import type { PolicyAction, SideEffectClass } from '../capabilities/define';
+import type { McpBasisCode } from '../../../src-preload/contract/mcp';
 import type { McpPolicyOverrides } from './config';
 
 /** The hints a server may attach to a tool (MCP ToolAnnotations); untrusted, so they only pick a default. */
@@ -16,6 +17,7 @@ export interface McpToolPolicy {
   askEveryTime: boolean;
   /** Why, in words for Settings and the catalogue line. */
   basis: string;
+  basisCode: McpBasisCode;
 }
 
 /**
@@ -30,12 +32,12 @@ export interface McpToolPolicy {
  */
 export function policyFromHints(hints: ToolHints | undefined): McpToolPolicy {
   const h = hints ?? {};
-  if (h.destructiveHint === true && h.readOnlyHint !== true) return { sideEffect: 'write', defaultPolicy: 'ask', askEveryTime: true, basis: 'destructive: asks every time' };
-  if (h.readOnlyHint === true && h.openWorldHint !== true) return { sideEffect: 'read', defaultPolicy: 'allow', askEveryTime: false, basis: 'read-only' };
-  if (h.readOnlyHint === true) return { sideEffect: 'network', defaultPolicy: 'ask', askEveryTime: false, basis: 'read-only, open world: asks like network access' };
-  if (h.openWorldHint === false) return { sideEffect: 'write', defaultPolicy: 'ask', askEveryTime: false, basis: 'writes (closed world): asks' };
+  if (h.destructiveHint === true && h.readOnlyHint !== true) return { sideEffect: 'write', defaultPolicy: 'ask', askEveryTime: true, basis: 'destructive: asks every time', basisCode: 'destructive' };
+  if (h.readOnlyHint === true && h.openWorldHint !== true) return { sideEffect: 'read', defaultPolicy: 'allow', askEveryTime: false, basis: 'read-only', basisCode: 'read_only' };
+  if (h.readOnlyHint === true) return { sideEffect: 'network', defaultPolicy: 'ask', askEveryTime: false, basis: 'read-only, open world: asks like network access', basisCode: 'read_only_open' };
+  if (h.openWorldHint === false) return { sideEffect: 'write', defaultPolicy: 'ask', askEveryTime: false, basis: 'writes (closed world): asks', basisCode: 'write_closed' };
   const none = h.readOnlyHint === undefined && h.destructiveHint === undefined && h.openWorldHint === undefined;
-  return { sideEffect: 'write', defaultPolicy: 'ask', askEveryTime: false, basis: none ? 'no annotations: treated as a write to an open world, asks' : 'writes to an open world: asks' };
+  return { sideEffect: 'write', defaultPolicy: 'ask', askEveryTime: false, basis: none ? 'no annotations: treated as a write to an open world, asks' : 'writes to an open world: asks', basisCode: none ? 'unannotated' : 'write_open' };
 }
 
 /** The policy in force for one tool: the override chosen in Settings if any, else the annotations'. */

@@ -18,7 +18,7 @@ export function isLocalUrl(baseUrl: string): boolean {
   return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host) || host.endsWith('.localhost');
 }
 
-export type EndpointProbe = { answered: true } | { answered: false; detail: string };
+export type EndpointProbe = { answered: true } | { answered: false; detail: string; detailCode?: 'refused' | 'timeout'; timeoutS?: number };
 
 /** The failure's own code (undici puts it on `cause`). */
 function codeOf(error: unknown): string | null {
@@ -49,9 +49,9 @@ export async function probeEndpoint(
     return { answered: true };
   } catch (error) {
     const code = codeOf(error);
-    if (code === 'ECONNREFUSED') return { answered: false, detail: 'connection refused' };
+    if (code === 'ECONNREFUSED') return { answered: false, detail: 'connection refused', detailCode: 'refused' };
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-      return { answered: false, detail: `no answer within ${(timeoutMs / 1000).toFixed(1)} s` };
+      return { answered: false, detail: `no answer within ${(timeoutMs / 1000).toFixed(1)} s`, detailCode: 'timeout', timeoutS: timeoutMs / 1000 };
     return { answered: false, detail: code ?? errorMessage(error) };
   }
 }
@@ -70,5 +70,7 @@ export async function readinessOf(
   if (!isLocalUrl(resolved.baseUrl)) return { state: 'ready' };
   const answer = await probe(resolved.baseUrl);
   const checkedAt = now().toISOString();
-  return answer.answered ? { state: 'ready', checkedAt } : { state: 'not_running', checkedAt, detail: answer.detail };
+  if (answer.answered) return { state: 'ready', checkedAt };
+  const { answered: _answered, ...why } = answer;
+  return { state: 'not_running', checkedAt, ...why };
 }

@@ -1,4 +1,5 @@
 import { toErrorBody } from '../api/bridge';
+import { translate } from '../i18n/language';
 import type { Slice, StoreDeps } from './types';
 import type { WorkbenchSlice } from './workbenchTypes';
 
@@ -11,7 +12,7 @@ export const createWorkbenchSlice =
       try {
         const result = await deps.bridge.invoke('approval.decide', { requestId, answer });
         // Too late (answered in the dialog, expired at a restart): the stream already shows the outcome.
-        if (!result.delivered) get().receiveNotice({ level: 'info', message: result.message });
+        if (!result.delivered) get().receiveNotice({ level: 'info', message: translate(get().language, 'approval.tooLate') });
       } catch (error) {
         get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
       } finally {

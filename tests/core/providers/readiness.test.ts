@@ -43,7 +43,7 @@ describe('probeEndpoint', () => {
 
   it('a closed port is "connection refused"', async () => {
     const port = await freePort();
-    expect(await probeEndpoint(`http://127.0.0.1:${port}/v1`)).toEqual({ answered: false, detail: 'connection refused' });
+    expect(await probeEndpoint(`http://127.0.0.1:${port}/v1`)).toEqual({ answered: false, detail: 'connection refused', detailCode: 'refused' });
   });
 
   it('a server that never answers is given up on after the timeout', async () => {
@@ -52,7 +52,7 @@ describe('probeEndpoint', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     const answer = await probeEndpoint(url, { timeoutMs: 200 });
-    expect(answer).toEqual({ answered: false, detail: 'no answer within 0.2 s' });
+    expect(answer).toEqual({ answered: false, detail: 'no answer within 0.2 s', detailCode: 'timeout', timeoutS: 0.2 });
     server.closeAllConnections();
   });
 });
@@ -75,7 +75,7 @@ describe('readinessOf', () => {
     expect(up).toEqual({ state: 'ready', checkedAt: '2026-01-02T03:04:05.000Z' });
     const port = await freePort();
     const down = await readinessOf(resolved('ollama', { OPENAI4S_OLLAMA_BASE_URL: `http://127.0.0.1:${port}/v1` }), (u) => probeEndpoint(u), now);
-    expect(down).toEqual({ state: 'not_running', checkedAt: '2026-01-02T03:04:05.000Z', detail: 'connection refused' });
+    expect(down).toEqual({ state: 'not_running', checkedAt: '2026-01-02T03:04:05.000Z', detail: 'connection refused', detailCode: 'refused' });
   });
 
   it('any provider pointed at this machine is checked the same way', async () => {

@@ -27,10 +27,11 @@ function PolicySelect({ label, value, fallback, onChange, testId }: { label: str
 function ToolRow({ tool, change }: { tool: McpToolView; change: (c: McpChange) => void }) {
   const t = useT();
   // What the annotations give, shown as the default: an override's own value is not a default.
-  const fallback = tool.override ? tool.basis.split(';')[0]! : `${tool.policy}${tool.askEveryTime ? `, ${t('settings.mcp.everyTime')}` : ''}`;
+  const basis = tool.basisCode ? t(`settings.mcp.basis.${tool.basisCode}`) : tool.basis.split(';')[0]!;
+  const fallback = tool.override ? basis : `${t(`settings.mcp.policy.${tool.policy}`)}${tool.askEveryTime ? `, ${t('settings.mcp.everyTime')}` : ''}`;
   return (
     <li data-testid="mcp-tool" data-tool={tool.name}>
-      <span className="mono">{tool.name}</span> <span className="muted small">{tool.basis}</span>
+      <span className="mono">{tool.name}</span> <span className="muted small">{tool.basisCode ? (tool.override ? t('settings.mcp.basisOverridden', { basis, policy: t(`settings.mcp.policy.${tool.override}`) }) : basis) : tool.basis}</span>
       <span className="grow" />
       <PolicySelect
         label={t('settings.mcp.toolPolicy', { tool: tool.name })}

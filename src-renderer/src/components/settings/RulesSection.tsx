@@ -19,7 +19,7 @@ export function RulesSection() {
             <span
               className={`pill pill-${r.action === 'allow' ? 'ok' : r.action === 'deny' ? 'bad' : 'warn'}`}
             >
-              {r.action}
+              {t(`settings.mcp.policy.${r.action}`)}
             </span>
             <span className="mono">{r.tool}</span>
             <span className="muted mono small">{r.target}</span>

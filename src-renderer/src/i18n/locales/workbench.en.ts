@@ -44,6 +44,8 @@ export const workbenchEn = {
   'setup.ollamaHowTo': 'Install Ollama from ollama.com, then run “ollama serve” and “ollama pull {model}” in a terminal.',
   'setup.localHowTo': 'Start the server that serves {baseUrl}, then check again.',
   'setup.notRunning': '{provider} is not running at {baseUrl} ({detail}).',
+  'readiness.detail.refused': 'connection refused',
+  'readiness.detail.timeout': 'no answer within {seconds} s',
 
   'readiness.ready': 'ready',
   'readiness.no_key': 'needs a key',

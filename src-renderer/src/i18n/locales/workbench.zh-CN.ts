@@ -41,6 +41,8 @@ export const workbenchZh: { readonly [K in keyof typeof workbenchEn]: (typeof wo
   'setup.ollamaHowTo': '从 ollama.com 安装 Ollama，然后在终端中运行“ollama serve”和“ollama pull {model}”。',
   'setup.localHowTo': '启动提供 {baseUrl} 的服务器，然后重新检查。',
   'setup.notRunning': '{provider} 未在 {baseUrl} 运行（{detail}）。',
+  'readiness.detail.refused': '连接被拒绝',
+  'readiness.detail.timeout': '{seconds} 秒内无应答',
 
   'readiness.ready': '就绪',
   'readiness.no_key': '缺少密钥',

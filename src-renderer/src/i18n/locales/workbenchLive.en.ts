@@ -22,6 +22,7 @@ export const workbenchLiveEn = {
   'approval.safetyQuestion': 'A safety check asks you to confirm: {tool}',
   'approval.reason': 'Reason given',
   'approval.noReason': 'none (the agent gave no reason)',
+  'approval.tooLate': 'That request was no longer waiting: your answer is recorded and the call did not run. The agent can ask again.',
   'approval.allowOnce': 'Allow once',
   'approval.allowSession': 'Allow for this session',
   'approval.always': 'Always',

@@ -21,6 +21,7 @@ export const workbenchLiveZh: { readonly [K in keyof typeof workbenchLiveEn]: st
   'approval.safetyQuestion': '安全检查需要你确认：{tool}',
   'approval.reason': '给出的理由',
   'approval.noReason': '无（智能体未说明理由）',
+  'approval.tooLate': '该请求已不再等待：你的回答已记录，调用没有运行。智能体可以再次请求。',
   'approval.allowOnce': '仅允许这一次',
   'approval.allowSession': '本会话内允许',
   'approval.always': '始终允许',
