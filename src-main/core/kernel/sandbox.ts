@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { etcPrivate, etcPrivateArgs } from './etcPrivate';
 import path from 'node:path';
 import type { SandboxMode, SandboxReport } from '../../../src-preload/contract/doctor';
 import type { KernelSandboxState } from '../../../src-preload/contract/kernel';
@@ -107,7 +108,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--ro-bind', '/usr', '/usr'];
   for (const name of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) args.push(...rootEntry(name));
   // /etc read-only: the dynamic loader's and BLAS's configuration live there.
-  args.push('--ro-bind', '/etc', '/etc');
+  args.push('--ro-bind', '/etc', '/etc', ...etcPrivateArgs(etcPrivate()));
   // An interpreter outside /usr (a conda or pyenv prefix) needs its prefix, read-only.
   const real = fs.realpathSync(plan.interpreter);
   const realPrefix = real.startsWith('/usr/') ? null : path.dirname(path.dirname(real));
@@ -140,7 +141,13 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--dev', '/dev');
   // bwrap's /dev/shm is a folder on its /dev tmpfs, unbounded: give it its own, sized.
   if (plan.tmpMiB && has('size')) args.push(...sized(plan.tmpMiB), '--tmpfs', '/dev/shm');
-  args.push('--proc', '/proc', '--remount-ro', '/', '--unshare-all');
+  // The system's settings are the host's (a pid namespace does not make its own): read-only,
+  // as bwrap already makes /proc/irq and /proc/bus, else root in a kernel could set
+  // core_pattern and run a program as the host's root.
+  args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
+  args.push('--remount-ro', '/', '--unshare-all');
+  // Run as root, bwrap keeps root's capabilities for the kernel unless told not to.
+  if (process.geteuid?.() === 0) args.push('--cap-drop', 'ALL');
   // No user namespaces inside (they are the door to most kernel attack surface).
   if (has('disable-userns')) args.push('--unshare-user', '--disable-userns');
   if (plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
