@@ -23,6 +23,8 @@ export interface ZipEntry {
   /** Where the entry's compressed bytes start. */
   dataOffset: number;
   isDirectory: boolean;
+  /** The Unix file type from the upper 16 bits of the external attributes (0 when none is stated): what unzip creates (a symlink, a device…). */
+  unixType: number;
 }
 
 /** Why a package is refused: which entry (if one) and which limit (if one). */
@@ -45,6 +47,8 @@ const FLAG_ENCRYPTED = 0x1;
 const FLAG_DESCRIPTOR = 0x8;
 const FLAG_STRONG_ENCRYPTION = 0x40;
 const FLAG_UTF8 = 0x800;
+/** The file-type bits of a Unix mode (st_mode & S_IFMT). */
+const S_IFMT = 0o170000;
 
 /** A fixed-size record's fields: name -> [offset, width in bytes], little-endian (APPNOTE 4.3). */
 type Layout = Readonly<Record<string, readonly [offset: number, width: 2 | 4]>>;
@@ -62,6 +66,7 @@ const CENTRAL_HEADER = {
   extraLength: [30, 2],
   commentLength: [32, 2],
   diskStart: [34, 2],
+  externalAttributes: [38, 4],
   localOffset: [42, 4],
 } as const;
 /** A local file header (4.3.7): 30 bytes, then name and extra field. */
@@ -136,7 +141,7 @@ export function readZipDirectory(fd: number, limits: ZipLimits): ZipEntry[] {
   let p = 0;
   for (let n = 0; n < end.entries; n++) {
     if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw new ZipRefusal(`the zip's central directory is malformed at entry ${n + 1}`);
-    const { flags, method, crc32, compressedSize, size, nameLength, extraLength, commentLength, diskStart, localOffset } = readFields(cd, p, CENTRAL_HEADER);
+    const { flags, method, crc32, compressedSize, size, nameLength, extraLength, commentLength, diskStart, externalAttributes, localOffset } = readFields(cd, p, CENTRAL_HEADER);
     if (p + 46 + nameLength + extraLength + commentLength > cd.length) throw new ZipRefusal(`the zip's central directory is malformed at entry ${n + 1}`);
     const rawName = cd.subarray(p + 46, p + 46 + nameLength);
     const name = decodeName(rawName, flags);
@@ -145,7 +150,7 @@ export function readZipDirectory(fd: number, limits: ZipLimits): ZipEntry[] {
     if (diskStart !== 0) throw new ZipRefusal(`${JSON.stringify(name)}: the entry lives on another disk`, name);
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) throw new ZipRefusal(`${JSON.stringify(name)}: the entry is encrypted`, name);
     if (method !== 0 && method !== 8) throw new ZipRefusal(`${JSON.stringify(name)}: compression method ${method} (only stored and deflate are read)`, name);
-    entries.push({ name, method, flags, crc32, compressedSize, size, localOffset, dataOffset: 0, isDirectory: name.endsWith('/') });
+    entries.push({ name, method, flags, crc32, compressedSize, size, localOffset, dataOffset: 0, isDirectory: name.endsWith('/'), unixType: (externalAttributes >>> 16) & S_IFMT });
     rawNames.push(rawName);
   }
   if (p !== cd.length) throw new ZipRefusal("the zip's central directory has bytes after its last entry");

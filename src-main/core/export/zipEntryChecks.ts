@@ -10,11 +10,16 @@ export interface Refusal {
   limit: keyof ZipLimits | null;
 }
 
+/** Unix file types an export never holds, by name: unzip would create them, not a file. */
+const SPECIAL_TYPES: Record<number, string> = { 0o120000: 'a symbolic link', 0o140000: 'a socket', 0o060000: 'a block device', 0o020000: 'a character device', 0o010000: 'a fifo' };
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
 const refusal = (entry: string, message: string, limit: keyof ZipLimits | null = null): Refusal => ({ message: `${JSON.stringify(entry)}: refused: ${message}`, entry, limit });
 
 /**
- * The zip's entries as a whole: safe names, each name once (also case-folded), no folder
- * entry with data, no name that is both a file and a folder, and declared sizes within
+ * The zip's entries as a whole: safe names, each name once (also case-folded), only files
+ * and folders (no symlink or device by its Unix attributes), no folder entry with data, no name that is both a file and a folder, and declared sizes within
  * the limits. Directory-only checks: nothing is inflated yet.
  */
 export function checkZipEntries(entries: readonly ZipEntry[], limits: ZipLimits): Refusal[] {
@@ -31,6 +36,10 @@ export function checkZipEntries(entries: readonly ZipEntry[], limits: ZipLimits)
     if (earlier !== undefined) {
       refusals.push(refusal(name, earlier === name ? 'the zip holds this name twice (tools disagree on which copy is the file)' : `the zip also holds ${JSON.stringify(earlier)}, the same file on a case-insensitive disk`));
     } else seen.set(key, name);
+    if (entry.unixType && entry.unixType !== S_IFREG && entry.unixType !== S_IFDIR) {
+      const kind = SPECIAL_TYPES[entry.unixType] ?? `a special file (type 0o${entry.unixType.toString(8)})`;
+      refusals.push(refusal(name, `its attributes make it ${kind}, which unzip would create instead of a file; an export holds only files and folders`));
+    }
     if (entry.isDirectory) {
       if (entry.size > 0) refusals.push(refusal(name, `a folder entry carrying ${entry.size} bytes of data (extractors drop it; verify would have ignored it)`));
     } else files.add(key);

@@ -9,6 +9,8 @@ export interface RawEntry {
   name: string;
   data: Uint8Array;
   deflate?: boolean;
+  /** The central directory's external attributes (a Unix mode in the upper 16 bits, as `zip --symlinks` writes); 0 when absent. */
+  attributes?: number;
 }
 
 export function rawZip(entries: readonly RawEntry[]): Uint8Array {
@@ -31,7 +33,8 @@ export function rawZip(entries: readonly RawEntry[]): Uint8Array {
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
+    // Made by Unix (3) when a Unix mode is given, as Info-ZIP writes it.
+    central.writeUInt16LE(entry.attributes ? 0x031e : 20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x800, 8);
     central.writeUInt16LE(method, 10);
@@ -39,6 +42,7 @@ export function rawZip(entries: readonly RawEntry[]): Uint8Array {
     central.writeUInt32LE(body.length, 20);
     central.writeUInt32LE(entry.data.byteLength, 24);
     central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE((entry.attributes ?? 0) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     centrals.push(central, name);
