@@ -79,7 +79,16 @@ export interface EnvironmentChangeResult {
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a session id is 1-128 letters, digits, "_" or "-"');
 const language = z.enum(['python', 'r']);
 export const ENV_ID = /^[A-Za-z0-9._:/@+-]{1,300}$/;
-export const ENV_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** A plain folder name under envs/: never a path, never "..", so a build cannot land outside the data folder. */
+export const ENV_NAME = /^(?!.*\.\.)[a-z0-9][a-z0-9._-]{0,63}$/;
+export const ENV_NAME_RULE = '1-64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit and without ".." (e.g. "rdkit-2024")';
+/**
+ * One requirement for pip or conda: an optional conda channel ("bioconda::"), a name,
+ * optional [extras] and version bounds. It starts with a letter or digit and has no
+ * space, slash or "@", so it is never an option (--target, -r) nor a path or URL.
+ */
+export const PACKAGE_SPEC = /^(?:[A-Za-z0-9][A-Za-z0-9._-]*::)?[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[A-Za-z0-9._,-]+\])?(?:[<>=!~][A-Za-z0-9.*+!_<>=~,-]*)?$/;
+export const PACKAGE_SPEC_RULE = 'a package name with optional [extras] and version bounds, e.g. "six" or "numpy>=1.26" (never an option such as --target or -r, a path or a URL)';
 const envId = z.string().regex(ENV_ID, 'an environment id as env.list shows it, e.g. "python-science" or "venv:rdkit"');
 
 export const environmentRoutes = {
@@ -89,10 +98,10 @@ export const environmentRoutes = {
     z
       .object({
         sessionId,
-        name: z.string().regex(ENV_NAME, 'a name is lower-case letters, digits, ".", "_" or "-", e.g. "rdkit-2024"'),
+        name: z.string().regex(ENV_NAME, `a name is ${ENV_NAME_RULE}`),
         declaration: z.string().regex(/^[a-z0-9-]{1,64}$/, 'a declaration id from envs/, e.g. "python-science"'),
         kind: z.enum(['venv', 'conda']).optional(),
-        packages: z.array(z.string().regex(/^[A-Za-z0-9._-]+(?:[<>=!~]=?[A-Za-z0-9.*+-]+)?$/, 'a package name, optionally with a version bound')).max(50).optional(),
+        packages: z.array(z.string().max(100).regex(PACKAGE_SPEC, PACKAGE_SPEC_RULE)).max(50).optional(),
       })
       .strict(),
   ),

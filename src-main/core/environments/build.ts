@@ -56,6 +56,8 @@ export function condaPackages(decl: KernelEnvDeclaration): { channels: string[];
  */
 export async function buildEnvironment(req: BuildRequest): Promise<BuildResult> {
   const prefix = path.join(req.envsDir, req.name);
+  // The service checked the name; this keeps any other caller from building outside envs/.
+  if (path.dirname(path.resolve(prefix)) !== path.resolve(req.envsDir) || req.name !== path.basename(prefix)) return fail('check the name', `"${req.name}" is not a plain folder name; choose a name such as "rdkit-2024".`);
   if (fs.existsSync(prefix)) return fail('check the name', `${prefix} already exists; choose another name or use the existing environment (venv:${req.name}).`);
   fs.mkdirSync(req.envsDir, { recursive: true });
   const env = toolEnv(req.processEnv);
@@ -96,7 +98,8 @@ async function buildVenv(req: BuildRequest, prefix: string, env: NodeJS.ProcessE
       const ensured = await execProbe(python, ['-m', 'ensurepip', '--default-pip'], { env, timeoutMs: 5 * 60_000 });
       if (!ensured.ok) return fail('install pip', `${ensured.reason} (on Debian/Ubuntu: apt-get install python3-pip python3-venv)`);
     }
-    const pip = await execProbe(python, ['-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--retries', '0', '--timeout', '20', ...wanted], { env, timeoutMs: 15 * 60_000 });
+    // "--": whatever follows is a requirement, never an option (--target, -r FILE), even if a check upstream missed one.
+    const pip = await execProbe(python, ['-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', '--retries', '0', '--timeout', '20', '--', ...wanted], { env, timeoutMs: 15 * 60_000 });
     if (!pip.ok) return fail('install packages', `pip install ${wanted.join(' ')} failed: ${lastLine(pip.stderr) || pip.reason}`);
     req.probes.forget(python);
   }

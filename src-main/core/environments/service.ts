@@ -11,6 +11,7 @@ import type { Ledger } from '../ledger/ledger';
 import { buildEnvironment } from './build';
 import { EnvironmentCatalog, declaredPackages } from './catalog';
 import { findConda } from './conda';
+import { checkCreateRequest } from './createRequest';
 import { ProbeCache } from './probeCache';
 
 const LANGUAGES: readonly KernelLanguage[] = ['python', 'r'];
@@ -126,6 +127,7 @@ export class EnvironmentService {
    */
   async create(sessionId: string, req: CreateRequest, exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()): Promise<EnvironmentChangeResult> {
     this.opts.ledger().sessions.require(sessionId);
+    checkCreateRequest(req.name, req.packages ?? []);
     const declaration = this.declarations().find((d) => d.id === req.declaration);
     if (!declaration) throw new AppError('not_found', `No declaration "${req.declaration}" in envs/. Declared: ${this.declarations().map((d) => d.id).join(', ')}.`);
     const kind = req.kind ?? (declaration.language === 'python' ? 'venv' : 'conda');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENV_ID, ENV_NAME, type EnvironmentChangeResult, type EnvironmentList } from '../../../../src-preload/contract/environments';
+import { ENV_ID, ENV_NAME, ENV_NAME_RULE, PACKAGE_SPEC, PACKAGE_SPEC_RULE, type EnvironmentChangeResult, type EnvironmentList } from '../../../../src-preload/contract/environments';
 import type { EnvironmentService } from '../../environments/service';
 import { defineTool, reasonField, type Tool } from '../define';
 
@@ -62,10 +62,10 @@ export function environmentTools(environments: () => Environments): Tool[] {
       'Build a new environment from a declaration (python-science, r-bioc, ...) on the host: a virtualenv over the system interpreter (works offline, sees its packages) or a conda environment, optionally with extra pip/conda packages. The session switches to it only if the build and its probe succeed.',
     input: z
       .object({
-        name: z.string().regex(ENV_NAME),
+        name: z.string().regex(ENV_NAME, `a name is ${ENV_NAME_RULE}`),
         declaration: z.string().regex(/^[a-z0-9-]{1,64}$/),
         kind: z.enum(['venv', 'conda']).optional().describe('Default: venv for Python, conda for R.'),
-        packages: z.array(z.string().min(1).max(100)).max(50).optional().describe('Extra packages to install (needs the network).'),
+        packages: z.array(z.string().max(100).regex(PACKAGE_SPEC, PACKAGE_SPEC_RULE)).max(50).optional().describe('Extra packages to install (needs the network): requirements such as "six" or "numpy>=1.26", never pip options.'),
         reason: reasonField,
       })
       .strict(),
