@@ -56,7 +56,8 @@ describe('a provider error that echoes the key', () => {
     const show = await cliInProcess(['show', sessionId], env);
     const showJson = await cliInProcess(['show', sessionId, '--json'], env);
     expect(show.stdout).toMatch(/\[redacted\]/);
-    const zipFile = path.join(dataDir, 'export.zip');
+    // Outside the data root: the CLI never writes into the app’s data folder.
+    const zipFile = path.join(scope.dataDir('secret-export'), 'export.zip');
     const exported = await cliInProcess(['export', sessionId, '-o', zipFile], env);
     expect(exported.code).toBe(0);
 

@@ -1,16 +1,18 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CliCommand } from '../command';
 import { bibliographyEntries, formatBibliography, type BibliographyFormat } from '../../core/export/bibliography';
 import { errorMessage } from '../../core/shared/errorMessage';
+import { writeFileAtomic } from '../../core/shared/writeFileAtomic';
+import { outputFileProblem } from '../outputFile';
 import { sessionArgProblem, usageError } from '../sessionArg';
 
 const USAGE = [
-  'openai4s bibliography <sessionId> [--format bibtex|ris] [--out FILE] [--all] [--json]',
+  'openai4s bibliography <sessionId> [--format bibtex|ris] [--out FILE] [--force] [--all] [--json]',
   '',
   "Exports the session's literature evidence (the Science Navigator's references, PubMed, Europe PMC,",
   'arXiv, OpenAlex and Crossref records, web pages read, PDFs) as BibTeX (default) or RIS, with DOIs.',
-  'Prints it, or writes FILE. --all adds search results that were found but not cited as references.',
+  'Prints it, or writes FILE (never inside the app’s data folder; --force replaces an existing file).',
+  '--all adds search results that were found but not cited as references.',
   '--json reports the entries (and the file written) instead.',
 ].join('\n');
 
@@ -18,7 +20,7 @@ export const bibliographyCommand: CliCommand = {
   name: 'bibliography',
   summary: "Export a session's literature evidence as BibTeX or RIS",
   usage: USAGE,
-  options: { format: { type: 'string' }, out: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
     const problem = sessionArgProblem('bibliography', positionals);
@@ -40,11 +42,16 @@ export const bibliographyCommand: CliCommand = {
     const text = formatBibliography(entries, format as BibliographyFormat);
     let written: string | null = null;
     if (typeof values.out === 'string') {
+      const refused = outputFileProblem(values.out, core!.config.dataDir, values.force === true);
+      if (refused) {
+        io.err(`openai4s bibliography: ${refused}`);
+        return 1;
+      }
       written = path.resolve(values.out);
       try {
-        fs.writeFileSync(written, text);
+        writeFileAtomic(written, text);
       } catch (error) {
-        io.err(`Could not write ${written}: ${errorMessage(error)}. Choose a writable path with --out.`);
+        io.err(`openai4s bibliography: ${errorMessage(error)}`);
         return 1;
       }
     }

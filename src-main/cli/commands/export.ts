@@ -2,23 +2,38 @@ import path from 'node:path';
 import { resolveDataDir } from '../../core/config/dataDir';
 import { exportContributors } from '../../core/export/contributors';
 import { exportSession } from '../../core/export/exportSession';
+import { packageFileProblem } from '../../core/export/packageFile';
 import { installationPublicKey } from '../../core/export/signing';
 import { verifyExport, type VerifyReport } from '../../core/export/verify';
 import type { ZipLimits } from '../../core/export/zipLimits';
 import type { CliCommand } from '../command';
+import { outputFileProblem } from '../outputFile';
 import { usageError } from '../sessionArg';
 
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'Export a session as a verifiable zip (ledger, notebook, artifacts, evidence, report)',
-  usage: 'openai4s export <sessionId> -o <file.zip> [--unsigned]',
-  options: { output: { type: 'string', short: 'o' }, unsigned: { type: 'boolean' } },
+  usage: [
+    'openai4s export <sessionId> -o <file.zip> [--force] [--unsigned]',
+    '',
+    'Writes the package to <file.zip>, never inside the app’s data folder and never over a folder,',
+    'device or link. --force replaces an existing file of that name. --unsigned skips the signature.',
+  ].join('\n'),
+  options: { output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, unsigned: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
-    const [sessionId] = positionals;
+    const [sessionId, ...extra] = positionals;
     const out = values.output as string | undefined;
     if (!sessionId || !out) {
       return usageError(io, 'export')(`give a session and an output file: openai4s export <sessionId> -o <file.zip> (list sessions with openai4s sessions).`);
+    }
+    if (extra.length) {
+      return usageError(io, 'export')(`takes one session id; unexpected ${extra.map((e) => JSON.stringify(e)).join(' ')} (the output file goes after -o)`);
+    }
+    const refused = outputFileProblem(out, core!.config.dataDir, values.force === true);
+    if (refused) {
+      io.err(`openai4s export: ${refused}`);
+      return 1;
     }
     const manifest = exportSession(core!, sessionId, out, exportContributors(() => core!.provenance), { sign: !values.unsigned });
     io.out(`wrote ${path.resolve(out)}: ${manifest.files.length} files, digest ${manifest.digest}${manifest.signer ? ', signed' : ', unsigned'}`);
@@ -63,13 +78,22 @@ export const verifyCommand: CliCommand = {
   options: { json: { type: 'boolean' }, ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) },
   needsCore: false,
   async run({ values, positionals, io, env }) {
-    const [file] = positionals;
+    const [file, ...extra] = positionals;
     if (!file) {
       return usageError(io, 'verify')('give the package to check: openai4s verify <file.zip>.');
+    }
+    if (extra.length) {
+      return usageError(io, 'verify')(`checks one package at a time; unexpected ${extra.map((e) => JSON.stringify(e)).join(' ')} (run openai4s verify once per file)`);
     }
     const limits = limitOverrides(values);
     if (typeof limits === 'string') {
       return usageError(io, 'verify')(limits);
+    }
+    // Not a file at all (missing, a folder): one line, not a report of one refusal (--json still reports it).
+    const notAPackage = values.json ? null : packageFileProblem(file);
+    if (notAPackage) {
+      io.err(`openai4s verify: ${notAPackage}`);
+      return 1;
     }
     // Compare a signature with this installation's key without creating a data root.
     const report = verifyExport(file, { limits, ownPublicKey: installationPublicKey(resolveDataDir(env).path) });

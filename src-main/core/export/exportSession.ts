@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Ledger } from '../ledger/ledger';
 import { APP_VERSION } from '../config/version';
@@ -13,6 +11,7 @@ import { HOST_CALLS_FILE, NOTEBOOK_SETUP, reproduceFiles } from './reproducePack
 import { sessionReport, skillUses } from './report';
 import { scrubExportFiles } from './scrubFiles';
 import { readWorkspaceFile } from '../workspace/safeFs';
+import { writeFileAtomic } from '../shared/writeFileAtomic';
 import { installationSigningKey } from './signing';
 import { runTree } from './runTree';
 
@@ -133,9 +132,7 @@ export function exportSession(
     options.sign === false ? null : installationSigningKey(sources.config.dataDir),
   );
   const zip = zipSync({ ...Object.fromEntries(files), [MANIFEST_FILE]: json(manifest) }, { level: 6, mtime: new Date('1980-01-02T00:00:00Z') });
-  fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });
-  const tmp = `${outFile}.partial`;
-  fs.writeFileSync(tmp, zip);
-  fs.renameSync(tmp, outFile);
+  // Whole or not at all, with no `.partial` left behind and a one-line error when it fails.
+  writeFileAtomic(outFile, zip);
   return manifest;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { EXPORT_FORMAT, MANIFEST_FILE, filesDigestV1, manifestPayload, type AnyManifest } from './manifest';
 import { parseManifest } from './manifestSchema';
+import { packageFileProblem } from './packageFile';
 import { checkSignature, type SignatureCheck } from './signing';
 import { ZipRefusal, readZipDirectory, type ZipEntry } from './zipDirectory';
 import { checkManifestEntries, checkZipEntries } from './zipEntryChecks';
@@ -59,6 +60,11 @@ export function verifyExport(file: string, options: VerifyOptions = {}): VerifyR
     report.issues.push(issue);
     report.problems.push(issue.message);
   };
+  const notAPackage = packageFileProblem(file);
+  if (notAPackage) {
+    add({ kind: 'refused', message: notAPackage });
+    return report;
+  }
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');

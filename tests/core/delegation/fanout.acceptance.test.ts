@@ -160,7 +160,8 @@ describe('delegation acceptance: six children, one per protein, on a science mir
   }, 120_000);
 
   it('the export contains the run tree and verify passes', async () => {
-    const zip = path.join(dir, 'six.zip');
+    // Outside the data root: the CLI never writes into the app’s data folder.
+    const zip = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-fanout-out-')), 'six.zip');
     let log = '';
     const io = { out: (t: string) => (log += t), err: (t: string) => (log += t) };
     expect(await runCli(['export', sessionId, '-o', zip], io, env), log).toBe(0);

@@ -51,12 +51,14 @@ beforeAll(async () => {
   expect(run.err).not.toMatch(/failed/);
   expect(run.code).toBe(0);
   sessionId = JSON.parse((await cli(['sessions', '--json'])).out)[0].id;
-  zipFile = path.join(dir, 'out', 'session.zip');
+  // Outside the data root: the CLI never writes into the app’s data folder.
+  zipFile = path.join(`${dir}-out`, 'session.zip');
 }, 120_000);
 
 afterAll(async () => {
   await server.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(`${dir}-out`, { recursive: true, force: true });
 });
 
 describe('session export and verify', () => {
@@ -167,7 +169,7 @@ describe('session export and verify', () => {
   });
 
   it('refuses an unknown session with the way to list them', async () => {
-    const r = await cli(['export', 'nope', '-o', path.join(dir, 'x.zip')]);
+    const r = await cli(['export', 'nope', '-o', path.join(`${dir}-out`, 'x.zip')]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/No session "nope".*openai4s sessions/);
   });

@@ -82,7 +82,8 @@ describe('openai4s bibliography', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   function seed(): string {
-    const ledger = openLedger(path.join(dir, 'ledger.sqlite3'));
+    fs.mkdirSync(path.join(dir, 'data'));
+    const ledger = openLedger(path.join(dir, 'data', 'ledger.sqlite3'));
     try {
       const session = ledger.createSession('CRISPR');
       for (const e of [NAV_REF, PUBMED, UNIPROT, CELL]) ledger.provenance.evidence.record({ ...e, sessionId: session.id });
@@ -94,7 +95,7 @@ describe('openai4s bibliography', () => {
 
   it('prints BibTeX, writes RIS to a file, reports with --json, and names a bad format', async () => {
     const sessionId = seed();
-    const env = { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' };
+    const env = { ...process.env, OPENAI4S_DATA_DIR: path.join(dir, 'data'), OPENAI4S_KERNEL_PREWARM: '0' };
     let out = '';
     let err = '';
     const io = { out: (t: string) => (out += `${t}\n`), err: (t: string) => (err += `${t}\n`), write: (t: string) => (out += t) };
@@ -104,6 +105,7 @@ describe('openai4s bibliography', () => {
     expect(out).not.toContain('P01308');
 
     out = '';
+    // Outside the data root: the CLI never writes into the app’s data folder.
     const file = path.join(dir, 'refs.ris');
     expect(await runCli(['bibliography', sessionId, '--format', 'ris', '--out', file, '--json'], io, env)).toBe(0);
     const report = JSON.parse(out) as { count: number; file: string; format: string };

@@ -156,7 +156,8 @@ describe('the visible plan and memory', () => {
     expect(system).toContain('  [ ] compute.count. Count residues');
 
     // The export carries the session's memory events and plan, not the data root's memories.
-    const out = path.join(dir, 'export.zip');
+    // Outside the data root: the CLI never writes into the app’s data folder.
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-plan-out-')), 'export.zip');
     const exported = await cli(['export', sessionId, '-o', out, '--unsigned']);
     expect(exported.code).toBe(0);
     const verified = await cli(['verify', out]);

@@ -97,7 +97,8 @@ describe('insulin story (offline acceptance)', () => {
 
   it('exports a zip with the PNG and a valid notebook that verify accepts, and rejects after one PNG byte changes', async () => {
     const [session] = await withCore((core) => core.ledger.sessions.list());
-    const zip = path.join(dir, 'insulin.zip');
+    // Outside the data root: the CLI never writes into the app’s data folder.
+    const zip = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-story-out-')), 'insulin.zip');
     let log = '';
     const io = { out: (t: string) => (log += t), err: (t: string) => (log += t) };
     expect(await runCli(['export', session!.id, '-o', zip], io, env())).toBe(0);

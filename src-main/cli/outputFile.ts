@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileKind } from '../core/shared/fileKind';
+
+/**
+ * The checks before a CLI command writes a file the user named (`export -o`,
+ * `bibliography --out`): never into the app's data folder (its ledger, its signing key),
+ * never over something that is not a regular file (a folder, a device such as /dev/full, a
+ * fifo, a symlink), and never over an existing file unless `--force` was given.
+ */
+
+/** `p` with its longest existing prefix replaced by its real path (symlinks resolved); the rest is kept as given. */
+function realPathOf(p: string): string {
+  const missing: string[] = [];
+  let existing = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(existing), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return path.resolve(p);
+      missing.push(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+const isInside = (child: string, root: string) => child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/** Why `file` may not be written, as one sentence, or null when it may. */
+export function outputFileProblem(file: string, dataDir: string, force: boolean): string | null {
+  const given = path.resolve(file);
+  // The folder's real path (a symlinked folder may lead into the data root) and the name as given.
+  const target = path.join(realPathOf(path.dirname(given)), path.basename(given));
+  const root = realPathOf(dataDir);
+  if (isInside(target, root) || isInside(given, path.resolve(dataDir))) {
+    return `${given} is inside the app’s data folder (${root}); choose a path outside it.`;
+  }
+  let stats: fs.Stats | undefined;
+  try {
+    stats = fs.lstatSync(target, { throwIfNoEntry: false });
+  } catch {
+    stats = undefined; // ENOTDIR, EACCES: the write itself reports it in its own words
+  }
+  if (!stats) return null;
+  if (!stats.isFile()) return `${given} is ${fileKind(stats)}, not a file; give the path of a new file.`;
+  if (!force) return `${given} already exists; give --force to replace it, or choose another name.`;
+  return null;
+}
