@@ -4,6 +4,7 @@ import { ConnectorError } from '../../core/science/errors';
 import { ENDPOINT_VARIABLES } from '../../core/science/endpoints';
 import { CONNECTORS } from '../../core/science/registry';
 import type { CliCommand, CliIO } from '../command';
+import { outFolderProblem } from '../outFolder';
 import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
@@ -73,6 +74,10 @@ export const scienceCommand: CliCommand = {
     const session = typeof values.session === 'string' ? values.session : undefined;
     const sessionProblem = sessionOptionProblem(values.session);
     if (sessionProblem) return usageError(io, 'science')(sessionProblem);
+    // Before any request: evidence of a session that does not exist, or a workspace made for it, would be orphans.
+    if (session) core!.ledger.sessions.require(session);
+    const outProblem = typeof values.out === 'string' ? outFolderProblem(values.out) : null;
+    if (outProblem) return usageError(io, 'science')(outProblem);
     const workspace = typeof values.out === 'string' ? path.resolve(values.out) : session ? core!.kernels.workspaceFor(session) : undefined;
     try {
       const result = await science.search(

@@ -10,7 +10,10 @@ import { fixture, startFixtureServer } from './fixtureServer';
 let server: Awaited<ReturnType<typeof startFixtureServer>>;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-cli-'));
 beforeAll(async () => {
-  server = await startFixtureServer({ '/uniprotkb/search': { body: fixture('uniprot-rest-search-braf-reviewed-minimized.json') } });
+  server = await startFixtureServer({
+    '/uniprotkb/search': { body: fixture('uniprot-rest-search-braf-reviewed-minimized.json') },
+    '/download/4INS.pdb': { body: fixture('pdb-4INS.pdb') },
+  });
 });
 afterAll(() => server.close());
 
@@ -21,6 +24,18 @@ async function cli(args: string[], extraEnv: Record<string, string> = {}) {
   const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) }, env);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
+
+function newSession(title: string): string {
+  const core = createCore({ env: { PATH: process.env.PATH, OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0' } });
+  try {
+    return core.ledger.createSession(title).id;
+  } finally {
+    void core.close();
+  }
+}
+
+const pdb = (extra: string[]) => cli(['science', 'pdb', '4INS', '--op', 'download', '--filter', 'format=pdb', ...extra], { OPENAI4S_PDB_FILES_BASE_URL: server.base });
+const downloads = () => server.seen.filter((r) => r.path.startsWith('/download/')).length;
 
 describe('openai4s science', () => {
   it('--json prints normalized records with retrieved_at and the sha256 of the served bytes', async () => {
@@ -35,7 +50,7 @@ describe('openai4s science', () => {
   });
 
   it('prints a readable table and names a misconfigured endpoint variable', async () => {
-    const r = await cli(['science', 'uniprot', 'BRAF human', '--session', 'cli-s1']);
+    const r = await cli(['science', 'uniprot', 'BRAF human', '--session', newSession('cli-s1')]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/P15056 {2}Serine\/threonine-protein kinase B-raf/);
     expect(r.out).toMatch(/\[ev_[a-z2-7]{16}\]/);
@@ -56,5 +71,53 @@ describe('openai4s science', () => {
     const unknown = await cli(['artifacts', 'nobody']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/No session "nobody"\. List the sessions with `openai4s sessions`/);
+  });
+
+  it('refuses an unknown session before any request: no evidence, no workspace made for it', async () => {
+    const before = downloads();
+    const r = await pdb(['--session', 'does-not-exist']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('openai4s science: No session "does-not-exist". List the sessions with `openai4s sessions`.');
+    expect(downloads()).toBe(before);
+    expect(fs.existsSync(path.join(dataDir, 'workspaces', 'does-not-exist'))).toBe(false);
+  });
+
+  it('downloads into the workspace of a session that exists', async () => {
+    const session = newSession('pdb download');
+    const r = await pdb(['--session', session]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const core = createCore({ env: { PATH: process.env.PATH, OPENAI4S_DATA_DIR: dataDir, OPENAI4S_KERNEL_PREWARM: '0' } });
+    const workspace = core.kernels.workspaceFor(session);
+    await core.close();
+    expect(fs.readFileSync(path.join(workspace, 'structures/4INS.pdb')).equals(fixture('pdb-4INS.pdb'))).toBe(true);
+  });
+
+  it('refuses an --out under /proc, /sys or /dev, a file, or a folder under a file, on one line before any request', async () => {
+    const file = path.join(dataDir, 'a-file.txt');
+    fs.writeFileSync(file, 'x');
+    const before = downloads();
+    const cases: [string, RegExp][] = [
+      ['/proc/nope', /--out \/proc\/nope is under \/proc, a system folder; give a folder of your own\./],
+      ['/sys/x/y', /is under \/sys, a system folder/],
+      ['/dev/shm/x', /is under \/dev, a system folder/],
+      [file, /--out .*a-file\.txt exists and is not a folder; give a folder \(it is created when missing\)\./],
+      [path.join(file, 'sub'), /--out .*a-file\.txt\/sub cannot be created: .*a-file\.txt is not a folder/],
+    ];
+    for (const [out, message] of cases) {
+      const r = await pdb(['--out', out]);
+      expect(r.code, out).toBe(2);
+      expect(r.err, out).toMatch(message);
+      expect(r.err.split('\n'), out).toHaveLength(1);
+    }
+    expect(downloads()).toBe(before);
+  });
+
+  it('--out a new folder is created and receives the download', async () => {
+    const out = path.join(dataDir, 'new', 'structures-here');
+    const r = await pdb(['--out', out]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'structures/4INS.pdb')).equals(fixture('pdb-4INS.pdb'))).toBe(true);
   });
 });
