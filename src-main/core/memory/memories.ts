@@ -2,6 +2,7 @@ import { AppError } from '../../../src-preload/contract/errors';
 import { MEMORY_MAX_CHARS, type MemoryOrigin, type MemoryRecord, type MemoryScope } from '../../../src-preload/contract/memory';
 import type { Ledger } from '../ledger/ledger';
 import { scrubSecrets } from '../security/secrets';
+import { statesPassword } from './statedPassword';
 
 /**
  * A memory's text as it will be stored, or a clear refusal. Memories are stored in clear,
@@ -33,6 +34,12 @@ export function checkMemoryText(raw: string): string {
     throw new AppError(
       'invalid_input',
       'This memory looks like it contains a secret (an API key, token or password), and secrets are never stored as memories: they are kept in clear and shown to the model. Put keys in Settings → Providers or the data root .env instead, and remember only what the key is for.',
+    );
+  }
+  if (statesPassword(text)) {
+    throw new AppError(
+      'invalid_input',
+      'This memory gives a password, and passwords are never stored as memories: they are kept in clear and shown to the model. Remember where it is kept instead, e.g. "the lab server password is in the team vault".',
     );
   }
   return text;

@@ -43,6 +43,12 @@ describe('openai4s memory', () => {
     expect(refused.code).toBe(1);
     expect(refused.err.trim().split('\n')).toHaveLength(1);
     expect(refused.err).toMatch(/^openai4s memory: .*secret.*Settings → Providers/);
+    // The help says passwords are refused: one given in words is, though no key-shaped string is in it.
+    for (const text of ['password: hunter2', 'the lab server password is hunter2']) {
+      const password = await cli(['memory', 'add', text]);
+      expect(password.code, text).toBe(1);
+      expect(password.err, text).toMatch(/^openai4s memory: This memory gives a password[^\n]*\n?$/);
+    }
 
     expect((await cli(['memory', 'forget', memory.id])).out).toBe(`Forgot ${memory.id}.\n`);
     expect((await cli(['memory', 'forget', memory.id])).err).toMatch(/No memory .*forgotten already/);

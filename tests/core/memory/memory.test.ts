@@ -92,6 +92,39 @@ describe('memories in the ledger', () => {
     expect(() => memory.remember({ text: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', scope: 'data_root', sessionId: null, origin: 'agent' })).toThrow(/secret/);
     expect(l.db.prepare('SELECT count(*) AS n FROM memory_events').get()).toEqual({ n: 0 });
   });
+
+  it('refuses a password given in words (is X, : X, = X, 是 X), but not a sentence that only mentions one', () => {
+    for (const text of [
+      'password: hunter2',
+      'the lab server password is hunter2',
+      'the password for the lab server is swordfish',
+      'Password = swordfish',
+      'passwd: abc',
+      'my passphrase is "correct horse battery staple"',
+      'The VPN password was Tr0ub4dor&3',
+      '服务器密码：hunter2',
+      '密码是 abc123',
+    ]) {
+      expect(() => checkMemoryText(text), text).toThrow(/^This memory gives a password, and passwords are never stored as memories: .*Remember where it is kept instead/);
+    }
+    for (const text of [
+      'reset your password in the portal',
+      'the lab server password is in the team vault',
+      'The password is the same as for the wiki.',
+      'password is not set yet',
+      'passwords are rotated monthly',
+      'password-protected PDFs are in data/',
+      'Ask Jane for the password.',
+      '忘记密码请联系管理员',
+      '密码是必需的',
+    ]) {
+      expect(checkMemoryText(text), text).toBe(text);
+    }
+    const l = ledger();
+    const memory = new MemoryService(() => l);
+    expect(() => memory.remember({ text: 'the lab server password is hunter2', scope: 'data_root', sessionId: null, origin: 'user' })).toThrow(/gives a password/);
+    expect(l.db.prepare('SELECT count(*) AS n FROM memory_events').get()).toEqual({ n: 0 });
+  });
 });
 
 describe('standing context', () => {
