@@ -5,7 +5,8 @@
  * network: the package's `openai4s_host` answers the cell's host calls from the recorded
  * answers, and the FASTA and the structure the cell saves match the exported versions.
  * `openai4s reproduce` runs the same cells in a fresh sandboxed kernel of the app and
- * reports per artifact; an edited recorded answer or figure is named.
+ * reports per artifact; an edited recorded answer or figure is named, and a package that
+ * fails verify is refused before any of it runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePng } from '../../../src-main/core/export/reproduce/pngCompare';
 import type { ReproduceReport } from '../../../src-main/core/export/reproduce/reproduce';
+import { forgeManifest } from '../../security/support/exportPackages';
 import { demoCli, exportDemoPackage } from './demoPackage';
 
 let dir: string;
@@ -176,11 +178,28 @@ function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** A copy of the package with `edit` applied to its unzipped files (re-zipped; the manifest is left as it was). */
-function editedPackage(name: string, edit: (folder: string) => void): string {
+/** Every file under `folder` as [zip name, bytes]. */
+function folderFiles(folder: string, prefix = ''): [string, Uint8Array][] {
+  return fs.readdirSync(path.join(folder, prefix), { withFileTypes: true }).flatMap((d) => {
+    const name = prefix ? `${prefix}/${d.name}` : d.name;
+    return d.isDirectory() ? folderFiles(folder, name) : [[name, new Uint8Array(fs.readFileSync(path.join(folder, name)))] as [string, Uint8Array]];
+  });
+}
+
+/**
+ * A copy of the package with `edit` applied to its unzipped files, re-zipped. By default the
+ * manifest is re-hashed over the edited files and left unsigned, as whoever edits a package
+ * and stands by it would: it verifies, so reproduce runs it. `stale: true` keeps the manifest
+ * as exported, so the package fails verify.
+ */
+function editedPackage(name: string, edit: (folder: string) => void, options: { stale?: boolean } = {}): string {
   const folder = path.join(dir, `${name}-unzipped`);
   execFileSync('/usr/bin/unzip', ['-q', zipFile, '-d', folder]);
   edit(folder);
+  if (!options.stale) {
+    const original = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8'));
+    fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(forgeManifest(original, folderFiles(folder), {}, 'drop'), null, 2));
+  }
   const out = path.join(dir, `${name}.zip`);
   execFileSync('/usr/bin/zip', ['-q', '-r', '-X', out, '.'], { cwd: folder });
   return out;
@@ -221,7 +240,7 @@ describe('openai4s reproduce', () => {
     expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'match' });
   }, 240_000);
 
-  it('one edited recorded answer: the FASTA and the figure no longer match, the structure still does, and the edit is named', async () => {
+  it('one edited recorded answer (manifest re-hashed): the FASTA and the figure no longer match, the structure still does', async () => {
     const edited = editedPackage('edited-answer', (folder) => {
       const file = path.join(folder, 'reproduce/host_calls.jsonl');
       const calls = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -233,8 +252,7 @@ describe('openai4s reproduce', () => {
     const { code, report } = await reproduce(edited);
     expect(code).toBe(1);
     expect(report.ok).toBe(false);
-    expect(report.verified).toBe(false);
-    expect(report.problems.join('\n')).toContain('reproduce/host_calls.jsonl: changed');
+    expect(report).toMatchObject({ refused: null, verified: true, problems: [], signature: expect.objectContaining({ status: 'unsigned' }) });
     const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
     expect(byPath['structures/4INS.pdb']!.outcome).toBe('match');
     expect(byPath['sequences/P01308.fasta']).toMatchObject({ outcome: 'differs', diff: { kind: 'text', lines: ['@@ line 3 @@', expect.stringMatching(/^-\w+LENYCN$/), expect.stringMatching(/^\+\w+LENYCD$/)] } });
@@ -307,6 +325,45 @@ describe('openai4s reproduce', () => {
     expect(code).toBe(1);
     expect(report.refused).toMatch(/^reproduce\/host_calls\.jsonl is not what an export writes \(0\.arguments: /);
     expect(report.cells).toEqual([]);
+  });
+
+  it('refuses a package that fails verify (an edited notebook, its manifest not re-hashed) before running any cell', async () => {
+    const edited = editedPackage(
+      'edited-notebook',
+      (folder) => {
+        const file = path.join(folder, 'notebook.ipynb');
+        const notebook = JSON.parse(fs.readFileSync(file, 'utf8'));
+        const cell = notebook.cells.find((c: { cell_type: string; metadata: { openai4s?: { setup?: boolean } } }) => c.cell_type === 'code' && !c.metadata.openai4s?.setup);
+        cell.source = ['print("EDITED CELL RAN")\n', ...cell.source];
+        fs.writeFileSync(file, JSON.stringify(notebook));
+      },
+      { stale: true },
+    );
+    const { code, report } = await reproduce(edited);
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ ok: false, verified: false, cells: [], artifacts: [] });
+    expect(report.problems.join('\n')).toContain('notebook.ipynb: changed');
+    const text = await cli(['reproduce', edited]);
+    expect(text.code).toBe(1);
+    expect(text.out).toBe('');
+    expect(text.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(text.err).toMatch(/^openai4s reproduce: \S+edited-notebook\.zip does not match its manifest \(notebook\.ipynb: changed .*\), so nothing of it was run; see openai4s verify /);
+    expect(text.err).not.toContain('EDITED CELL RAN');
+  });
+
+  it('refuses a malformed artifacts/index.json instead of comparing nothing and reporting success', async () => {
+    const edited = editedPackage('malformed-index', (folder) => fs.writeFileSync(path.join(folder, 'artifacts/index.json'), '[{"file":null}]'));
+    const { code, report } = await reproduce(edited);
+    expect(code).toBe(1);
+    expect(report.refused).toMatch(/^artifacts\/index\.json is not what an export writes \(0\.file: /);
+    expect(report.cells).toEqual([]);
+  });
+
+  it('names the notebook when it is the file missing', async () => {
+    const listed = editedPackage('no-notebook', (folder) => fs.rmSync(path.join(folder, 'notebook.ipynb')));
+    expect((await reproduce(listed)).report.refused).toBe(`${listed} has no notebook.ipynb, the cells reproduce runs; export the session again`);
+    const stale = editedPackage('no-notebook-stale', (folder) => fs.rmSync(path.join(folder, 'notebook.ipynb')), { stale: true });
+    expect((await reproduce(stale)).report.refused).toMatch(/does not match its manifest \(notebook\.ipynb: missing\)/);
   });
 
   it('refuses a package without recorded answers, naming the fix', async () => {

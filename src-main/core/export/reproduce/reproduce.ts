@@ -8,7 +8,7 @@ import type { KernelLimits } from '../../config/kernelLimits';
 import { KernelSupervisor } from '../../kernel/supervisor';
 import { errorMessage } from '../../shared/errorMessage';
 import { writeWorkspaceFile } from '../../workspace/safeFs';
-import { readArtifactIndex, type ArtifactIndexRow } from '../artifactFiles';
+import { ARTIFACT_INDEX, type ArtifactIndexRow } from '../artifactFiles';
 import { HOST_CALLS_FILE, INPUTS_FILE, type RecordedHostCall, type ReproduceInput } from '../reproducePackage';
 import { installationPublicKey, type SignatureCheck } from '../signing';
 import { compareArtifacts, DEFAULT_PIXEL_TOLERANCE, type ArtifactCheck } from './compareArtifacts';
@@ -16,6 +16,8 @@ import { openPackage } from './readPackage';
 import { notebookCells, replayCells, type NotebookCell, type ReplayedCell } from './replayCells';
 import { ReplayHost } from './replayHost';
 import { lineDiff } from './textDiff';
+
+const NOTEBOOK_FILE = 'notebook.ipynb';
 
 /** One session cell run again. */
 export interface CellCheck {
@@ -35,10 +37,10 @@ export interface ReproduceReport {
   /** Every artifact matched (or is within the pixel tolerance), no cell failed that had succeeded, no request went unanswered, and the package verified. */
   ok: boolean;
   file: string;
-  /** Refused before running anything (a hostile package, or one without recorded answers). */
+  /** Refused before running anything (a package that fails verify, or one without recorded answers). */
   refused: string | null;
   verified: boolean;
-  /** What verify found wrong (the package still ran when it was only edited). */
+  /** What verify found wrong (then nothing ran: `refused` says so). */
   problems: string[];
   signature: SignatureCheck | null;
   inputs: { path: string; staged: boolean; reason?: string }[];
@@ -79,6 +81,18 @@ const recordedCallSchema = z.object({
   text: z.string(),
   output: z.unknown().optional(),
 });
+/** The fields of an `artifacts/index.json` row the comparison reads; the rest of the version record passes through. */
+const indexRowSchema = z
+  .object({
+    file: z.string(),
+    id: z.string(),
+    path: z.string(),
+    number: z.number().int().positive(),
+    sha256: z.string(),
+    mime: z.string().optional(),
+    provenance: z.object({}).passthrough().optional(),
+  })
+  .passthrough();
 const inputSchema = z.object({
   path: z.string(),
   sha256: z.string().nullable(),
@@ -140,7 +154,7 @@ function cellCheck(entry: ReplayedCell): CellCheck {
 }
 
 /**
- * `openai4s reproduce`: verifies an export, runs its cells again in fresh sandboxed kernels
+ * `openai4s reproduce`: verifies an export (and stops there when it does not verify), runs its cells again in fresh sandboxed kernels
  * (the production supervisor) whose host calls are answered from the package's recorded
  * answers, and reports per artifact whether the recomputed bytes match, differ (with a
  * diff or a pixel difference) or could not be recomputed (with the reason).
@@ -150,20 +164,22 @@ export async function reproducePackage(file: string, options: ReproduceOptions):
   const verification = { verified: opened.verify.ok, problems: opened.verify.problems, signature: opened.verify.signature };
   if (!opened.files) return refusedReport(file, opened.refused, verification);
   const { files } = opened;
-  if (!files.has(HOST_CALLS_FILE) || !files.has('notebook.ipynb')) {
+  if (!files.has(HOST_CALLS_FILE)) {
     return refusedReport(file, `${file} has no recorded host answers (${HOST_CALLS_FILE}): it was exported before reproducible exports; export the session again`, verification);
   }
+  if (!files.has(NOTEBOOK_FILE)) return refusedReport(file, `${file} has no ${NOTEBOOK_FILE}, the cells reproduce runs; export the session again`, verification);
   const calls: RecordedHostCall[] | string = readRecords(files, HOST_CALLS_FILE, recordedCallSchema, true);
   if (typeof calls === 'string') return refusedReport(file, calls, verification);
   const recordedInputs: ReproduceInput[] | string = readRecords(files, INPUTS_FILE, inputSchema, false);
   if (typeof recordedInputs === 'string') return refusedReport(file, recordedInputs, verification);
+  // Every row checked, not the well-formed ones kept: a malformed index would compare nothing and report success.
+  const rows = readRecords(files, ARTIFACT_INDEX, indexRowSchema, false) as ArtifactIndexRow[] | string;
+  if (typeof rows === 'string') return refusedReport(file, rows, verification);
   let notebook: unknown;
-  let rows: ArtifactIndexRow[];
   try {
-    notebook = JSON.parse(Buffer.from(files.get('notebook.ipynb')!).toString('utf8'));
-    rows = readArtifactIndex(files);
+    notebook = JSON.parse(Buffer.from(files.get(NOTEBOOK_FILE)!).toString('utf8'));
   } catch (error) {
-    return refusedReport(file, `${file}: its notebook or artifacts/index.json is not valid JSON (${errorMessage(error)})`, verification);
+    return refusedReport(file, `${NOTEBOOK_FILE} is not valid JSON (${errorMessage(error)})`, verification);
   }
   const cells = notebookCells(notebook);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'openai4s-reproduce-'));
