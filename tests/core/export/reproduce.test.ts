@@ -5,8 +5,8 @@
  * network: the package's `openai4s_host` answers the cell's host calls from the recorded
  * answers, and the FASTA and the structure the cell saves match the exported versions.
  * `openai4s reproduce` runs the same cells in a fresh sandboxed kernel of the app and
- * reports per artifact; an edited recorded answer or figure is named, and a package that
- * fails verify is refused before any of it runs.
+ * reports per artifact; an edited recorded answer or figure is named, and an edited package
+ * runs with verify's findings in its report.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -188,15 +188,15 @@ function folderFiles(folder: string, prefix = ''): [string, Uint8Array][] {
 
 /**
  * A copy of the package with `edit` applied to its unzipped files, re-zipped. By default the
- * manifest is re-hashed over the edited files and left unsigned, as whoever edits a package
- * and stands by it would: it verifies, so reproduce runs it. `stale: true` keeps the manifest
- * as exported, so the package fails verify.
+ * manifest is left as exported, so the package fails verify (and still runs: that is how one
+ * sees what an edit changes); `rehash: true` re-hashes it over the edited files, unsigned, as
+ * whoever edits a package and stands by it would.
  */
-function editedPackage(name: string, edit: (folder: string) => void, options: { stale?: boolean } = {}): string {
+function editedPackage(name: string, edit: (folder: string) => void, options: { rehash?: boolean } = {}): string {
   const folder = path.join(dir, `${name}-unzipped`);
   execFileSync('/usr/bin/unzip', ['-q', zipFile, '-d', folder]);
   edit(folder);
-  if (!options.stale) {
+  if (options.rehash) {
     const original = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8'));
     fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(forgeManifest(original, folderFiles(folder), {}, 'drop'), null, 2));
   }
@@ -240,7 +240,7 @@ describe('openai4s reproduce', () => {
     expect(byPath['figures/P01308-amino-acid-composition.pdf']).toMatchObject({ outcome: 'match' });
   }, 240_000);
 
-  it('one edited recorded answer (manifest re-hashed): the FASTA and the figure no longer match, the structure still does', async () => {
+  it('one edited recorded answer: the FASTA and the figure no longer match, the structure still does, and the edit is named', async () => {
     const edited = editedPackage('edited-answer', (folder) => {
       const file = path.join(folder, 'reproduce/host_calls.jsonl');
       const calls = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -252,7 +252,8 @@ describe('openai4s reproduce', () => {
     const { code, report } = await reproduce(edited);
     expect(code).toBe(1);
     expect(report.ok).toBe(false);
-    expect(report).toMatchObject({ refused: null, verified: true, problems: [], signature: expect.objectContaining({ status: 'unsigned' }) });
+    expect(report.verified).toBe(false);
+    expect(report.problems.join('\n')).toContain('reproduce/host_calls.jsonl: changed');
     const byPath = Object.fromEntries(report.artifacts.map((a) => [a.path, a]));
     expect(byPath['structures/4INS.pdb']!.outcome).toBe('match');
     expect(byPath['sequences/P01308.fasta']).toMatchObject({ outcome: 'differs', diff: { kind: 'text', lines: ['@@ line 3 @@', expect.stringMatching(/^-\w+LENYCN$/), expect.stringMatching(/^\+\w+LENYCD$/)] } });
@@ -327,28 +328,22 @@ describe('openai4s reproduce', () => {
     expect(report.cells).toEqual([]);
   });
 
-  it('refuses a package that fails verify (an edited notebook, its manifest not re-hashed) before running any cell', async () => {
-    const edited = editedPackage(
-      'edited-notebook',
-      (folder) => {
-        const file = path.join(folder, 'notebook.ipynb');
-        const notebook = JSON.parse(fs.readFileSync(file, 'utf8'));
-        const cell = notebook.cells.find((c: { cell_type: string; metadata: { openai4s?: { setup?: boolean } } }) => c.cell_type === 'code' && !c.metadata.openai4s?.setup);
-        cell.source = ['print("EDITED CELL RAN")\n', ...cell.source];
-        fs.writeFileSync(file, JSON.stringify(notebook));
-      },
-      { stale: true },
-    );
-    const { code, report } = await reproduce(edited);
-    expect(code).toBe(1);
-    expect(report).toMatchObject({ ok: false, verified: false, cells: [], artifacts: [] });
-    expect(report.problems.join('\n')).toContain('notebook.ipynb: changed');
-    const text = await cli(['reproduce', edited]);
-    expect(text.code).toBe(1);
-    expect(text.out).toBe('');
-    expect(text.err.trimEnd().split('\n')).toHaveLength(1);
-    expect(text.err).toMatch(/^openai4s reproduce: \S+edited-notebook\.zip does not match its manifest \(notebook\.ipynb: changed .*\), so nothing of it was run; see openai4s verify /);
-    expect(text.err).not.toContain('EDITED CELL RAN');
+  it('runs an edited notebook (its manifest not re-hashed) and says the package does not verify; re-hashed, it verifies unsigned', async () => {
+    const edit = (folder: string) => {
+      const file = path.join(folder, 'notebook.ipynb');
+      const notebook = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const cell = notebook.cells.find((c: { cell_type: string; metadata: { openai4s?: { setup?: boolean } } }) => c.cell_type === 'code' && !c.metadata.openai4s?.setup);
+      cell.source = ['print("EDITED CELL RAN")\n', ...cell.source];
+      fs.writeFileSync(file, JSON.stringify(notebook));
+    };
+    const stale = await reproduce(editedPackage('edited-notebook', edit));
+    expect(stale.code).toBe(1);
+    expect(stale.report).toMatchObject({ ok: false, verified: false, refused: null });
+    expect(stale.report.problems.join('\n')).toContain('notebook.ipynb: changed');
+    // The edited cell ran: what it printed differs from what the session's cell printed.
+    expect(stale.report.cells.flatMap((c) => c.stdoutDiff ?? []).join('\n')).toContain('EDITED CELL RAN');
+    const rehashed = await reproduce(editedPackage('edited-notebook-rehashed', edit, { rehash: true }));
+    expect(rehashed.report).toMatchObject({ refused: null, verified: true, problems: [], signature: expect.objectContaining({ status: 'unsigned' }) });
   });
 
   it('refuses a malformed artifacts/index.json instead of comparing nothing and reporting success', async () => {
@@ -360,10 +355,10 @@ describe('openai4s reproduce', () => {
   });
 
   it('names the notebook when it is the file missing', async () => {
-    const listed = editedPackage('no-notebook', (folder) => fs.rmSync(path.join(folder, 'notebook.ipynb')));
-    expect((await reproduce(listed)).report.refused).toBe(`${listed} has no notebook.ipynb, the cells reproduce runs; export the session again`);
-    const stale = editedPackage('no-notebook-stale', (folder) => fs.rmSync(path.join(folder, 'notebook.ipynb')), { stale: true });
-    expect((await reproduce(stale)).report.refused).toMatch(/does not match its manifest \(notebook\.ipynb: missing\)/);
+    const gone = editedPackage('no-notebook', (folder) => fs.rmSync(path.join(folder, 'notebook.ipynb')));
+    const { report } = await reproduce(gone);
+    expect(report.refused).toBe(`${gone} has no notebook.ipynb, the cells reproduce runs; export the session again`);
+    expect(report.problems.join('\n')).toContain('notebook.ipynb: missing');
   });
 
   it('refuses a package without recorded answers, naming the fix', async () => {

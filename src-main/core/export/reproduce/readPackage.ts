@@ -7,24 +7,18 @@ import { DEFAULT_ZIP_LIMITS } from '../zipLimits';
 
 export type OpenedPackage = { verify: VerifyReport; files: Map<string, Uint8Array>; refused: null } | { verify: VerifyReport; files: null; refused: string };
 
-/** verify's findings as one line: the first problem, and how many more. */
-function notVerified(file: string, verify: VerifyReport): string {
-  const [first, ...rest] = verify.problems;
-  const more = rest.length ? `, and ${rest.length} more problem${rest.length === 1 ? '' : 's'}` : '';
-  return `${file} does not match its manifest (${first ?? `${MANIFEST_FILE}: missing`}${more}), so nothing of it was run; see openai4s verify ${file}, or export the session again.`;
-}
-
 /**
- * A package read for reproduction, `verify` first. A package that does not verify (hostile,
- * unreadable, or a file changed since export without its manifest re-hashed) is refused
- * before anything of it runs: its notebook is then code nobody vouched for, and running it
- * in the user's kernel would be running whatever the edit put there.
+ * A package read for reproduction, `verify` first. A hostile or unreadable package (or one
+ * with no usable manifest) is refused before anything of it runs. A package that is only
+ * edited (a file changed since export) is read as it is: reproducing an edited package is
+ * how one sees what an edit changes (issue 25: an edited recorded answer is reported by the
+ * artifacts it changes), and the report carries verify's problems. It runs, like any
+ * package, only in the sandboxed kernel.
  */
 export function openPackage(file: string, ownPublicKey: string | null = null): OpenedPackage {
   const verify = verifyExport(file, { ownPublicKey });
-  const refusal = verify.issues.find((i) => i.kind === 'refused');
-  if (refusal) return { verify, files: null, refused: refusal.message };
-  if (!verify.ok || !verify.manifest) return { verify, files: null, refused: notVerified(file, verify) };
+  const refusal = verify.issues.find((i) => i.kind === 'refused') ?? (verify.manifest ? null : verify.issues[0]);
+  if (refusal || !verify.manifest) return { verify, files: null, refused: refusal?.message ?? `${MANIFEST_FILE}: missing` };
   const fd = fs.openSync(file, 'r');
   try {
     const entries = new Map(readZipDirectory(fd, DEFAULT_ZIP_LIMITS).map((e) => [e.name, e]));

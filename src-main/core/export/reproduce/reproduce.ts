@@ -37,10 +37,10 @@ export interface ReproduceReport {
   /** Every artifact matched (or is within the pixel tolerance), no cell failed that had succeeded, no request went unanswered, and the package verified. */
   ok: boolean;
   file: string;
-  /** Refused before running anything (a package that fails verify, or one without recorded answers). */
+  /** Refused before running anything (a hostile package, or one without recorded answers). */
   refused: string | null;
   verified: boolean;
-  /** What verify found wrong (then nothing ran: `refused` says so). */
+  /** What verify found wrong (the package still ran when it was only edited). */
   problems: string[];
   signature: SignatureCheck | null;
   inputs: { path: string; staged: boolean; reason?: string }[];
@@ -154,7 +154,7 @@ function cellCheck(entry: ReplayedCell): CellCheck {
 }
 
 /**
- * `openai4s reproduce`: verifies an export (and stops there when it does not verify), runs its cells again in fresh sandboxed kernels
+ * `openai4s reproduce`: verifies an export, runs its cells again in fresh sandboxed kernels
  * (the production supervisor) whose host calls are answered from the package's recorded
  * answers, and reports per artifact whether the recomputed bytes match, differ (with a
  * diff or a pixel difference) or could not be recomputed (with the reason).
