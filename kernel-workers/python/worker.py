@@ -73,7 +73,14 @@ _OUT, _IN, _ANSWERS = 3, 4, 5
 _WORKER_FILE = sys._getframe().f_code.co_filename
 _out_lock = threading.Lock()
 _main_ident = threading.main_thread().ident
+# The worker's own process: a process a cell forks (os.fork, multiprocessing) is not the
+# worker, and must neither answer for a cell nor share the worker's host-call pipes.
+_WORKER_PID = os.getpid()
 _encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"))
+# A host call's arguments: NaN and infinity have no JSON form (the host would drop the line
+# and the call would wait for ever), and a frame over the host's 64 MiB line limit ends the kernel.
+_call_encoder = json.JSONEncoder(ensure_ascii=False, default=repr, separators=(",", ":"), allow_nan=False)
+_MAX_CALL_BYTES = 48 << 20
 _LINUX = sys.platform.startswith("linux")
 
 _state = {"cell": None}  # the cell being executed, None between cells
@@ -273,11 +280,21 @@ def _next_answer():
 def host_call(method, **args):
     if not isinstance(method, str) or not method:
         raise TypeError("host.call needs a method name, e.g. host.call('science.search', query='insulin')")
+    if os.getpid() != _WORKER_PID:
+        raise HostError("%s: host calls are made from the cell's own process, not from one it forked (os.fork, multiprocessing); threads work" % method)
     _short_slice()
     with _call_lock:
         _call_seq[0] += 1
         call_id = _call_seq[0]
-        send({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
+        try:
+            line = _call_encoder.encode({"type": "host_call", "id": call_id, "cell": _state["cell"], "method": method, "args": args})
+        except ValueError as exc:
+            why = "an argument contains itself" if "ircular" in str(exc) else "NaN and infinity have no JSON form: pass None or a string instead"
+            raise HostError("%s: its arguments cannot be sent (%s)" % (method, why))
+        data = (line + "\n").encode("utf-8", "surrogatepass")
+        if len(data) > _MAX_CALL_BYTES:
+            raise HostError("%s: its arguments are %.1f MiB; a host call carries at most %d MiB: write the data to a file in the workspace and pass its path" % (method, len(data) / 1048576.0, _MAX_CALL_BYTES >> 20))
+        _send_line(data)
         while True:
             answer = _next_answer()
             if answer is None:
@@ -423,7 +440,14 @@ class Host:
 
 # ---------------------------------------------------------------- execution
 
-namespace = {"__name__": "__main__", "__builtins__": __builtins__, "host": Host(), "HostError": HostError}
+# The cells' globals are the `__main__` module's, as in a script or a notebook: a function a
+# cell defines pickles by reference (multiprocessing.Pool.map). The worker's own module
+# stays importable (and alive) under another name.
+sys.modules["openai4s_worker"] = sys.modules.get("__main__")
+_cells_module = type(sys)("__main__")
+namespace = _cells_module.__dict__
+namespace.update({"__builtins__": __builtins__, "host": Host(), "HostError": HostError})
+sys.modules["__main__"] = _cells_module
 
 
 def _usage(wall0, cpu0):
@@ -680,6 +704,24 @@ def _write_marker(marker):
                 pass
 
 
+def _end_forked_child(exc):
+    """A process the cell forked reached the end of the cell's code: it ends there, as the
+    child of a script would, instead of answering for the cell as a second worker."""
+    code = 0
+    if isinstance(exc, SystemExit):
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if exc.code is not None and not isinstance(exc.code, int):
+            sys.stderr.write("%s\n" % (exc.code,))
+    elif exc is not None:
+        tb = exc.__traceback__
+        if tb is not None and tb.tb_next is not None:
+            exc.with_traceback(tb.tb_next)  # from the cell's own line, not the worker's
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        code = 1
+    _flush_std()
+    os._exit(code)
+
+
 def execute(frame):
     cell_id = frame.get("id")
     code = frame.get("code", "")
@@ -708,7 +750,11 @@ def execute(frame):
             _Cell.running = False
     except BaseException as exc:  # the cell's own SystemExit and KeyboardInterrupt included
         _Cell.running = False
+        if os.getpid() != _WORKER_PID:
+            _end_forked_child(exc)
         ok, error = False, _cell_error(exc, filename)
+    if os.getpid() != _WORKER_PID:
+        _end_forked_child(None)
     _Cell.interrupt_for = None
     _default_slice()
     figures = frame.get("figures")

@@ -17,6 +17,9 @@ suppressPackageStartupMessages(library(jsonlite))
 ), open = "r")
 .oai$call_seq <- 0L
 .oai$cell <- NULL
+# The worker's own process: one a cell forks (parallel::mclapply) shares its pipes, and its
+# host calls would read the worker's answers.
+.oai$pid <- Sys.getpid()
 
 .oai$send <- function(frame) {
   writeLines(as.character(toJSON(frame, auto_unbox = TRUE, null = "null", digits = NA, force = TRUE)), .oai$out, useBytes = TRUE)
@@ -32,6 +35,10 @@ suppressPackageStartupMessages(library(jsonlite))
 # host_call("save_artifact", path = "plot.png"): one call in flight (R is single-threaded);
 # an {"error"} answer raises an R error of class HostError in the cell.
 host_call <- function(method, ...) {
+  if (Sys.getpid() != .oai$pid) {
+    stop(structure(class = c("HostError", "error", "condition"), list(call = NULL, message = paste0(
+      method, ": host calls are made from the cell's own process, not from one it forked (parallel::mclapply)"))))
+  }
   .oai$call_seq <- .oai$call_seq + 1L
   id <- .oai$call_seq
   args <- list(...)
@@ -254,6 +261,27 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
   if (!is.null(error)) result$error <- error
   .oai$send(result)
 }
+
+# The host API lives in an environment on the search path, not in the cells' global
+# environment: `rm(list = ls(all.names = TRUE))`, a common first line, must neither take
+# host_call away nor end the kernel. Its functions look names up there first.
+local({
+  api <- attach(NULL, name = "openai4s")
+  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar")
+  for (name in move) {
+    value <- get(name, envir = globalenv())
+    if (is.function(value)) environment(value) <- api
+    assign(name, value, envir = api)
+  }
+  for (name in ls(api$.oai, all.names = TRUE)) {
+    value <- get(name, envir = api$.oai)
+    if (is.function(value)) {
+      environment(value) <- api
+      assign(name, value, envir = api$.oai)
+    }
+  }
+  rm(list = move, envir = globalenv())
+})
 
 .oai$send(list(type = "ready", pid = Sys.getpid(), language = "r",
   version = paste(R.version$major, R.version$minor, sep = ".")))

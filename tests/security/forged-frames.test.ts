@@ -23,7 +23,7 @@ afterAll(() => sup.close());
 function forgingCell(frames: string[]): string {
   return [
     'import sys, json',
-    'W = sys.modules["__main__"]',
+    'W = sys.modules["openai4s_worker"]',
     'CID = W._state["cell"]',
     `for text in json.loads(${JSON.stringify(JSON.stringify(frames))}):`,
     '    W._send_line(text.replace("CELL", CID).encode() + b"\\n")',

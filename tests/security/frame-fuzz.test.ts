@@ -33,7 +33,7 @@ afterAll(() => sup.close());
 /** A cell that writes each line of frames.json (base64; "CELL" becomes its own id) to fd 3 through the worker's writer. */
 const FORGE_FROM_FILE = [
   'import sys, json, base64',
-  'W = sys.modules["__main__"]',
+  'W = sys.modules["openai4s_worker"]',
   'CID = W._state["cell"].encode()',
   'for b in json.load(open("frames.json")):',
   '    W._send_line(base64.b64decode(b).replace(b"CELL", CID) + b"\\n")',

@@ -138,19 +138,25 @@ describe('python worker wire', () => {
     expect(r.stdout).toBe('20 main\n');
   });
 
-  it('encodes host-call args as before (unicode kept, other values as their repr); a failed encoding (a cycle, a raising repr) leaves nothing behind', async () => {
+  it('encodes host-call args as before (unicode kept, other values as their repr); a failed encoding (a cycle, NaN, a raising repr) leaves nothing behind', async () => {
     const r = await sup.execute(
       'w-args',
       'python',
       'print(host.call("echo", s="é中😀", n=[1, 2.5, None, True], o=object())["o"].startswith("<object"))\n' +
         'cyc = {}\ncyc["self"] = cyc\n' +
-        'for _ in range(3):\n    try:\n        host.call("echo", c=cyc)\n    except ValueError as e:\n        print("cycle:", e)\n' +
+        'for _ in range(3):\n    try:\n        host.call("echo", c=cyc)\n    except HostError as e:\n        print("cycle:", e)\n' +
+        'try:\n    host.call("echo", mean=float("nan"))\nexcept HostError as e:\n    print(e)\n' +
         'class Bad:\n    def __repr__(self):\n        raise RuntimeError("no repr")\n' +
         'items = [Bad()]\ntry:\n    host.call("echo", items=items)\nexcept RuntimeError as e:\n    print(e)\n' +
         'items[0] = 1\nprint(host.call("echo", items=items), host.call("echo", s="é中😀")["s"])',
     );
     expect(r.status).toBe('ok');
-    expect(r.stdout).toBe("True\ncycle: Circular reference detected\ncycle: Circular reference detected\ncycle: Circular reference detected\nno repr\n{'items': [1]} é中😀\n");
+    expect(r.stdout).toBe(
+      'True\n' +
+        'cycle: echo: its arguments cannot be sent (an argument contains itself)\n'.repeat(3) +
+        'echo: its arguments cannot be sent (NaN and infinity have no JSON form: pass None or a string instead)\n' +
+        "no repr\n{'items': [1]} é中😀\n",
+    );
   });
 
   it('an interrupt sent as soon as the cell starts is not lost', async () => {
