@@ -98,7 +98,7 @@ describe('the prompt after an interrupted cell', () => {
     ];
     const last = (status: string, extra?: Record<string, unknown>) => priorHistory(message(status, extra)).at(-1);
     expect(last('died', { died: { reason: 'killed by SIGKILL' } })).toMatchObject({ role: 'assistant', content: expect.stringContaining('its kernel ended (killed by SIGKILL)') });
-    expect(last('interrupted', { died: { reason: 'it did not stop within 2000 ms of the interrupt and was killed' } })?.content).toContain('All variables');
+    expect(last('interrupted', { died: { reason: 'did not stop within 2000 ms of the interrupt and was killed' } })?.content).toContain('All variables');
     expect(last('running')?.content).toContain('the R cell of this turn never finished');
     expect(last('ok')).toMatchObject({ role: 'user' });
   });

@@ -20,7 +20,8 @@ export interface KernelHostOptions {
 export function createKernelHostHandler(dispatcher: HostDispatcher, options: KernelHostOptions = {}): HostCallHandler {
   return {
     call(method: string, args: Record<string, unknown>, ctx: HostCallContext) {
-      const local = options.local?.[method];
+      // Own entries only: `constructor` or `toString` must reach the dispatcher (and be refused there), not Object's.
+      const local = options.local && Object.hasOwn(options.local, method) ? options.local[method] : undefined;
       if (local) return local(method, args, ctx);
       const emit = options.emitOf?.(ctx.sessionId, ctx.owner);
       // Answered at once when the dispatcher's every step was (a small read allowed by policy).

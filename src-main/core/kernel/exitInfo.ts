@@ -36,7 +36,7 @@ export function exitText(cause: KernelExitCause): string {
     case 'spawn_failed':
       return `could not start ${cause.file}: ${cause.message}`;
     case 'interrupt_unheeded':
-      return `it did not stop within ${cause.graceMs} ms of the interrupt and was killed`;
+      return `did not stop within ${cause.graceMs} ms of the interrupt and was killed`;
     case 'out_of_memory':
       return `ran out of memory: its processes together reached the ${cause.limitMiB} MiB limit and it was killed (OPENAI4S_KERNEL_MEMORY_MB raises the limit)`;
   }

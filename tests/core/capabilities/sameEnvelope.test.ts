@@ -73,3 +73,14 @@ describe('one envelope for a tool call and a cell host call', () => {
     expect(toolChunks[0]).toMatchObject({ type: 'tool-approval-request', toolCallId: 'call-1' });
   });
 });
+
+describe('the kernel host port', () => {
+  it('serves only its own local methods: an Object property name goes to the dispatcher, which does not know it', async () => {
+    const handler = createKernelHostHandler(dispatcher, { local: { submit_output: () => ({ submitted: true }) } });
+    const ctx = { sessionId: 'proto', cellId: 'c1', generation: 'g1', language: 'python' as const, workspace: sup.workspaceFor('proto') };
+    expect(await handler.call('submit_output', {}, ctx)).toEqual({ submitted: true });
+    for (const method of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      await expect(Promise.resolve().then(() => handler.call(method, {}, ctx))).rejects.toThrow(/unknown host method/);
+    }
+  });
+});
