@@ -622,12 +622,31 @@ def _figure_pdf(fig):
         return None
 
 
+def _close_all_figures():
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        try:
+            plt.close("all")
+        except Exception:
+            pass
+
+
+_MAX_FIGURES = 50  # saved per cell (each is drawn three times: PNG, SVG, PDF)
+
+
 def _capture_figures(cell_id, close):
     # Figures exist only if the cell (or an earlier one) imported pyplot.
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return
-    for num in list(plt.get_fignums()):
+    nums = list(plt.get_fignums())
+    if len(nums) > _MAX_FIGURES:
+        send({"type": "display", "id": cell_id, "data": {"text/plain": "%d figures open: the first %d are saved; save the others with savefig, or close figures you do not need (plt.close)" % (len(nums), _MAX_FIGURES)}})
+        if close:
+            for num in nums[_MAX_FIGURES:]:
+                plt.close(num)
+        nums = nums[:_MAX_FIGURES]
+    for num in nums:
         fig = plt.figure(num)
         buf = io.BytesIO()
         try:
@@ -759,10 +778,20 @@ def execute(frame):
     _default_slice()
     figures = frame.get("figures")
     if figures:
+        # Drawing figures can take long (a 50x50 grid of plots): an interrupt stops it, as
+        # it stops the cell's own code, instead of finding nothing running and the kernel killed.
         try:
+            _Cell.running = True
             _capture_figures(cell_id, figures == "capture_and_close")
+        except KeyboardInterrupt:
+            send({"type": "display", "id": cell_id, "data": {"text/plain": "figures not all saved: the cell was interrupted while they were drawn"}})
+            if figures == "capture_and_close":
+                _close_all_figures()  # else the next cell would save this one's
         except Exception as exc:
             send({"type": "display", "id": cell_id, "data": {"text/plain": "figures could not be captured: %s" % exc}})
+        finally:
+            _Cell.running = False
+        _Cell.interrupt_for = None
     _flush_std()
     drained = _outputs_drained()
     if not drained:

@@ -5,7 +5,7 @@ import type { ResultFrame } from './frames';
 import type { HostCallHandler } from './hostCalls';
 import type { CellSink, KernelProcess } from './kernelProcess';
 import { CellDeadline, formatLimit } from './cellDeadline';
-import { OutputBudget, capText } from './outputBudget';
+import { OutputBudget, capText, formatBytes } from './outputBudget';
 import { exitText } from './exitInfo';
 import { figureFileStem, writeFigureBeside, writeNewFigure } from './figureName';
 
@@ -22,6 +22,9 @@ export interface CellLimits {
   imageBytes: number;
   /** How often streamed output is flushed to listeners (coalescing window). */
   flushMs: number;
+  /** Displays (figures, tables, values) kept per cell, and their text in bytes; the rest are counted. */
+  displays?: number;
+  displayBytes?: number;
 }
 
 export const DEFAULT_LIMITS: CellLimits = {
@@ -29,6 +32,8 @@ export const DEFAULT_LIMITS: CellLimits = {
   textBytes: 64 * 1024,
   imageBytes: 16 * 1024 * 1024,
   flushMs: 50,
+  displays: 200,
+  displayBytes: 8 * 1024 * 1024,
 };
 
 export interface CellRequest {
@@ -80,6 +85,12 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   const pendingFlush = { stdout: '', stderr: '' };
   let flushTimer: NodeJS.Timeout | null = null;
   const displays: KernelDisplay[] = [];
+  // A cell writing display frames in a loop must not fill the app's memory, the window and
+  // the ledger (a figure also costs files): past the limits they are only counted.
+  const maxDisplays = req.limits.displays ?? DEFAULT_LIMITS.displays!;
+  const maxDisplayBytes = req.limits.displayBytes ?? DEFAULT_LIMITS.displayBytes!;
+  let displayBytes = 0;
+  let displaysDropped = 0;
   let interrupted = false;
   // Host calls of this cell: aborted when it is interrupted or ends. The controller is made
   // at the cell's first host call: most cells make none, and creating one costs more than
@@ -148,6 +159,10 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       }
     },
     onDisplay(frame) {
+      if (displays.length >= maxDisplays || displayBytes >= maxDisplayBytes) {
+        displaysDropped++;
+        return;
+      }
       const png = frame.data['image/png'];
       if (png !== undefined) {
         const bytes = Buffer.from(png, 'base64');
@@ -181,7 +196,10 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       }
       const data: Record<string, string> = {};
       for (const [mime, text] of Object.entries(frame.data)) {
-        if (typeof text === 'string') data[mime] = capText(text, req.limits.textBytes);
+        if (typeof text === 'string') {
+          data[mime] = capText(text, req.limits.textBytes);
+          displayBytes += data[mime].length;
+        }
       }
       displays.push({ data });
     },
@@ -268,6 +286,9 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
     req.onOutput?.('stderr', note, cellId);
   }
 
+  if (displaysDropped > 0) {
+    displays.push({ data: { 'text/plain': `[${displaysDropped} more display${displaysDropped === 1 ? '' : 's'} not kept: a cell keeps ${maxDisplays} displays and ${formatBytes(maxDisplayBytes)} of their text; save the rest to files]` } });
+  }
   const base = {
     sessionId: req.sessionId,
     language: req.language,
