@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { isAssistantChunk } from '../../../src-preload/contract/fold';
 import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../../../src-preload/contract/runs';
 import { protocolSink } from '../../core/engine/protocolSink';
+import { resolveForModel } from '../../core/llm/model';
+import { errorMessage } from '../../core/shared/errorMessage';
 import { SSE_DONE, sseEvent } from '../../core/engine/sse';
 import type { CliCommand } from '../command';
 import { onStdoutClosed } from '../stdioGuard';
@@ -48,6 +50,19 @@ export const runCommand: CliCommand = {
       return 2;
     }
     const c = core!;
+    // A provider that cannot be used (unknown, no key) is said before anything is stored: a
+    // run that cannot start left an empty session, or a failed run in the one named.
+    try {
+      const provider = (values.provider as string | undefined) ?? c.providers.defaultProviderId();
+      resolveForModel(provider, {
+        env: c.config.env,
+        ...(c.config.settingsKey ? { settingsKey: c.config.settingsKey } : {}),
+        ...(c.config.settingsEndpoint ? { settingsEndpoint: c.config.settingsEndpoint } : {}),
+      });
+    } catch (error) {
+      io.err(errorMessage(error));
+      return 1;
+    }
     const session = values.session
       ? c.ledger.sessions.require(values.session as string)
       : c.ledger.createSession((values.title as string | undefined) ?? (question.length > 60 ? `${question.slice(0, 57)}...` : question));

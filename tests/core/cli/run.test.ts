@@ -110,13 +110,23 @@ describe('openai4s run', () => {
     expect(sessions[0].title).toBe('What is insulin?');
   });
 
-  it('fails at once with a one-line reason naming the variable when the provider has no key', async () => {
+  it('fails at once with a one-line reason naming the variable when the provider has no key, and stores nothing', async () => {
     server = await startScriptedModel([]);
     let stderr = '';
-    const code = await runCli(['run', 'hi', '--provider', 'anthropic'], { out: () => {}, err: (t) => (stderr += t), write: () => {} }, { ...env(), OPENAI4S_ANTHROPIC_API_KEY: '', OPENAI4S_LLM_API_KEY: '' });
+    let written = '';
+    const noKey = { ...env(), OPENAI4S_ANTHROPIC_API_KEY: '', OPENAI4S_LLM_API_KEY: '' };
+    const code = await runCli(['run', 'hi', '--provider', 'anthropic'], { out: (t) => (written += t), err: (t) => (stderr += t), write: (t) => (written += t) }, noKey);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/run failed \(not_configured\): No API key for Anthropic\. Set OPENAI4S_ANTHROPIC_API_KEY or OPENAI4S_LLM_API_KEY/);
+    expect(stderr).toMatch(/^No API key for Anthropic\. Set OPENAI4S_ANTHROPIC_API_KEY or OPENAI4S_LLM_API_KEY/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(written).toBe('');
     expect(server.requests).toHaveLength(0);
+    // No empty session with a failed run is left behind; an unknown provider is said the same way.
+    expect(JSON.parse((await cli(['sessions', '--json'])).stdout)).toEqual([]);
+    stderr = '';
+    expect(await runCli(['run', 'hi', '--provider', 'nope'], { out: () => {}, err: (t) => (stderr += t), write: () => {} }, noKey)).toBe(1);
+    expect(stderr).toMatch(/^Unknown provider "nope"\. Use one of: /);
+    expect(JSON.parse((await cli(['sessions', '--json'])).stdout)).toEqual([]);
   });
 
   it('reports a provider failure with a non-zero exit', async () => {
