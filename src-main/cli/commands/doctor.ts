@@ -4,19 +4,22 @@ import type { CliCommand } from '../command';
 export const doctorCommand: CliCommand = {
   name: 'doctor',
   summary: 'Check interpreters, the kernel sandbox and provider configuration',
-  usage: 'openai4s doctor [--json]',
+  usage: 'openai4s doctor [--json]\n\nExits 1 when no Python kernel can run here (no usable interpreter, or the sandbox is required and missing); anything else marked -- is a warning.',
   options: { json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, io }) {
     const report = await core!.doctor();
-    if (values.json) {
-      io.out(JSON.stringify(report, null, 2));
-      return 0;
-    }
-    io.out(formatDoctor(report));
-    return 0;
+    io.out(values.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
+    return kernelsCannotRun(report) ? 1 : 0;
   },
 };
+
+/** What makes the app unable to compute at all: scripts can check doctor's exit code for it. */
+export function kernelsCannotRun(r: DoctorReport): boolean {
+  const noPython = !r.python.version || !!r.python.reason;
+  const sandboxRequired = r.sandbox.mode === 'enforce' && r.sandbox.state !== 'sandboxed';
+  return noPython || sandboxRequired;
+}
 
 const mark = (ok: boolean) => (ok ? 'ok ' : '-- ');
 

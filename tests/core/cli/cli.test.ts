@@ -45,6 +45,15 @@ describe('openai4s CLI', () => {
     expect(out).toMatch(/python\s+\/usr\/bin\/python3/);
   });
 
+  it('exits 1 when no Python kernel can run here, and says why in the report', async () => {
+    const { code, out } = await cli(['doctor'], { OPENAI4S_PYTHON: '/nonexistent/python3' });
+    expect(code).toBe(1);
+    expect(out).toMatch(/^-- python/m);
+    const json = await cli(['doctor', '--json'], { OPENAI4S_PYTHON: '/nonexistent/python3' });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).python.reason).toBeTruthy();
+  });
+
   it('refuses an unknown command or option in one line that says where the usage is, exit code 2', async () => {
     const unknown = await cli(['frobnicate']);
     expect(unknown.code).toBe(2);
