@@ -77,6 +77,8 @@ export interface ProviderReport {
   baseUrl: string;
   model: string;
   isDefault: boolean;
+  /** Why it cannot be used although it has a key (a base URL that is not one). */
+  problem?: string;
 }
 
 export interface DoctorReport {

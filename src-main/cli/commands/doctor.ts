@@ -53,7 +53,7 @@ export function formatDoctor(r: DoctorReport): string {
   lines.push('providers');
   for (const p of r.providers) {
     const key = p.configured ? (p.keySource === 'none' ? 'no key needed' : `key from ${p.keyVariable ?? p.keySource}`) : 'no key';
-    lines.push(`   ${mark(p.configured)}${p.id.padEnd(11)}${p.isDefault ? '*' : ' '} ${p.model.padEnd(22)} ${key}`);
+    lines.push(`   ${mark(p.configured && !p.problem)}${p.id.padEnd(11)}${p.isDefault ? '*' : ' '} ${p.model.padEnd(22)} ${key}${p.problem ? `; ${p.problem}` : ''}`);
   }
   return lines.join('\n');
 }

@@ -109,6 +109,23 @@ export function defaultProviderId(env: ConfigEnv): string {
   return chosen;
 }
 
+/**
+ * Why the provider's base URL cannot be used, or null: a typo in a variable or the data
+ * root's .env otherwise surfaces as "Invalid URL" from deep in the HTTP client, and doctor
+ * called the provider fine.
+ */
+export function baseUrlProblem(resolved: ResolvedProvider): string | null {
+  let url: URL | null = null;
+  try {
+    url = new URL(resolved.baseUrl);
+  } catch {
+    // Not a URL at all: said below.
+  }
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:')) return null;
+  const where = resolved.baseUrlSource === 'settings' ? `the base URL saved in Settings for ${resolved.spec.label} ("${resolved.baseUrl}")` : `${resolved.baseUrlVariable}=${resolved.baseUrl}`;
+  return `${where} is not an http(s) URL; set it like ${resolved.spec.baseUrl} or unset it.`;
+}
+
 /** The error a run gets when its provider has no key: names the variables and the Settings page. */
 export function missingKeyMessage(resolved: ResolvedProvider): string {
   const vars = resolved.keyVariables.join(' or ');

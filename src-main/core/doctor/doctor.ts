@@ -1,7 +1,7 @@
 import type { DoctorReport, ProviderReport, SandboxMode } from '../../../src-preload/contract/doctor';
 import type { CoreConfig } from '../config/coreConfig';
 import { PROVIDERS } from '../config/providerCatalog';
-import { resolveProvider } from '../config/providers';
+import { baseUrlProblem, resolveProvider } from '../config/providers';
 import { APP_VERSION } from '../config/version';
 import { probePython } from './python';
 import { probeR } from './r';
@@ -64,7 +64,9 @@ export async function buildDoctorReport(
   const sandbox = { ...probed, state: decision.state, summary: describeSandbox(decision, await hostPathsFor(decision.state, config.processEnv)) };
   const providers: ProviderReport[] = PROVIDERS.map((spec) => {
     const resolved = resolveProvider(spec, config.env, config.settingsKey, config.settingsEndpoint);
+    const problem = baseUrlProblem(resolved);
     return {
+      ...(problem ? { problem } : {}),
       id: spec.id,
       label: spec.label,
       configured: resolved.configured,

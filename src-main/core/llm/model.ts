@@ -5,7 +5,7 @@
  */
 import type { ConfigEnv } from '../config/env';
 import { PROVIDERS, findProvider } from '../config/providerCatalog';
-import { defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsEndpointLookup, type SettingsKeyLookup } from '../config/providers';
+import { baseUrlProblem, defaultProviderId, missingKeyMessage, resolveProvider, type ResolvedProvider, type SettingsEndpointLookup, type SettingsKeyLookup } from '../config/providers';
 import { registerSecrets } from '../security/secrets';
 import { LlmError } from './errors';
 import { NATIVE_FETCH } from './httpFetch';
@@ -58,6 +58,8 @@ export function resolveForModel(providerId: string, options: CreateModelOptions)
   }
   const resolved = resolveProvider(spec, options.env, options.settingsKey, options.settingsEndpoint);
   if (!resolved.configured) throw configError(missingKeyMessage(resolved), 'missing_api_key', spec.id);
+  const badUrl = baseUrlProblem(resolved);
+  if (badUrl) throw configError(badUrl, 'invalid_base_url', spec.id);
   // From here on the key may come back in a provider's error body: never store or print it.
   registerSecrets([resolved.apiKey]);
   return {

@@ -184,17 +184,34 @@ describe('abort', () => {
   it('abort while the provider has not answered, and during a retry wait', async () => {
     server.push({ hang: true });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the server holds the request (a fixed 100 ms could abort a cold first
+    // request before it was sent, leaving the hang step to the next one).
+    const arrived = setInterval(() => {
+      if (server.requests.length > 0) {
+        clearInterval(arrived);
+        controller.abort();
+      }
+    }, 5);
     const hung = await collect(modelAt('ark', server.baseUrl).stream({ ...hello, signal: controller.signal }));
+    clearInterval(arrived);
     expect(hung.map((p) => p.type === 'finish' && p.reason)).toEqual(['aborted']);
+    await server.waitForRequestsEnded(1);
 
     server.push({ error: { status: 429, headers: { 'retry-after': '30' } } });
     const c2 = new AbortController();
-    const started = Date.now();
-    setTimeout(() => c2.abort(), 100);
-    const waiting = await collect(modelAt('ark', server.baseUrl).stream({ ...hello, signal: c2.signal }));
+    // Aborted once the retry wait has begun (a fixed 100 ms raced the 429 on a loaded machine).
+    const waiting: { type: string }[] = [];
+    let abortedAt = 0;
+    for await (const part of modelAt('ark', server.baseUrl).stream({ ...hello, signal: c2.signal })) {
+      waiting.push(part);
+      if (part.type === 'retry') {
+        abortedAt = Date.now();
+        c2.abort();
+      }
+    }
     expect(waiting.map((p) => p.type)).toEqual(['retry', 'finish']);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The 30 s Retry-After wait ends with the abort, not after it.
+    expect(Date.now() - abortedAt).toBeLessThan(2000);
   });
 
   it('a consumer that stops iterating closes the connection', async () => {
@@ -233,6 +250,23 @@ describe('keys', () => {
     expect(server.requests[0]!.headers.authorization).toBe('Bearer shared-key-1');
     await collect(createModel('ollama', { env: envOf({ OPENAI4S_OLLAMA_BASE_URL: server.baseUrl }) }).stream(hello));
     expect(server.requests[1]!.headers.authorization).toBeUndefined();
+  });
+
+  it('a base URL that is not an http(s) URL fails at once, naming the variable and an example; no request is made', () => {
+    for (const [value, message] of [
+      ['notaurl', 'OPENAI4S_OPENAI_BASE_URL=notaurl is not an http(s) URL; set it like https://api.openai.com/v1 or unset it.'],
+      ['::bad', 'OPENAI4S_OPENAI_BASE_URL=::bad is not an http(s) URL; set it like https://api.openai.com/v1 or unset it.'],
+      ['file:///etc/passwd', 'OPENAI4S_OPENAI_BASE_URL=file:///etc/passwd is not an http(s) URL; set it like https://api.openai.com/v1 or unset it.'],
+    ]) {
+      let thrown: unknown;
+      try {
+        createModel('openai', { env: envOf({ OPENAI4S_OPENAI_API_KEY: 'sk-proj-real-looking-key-0001', OPENAI4S_OPENAI_BASE_URL: value! }) });
+      } catch (error) {
+        thrown = error;
+      }
+      expect((thrown as LlmError).info).toMatchObject({ code: 'invalid_base_url', provider: 'openai', message });
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it('an unknown provider id names the known ones', () => {
