@@ -95,4 +95,33 @@ describe('kernel words by case', () => {
     expect(screen.getByText(/^未在沙箱中：未安装 bubblewrap/)).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/killed by|not installed|wall-clock/);
   });
+
+  it('a cell the app did not run says so in the window’s language, with main’s reason below; a Python exception of the same name keeps its own words', () => {
+    window.openai4s = fakeBridgeApi(() => ({ ok: true, data: null }));
+    const store = createAppStore({ bridge, storage: memoryStorage(), systemLanguages: ['zh-CN'] });
+    store.setState({ conversation: openConversation('session-1', 1) });
+    const notRun: CellData = {
+      language: 'python',
+      code: 'print(1)',
+      status: 'error',
+      stdout: '',
+      stderr: '',
+      error: { ename: 'KernelUnavailable', evalue: 'No Python interpreter: No python3 found. Install it or set OPENAI4S_PYTHON.', traceback: '', line: null },
+    };
+    const { unmount } = render(
+      <StoreProvider store={store}>
+        <CellCard cell={notRun} sessionId="session-1" />
+      </StoreProvider>,
+    );
+    expect(screen.getByTestId('cell-error').querySelector('strong')!.textContent).toBe('Python 内核无法启动，此单元格没有运行');
+    expect(screen.getByTestId('cell-error-detail').textContent).toContain('OPENAI4S_PYTHON');
+    unmount();
+    const raised: CellData = { ...notRun, error: { ename: 'Stopped', evalue: 'my own exception', traceback: 'Traceback (most recent call last):\n  File "<cell-1>", line 1', line: 1 } };
+    render(
+      <StoreProvider store={store}>
+        <CellCard cell={raised} sessionId="session-1" />
+      </StoreProvider>,
+    );
+    expect(screen.getByTestId('cell-error').querySelector('strong')!.textContent).toBe('Stopped: my own exception');
+  });
 });

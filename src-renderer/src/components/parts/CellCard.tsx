@@ -75,6 +75,13 @@ function RunningFor({ startedAt }: { startedAt: string }) {
   );
 }
 
+/** Errors the app itself records for a cell it did not run (no traceback: no code ran). */
+const APP_ERRORS = ['KernelUnavailable', 'Stopped', 'NotApproved', 'Refused', 'InvalidSetting'] as const;
+type AppErrorName = (typeof APP_ERRORS)[number];
+function appMade(error: { ename: string; traceback?: string | null }): boolean {
+  return !error.traceback && (APP_ERRORS as readonly string[]).includes(error.ename);
+}
+
 /** A code cell: its code, streamed output, figures and values, error with the failing line. */
 export function CellCard({
   cell,
@@ -158,9 +165,16 @@ export function CellCard({
       ))}
       {cell.error ? (
         <div className="cell-error" role="note" data-testid="cell-error">
-          <strong>
-            {cell.error.ename}: {cell.error.evalue}
-          </strong>
+          {appMade(cell.error) ? (
+            <>
+              <strong>{t(`cell.appError.${cell.error.ename as AppErrorName}`, { language: t(`kernel.language.${cell.language}`) })}</strong>
+              <p className="muted small" data-testid="cell-error-detail">{cell.error.evalue}</p>
+            </>
+          ) : (
+            <strong>
+              {cell.error.ename}: {cell.error.evalue}
+            </strong>
+          )}
           {cell.error.line ? (
             <span className="muted"> · {t('cell.line', { line: cell.error.line })}</span>
           ) : null}
