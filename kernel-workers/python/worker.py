@@ -699,6 +699,35 @@ def _unread_request(fd):
 _UNREAD = [(fd, _unread_request(fd)) for fd in (1, 2)]
 
 
+_STD_PIPES = {}  # fd 1/2 -> (a private copy of the pipe, its (st_dev, st_ino))
+
+
+def _keep_std_pipes():
+    """At start: a copy of the stdout/stderr pipes, to put back after a cell that closed or
+    redirected fd 1/2 (os.close(1), os.dup2(devnull, 2)). Without them the cell's end
+    marker went nowhere and the host waited for it for ever."""
+    for fd in (1, 2):
+        try:
+            st = os.fstat(fd)
+            _STD_PIPES[fd] = (os.dup(fd), (st.st_dev, st.st_ino))  # not inherited by the cells' children
+        except OSError:
+            pass
+
+
+def _restore_std_pipes():
+    for fd, (copy, ident) in _STD_PIPES.items():
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) == ident:
+                continue
+        except OSError:
+            pass  # closed by the cell
+        try:
+            os.dup2(copy, fd)
+        except OSError:
+            pass
+
+
 def _outputs_drained():
     # Nothing unread on fd 1 and fd 2 means the host has already read everything written
     # before this point, and (being single-threaded) handed it to the cell before it can
@@ -793,6 +822,7 @@ def execute(frame):
             _Cell.running = False
         _Cell.interrupt_for = None
     _flush_std()
+    _restore_std_pipes()
     drained = _outputs_drained()
     if not drained:
         _write_marker(frame.get("marker"))
@@ -852,6 +882,7 @@ def main():
             pass
     sys.argv = [""]
     _seed_matplotlib_config()
+    _keep_std_pipes()
     send({"type": "ready", "pid": os.getpid(), "language": "python", "version": "%d.%d.%d" % sys.version_info[:3], "executable": sys.executable})
     while True:
         try:

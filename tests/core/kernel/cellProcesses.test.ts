@@ -83,3 +83,16 @@ describe('an R cell that clears its workspace or forks', () => {
     expect(r.stdout).toBe('[1] "echo: host calls are made from the cell\'s own process, not from one it forked (parallel::mclapply)"\n[1] 3\n');
   });
 });
+
+describe('a Python cell that closes or redirects its own stdout or stderr', () => {
+  it('ends at once (its end marker used to go nowhere and the host waited for ever), and the next cell prints again', async () => {
+    const closed = await sup.execute('std', 'python', 'import os\nprint("before", flush=True)\nos.close(1)');
+    expect(closed.status, closed.error?.traceback).toBe('ok');
+    expect(closed.stdout).toBe('before\n');
+    const redirected = await sup.execute('std', 'python', 'import os, sys\nos.dup2(os.open("/dev/null", os.O_WRONLY), 2)\nprint("lost", file=sys.stderr)\nprint("out")');
+    expect(redirected.status).toBe('ok');
+    expect(redirected.stdout).toBe('out\n');
+    const next = await sup.execute('std', 'python', 'import sys\nprint("again")\nprint("err again", file=sys.stderr)');
+    expect(next).toMatchObject({ status: 'ok', stdout: 'again\n', stderr: 'err again\n', generation: closed.generation });
+  });
+});
