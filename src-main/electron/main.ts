@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import { routes } from '../../src-preload/contract/routes';
 import { createHandlers } from '../core/api/handlers';
 import { createCore, type Core } from '../core/core';
@@ -15,6 +15,7 @@ import { PackageOpener, packagePathsFromArgv } from './openPackage';
 import { DEFAULT_SMOKE_TIMEOUT_MS, runSmokeTest, SMOKE_TEST_FLAG } from './smokeTest';
 import { createDialogApprovals } from './approvals';
 import { dialogLanguage } from './dialogLanguage';
+import { menuTemplate } from './appMenu';
 import { createSafeStorageSecrets } from './secrets';
 import { bindRouterToIpc, bindSubscriptionsToIpc, isTrustedCaller, sendEvent } from './ipc';
 import { APP_ORIGIN, APP_SCHEME } from './origin';
@@ -185,6 +186,10 @@ if (!smokeTest && !app.requestSingleInstanceLock()) {
       send: sendEvent,
     });
     core.events.onAny(forwarder.forward);
+    // The menu speaks the window's language, and again when the window switches.
+    const setMenu = () => Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(uiLanguage(), { mac: process.platform === 'darwin', packaged: app.isPackaged })));
+    setMenu();
+    core.settings.onLanguageChange(setMenu);
     mainWindow = createWindow();
     // Provider streams run on a thread of their own; it starts while the window paints.
     const env = core.config.env;

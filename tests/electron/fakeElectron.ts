@@ -144,8 +144,14 @@ export function createFakeElectron(
     setPermissionCheckHandler: vi.fn(),
   };
 
+  const Menu = {
+    buildFromTemplate: vi.fn((template: unknown[]) => ({ template })),
+    setApplicationMenu: vi.fn(),
+  };
+
   return {
     app,
+    Menu,
     BrowserWindow: FakeBrowserWindow,
     ipcMain,
     protocol,

@@ -97,9 +97,19 @@ export class SettingsService {
     return this.view();
   }
 
-  /** The window's language, for main's own dialogs. */
+  private readonly languageListeners = new Set<() => void>();
+
+  /** The window's language, for main's own dialogs and menu. */
   setLanguage(language: UiLanguage): void {
+    const before = this.readOrDefaults().language;
     this.repo().set(KEYS.language, language);
+    if (before !== language) for (const listener of this.languageListeners) listener();
+  }
+
+  /** Called when the window's language changes (the Electron menu is rebuilt in it). */
+  onLanguageChange(listener: () => void): () => void {
+    this.languageListeners.add(listener);
+    return () => this.languageListeners.delete(listener);
   }
 
   setKey(providerId: string, key: string): SettingsView {

@@ -38,7 +38,12 @@ describe('settings routes', () => {
     const r = routerFor(core);
     expect(await r.handle('settings.get', {}, caller)).toMatchObject({ ok: true, data: { settings: { defaultProvider: null } } });
     expect(((await r.handle('settings.get', {}, caller)) as { data: { settings: object } }).data.settings).not.toHaveProperty('language');
+    let changes = 0;
+    core.settings.onLanguageChange(() => changes++);
     expect(await r.handle('settings.language', { language: 'zh-CN' }, caller)).toEqual({ ok: true, data: null });
+    await r.handle('settings.language', { language: 'zh-CN' }, caller);
+    // Said twice, changed once: the menu is rebuilt once.
+    expect(changes).toBe(1);
     expect(await r.handle('settings.language', { language: 'fr' }, caller)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(core.settings.readOrDefaults().language).toBe('zh-CN');
     await core.close();
