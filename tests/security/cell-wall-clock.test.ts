@@ -75,7 +75,7 @@ describe('the wall-clock limit of agent cells', () => {
     expect(done.status).toBe('completed');
     const cell = lastCell(seen)!;
     expect(cell.status).toBe('interrupted');
-    expect(cell.timeLimit).toMatchObject({ limitMs: 1500, message: expect.stringContaining('hit its wall-clock limit of 2 s') });
+    expect(cell.timeLimit).toMatchObject({ limitMs: 1500, message: expect.stringContaining('hit its wall-clock limit of 1.5 s') });
     expect(String((cell.timeLimit as { message: string }).message)).toContain('OPENAI4S_CELL_TIMEOUT_S');
     // The model was told too, in the cell's result.
     const second = JSON.stringify(server.requests[1]!.body);

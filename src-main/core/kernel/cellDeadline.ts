@@ -60,6 +60,8 @@ export class CellDeadline {
 
 /** "30 min", "90 s", "2 h": how a limit is shown in messages. */
 export function formatLimit(ms: number): string {
+  // Under ten seconds to the tenth ("0.5 s"): a limit given in milliseconds is not rounded to another.
+  if (ms < 10_000) return `${Math.round(ms / 100) / 10} s`;
   const s = Math.round(ms / 1000);
   if (s < 120) return `${s} s`;
   if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
