@@ -1,22 +1,28 @@
 import fs from 'node:fs';
-import type { KernelCellResult, KernelLanguage } from '../../../src-preload/contract/kernel';
+import type { KernelCellResult, KernelLanguage, KernelSandboxState } from '../../../src-preload/contract/kernel';
+import type { Core } from '../../core/core';
 import { describeSandbox } from '../../core/kernel/sandbox';
+import { CellNotStartedError } from '../../core/kernel/supervisor';
 import { errorMessage } from '../../core/shared/errorMessage';
 import type { CliCommand, CliIO } from '../command';
 import { sessionOptionProblem, usageError } from '../sessionArg';
+import { stopCellOnSignals } from './cellSignals';
+import { cellStreamPrinter } from './cellStream';
 
 const USAGE = [
   'openai4s kernel exec --lang python|r [--session ID] [--timeout MS] [--json] "<code>" | -',
   '       openai4s kernel status [--session ID]',
   '',
   'exec runs one cell in the session\'s sandboxed kernel (default session "cli", workspace',
-  '<data dir>/workspaces/cli), prints its stdout and stderr, and exits 1 if the cell raised.',
-  'Code "-" is read from standard input.',
+  '<data dir>/workspaces/cli), prints its stdout and stderr as the cell writes them, then its',
+  'figures and error, and exits 1 if the cell raised. Ctrl-C interrupts the cell, as in Jupyter:',
+  'it ends with KeyboardInterrupt, what it printed stays, and the exit code is 130 (SIGTERM: 143);',
+  'a second Ctrl-C stops the kernel and exits at once. --json prints only the result object,',
+  'at the end. Code "-" is read from standard input.',
 ].join('\n');
 
-function printResult(r: KernelCellResult, io: CliIO): void {
-  if (r.stdout) io.out(r.stdout);
-  if (r.stderr) io.err(r.stderr);
+/** What a cell gave besides its stdout and stderr (streamed as it ran). */
+function printEnd(r: KernelCellResult, io: CliIO): void {
   for (const d of r.displays) io.out(d.path ? `[figure saved: ${d.path} in the workspace]` : (d.data['text/plain'] ?? ''));
   if (r.error) io.err(r.error.traceback || `${r.error.ename}: ${r.error.evalue}`);
   if (r.died) io.err(r.died.lost);
@@ -60,21 +66,81 @@ export const kernelCommand: CliCommand = {
       return 2;
     }
     const limit = timeoutMs ? { timeoutMs, timeLimitHint: 'Give it more with --timeout MS.' } : {};
+    return await execCell(core!, { sessionId, lang: lang as KernelLanguage, code, limit, json: values.json === true }, io);
+  },
+};
+
+/**
+ * Runs the cell: its output streams as it comes (not under --json), Ctrl-C interrupts it
+ * (stopCellOnSignals), and the end prints what the output did not (displays, the error,
+ * a death, the time limit).
+ */
+async function execCell(
+  core: Core,
+  cell: { sessionId: string; lang: KernelLanguage; code: string; limit: { timeoutMs?: number; timeLimitHint?: string }; json: boolean },
+  io: CliIO,
+): Promise<number> {
+  const { sessionId, lang } = cell;
+  const stopper = stopCellOnSignals({
+    interrupt: () => void core.kernels.interrupt(sessionId, lang),
+    close: () => core.close(),
+    say: (text) => io.err(text),
+    exit: (code) => process.exit(code),
+  });
+  const printer = cell.json ? null : cellStreamPrinter(io);
+  // A kernel without its sandbox is said before its output, as it starts.
+  let sandboxSaid = false;
+  const sayGap = (sandbox: KernelSandboxState) => {
+    if (sandboxSaid || cell.json) return;
+    sandboxSaid = true;
+    if (sandbox.state !== 'sandboxed') io.err(`[kernel sandbox ${describeSandbox(sandbox)}]`);
+  };
+  const unsubscribe = core.events.on('kernel.lifecycle', (e) => {
+    if (e.kind === 'started' && e.sessionId === sessionId && e.language === lang && e.sandbox) sayGap(e.sandbox);
+  });
+  try {
     // The pre-execution review (issue 27): a flagged cell runs only once approved (headless: OPENAI4S_UNATTENDED_APPROVAL=allow).
     let review: { record(): Promise<void> };
     try {
-      review = await core!.safety.reviewUserCell(sessionId, lang as KernelLanguage, code);
+      review = await core.safety.reviewUserCell(sessionId, lang, cell.code);
     } catch (error) {
       io.err(errorMessage(error));
       return 1;
     }
-    const record = () => void review.record();
-    const result = await core!.kernels.execute(sessionId, lang as KernelLanguage, code, { ...limit, onSent: record }).finally(() => review.record());
-    if (values.json) io.out(JSON.stringify(result, null, 2));
-    else {
-      if (result.sandbox.state !== 'sandboxed') io.err(`[kernel sandbox ${describeSandbox(result.sandbox)}]`);
-      printResult(result, io);
+    if (stopper.exitCode !== null) {
+      await review.record();
+      io.err('Stopped before the cell started; none of it ran.');
+      return stopper.exitCode;
     }
-    return result.status === 'ok' ? 0 : 1;
-  },
-};
+    const record = () => void review.record();
+    let result: KernelCellResult;
+    try {
+      result = await core.kernels
+        .execute(sessionId, lang, cell.code, {
+          ...cell.limit,
+          signal: stopper.signal,
+          onSent: record,
+          ...(printer ? { onOutput: printer.push } : {}),
+        })
+        .finally(() => review.record());
+    } catch (error) {
+      await stopper.held();
+      if (error instanceof CellNotStartedError && stopper.exitCode !== null) {
+        io.err(error.message);
+        return stopper.exitCode;
+      }
+      throw error;
+    }
+    await stopper.held();
+    if (cell.json) io.out(JSON.stringify(result, null, 2));
+    else {
+      printer!.finish(result);
+      sayGap(result.sandbox);
+      printEnd(result, io);
+    }
+    return stopper.exitCode ?? (result.status === 'ok' ? 0 : 1);
+  } finally {
+    unsubscribe();
+    stopper.dispose();
+  }
+}
