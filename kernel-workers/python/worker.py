@@ -473,16 +473,32 @@ def _cell_error(exc, filename):
     for f in frames:
         if f.filename == filename:
             line = f.lineno
-    evalue = str(exc)
+    try:
+        evalue = str(exc)
+    except Exception as inner:  # an exception class whose __str__ fails (traceback says so too)
+        evalue = "<its str() raised %s>" % type(inner).__name__
     hint = _limit_hint(exc)
     if hint:
         evalue = "%s (%s)" % (evalue, hint) if evalue else hint
         lines.append("%s\n" % hint)
-    return {"ename": type(exc).__name__, "evalue": evalue, "traceback": "".join(lines), "line": line}
+    return {"ename": type(exc).__name__, "evalue": _cut(evalue), "traceback": _cut("".join(lines)), "line": line}
 
 
 # The kernel's resource limits (kernel-workers/README.md) surface as these errors; say
 # which limit was hit, so "Resource temporarily unavailable" is not a mystery.
+def _described_error(exc, filename):
+    # The cell's exception is the cell's object: whatever describing it raises, the cell
+    # still ends with an error (before, a failing __str__ ended the worker itself).
+    try:
+        return _cell_error(exc, filename)
+    except BaseException:
+        try:
+            name = str(type(exc).__name__)
+        except BaseException:
+            name = "Exception"
+        return {"ename": name, "evalue": "<the error could not be described: its class or value raised when read>", "traceback": "", "line": None}
+
+
 def _limit_hint(exc):
     import errno
     if isinstance(exc, MemoryError):
@@ -547,11 +563,26 @@ def _table_json(value):
         return None
 
 
+# The host keeps 64 KiB of any one text (a value, its HTML, an error; runCell.ts
+# DEFAULT_LIMITS.textBytes). A longer text is cut here, well above that, so the frame
+# stays far under the host's 64 MiB line limit: `list(range(10**7))` as a cell's last
+# line made a 78 MB frame, and the host killed the kernel for it.
+_TEXT_MAX_CHARS = 128 * 1024
+# The host saves no image over 16 MiB (DEFAULT_LIMITS.imageBytes): a larger PNG is not sent.
+_IMAGE_MAX_BYTES = 16 * 1024 * 1024
+
+
+def _cut(text):
+    if len(text) <= _TEXT_MAX_CHARS:
+        return text
+    return "%s\n[... %d more characters not sent]" % (text[:_TEXT_MAX_CHARS], len(text) - _TEXT_MAX_CHARS)
+
+
 def _display_value(cell_id, value):
     if value is None:
         return
     html = getattr(value, "_repr_html_", None)
-    data = {"text/plain": repr(value)}
+    data = {"text/plain": _cut(repr(value))}
     table = _table_json(value)
     if table is not None:
         data[TABLE_MIME] = table
@@ -559,7 +590,7 @@ def _display_value(cell_id, value):
         try:
             rendered = html()
             if isinstance(rendered, str):
-                data["text/html"] = rendered
+                data["text/html"] = _cut(rendered)
         except Exception:
             pass
     send({"type": "display", "id": cell_id, "data": data})
@@ -653,6 +684,11 @@ def _capture_figures(cell_id, close):
             fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
         except Exception as exc:
             send({"type": "display", "id": cell_id, "data": {"text/plain": "figure %s could not be rendered: %s" % (num, exc)}})
+            continue
+        if buf.tell() > _IMAGE_MAX_BYTES:
+            send({"type": "display", "id": cell_id, "data": {"text/plain": "figure %s not saved: its PNG is %.1f MiB, over the %d MiB image limit; save it yourself with a lower dpi (fig.savefig(path, dpi=...))" % (num, buf.tell() / 1048576.0, _IMAGE_MAX_BYTES >> 20)}})
+            if close:
+                plt.close(fig)
             continue
         frame = {"type": "display", "id": cell_id, "figure": num, "data": {"image/png": binascii.b2a_base64(buf.getvalue(), newline=False).decode("ascii")}}
         svg = _figure_svg(fig)
@@ -800,7 +836,7 @@ def execute(frame):
         _Cell.running = False
         if os.getpid() != _WORKER_PID:
             _end_forked_child(exc)
-        ok, error = False, _cell_error(exc, filename)
+        ok, error = False, _described_error(exc, filename)
     if os.getpid() != _WORKER_PID:
         _end_forked_child(None)
     _Cell.interrupt_for = None

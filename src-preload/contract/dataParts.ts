@@ -52,6 +52,7 @@ const kernelExitCauseSchema: z.ZodType<KernelExitCause> = z.discriminatedUnion('
   z.object({ kind: z.literal('spawn_failed'), file: z.string(), message: z.string() }).strict(),
   z.object({ kind: z.literal('interrupt_unheeded'), graceMs: z.number() }).strict(),
   z.object({ kind: z.literal('out_of_memory'), limitMiB: z.number() }).strict(),
+  z.object({ kind: z.literal('frame_too_large'), limitMiB: z.number() }).strict(),
 ]);
 
 /**

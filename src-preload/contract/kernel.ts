@@ -57,7 +57,9 @@ export type KernelExitCause =
   | { kind: 'spawn_failed'; file: string; message: string }
   | { kind: 'interrupt_unheeded'; graceMs: number }
   /** Killed by the OOM killer for the memory limit over all its processes (a memory cgroup). */
-  | { kind: 'out_of_memory'; limitMiB: number };
+  | { kind: 'out_of_memory'; limitMiB: number }
+  /** Stopped by the app: it sent one protocol message over the app's limit (a cell writing fd 3 itself). */
+  | { kind: 'frame_too_large'; limitMiB: number };
 
 /** Why a slot has no running generation, or may not start one (its status's `reason`, by case). */
 export type KernelSlotCause =

@@ -39,5 +39,7 @@ export function exitText(cause: KernelExitCause): string {
       return `did not stop within ${cause.graceMs} ms of the interrupt and was killed`;
     case 'out_of_memory':
       return `ran out of memory: its processes together reached the ${cause.limitMiB} MiB limit and it was killed (OPENAI4S_KERNEL_MEMORY_MB raises the limit)`;
+    case 'frame_too_large':
+      return `was stopped: it sent the app one message over ${cause.limitMiB} MiB (write large results to a file in the workspace instead)`;
   }
 }

@@ -1,6 +1,7 @@
+import type { KernelExitCause } from '../../../src-preload/contract/kernel';
 import type { ExitInfo } from './exitInfo';
 import { errorMessage } from '../shared/errorMessage';
-import { LineSplitter, decodeFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
+import { LineSplitter, MAX_FRAME_BYTES, decodeFrame, type HostCallFrame, type ReadyFrame, type WarmFrame, type WorkerFrame } from './frames';
 import { StreamCapture } from './streamCapture';
 
 /** Everything a running cell hears from the worker, besides its stdout/stderr. */
@@ -35,6 +36,8 @@ export class FramePump {
   readonly dropped = { count: 0, reasons: [] as string[] };
   /** What the worker wrote to stderr before it was ready (said when it fails to start). */
   stderrAtStart = '';
+  /** Why the pump had the worker killed, said as its end instead of the bare signal. */
+  killCause: KernelExitCause | null = null;
   private out = new StreamCapture();
   private err = new StreamCapture();
   private sink: CellSink | null = null;
@@ -44,7 +47,7 @@ export class FramePump {
   private isReady = false;
   private readonly splitter = new LineSplitter(
     (line) => this.onLine(line),
-    (size) => this.fail(`the worker wrote a protocol frame over ${size} bytes`),
+    (size) => this.fail(`the worker wrote a protocol frame over ${size} bytes`, { kind: 'frame_too_large', limitMiB: MAX_FRAME_BYTES / (1024 * 1024) }),
   );
 
   constructor(private readonly hooks: PumpHooks) {}
@@ -155,8 +158,9 @@ export class FramePump {
   }
 
   /** The worker broke the protocol: it is killed, and the reason is said with its exit. */
-  private fail(reason: string): void {
+  private fail(reason: string, cause: KernelExitCause): void {
     this.stderrAtStart += `\n${reason}`;
+    this.killCause ??= cause;
     this.hooks.kill();
   }
 }

@@ -86,7 +86,7 @@ export class LineSplitter {
   constructor(
     private readonly onLine: (line: Buffer) => void,
     private readonly onOverflow: (size: number) => void,
-    private readonly maxLine = 64 * 1024 * 1024,
+    private readonly maxLine = MAX_FRAME_BYTES,
   ) {}
 
   push(chunk: Buffer): void {
@@ -115,6 +115,9 @@ export class LineSplitter {
     }
   }
 }
+
+/** The longest protocol line a worker may send; the workers keep theirs far below it. */
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** A decoded frame, or why the line was dropped (and, for a broken host call, the id to answer). */
 export type FrameDecode = { ok: true; frame: WorkerFrame } | { ok: false; reason: string; hostCallId?: number };

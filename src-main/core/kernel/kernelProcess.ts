@@ -115,7 +115,7 @@ export class KernelProcess {
         const cgroup = launch.cgroup;
         const cause = spawnError
           ? { kind: 'spawn_failed' as const, file, message: spawnError.message }
-          : withOutOfMemory(exitCause(code, signal, launch.bwrap), cgroup?.oomKills() ?? 0, cgroup?.memoryMiB ?? null);
+          : (this.pump.killCause ?? withOutOfMemory(exitCause(code, signal, launch.bwrap), cgroup?.oomKills() ?? 0, cgroup?.memoryMiB ?? null));
         this.exit = { code, signal, reason: exitText(cause), cause };
         if (launch.genDir) fs.rmSync(launch.genDir, { recursive: true, force: true });
         launch.cgroup?.remove();

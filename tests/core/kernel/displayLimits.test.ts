@@ -49,4 +49,42 @@ describe('display limits', () => {
     expect(next.stdout).toBe('42 0\n');
     expect(next.displays).toEqual([]);
   });
+
+  it('keeps the kernel when a cell’s value, its HTML or its error text is tens of megabytes: the worker sends what the app keeps', async () => {
+    const big = await sup.execute(
+      'huge',
+      'python',
+      ['kept = 7', 'class X:', '    def _repr_html_(self): return "h" * 70_000_000', '    def __repr__(self): return "r" * 70_000_000', 'X()'].join('\n'),
+    );
+    expect(big.died).toBeUndefined();
+    expect(big.displays[0]!.data['text/plain']).toMatch(/^r+\n\[\.\.\. cut at 64 KiB\]$/);
+    expect(big.displays[0]!.data['text/html']).toMatch(/^h+\n\[\.\.\. cut at 64 KiB\]$/);
+    const raised = await sup.execute('huge', 'python', 'raise ValueError("z" * 70_000_000)');
+    expect(raised.died).toBeUndefined();
+    expect(raised.error?.ename).toBe('ValueError');
+    expect(raised.error?.evalue).toMatch(/^z+\n\[\.\.\. cut at 64 KiB\]$/);
+    const after = await sup.execute('huge', 'python', 'print(kept)');
+    expect(after.generation).toBe(big.generation);
+    expect(after.stdout).toBe('7\n');
+  });
+
+  it('ends a cell whose exception cannot be described with an error, not the kernel', async () => {
+    const r = await sup.execute('undescribable', 'python', ['kept = 3', 'class E(Exception):', '    def __str__(self): raise RuntimeError("no")', 'raise E()'].join('\n'));
+    expect(r.died).toBeUndefined();
+    expect(r.error).toMatchObject({ ename: 'E', evalue: '<its str() raised RuntimeError>' });
+    const worse = await sup.execute(
+      'undescribable',
+      'python',
+      ['class M(type):', '    @property', '    def __name__(cls): raise RuntimeError()', 'class F(Exception, metaclass=M):', '    def __str__(self): raise RuntimeError()', 'raise F()'].join('\n'),
+    );
+    expect(worse.died).toBeUndefined();
+    expect(worse.error?.evalue).toMatch(/could not be described/);
+    expect((await sup.execute('undescribable', 'python', 'print(kept)')).stdout).toBe('3\n');
+  });
+
+  it('says why it stopped a kernel that wrote one protocol line over 64 MiB itself', async () => {
+    const r = await sup.execute('fd3', 'python', 'import os\nchunk = b"x" * (1 << 20)\nfor _ in range(70): os.write(3, chunk)\nimport time; time.sleep(30)');
+    expect(r.died?.cause).toEqual({ kind: 'frame_too_large', limitMiB: 64 });
+    expect(r.died?.reason).toBe('was stopped: it sent the app one message over 64 MiB (write large results to a file in the workspace instead)');
+  });
 });

@@ -36,6 +36,8 @@ export function exitCauseText(t: T, cause: KernelExitCause): string {
       return t('kernel.exit.interruptUnheeded', { seconds: Math.max(1, Math.round(cause.graceMs / 1000)) });
     case 'out_of_memory':
       return t('kernel.exit.outOfMemory', { limit: cause.limitMiB });
+    case 'frame_too_large':
+      return t('kernel.exit.frameTooLarge', { limit: cause.limitMiB });
   }
 }
 

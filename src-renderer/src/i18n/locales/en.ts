@@ -537,6 +537,7 @@ export const en = {
   'kernel.exit.spawnFailed': 'could not be started ({file}: {message})',
   'kernel.exit.outOfMemory': 'ran out of memory: its processes together reached their {limit} MiB limit (OPENAI4S_KERNEL_MEMORY_MB raises it)',
   'kernel.exit.interruptUnheeded': 'did not stop within {seconds} s of the interrupt and was killed',
+  'kernel.exit.frameTooLarge': 'was stopped: it sent the app one message over {limit} MiB (write large results to a file in the workspace instead)',
   'kernel.cause.ended': 'Generation {generation} {how}; its variables are gone',
   'kernel.cause.idleShutdown': 'Shut down after {duration} idle; its variables are gone',
   'kernel.cause.restarted': 'Restarted; generation {generation} and its variables are gone',

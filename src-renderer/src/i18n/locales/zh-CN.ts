@@ -523,6 +523,7 @@ export const zhCN: Dictionary = {
   'kernel.exit.spawnFailed': '无法启动（{file}：{message}）',
   'kernel.exit.outOfMemory': '内存耗尽：其所有进程合计达到 {limit} MiB 的上限（可用 OPENAI4S_KERNEL_MEMORY_MB 提高）',
   'kernel.exit.interruptUnheeded': '在中断后 {seconds} 秒内未停止，已被强制结束',
+  'kernel.exit.frameTooLarge': '已被停止：它向应用发送了一条超过 {limit} MiB 的消息（大的结果请写入工作区中的文件）',
   'kernel.cause.ended': '第 {generation} 代内核{how}，其变量已丢失',
   'kernel.cause.idleShutdown': '空闲 {duration}后已关闭，其变量已丢失',
   'kernel.cause.restarted': '已重启；第 {generation} 代内核及其变量已丢失',
