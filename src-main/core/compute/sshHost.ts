@@ -16,12 +16,16 @@ setsid nohup bash ${WRAPPER} > ${STDOUT_LOG} 2> ${STDERR_LOG} < /dev/null &
 echo $! > ${META_DIR}/pid
 echo $!`;
 
-// One line per fact; the service never trusts a missing file as success.
+/** Seconds a cancelled job's processes get to end on TERM before they are killed. */
+const CANCEL_GRACE_S = 20;
+
+// One line per fact; the service never trusts a missing file as success. The job runs while
+// its wrapper or any process of its group does (a child that outlived a killed wrapper still runs).
 const QUERY = `cd -- "$1" 2>/dev/null || { echo "state nodir"; exit 0; }
 M=${META_DIR}
 pid=$(cat $M/pid 2>/dev/null)
 if [ -f $M/exit_code ]; then echo "state exited $(cat $M/exit_code)"
-elif [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then if [ -f $M/cancelled ]; then echo "state cancelling"; else echo "state running"; fi
+elif [ -n "$pid" ] && { kill -0 "$pid" || kill -0 -- "-$pid"; } 2>/dev/null; then if [ -f $M/cancelled ]; then echo "state cancelling"; else echo "state running"; fi
 elif [ -f $M/timed_out ]; then echo "state timedout"
 elif [ -f $M/cancelled ]; then echo "state cancelled"
 else echo "state vanished"; fi
@@ -32,10 +36,16 @@ echo "started $(cat $M/started_at 2>/dev/null)"
 echo "ended $(cat $M/ended_at 2>/dev/null)"
 echo "now $(date -u +%Y-%m-%dT%H:%M:%SZ)"`;
 
+// A job that already wrote its exit record is left as it ended (a late cancel must not turn
+// a completed job into a cancelled one). TERM goes to the whole process group; whatever
+// ignores it is killed after a grace period by a detached helper (ssh returns at once).
 const CANCEL = `cd -- "$1" || exit 96
+[ -f ${META_DIR}/exit_code ] && exit 0
 touch ${META_DIR}/cancelled
 pid=$(cat ${META_DIR}/pid 2>/dev/null)
-[ -n "$pid" ] && kill -TERM -- "-$pid" 2>/dev/null
+[ -n "$pid" ] || exit 0
+kill -TERM -- "-$pid" 2>/dev/null
+setsid nohup bash -c 'for i in $(seq ${CANCEL_GRACE_S}); do kill -0 -- "-$1" 2>/dev/null || exit 0; sleep 1; done; kill -KILL -- "-$1" 2>/dev/null' o4s-kill "$pid" > /dev/null 2>&1 < /dev/null &
 exit 0`;
 
 function facts(text: string): Record<string, string> {
