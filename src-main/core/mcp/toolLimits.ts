@@ -41,12 +41,26 @@ function depthOf(value: unknown, limit: number): number {
 }
 
 const shorten = (s: string | undefined, max: number) => (s === undefined ? undefined : s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/**
+ * Characters a tool name must not carry: controls (a terminal escape, a newline), invisible
+ * format characters (a right-to-left override that shows "exe.txt" for "txt.exe") and
+ * spaces. The name is shown in the approval dialog, Settings, `openai4s mcp servers` and
+ * the model's messages, where such characters could make one tool read as another.
+ */
+const UNSAFE_NAME = /[\p{Cc}\p{Cf}\p{Z}]/u;
+/** Controls (but line breaks and tabs) and direction overrides in a description or title: dropped, the rest kept. */
+const UNSAFE_TEXT = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const clean = (s: string | undefined) => s?.replace(UNSAFE_TEXT, (c) => (c === '\n' || c === '\t' ? c : ''));
+/** A name as a note may quote it: every unsafe character written as an escape. */
+const quoted = (name: string) => shorten(name, 60)!.replace(new RegExp(UNSAFE_NAME.source, 'gu'), (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
 
 /** Why a tool is left out, or null when it is kept. */
 function refusal(tool: McpTool): string | null {
   const L = MCP_TOOL_LIMITS;
   if (!tool.name || tool.name.length > L.maxNameChars) return `its name is ${tool.name.length.toLocaleString('en-US')} characters, over the ${L.maxNameChars} MCP allows`;
+  if (UNSAFE_NAME.test(tool.name)) return 'its name has control, invisible or space characters, which MCP tool names may not hold';
   const depth = depthOf(tool.inputSchema, L.maxSchemaDepth);
   if (depth > L.maxSchemaDepth) return `its input schema nests more than ${L.maxSchemaDepth} levels deep`;
   const size = Buffer.byteLength(JSON.stringify(tool.inputSchema));
@@ -65,12 +79,12 @@ function neutraliseStrings(value: unknown): unknown {
 /** A kept tool as the app stores it: only the fields it reads, long texts shortened. */
 function kept(tool: McpTool): McpTool {
   const annotations = tool.annotations
-    ? Object.fromEntries([...HINTS.filter((h) => typeof tool.annotations![h] === 'boolean').map((h) => [h, tool.annotations![h]]), ...(tool.annotations.title ? [['title', shorten(tool.annotations.title, MCP_TOOL_LIMITS.maxTitleChars)]] : [])])
+    ? Object.fromEntries([...HINTS.filter((h) => typeof tool.annotations![h] === 'boolean').map((h) => [h, tool.annotations![h]]), ...(tool.annotations.title ? [['title', shorten(clean(tool.annotations.title), MCP_TOOL_LIMITS.maxTitleChars)]] : [])])
     : undefined;
   return {
     name: tool.name,
-    ...(tool.title === undefined ? {} : { title: shorten(tool.title, MCP_TOOL_LIMITS.maxTitleChars) }),
-    ...(tool.description === undefined ? {} : { description: shorten(tool.description, MCP_TOOL_LIMITS.maxDescriptionChars) }),
+    ...(tool.title === undefined ? {} : { title: shorten(clean(tool.title), MCP_TOOL_LIMITS.maxTitleChars) }),
+    ...(tool.description === undefined ? {} : { description: shorten(clean(tool.description), MCP_TOOL_LIMITS.maxDescriptionChars) }),
     inputSchema: neutraliseStrings(tool.inputSchema) as McpTool['inputSchema'],
     ...(annotations ? { annotations } : {}),
   };
@@ -89,12 +103,12 @@ export function boundTools(server: string, listed: McpTool[], pagesLeft = false)
   const seen = new Set<string>();
   for (const tool of listed) {
     if (tools.length >= MCP_TOOL_LIMITS.maxTools) {
-      skipped.push(`MCP server "${server}" lists more than ${MCP_TOOL_LIMITS.maxTools} tools; the app keeps the first ${MCP_TOOL_LIMITS.maxTools} and leaves out the rest (from "${shorten(tool.name, 60)}").`);
+      skipped.push(`MCP server "${server}" lists more than ${MCP_TOOL_LIMITS.maxTools} tools; the app keeps the first ${MCP_TOOL_LIMITS.maxTools} and leaves out the rest (from "${quoted(tool.name)}").`);
       break;
     }
     const why = refusal(tool);
     if (why) {
-      skipped.push(`MCP server "${server}" tool "${shorten(tool.name, 60)}" is left out: ${why}; only its author can fix it.`);
+      skipped.push(`MCP server "${server}" tool "${quoted(tool.name)}" is left out: ${why}; only its author can fix it.`);
       continue;
     }
     if (seen.has(tool.name)) continue;

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../src-main/core/core';
+import { boundTools } from '../../../src-main/core/mcp/toolLimits';
+
+// Adversarial MCP servers (tests/support/mcp/adversarialServer.mjs over stdio, a stateful
+// Streamable HTTP server on 127.0.0.1) against the client: what a hostile or careless server
+// can send, and what the app must still do.
+const ADVERSARIAL = path.resolve('tests/support/mcp/adversarialServer.mjs');
+const SPAWN = 120_000;
+
+let dir: string;
+let core: Core | null = null;
+const closers: (() => Promise<void>)[] = [];
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-mcp-adv-'));
+});
+
+afterEach(async () => {
+  await core?.close();
+  core = null;
+  for (const close of closers.splice(0)) await close().catch(() => undefined);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function open(): Core {
+  core = createCore({ env: { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_UNATTENDED_APPROVAL: '', OPENAI4S_MCP_DISCOVER_WAIT_MS: '120000' } });
+  return core;
+}
+
+function stdioServers(modes: Record<string, string>): void {
+  const mcpServers = Object.fromEntries(Object.entries(modes).map(([name, mode]) => [name, { command: process.execPath, args: [ADVERSARIAL, mode] }]));
+  fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers }));
+}
+
+
+describe('tool names and texts that could pass for something else', () => {
+  const tool = (name: string, description = 'Reads notes') => ({ name, description, inputSchema: { type: 'object' as const, properties: {} } });
+
+  it('leaves out a tool whose name holds a terminal escape, a newline, a tab or a right-to-left override, quoting it escaped', () => {
+    const { tools, skipped } = boundTools('srv', [tool('plain'), tool('evil\u001b]0;pwned\u0007x'), tool('two\nlines'), tool('rtl\u202Eexe.txt'), tool('tab\tbed')]);
+    expect(tools.map((t) => t.name)).toEqual(['plain']);
+    expect(skipped).toEqual([
+      'MCP server "srv" tool "evil\\u001b]0;pwned\\u0007x" is left out: its name has control, invisible or space characters, which MCP tool names may not hold; only its author can fix it.',
+      'MCP server "srv" tool "two\\u000alines" is left out: its name has control, invisible or space characters, which MCP tool names may not hold; only its author can fix it.',
+      'MCP server "srv" tool "rtl\\u202eexe.txt" is left out: its name has control, invisible or space characters, which MCP tool names may not hold; only its author can fix it.',
+      'MCP server "srv" tool "tab\\u0009bed" is left out: its name has control, invisible or space characters, which MCP tool names may not hold; only its author can fix it.',
+    ]);
+  });
+
+  it('drops control characters and direction overrides from a description and title, keeping line breaks and other scripts', () => {
+    const { tools } = boundTools('srv', [{ ...tool('notes', 'Reads\u001b[2J notes\u202E gnp.exe\nLine two: 读取笔记 ✓'), title: 'Notes\u0007' }]);
+    expect(tools[0]).toMatchObject({ description: 'Reads[2J notes gnp.exe\nLine two: 读取笔记 ✓', title: 'Notes' });
+  });
+
+  it('a live server offering such names: only its plain tool is registered, and Settings says why the others are missing', async () => {
+    stdioServers({ names: 'names' });
+    const c = open();
+    await c.mcp.discover(Infinity);
+    const view = c.mcp.status().servers[0]!;
+    expect(view.state).toBe('ready');
+    expect(view.tools!.map((t) => t.registeredAs)).toEqual(['mcp_names_plain']);
+    expect(view.skipped).toHaveLength(4);
+    expect(view.skipped.join(' ')).not.toMatch(/\p{Cc}|\u202e/u);
+  }, SPAWN);
+});
