@@ -389,6 +389,8 @@ class Draft {
         } else if (chunk.type === 'tool-output-error') {
           p.state = 'output-error';
           p.errorText = chunk.errorText;
+          if (chunk.errorCode) p.errorCode = chunk.errorCode;
+          else delete p.errorCode;
         } else {
           p.state = 'output-denied';
         }

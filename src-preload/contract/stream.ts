@@ -63,7 +63,45 @@ export interface ToolInputErrorChunk extends ToolChunkCommon {
 }
 export interface ToolApprovalRequestChunk { type: 'tool-approval-request'; toolCallId: string; approvalId: string }
 export interface ToolOutputAvailableChunk extends ToolChunkCommon { type: 'tool-output-available'; output: unknown; preliminary?: boolean }
-export interface ToolOutputErrorChunk extends ToolChunkCommon { type: 'tool-output-error'; errorText: string }
+/**
+ * Why a tool call failed, named beside main's English `errorText` (which is exactly what the
+ * model read) so a window can say the case in its own language. Optional: streams recorded
+ * before it was named carry the text only, and a reader shows the text for a code it does
+ * not know (a newer writer's).
+ */
+export type ToolErrorCode =
+  /** The model named a tool the run does not offer. */
+  | 'unknown_tool'
+  /** The arguments did not parse or did not fit the tool's schema (or the tool refused them). */
+  | 'invalid_arguments'
+  /** The arguments were over the size cap; nothing ran. */
+  | 'arguments_too_large'
+  /** The user or a stored rule refused the call (or its approval was not recorded). */
+  | 'denied'
+  /** A child agent called a tool its parent did not allow it. */
+  | 'not_allowed'
+  /** The safety screening refused the step; nothing ran. */
+  | 'screening_refused'
+  /** The egress guard refused the address (private network, scheme, too many redirects). */
+  | 'network_refused'
+  /** A path outside the session workspace (absolute, `..`, through a symlink). */
+  | 'outside_workspace'
+  /** A write to a protected name (.git, .env, shell rc files). */
+  | 'protected_path'
+  /** What the call names does not exist (a file, a record, an id). */
+  | 'not_found'
+  /** The call ran out of time. */
+  | 'timed_out'
+  /** The run was stopped while the call ran. */
+  | 'cancelled'
+  /** The app stopped during the call; its effect is unknown and it was not replayed. */
+  | 'interrupted'
+  /** finalize_response was not accepted (the model is told what to fix). */
+  | 'answer_not_accepted'
+  /** The tool ran and failed (the text says how). */
+  | 'failed';
+
+export interface ToolOutputErrorChunk extends ToolChunkCommon { type: 'tool-output-error'; errorText: string; errorCode?: ToolErrorCode }
 export interface ToolOutputDeniedChunk { type: 'tool-output-denied'; toolCallId: string }
 
 export interface SourceUrlChunk { type: 'source-url'; sourceId: string; url: string; title?: string; providerMetadata?: ProviderMetadata }
@@ -149,6 +187,8 @@ interface ToolPartCommon {
   rawInput?: string;
   output?: unknown;
   errorText?: string;
+  /** The failure's case when main named it (see ToolErrorCode); a string, since a newer writer may name more. */
+  errorCode?: string;
   title?: string;
   providerExecuted?: boolean;
   preliminary?: boolean;

@@ -1,6 +1,6 @@
 import type { ApprovalEventData, HostCallEventData } from '../../../src-preload/contract/approvals';
 import { dataChunk } from '../../../src-preload/contract/dataParts';
-import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { StreamChunk, ToolErrorCode } from '../../../src-preload/contract/stream';
 import { ApprovalService, type ApprovalAnswer, type ApprovalPort } from './permissions/approvals';
 import { EgressRefusedError } from '../security/egress';
 import { callKey, PermissionPolicy, type PolicyDecision } from './permissions/permissions';
@@ -9,6 +9,7 @@ import type { CallOrigin, SideEffectClass, Tool, ToolOutput } from './define';
 import type { ToolRegistry } from './registry';
 import { truncateForModel } from './truncate';
 import { ProtectedPathError, WorkspaceEscapeError } from '../workspace/safeFs';
+import { toolFailureCode } from './toolErrorCode';
 import { CellCallActivity } from './cellCallActivity';
 import type { AuditCall, AuditDecision, AuditPort, AuditSlot } from './audit';
 import { errorMessage } from '../shared/errorMessage';
@@ -46,6 +47,8 @@ export interface DispatchResult {
   executed: boolean;
   /** What the model (or the cell) reads: truncated, outside content annotated. */
   text: string;
+  /** Why a call that is not `ok` failed, for the window (the model reads `text` only). */
+  errorCode?: ToolErrorCode;
   output?: unknown;
   tool: string | null;
   target: string | null;
@@ -184,10 +187,10 @@ export class HostDispatcher {
         ctx.origin === 'cell'
           ? `unknown host method "${method}"; the host serves ${this.deps.registry.names().join(', ')}`
           : this.deps.registry.unknownToolMessage(method);
-      return { status: 'error', executed: false, text, tool: null, target: null, decision: refused };
+      return { status: 'error', errorCode: 'unknown_tool', executed: false, text, tool: null, target: null, decision: refused };
     }
     const tool = d.tool;
-    if (d.parseError) return { status: 'error', executed: false, text: d.parseError, tool: tool.name, target: null, decision: refused };
+    if (d.parseError) return { status: 'error', errorCode: 'invalid_arguments', executed: false, text: d.parseError, tool: tool.name, target: null, decision: refused };
 
     // The exact call's key (a sha256 of its canonical arguments) is only needed by a once-grant or an approval.
     let exactKey: string | undefined;
@@ -199,7 +202,7 @@ export class HostDispatcher {
     const base = { tool: tool.name, target: d.target, executed: false };
 
     if (policy.action === 'deny') {
-      return { ...base, status: 'denied', decision, text: `denied: a stored rule refuses ${tool.name} on ${d.target}. Do not retry it; continue without it or tell the user what you need.` };
+      return { ...base, status: 'denied', errorCode: 'denied', decision, text: `denied: a stored rule refuses ${tool.name} on ${d.target}. Do not retry it; continue without it or tell the user what you need.` };
     }
     if (policy.action === 'ask') return this.askThenRun(tool, d, ctx, base, keyOf);
     return this.execute(tool, d, ctx, { ...base, executed: true, decision });
@@ -226,7 +229,7 @@ export class HostDispatcher {
       const by = outcome.answeredBy ? { answeredBy: outcome.answeredBy } : {};
       ctx.emit?.(dataChunk('approval', outcome.requestId, { requestId: outcome.requestId, state, ...eventBase, ...by, ...(outcome.note ? { note: outcome.note } : {}) }));
     }
-    const notRun = { ...base, status: 'denied' as const, decision, approvalWaitMs };
+    const notRun = { ...base, status: 'denied' as const, errorCode: 'denied' as const, decision, approvalWaitMs };
     if (!outcome.recorded) return { ...notRun, text: `not run: ${outcome.note ?? 'the approval was not recorded'}.` };
     if (!outcome.answer.startsWith('allow')) {
       const who = this.deps.denialNote ?? 'denied by the user';
@@ -246,7 +249,7 @@ export class HostDispatcher {
       const text = out.untrustedSource ? annotateUntrusted(out.untrustedSource, cut.text).text : cut.text;
       return { ...ran, status: 'ok', decision: ran.decision, text, ...(out.output === undefined ? {} : { output: out.output }) };
     };
-    const failed = (error: unknown): DispatchResult => this.failure(tool, ran, error);
+    const failed = (error: unknown): DispatchResult => this.failure(tool, ran, error, ctx.signal);
     try {
       const cell = ctx.cellId && ctx.generation && ctx.language ? { cell: { cellId: ctx.cellId, generation: ctx.generation, language: ctx.language } } : {};
       const live = { ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}), ...(ctx.emit ? { emit: ctx.emit } : {}) };
@@ -260,15 +263,16 @@ export class HostDispatcher {
   }
 
   /** A call that threw: a safety refusal (said as such, not to be retried) or a failure. */
-  private failure(tool: Tool, ran: Pick<DispatchResult, 'tool' | 'target' | 'executed' | 'decision' | 'approvalWaitMs'>, error: unknown): DispatchResult {
+  private failure(tool: Tool, ran: Pick<DispatchResult, 'tool' | 'target' | 'executed' | 'decision' | 'approvalWaitMs'>, error: unknown, signal: AbortSignal): DispatchResult {
     const decision = ran.decision;
+    const errorCode = toolFailureCode(error, signal);
     if (error instanceof EgressRefusedError) {
-      return { ...ran, status: 'refused', decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
+      return { ...ran, status: 'refused', errorCode, decision, text: `${error.message}. This was refused by the app's safety rules, not by the site; do not retry it.` };
     }
     if (error instanceof WorkspaceEscapeError || error instanceof ProtectedPathError) {
-      return { ...ran, status: 'refused', decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
+      return { ...ran, status: 'refused', errorCode, decision, text: `${error.message} This was refused by the app's safety rules; do not retry it.` };
     }
-    return { ...ran, status: 'error', decision, text: `${tool.name} failed: ${errorMessage(error)}` };
+    return { ...ran, status: 'error', errorCode, decision, text: `${tool.name} failed: ${errorMessage(error)}` };
   }
 }
 

@@ -76,6 +76,7 @@ export class ToolExecutor implements ActionExecutorPort {
         toolName: c.name,
         content: r.text,
         isError: r.status !== 'ok',
+        ...(r.errorCode ? { errorCode: r.errorCode } : {}),
         ...(r.output === undefined ? {} : { output: r.output }),
         ...(r.status === 'denied' ? { denied: true } : {}),
       };

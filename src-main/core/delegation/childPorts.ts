@@ -92,7 +92,7 @@ export function restrictedExecutor(inner: ActionExecutorPort, allowed: ReadonlyS
       const answer = (name: string) => `Not executed: the parent agent did not allow ${name} for this child (allowed: ${[...allowed].join(', ') || 'none'}).`;
       if (refused.length) await inner.recordUnrun?.(refused.map((call) => ({ call, answer: answer(call.name) })), ctx);
       const ran = runnable.length ? await inner.executeBatch(runnable, ctx) : [];
-      return [...ran, ...refused.map((c) => ({ toolCallId: c.id, toolName: c.name, isError: true, content: answer(c.name) }))];
+      return [...ran, ...refused.map((c) => ({ toolCallId: c.id, toolName: c.name, isError: true, errorCode: 'not_allowed' as const, content: answer(c.name) }))];
     },
     ...(inner.recordUnrun ? { recordUnrun: (calls, ctx) => inner.recordUnrun!(calls, ctx) } : {}),
   };

@@ -259,7 +259,7 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
       return { done: true, answer: check.answer };
     }
     const text = `finalize_response was not accepted. Fix these and call it again:\n- ${check.errors.join('\n- ')}`;
-    emit({ type: 'tool-output-error', toolCallId: call.id, errorText: text });
+    emit({ type: 'tool-output-error', toolCallId: call.id, errorText: text, errorCode: 'answer_not_accepted' });
     history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text, isError: true });
     return { done: false, errors: check.errors };
   }
@@ -269,8 +269,8 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     const content = `Not executed: ${message}`;
     await ports.executor.recordUnrun?.(batch.map((call) => ({ call, answer: content })), ctx);
     return batch.map((call) => {
-      emit({ type: 'tool-output-error', toolCallId: call.id, errorText: content });
-      return { toolCallId: call.id, toolName: call.name, isError: true, content };
+      emit({ type: 'tool-output-error', toolCallId: call.id, errorText: content, errorCode: 'screening_refused' });
+      return { toolCallId: call.id, toolName: call.name, isError: true, errorCode: 'screening_refused', content };
     });
   }
 
@@ -281,16 +281,18 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
     const unrun: UnrunCall[] = [];
     for (const call of batch) {
       if (call.parseError) {
-        const content = isArgumentRefusal(call.parseError)
+        const tooLarge = isArgumentRefusal(call.parseError);
+        const content = tooLarge
           ? `Not executed: ${call.parseError}.`
           : `Not executed: the arguments are not valid JSON (${call.parseError}). Raw arguments: ${call.rawArguments.slice(0, 500)}`;
-        local.set(call.id, { toolCallId: call.id, toolName: call.name, isError: true, content });
+        local.set(call.id, { toolCallId: call.id, toolName: call.name, isError: true, errorCode: tooLarge ? 'arguments_too_large' : 'invalid_arguments', content });
         unrun.push({ call, answer: content });
       } else if (call.name === FINALIZE_TOOL) {
         local.set(call.id, {
           toolCallId: call.id,
           toolName: call.name,
           isError: true,
+          errorCode: 'answer_not_accepted',
           content: 'finalize_response must be the only call in its reply. The other calls ran; call finalize_response alone when you are done.',
         });
       } else {
@@ -310,10 +312,11 @@ export async function runEngine(ports: EnginePorts, options: EngineOptions): Pro
           toolCallId: call.id,
           toolName: call.name,
           isError: true,
+          errorCode: 'failed',
           content: 'The executor returned no result for this call.',
         };
       if (result.denied) emit({ type: 'tool-output-denied', toolCallId: call.id });
-      else if (result.isError) emit({ type: 'tool-output-error', toolCallId: call.id, errorText: result.content });
+      else if (result.isError) emit({ type: 'tool-output-error', toolCallId: call.id, errorText: result.content, ...(result.errorCode ? { errorCode: result.errorCode } : {}) });
       else emit({ type: 'tool-output-available', toolCallId: call.id, output: result.output ?? result.content });
       activity.toolEnded(result);
       return result;

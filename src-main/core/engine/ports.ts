@@ -1,5 +1,5 @@
 import type { CitedAnswer } from '../../../src-preload/contract/answer';
-import type { StreamChunk } from '../../../src-preload/contract/stream';
+import type { StreamChunk, ToolErrorCode } from '../../../src-preload/contract/stream';
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import type { LanguageModelPort, LlmMessage, LlmTool, Usage, Cost } from '../llm/types';
 import type { ToolCallRecord } from './routeAction';
@@ -11,6 +11,8 @@ export interface ToolResult {
   /** The text the model reads (already truncated and annotated by the executor). */
   content: string;
   isError: boolean;
+  /** Why an error happened, for the window's tool card; never sent to the model (it reads `content`). */
+  errorCode?: ToolErrorCode;
   /** The structured output shown in the UI (tool-output-available). */
   output?: unknown;
   /** True when the user denied the call. */

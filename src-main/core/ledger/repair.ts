@@ -78,7 +78,7 @@ export function repairOnOpen(deps: {
       const last = messages[messages.length - 1];
       for (const part of last?.role === 'assistant' ? last.parts : []) {
         if ('toolCallId' in part && PENDING_TOOL_STATES.has(part.state)) {
-          events.appendSync(run.sessionId, runId, { type: 'tool-output-error', toolCallId: part.toolCallId, errorText: INTERRUPTED_RESULT });
+          events.appendSync(run.sessionId, runId, { type: 'tool-output-error', toolCallId: part.toolCallId, errorText: INTERRUPTED_RESULT, errorCode: 'interrupted' });
         }
       }
       events.appendSync(run.sessionId, runId, { type: 'error', errorText: message, errorCode: 'interrupted' });

@@ -205,7 +205,8 @@ export class McpConnection {
         throw new Error(`MCP server "${this.config.name}" answered the call to ${name} with more than ${MCP_MESSAGE_LIMIT.toLocaleString('en-US')} bytes, more than the app reads in one message; ask the tool for less.`);
       }
       // A protocol error's message is the server's words (bad arguments, its own failure): data, not instructions.
-      throw new Error(`MCP server "${this.config.name}" refused the call to ${name}:\n${annotateUntrusted(`MCP server ${this.config.name}, tool ${name}`, errorMessage(error)).text}\n`);
+      // The SDK's error rides along as the cause, so its case (a timeout) is still named for the window.
+      throw new Error(`MCP server "${this.config.name}" refused the call to ${name}:\n${annotateUntrusted(`MCP server ${this.config.name}, tool ${name}`, errorMessage(error)).text}\n`, { cause: error });
     }
   }
 

@@ -29,6 +29,8 @@ export class EgressFailedError extends Error {
   constructor(
     readonly url: string,
     message: string,
+    /** Ran out of time, or stopped by the caller: the window names these cases (toolErrorCode.ts). */
+    readonly kind: 'timeout' | 'cancelled' | 'failed' = 'failed',
   ) {
     super(`Fetching ${url} failed: ${message}`);
     this.name = 'EgressFailedError';
@@ -249,8 +251,8 @@ export async function guardedFetch(rawUrl: string, options: EgressOptions = {}):
     try {
       res = await requestOnce(bare, pinned, hopHeaders, maxBytes, signal);
     } catch (error) {
-      if (timeout.aborted) throw new EgressFailedError(redact(url), `no complete answer within ${timeoutMs} ms`);
-      if (options.signal?.aborted) throw new EgressFailedError(redact(url), 'cancelled');
+      if (timeout.aborted) throw new EgressFailedError(redact(url), `no complete answer within ${timeoutMs} ms`, 'timeout');
+      if (options.signal?.aborted) throw new EgressFailedError(redact(url), 'cancelled', 'cancelled');
       throw new EgressFailedError(redact(url), errorMessage(error));
     }
     const location = res.headers.location;

@@ -54,7 +54,8 @@ describe('engine action guard', () => {
     expect(result.status).toBe('completed');
     expect(h.executed).toEqual([]);
     expect(h.unrun.map((u) => u.answer)).toEqual(['Not executed: identify the sequence first']);
-    expect(h.chunks).toContainEqual({ type: 'tool-output-error', toolCallId: 'c1', errorText: 'Not executed: identify the sequence first' });
+    // The window names the case (screening); the model reads the same English text as before.
+    expect(h.chunks).toContainEqual({ type: 'tool-output-error', toolCallId: 'c1', errorText: 'Not executed: identify the sequence first', errorCode: 'screening_refused' });
     expect(result.history).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', isError: true, content: 'Not executed: identify the sequence first' }));
   });
 

@@ -58,7 +58,7 @@ describe('crash repair on open', () => {
       ['tool-web_fetch', 'output-error'],
       ['data-error', null],
     ]);
-    expect(assistant!.parts[2]).toMatchObject({ toolCallId: 'call-2', errorText: INTERRUPTED_RESULT });
+    expect(assistant!.parts[2]).toMatchObject({ toolCallId: 'call-2', errorText: INTERRUPTED_RESULT, errorCode: 'interrupted' });
 
     // A second open finds nothing to repair: repair is not replay.
     const lastSeq = l.events.lastSeqOf(sessionId);
