@@ -30,6 +30,8 @@ export interface HarvestRequest {
   artifacts: ArtifactService;
   /** Defaults to MAX_OUTPUT_BYTES (tests set less). */
   maxOutputBytes?: number;
+  /** Defaults to MAX_LOG_BYTES (tests set less). */
+  maxLogBytes?: number;
 }
 
 /** A declared output larger than the harvest takes. */
@@ -82,24 +84,47 @@ export function readJobFile(dir: string, rel: string, tail?: number, max?: numbe
   }
 }
 
-function readLog(dir: string, rel: string): Buffer | null {
-  const bytes = readJobFile(dir, rel, MAX_LOG_BYTES + 1);
-  if (!bytes || bytes.length <= MAX_LOG_BYTES) return bytes;
-  return Buffer.concat([Buffer.from(`[earlier bytes dropped; the last ${MAX_LOG_BYTES} kept]\n`), bytes.subarray(1)]);
+function readLog(dir: string, rel: string, max: number): Buffer | null {
+  const bytes = readJobFile(dir, rel, max + 1);
+  if (!bytes || bytes.length <= max) return bytes;
+  return Buffer.concat([Buffer.from(`[earlier bytes dropped; the last ${max} kept]\n`), bytes.subarray(1)]);
+}
+
+/**
+ * A log larger than the harvest keeps is cut to its last bytes on the target, into a file
+ * beside it, and only that file is downloaded: a job that printed 50 GB must not copy 50 GB
+ * to this machine to keep 64 MB. Answers the file to download and read for each log.
+ */
+async function tailLargeLogs(transport: Transport, dir: string, sizes: Map<string, number | null>, max: number): Promise<Map<string, string>> {
+  const source = new Map<string, string>();
+  for (const log of [STDOUT_LOG, STDERR_LOG]) {
+    if (!sizes.has(log)) continue;
+    if (!transport.remote || (sizes.get(log) ?? 0) <= max) {
+      source.set(log, log);
+      continue;
+    }
+    const cut = `${log}.tail`;
+    const r = await transport.exec(['bash', '-c', 'cd -- "$1" && tail -c "$2" -- "$3" > "$4"', 'o4s-tail', dir, String(max + 1), log, cut]);
+    if (r.code !== 0) throw new Error(`could not cut ${log} to its last ${max} bytes on ${transport.where}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    source.set(log, cut);
+  }
+  return source;
 }
 
 export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
   const { job, final, transport } = req;
   const maxBytes = req.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+  const maxLog = req.maxLogBytes ?? MAX_LOG_BYTES;
   const wanted = [...job.outputs, STDOUT_LOG, STDERR_LOG];
   const sizes = await existing(transport, req.remoteDir, wanted);
   // Too large, by the target's word: not copied at all (logs are tailed after the copy instead).
   const tooLarge = new Map<string, number>(job.outputs.flatMap((o) => (sizes.get(o) ?? 0) > maxBytes ? [[o, sizes.get(o)!] as [string, number]] : []));
-  const present = [...sizes.keys()].filter((f) => !tooLarge.has(f));
+  const present = job.outputs.filter((o) => sizes.has(o) && !tooLarge.has(o));
+  const logFiles = await tailLargeLogs(transport, req.remoteDir, sizes, maxLog);
   let localDir = req.remoteDir;
   if (transport.remote) {
     fs.mkdirSync(req.harvestDir, { recursive: true });
-    await transport.download(req.remoteDir, present, req.harvestDir);
+    await transport.download(req.remoteDir, [...present, ...logFiles.values()], req.harvestDir);
     localDir = req.harvestDir;
   }
   const producer: JobProducer = {
@@ -153,7 +178,8 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
   const outputs: ComputeHarvestedOutput[] = [];
   for (const [o, bytes] of read) outputs.push(await save(o, bytes));
   const log = async (rel: string, name: string) => {
-    const bytes = present.includes(rel) ? readLog(localDir, rel) : null;
+    const file = logFiles.get(rel);
+    const bytes = file ? readLog(localDir, file, maxLog) : null;
     return bytes ? save(`compute/${job.id}/${name}`, bytes, 'text/plain') : null;
   };
   const logs = { stdout: await log(STDOUT_LOG, 'stdout.log'), stderr: await log(STDERR_LOG, 'stderr.log') };

@@ -119,4 +119,26 @@ describe('harvest of an untrusted job folder', () => {
     expect(result.missing).toEqual(['result.h5', 'liar.txt']);
     expect(result.reason).toMatch(/^declared output "result\.h5" is 5,368,709,120 bytes, over the 1,024 the app harvests; it was left on big-remote in \/remote\/job .*; declared output "liar\.txt" is 2,048 bytes/);
   });
+
+  it('from a remote target: a log over the harvest limit is cut to its last bytes there, and only those are copied here', async () => {
+    const dir = fs.mkdtempSync(path.join(world.dataDir, 'jobdir-log-'));
+    fs.mkdirSync(path.join(dir, '.openai4s'));
+    // A runaway print loop: 3 MB of stdout ending in the line that matters.
+    fs.writeFileSync(path.join(dir, '.openai4s/stdout.log'), `${'x'.repeat(3 * 1024 * 1024)}\nthe last line\n`);
+    fs.writeFileSync(path.join(dir, '.openai4s/stderr.log'), 'a short stderr\n');
+    // The real shell and tar commands, as over ssh, with the folder standing for the remote one.
+    const local = localTransport(process.env);
+    const copied: string[][] = [];
+    const transport: Transport = { ...local, where: 'remote', remote: true, download: (remote, files, to) => (copied.push(files), local.download(remote, files, to)) };
+    const harvestDir = path.join(world.dataDir, 'harvest-log');
+    const limit = 1024 * 1024;
+    const result = await harvestJob({ job: job([]), final, transport, remoteDir: dir, harvestDir, artifacts: core.provenance.artifacts, maxLogBytes: limit });
+    expect(copied).toEqual([['.openai4s/stdout.log.tail', '.openai4s/stderr.log']]);
+    expect(fs.statSync(path.join(harvestDir, '.openai4s/stdout.log.tail')).size).toBe(limit + 1);
+    expect(fs.existsSync(path.join(harvestDir, '.openai4s/stdout.log'))).toBe(false);
+    const stdout = Buffer.from(core.provenance.artifacts.read(result.logs.stdout!.versionId, 4 * limit).base64, 'base64').toString();
+    expect(stdout.startsWith(`[earlier bytes dropped; the last ${limit} kept]\n`)).toBe(true);
+    expect(stdout.endsWith('x\nthe last line\n')).toBe(true);
+    expect(Buffer.from(core.provenance.artifacts.read(result.logs.stderr!.versionId).base64, 'base64').toString()).toBe('a short stderr\n');
+  });
 });
