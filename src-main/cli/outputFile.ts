@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileKind } from '../core/shared/fileKind';
+import { isInside, realPathOf } from './realPath';
 
 /**
  * The checks before a CLI command writes a file the user named (`export -o`,
@@ -8,24 +9,6 @@ import { fileKind } from '../core/shared/fileKind';
  * never over something that is not a regular file (a folder, a device such as /dev/full, a
  * fifo, a symlink), and never over an existing file unless `--force` was given.
  */
-
-/** `p` with its longest existing prefix replaced by its real path (symlinks resolved); the rest is kept as given. */
-function realPathOf(p: string): string {
-  const missing: string[] = [];
-  let existing = path.resolve(p);
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(existing), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return path.resolve(p);
-      missing.push(path.basename(existing));
-      existing = parent;
-    }
-  }
-}
-
-const isInside = (child: string, root: string) => child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 /** Why `file` may not be written, as one sentence, or null when it may. */
 export function outputFileProblem(file: string, dataDir: string, force: boolean): string | null {

@@ -13,7 +13,7 @@ const USAGE = [
   '',
   `Databases: ${CONNECTORS.map((c) => `${c.database} (${c.operations.map((o) => o.name).join('/')})`).join(', ')}.`,
   'Prints the normalized records and the provenance of each HTTP answer (URL, retrieved_at, status, bytes, sha256).',
-  '--session records each record as evidence of that session; --out is where pdb download writes (default: the session workspace).',
+  '--session records each record as evidence of that session; --out is where pdb download writes (default: the session workspace; never elsewhere in the app’s data folder).',
   `Endpoints are fixed HTTPS hosts; only configuration overrides them: ${ENDPOINT_VARIABLES.join(', ')}.`,
 ].join('\n');
 
@@ -76,7 +76,7 @@ export const scienceCommand: CliCommand = {
     if (sessionProblem) return usageError(io, 'science')(sessionProblem);
     // Before any request: evidence of a session that does not exist, or a workspace made for it, would be orphans.
     if (session) core!.ledger.sessions.require(session);
-    const outProblem = typeof values.out === 'string' ? outFolderProblem(values.out) : null;
+    const outProblem = typeof values.out === 'string' ? outFolderProblem(values.out, core!.config.dataDir) : null;
     if (outProblem) return usageError(io, 'science')(outProblem);
     const workspace = typeof values.out === 'string' ? path.resolve(values.out) : session ? core!.kernels.workspaceFor(session) : undefined;
     try {

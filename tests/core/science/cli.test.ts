@@ -9,6 +9,7 @@ import { fixture, startFixtureServer } from './fixtureServer';
 
 let server: Awaited<ReturnType<typeof startFixtureServer>>;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-cli-'));
+const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'oai4s-cli-out-'));
 beforeAll(async () => {
   server = await startFixtureServer({
     '/uniprotkb/search': { body: fixture('uniprot-rest-search-braf-reviewed-minimized.json') },
@@ -93,8 +94,9 @@ describe('openai4s science', () => {
     expect(fs.readFileSync(path.join(workspace, 'structures/4INS.pdb')).equals(fixture('pdb-4INS.pdb'))).toBe(true);
   });
 
-  it('refuses an --out under /proc, /sys or /dev, a file, or a folder under a file, on one line before any request', async () => {
-    const file = path.join(dataDir, 'a-file.txt');
+  it('refuses an --out under /proc, /sys or /dev, in the app’s data folder, a file, or a folder under a file, on one line before any request', async () => {
+    const file = path.join(outside, 'a-file.txt');
+    fs.symlinkSync(dataDir, path.join(outside, 'link-to-data'));
     fs.writeFileSync(file, 'x');
     const before = downloads();
     const cases: [string, RegExp][] = [
@@ -103,6 +105,9 @@ describe('openai4s science', () => {
       ['/dev/shm/x', /is under \/dev, a system folder/],
       [file, /--out .*a-file\.txt exists and is not a folder; give a folder \(it is created when missing\)\./],
       [path.join(file, 'sub'), /--out .*a-file\.txt\/sub cannot be created: .*a-file\.txt is not a folder/],
+      [dataDir, /--out .* is inside the app’s data folder \(.*\); give a folder outside it, or --session ID to download into that session’s workspace\./],
+      [path.join(dataDir, 'ledger-side'), /is inside the app’s data folder/],
+      [path.join(outside, 'link-to-data', 'x'), /is inside the app’s data folder/],
     ];
     for (const [out, message] of cases) {
       const r = await pdb(['--out', out]);
@@ -113,8 +118,11 @@ describe('openai4s science', () => {
     expect(downloads()).toBe(before);
   });
 
-  it('--out a new folder is created and receives the download', async () => {
-    const out = path.join(dataDir, 'new', 'structures-here');
+  it('--out a new folder is created and receives the download, a session’s workspace too', async () => {
+    const inWorkspaces = await pdb(['--out', path.join(dataDir, 'workspaces', 'by-hand')]);
+    expect(inWorkspaces.err).toBe('');
+    expect(inWorkspaces.code).toBe(0);
+    const out = path.join(outside, 'new', 'structures-here');
     const r = await pdb(['--out', out]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
