@@ -9,6 +9,7 @@ import { stepElapsedMs } from '../plan/stepTree';
 import { formatElapsed, formatSecondsShort } from './durationText';
 import { useNow } from '../plan/ThinkingSteps';
 import { toolSummary } from './toolSummary';
+import { toolErrorHeadline } from './toolErrorText';
 import { Markdown } from './Markdown';
 import { Icon } from '../icons';
 
@@ -85,6 +86,8 @@ export function ToolCard({
   const text = settled === 'output-available' ? outputText(part.output) : null;
   const hasInput = part.input !== undefined && part.input !== null;
   const asked = hasInput ? toolSummary(name, part.input) : null;
+  // The case main named, in the window's language; main's English words stay below it.
+  const errorHeadline = state === 'output-error' ? toolErrorHeadline(t, part.errorCode, name) : null;
   return (
     <details
       className={`tool-card tone-${TONE[state]}`}
@@ -136,6 +139,11 @@ export function ToolCard({
         {state === 'output-error' && part.errorText ? (
           <section>
             <h4 className="section-label">{t('tool.error')}</h4>
+            {errorHeadline ? (
+              <p className="error-text" data-testid="tool-error-headline">
+                {errorHeadline}
+              </p>
+            ) : null}
             <pre className="code-block error-text" data-testid="tool-error">
               {part.errorText}
             </pre>

@@ -1,6 +1,7 @@
 import type { Message } from '../plural';
 import { workbenchEn } from './workbench.en';
 import { workbenchLiveEn } from './workbenchLive.en';
+import { errorCodesEn } from './errorCodes.en';
 
 /**
  * Every UI string in English. This dictionary defines the keys: the other locales are
@@ -10,6 +11,7 @@ import { workbenchLiveEn } from './workbenchLive.en';
  */
 export const en = {
   ...workbenchLiveEn,
+  ...errorCodesEn,
   'app.tagline': 'Research workbench',
   'header.language': 'Language',
 

@@ -1,10 +1,12 @@
 import type { Dictionary } from '../messages';
 import { workbenchZh } from './workbench.zh-CN';
 import { workbenchLiveZh } from './workbenchLive.zh-CN';
+import { errorCodesZh } from './errorCodes.zh-CN';
 
 /** Every UI string in Simplified Chinese (Chinese has one plural form: `other`). */
 export const zhCN: Dictionary = {
   ...workbenchLiveZh,
+  ...errorCodesZh,
   'app.tagline': '科研智能体工作台',
   'header.language': '语言',
 
