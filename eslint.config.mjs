@@ -61,10 +61,10 @@ export const layerRules = {
             message: 'The renderer imports the contract only, never the preload.',
           },
           {
-            // Pure, dependency-free modules the renderer runs too: the fold, the evidence labels, the cell view, the chunk page unpacker.
-            regex: '(^|/)contract(?!/(fold|evidenceLabel|cellView|chunkPage)(\\.ts)?$)(/.*)?$',
+            // Pure, dependency-free modules the renderer runs too: the fold, the evidence labels, the cell view, the chunk page unpacker, the UI language rule.
+            regex: '(^|/)contract(?!/(fold|evidenceLabel|cellView|chunkPage|uiLanguage)(\\.ts)?$)(/.*)?$',
             allowTypeImports: true,
-            message: 'From the contract the renderer imports only types (`import type`), the pure fold, the evidence labels, the cell view and the chunk page unpacker.',
+            message: 'From the contract the renderer imports only types (`import type`), the pure fold, the evidence labels, the cell view, the chunk page unpacker and the UI language rule.',
           },
           { group: ['node:*'], message: 'The renderer has no Node built-ins.' },
         ],

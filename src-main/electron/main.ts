@@ -14,7 +14,7 @@ import { checkSystemPackagesOnce } from './firstStart';
 import { PackageOpener, packagePathsFromArgv } from './openPackage';
 import { DEFAULT_SMOKE_TIMEOUT_MS, runSmokeTest, SMOKE_TEST_FLAG } from './smokeTest';
 import { createDialogApprovals } from './approvals';
-import { dialogLanguage } from './dialogLanguage';
+import { chooseUiLanguage } from '../../src-preload/contract/uiLanguage';
 import { menuTemplate } from './appMenu';
 import { createSafeStorageSecrets } from './secrets';
 import { bindRouterToIpc, bindSubscriptionsToIpc, isTrustedCaller, sendEvent } from './ipc';
@@ -71,7 +71,7 @@ let core: Core | null = null;
 
 /** The language of main's dialogs: the window's (Settings), else the system's. */
 function uiLanguage() {
-  return dialogLanguage(core?.settings.readOrDefaults().language, app.getPreferredSystemLanguages());
+  return chooseUiLanguage(core?.settings.readOrDefaults().language, app.getPreferredSystemLanguages());
 }
 /** The topics each window's renderer listens to; only those are sent to it. */
 const subscriptions = new WindowSubscriptions();

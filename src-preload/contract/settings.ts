@@ -27,9 +27,9 @@ export interface AppSettings {
   language?: UiLanguage | null;
 }
 
-/** The languages of the window (and of main's dialogs). */
-export const UI_LANGUAGES = ['zh-CN', 'en'] as const;
-export type UiLanguage = (typeof UI_LANGUAGES)[number];
+import { UI_LANGUAGES, type UiLanguage } from './uiLanguage';
+
+export { UI_LANGUAGES, type UiLanguage };
 
 /** A stored key as the renderer may see it. */
 export interface StoredKeyInfo {

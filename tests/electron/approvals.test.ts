@@ -100,7 +100,7 @@ describe('native approval dialog in the window’s language', () => {
   });
 
   it('follows the window’s saved language, else the system’s first language', async () => {
-    const { dialogLanguage } = await import('../../src-main/electron/dialogLanguage');
+    const { chooseUiLanguage: dialogLanguage } = await import('../../src-preload/contract/uiLanguage');
     expect(dialogLanguage('en', ['zh-CN'])).toBe('en');
     expect(dialogLanguage('zh-CN', ['en-US'])).toBe('zh-CN');
     expect(dialogLanguage(undefined, ['zh-TW', 'en'])).toBe('zh-CN');

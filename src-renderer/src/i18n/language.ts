@@ -1,10 +1,11 @@
+import { UI_LANGUAGES, chooseUiLanguage, isUiLanguage, type UiLanguage } from '../../../src-preload/contract/uiLanguage';
 import { en } from './locales/en';
 import { zhCN } from './locales/zh-CN';
 import type { Dictionary, MessageKey } from './messages';
 import { selectPlural } from './plural';
 
-export const LANGUAGES = ['zh-CN', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGES = UI_LANGUAGES;
+export type Language = UiLanguage;
 
 /** Each language's name in itself, for the switch. */
 export const LANGUAGE_NAMES: Record<Language, string> = { 'zh-CN': '中文', en: 'English' };
@@ -13,22 +14,10 @@ export const DICTIONARIES: Record<Language, Dictionary> = { 'zh-CN': zhCN, en };
 
 export const LANGUAGE_STORAGE_KEY = 'openai4s.language';
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
+export const isLanguage = isUiLanguage;
 
-/**
- * The user's saved choice wins; otherwise Chinese when the system's first language
- * is Chinese (any zh variant), else English.
- */
-export function chooseLanguage(
-  saved: string | null | undefined,
-  systemLanguages: readonly string[],
-): Language {
-  if (isLanguage(saved)) return saved;
-  const first = systemLanguages.find((l) => typeof l === 'string' && l.length > 0);
-  return first && first.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
-}
+/** The user's saved choice, else the system's language (the rule main's dialogs follow too). */
+export const chooseLanguage = chooseUiLanguage;
 
 export type Params = Record<string, string | number>;
 
