@@ -20,6 +20,15 @@ function failed(what: string, where: string, r: CommandResult): AppError {
   return new AppError('unavailable', `${what} failed on ${where}: ${detail}${hint}.`);
 }
 
+/**
+ * A path as sbatch's --output/--error value: sbatch expands "%j", "%x"… there ("%%" is a "%"),
+ * so a job folder under "100%data" would send the logs elsewhere and fail the launch. A
+ * path holding "\\" is taken literally by sbatch, so it is left as it is.
+ */
+export function slurmFilePattern(p: string): string {
+  return p.includes('\\') ? p : p.replace(/%/g, '%%');
+}
+
 /** `scontrol show job -o` prints Key=Value pairs on one line. */
 export function parseScontrol(line: string): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -74,8 +83,8 @@ export class SlurmScheduler implements Scheduler {
       '--parsable',
       `--job-name=o4s-${request.jobId}`,
       `--chdir=${request.dir}`,
-      `--output=${request.dir}/${STDOUT_LOG}`,
-      `--error=${request.dir}/${STDERR_LOG}`,
+      `--output=${slurmFilePattern(`${request.dir}/${STDOUT_LOG}`)}`,
+      `--error=${slurmFilePattern(`${request.dir}/${STDERR_LOG}`)}`,
       ...(r.timeLimitMin ? [`--time=${r.timeLimitMin}`] : []),
       ...(r.cpus ? [`--cpus-per-task=${r.cpus}`] : []),
       ...(r.memoryMb ? [`--mem=${r.memoryMb}M`] : []),
