@@ -8,6 +8,7 @@ import type { ArtifactService } from '../provenance/artifactService';
 import { randomId } from '../records/ids';
 import { errorMessage } from '../shared/errorMessage';
 import { harvestJob, readJobFile } from './harvest';
+import { claimsStaleBefore, harvestClaim } from './harvestClaim';
 import { jobPath, scriptHead, sha256, stageJobFolder, type InputRequest } from './jobFolder';
 import { foldJob, lastStateData, type JobSpec } from './jobState';
 import { pollDue, pollFailureData } from './pollBackoff';
@@ -57,8 +58,6 @@ interface StoredSpec extends JobSpec {
 const MAX_WAIT_S = 600;
 /** A job row without its `submitted` event is declared never submitted only after this long (uploads take time). */
 const SUBMIT_GRACE_MS = 15 * 60_000;
-/** A harvest claim older than this is presumed dead (its process stopped mid-harvest): another poller may take over. */
-const HARVEST_CLAIM_MS = 10 * 60_000;
 /** How much of each log the Jobs panel shows (characters). */
 const LOG_TAIL = 64 * 1024;
 
@@ -226,8 +225,7 @@ export class ComputeService {
       return this.view(jobId);
     }
     // The terminal report is also the claim of the harvest: one poller harvests, the others wait.
-    const since = new Date(Date.now() - HARVEST_CLAIM_MS).toISOString();
-    if (!repo.claimHarvest(jobId, { ...data, harvestClaim: this.instance }, since)) return this.view(jobId);
+    if (!repo.claimHarvest(jobId, { ...data, ...harvestClaim(this.instance) }, claimsStaleBefore(events))) return this.view(jobId);
     this.changed(jobId);
     try {
       const harvested = await harvestJob({
