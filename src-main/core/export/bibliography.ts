@@ -1,5 +1,7 @@
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import { surname } from '../../../src-preload/contract/evidenceLabel';
+import type { CitationAuthor } from '../science/citation';
+import { bibEntryOf, type BibEntry } from './bibEntry';
 
 /**
  * A session's literature evidence as a bibliography, in BibTeX and RIS: the Science
@@ -11,83 +13,34 @@ import { surname } from '../../../src-preload/contract/evidenceLabel';
 
 export type BibliographyFormat = 'bibtex' | 'ris';
 
-export interface BibEntry {
-  evidenceId: string;
-  /** article (a paper), preprint, web (a page or search result), document (a PDF). */
-  type: 'article' | 'preprint' | 'web' | 'document';
-  title: string;
-  authors: string[];
-  journal: string;
-  year: number | null;
-  doi: string;
-  url: string;
-  pmid: string;
-  arxiv: string;
-  /** When the record was retrieved (web entries cite it). */
-  accessed: string;
-}
-
-const LITERATURE_DBS = new Set(['pubmed', 'europepmc', 'arxiv', 'openalex', 'crossref']);
-
-const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
-
-/** "PubMed 123: Title" -> "Title" (science records are titled with their database and id). */
-function bareTitle(record: EvidenceRecord): string {
-  const t = str(record.envelope.title) || record.title;
-  const m = /^[^:]{1,40} [^\s:]{1,60}: (.+)$/.exec(t);
-  return m && str(record.envelope.database) && LITERATURE_DBS.has(str(record.envelope.database)) ? m[1]! : t;
-}
-
-/** The entry of one record, or null when it is not literature (cells, artifacts, database records of proteins...). */
-export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResults?: boolean } = {}): BibEntry | null {
-  const env = record.envelope;
-  const database = str(env.database);
-  const role = str(env.role);
-  const base = {
-    evidenceId: record.id,
-    title: bareTitle(record),
-    authors: Array.isArray(env.authors) ? env.authors.map(str).filter(Boolean) : [],
-    journal: str(env.journal),
-    year: typeof env.year === 'number' ? env.year : null,
-    doi: str(env.doi),
-    url: str(env.url) || str(env.final_url) || str(env.request_url),
-    pmid: '',
-    arxiv: '',
-    accessed: str(env.retrieved_at) || record.createdAt,
-  };
-  if (database === 'bohrium_navigator') {
-    if (role === 'answer' || (role === 'search_result' && !options.includeSearchResults)) return null;
-    return { ...base, type: str(env.type) === 'web' ? 'web' : 'article' };
-  }
-  if (database === 'pdf') return { ...base, type: 'document', url: str(env.url), title: record.title };
-  if (database === 'web_search') return options.includeSearchResults ? { ...base, type: 'web', url: str(env.url) } : null;
-  if (record.kind === 'page') return { ...base, type: 'web' };
-  if (LITERATURE_DBS.has(database)) {
-    const id = str(env.record_id);
-    return {
-      ...base,
-      type: database === 'arxiv' ? 'preprint' : 'article',
-      doi: base.doi || (database === 'crossref' ? id : /^10\.\d{4,9}\//.test(id) ? id : ''),
-      pmid: database === 'pubmed' ? id : '',
-      arxiv: database === 'arxiv' ? id : '',
-    };
-  }
-  return null;
-}
+export { bibEntryOf, type BibEntry } from './bibEntry';
 
 export function bibliographyEntries(records: readonly EvidenceRecord[], options: { includeSearchResults?: boolean } = {}): BibEntry[] {
   const entries: BibEntry[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, BibEntry>();
   for (const record of records) {
     const entry = bibEntryOf(record, options);
     if (!entry) continue;
-    // One entry per work: the same DOI (or URL) recorded twice is listed once.
+    // One entry per work: the same DOI (or URL) recorded twice is listed once, with what
+    // the later records add (a Navigator reference has no pages; Crossref's record of it does).
     const key = entry.doi ? `doi:${entry.doi.toLowerCase()}` : entry.url ? `url:${entry.url}` : `ev:${entry.evidenceId}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    entries.push(entry);
+    const earlier = seen.get(key);
+    if (earlier) fillFrom(earlier, entry);
+    else {
+      seen.set(key, entry);
+      entries.push(entry);
+    }
   }
   return entries;
+}
+
+/** The fields `entry` lacks, from `other` (authors as a whole: two lists are not mixed). */
+function fillFrom(entry: BibEntry, other: BibEntry): void {
+  if (!entry.names.length && other.names.length) Object.assign(entry, { names: other.names, authors: other.authors, moreAuthors: other.moreAuthors });
+  if (entry.year === null) entry.year = other.year;
+  for (const k of ['journal', 'journalAbbrev', 'volume', 'issue', 'pages', 'publisher', 'url', 'pmid', 'arxiv', 'journalRef'] as const) {
+    if (!entry[k]) entry[k] = other[k];
+  }
 }
 
 /** BibTeX's special characters escaped; Unicode kept (biber and modern BibTeX read UTF-8). */
@@ -95,8 +48,28 @@ function tex(value: string): string {
   return value.replace(/\\/g, '\\textbackslash{}').replace(/([{}&%$#_])/g, '\\$1').replace(/~/g, '\\textasciitilde{}').replace(/\^/g, '\\textasciicircum{}').replace(/\s+/g, ' ');
 }
 
+/**
+ * A DOI or URL for BibTeX: these fields are read verbatim (biblatex, \url, \doi), so a
+ * backslash escape would be printed as is; only what would unbalance the field is encoded.
+ */
+const verbatim = (value: string) => value.replace(/\s+/g, '%20').replace(/\{/g, '%7B').replace(/\}/g, '%7D').replace(/\\/g, '%5C');
+
+/**
+ * One name as BibTeX parses it: "Family, Given" or "Family, Suffix, Given"; an organisation
+ * in braces (else "Cancer Genome Atlas Network" would be read as a person named Network);
+ * a name recorded in one string as it is. A word "and" inside a name would split it, so
+ * it is braced.
+ */
+function bibName(a: CitationAuthor): string {
+  const t = (s: string) => tex(s).replace(/\band\b/gi, (w) => `{${w}}`);
+  if (a.family) return [t(a.family), ...(a.suffix ? [t(a.suffix)] : []), ...(a.given ? [t(a.given)] : [])].join(', ');
+  if (a.literal) return `{${tex(a.literal)}}`;
+  return t(a.name ?? '');
+}
+
 function citeKey(entry: BibEntry, used: Set<string>): string {
-  const who = entry.authors[0] ? surname(entry.authors[0]) : entry.title.split(/\s+/)[0] ?? 'ref';
+  const first = entry.names[0];
+  const who = first ? (first.family ?? (first.literal ? first.literal.split(/\s+/)[0]! : surname(first.name ?? ''))) : (entry.title.split(/\s+/)[0] ?? 'ref');
   const word = entry.title.split(/\s+/).find((w) => w.length > 3) ?? '';
   const stem = `${who}${entry.year ?? ''}${word}`.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '') || 'ref';
   let key = stem;
@@ -105,23 +78,38 @@ function citeKey(entry: BibEntry, used: Set<string>): string {
   return key;
 }
 
+/** "244-255" -> ["244", "255"]; "100814" -> ["100814", ""]. */
+function pageRange(pages: string): [string, string] {
+  const m = /^\s*([^\s\-–—]+)\s*(?:-{1,2}|–|—)\s*([^\s\-–—]+)\s*$/.exec(pages);
+  return m ? [m[1]!, m[2]!] : [pages.trim(), ''];
+}
+
+/** The evidence id, after where a preprint was published (one note in both formats). */
+const noteOf = (e: BibEntry) => `${e.journalRef ? `Published in ${e.journalRef}. ` : ''}OpenAI4S evidence ${e.evidenceId}`;
+
 export function toBibtex(entries: readonly BibEntry[]): string {
   const used = new Set<string>();
   return entries
     .map((e) => {
       const type = e.type === 'article' ? 'article' : e.type === 'preprint' ? 'misc' : e.type === 'web' ? 'online' : 'misc';
+      const [first, last] = pageRange(e.pages);
       const fields: [string, string][] = [
         ['title', `{${tex(e.title)}}`],
-        ['author', e.authors.map(tex).join(' and ')],
+        ['author', [...e.names.map(bibName), ...(e.moreAuthors ? ['others'] : [])].join(' and ')],
         ['journal', tex(e.journal)],
+        ['shortjournal', e.journalAbbrev && e.journalAbbrev !== e.journal ? tex(e.journalAbbrev) : ''],
         ['year', e.year ? String(e.year) : ''],
-        ['doi', tex(e.doi)],
-        ['url', e.url],
-        ['eprint', e.arxiv],
+        ['volume', tex(e.volume)],
+        ['number', tex(e.issue)],
+        ['pages', tex(last ? `${first}--${last}` : first)],
+        ['publisher', tex(e.publisher)],
+        ['doi', verbatim(e.doi)],
+        ['url', verbatim(e.url)],
+        ['eprint', verbatim(e.arxiv)],
         ['archiveprefix', e.arxiv ? 'arXiv' : ''],
         ['pmid', e.pmid],
         ['urldate', e.type === 'web' ? e.accessed.slice(0, 10) : ''],
-        ['note', `OpenAI4S evidence ${e.evidenceId}`],
+        ['note', tex(noteOf(e))],
       ];
       const body = fields.filter(([, v]) => v).map(([k, v]) => `  ${k} = {${v}}`);
       return `@${type}{${citeKey(e, used)},\n${body.join(',\n')}\n}`;
@@ -131,23 +119,34 @@ export function toBibtex(entries: readonly BibEntry[]): string {
 }
 
 export function toRis(entries: readonly BibEntry[]): string {
-  const line = (tag: string, value: string) => (value ? [`${tag}  - ${value.replace(/\s+/g, ' ')}`] : []);
+  // One tag a line: a value's line breaks (a title with a newline) would start a bogus tag.
+  const line = (tag: string, value: string) => {
+    const v = value.replace(/\s+/g, ' ').trim();
+    return v ? [`${tag}  - ${v}`] : [];
+  };
   return entries
-    .map((e) =>
-      [
+    .map((e) => {
+      const [first, last] = pageRange(e.pages);
+      return [
         ...line('TY', e.type === 'article' ? 'JOUR' : e.type === 'preprint' ? 'UNPB' : e.type === 'web' ? 'ELEC' : 'GEN'),
         ...line('TI', e.title),
         ...e.authors.flatMap((a) => line('AU', a)),
         ...line('JO', e.journal),
+        ...line('J2', e.journalAbbrev !== e.journal ? e.journalAbbrev : ''),
         ...line('PY', e.year ? String(e.year) : ''),
+        ...line('VL', e.volume),
+        ...line('IS', e.issue),
+        ...line('SP', first),
+        ...line('EP', last),
+        ...line('PB', e.publisher),
         ...line('DO', e.doi),
         ...line('UR', e.url),
         ...line('AN', e.pmid ? `PMID:${e.pmid}` : e.arxiv ? `arXiv:${e.arxiv}` : ''),
         ...line('Y2', e.type === 'web' ? e.accessed.slice(0, 10) : ''),
-        ...line('N1', `OpenAI4S evidence ${e.evidenceId}`),
+        ...line('N1', noteOf(e)),
         'ER  - ',
-      ].join('\r\n'),
-    )
+      ].join('\r\n');
+    })
     .join('\r\n\r\n')
     .concat(entries.length ? '\r\n' : '');
 }

@@ -1,4 +1,4 @@
-import type { Provenance, ScienceDatabase, ScienceSearchResult } from '../../../src-preload/contract/evidence';
+import type { Provenance, ScienceDatabase, ScienceRecord, ScienceSearchResult } from '../../../src-preload/contract/evidence';
 import type { EvidenceStore } from '../records/evidenceStore';
 import { cacheKey, sha256Hex, type ResponseCache } from '../records/responseCache';
 import { requireId, type Connector, type ConnectorContext, type ConnectorParams, type Fetched, type RequestOptions } from './connector';
@@ -82,9 +82,12 @@ export class ScienceClient {
       throw new ConnectorError(connector.database, 'malformed_response', `the answer to ${provenance.at(-1)?.request_url ?? 'the request'} has an unexpected shape (${errorMessage(error)}).`);
     }
     for (const write of cacheWrites) write();
-    const records = out.records.slice(0, params.limit);
+    // The citation (a paper's every author, volume, pages...) is for the evidence only: the
+    // model and callers get the record with its short attributes, as before.
+    const cited = out.records.slice(0, params.limit).map(({ citation, ...record }) => ({ record: record satisfies ScienceRecord, citation }));
+    const records = cited.map((c) => c.record);
     if (call.sessionId && this.opts.evidence) {
-      for (const rec of records) {
+      for (const { record: rec, citation } of cited) {
         const attrs = Object.entries(rec.attributes)
           .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
           .slice(0, SNIPPET_ATTRS)
@@ -95,7 +98,7 @@ export class ScienceClient {
           key: [connector.database, rec.id, ...provenance.map((p) => `${p.sha256}@${p.retrieved_at}`)].join('|'),
           title: `${connector.label} ${rec.id}: ${rec.title}`,
           snippet: [rec.title, ...attrs].join('\n'),
-          envelope: { database: connector.database, operation: params.operation, record_id: rec.id, url: rec.url, type: rec.type, provenance },
+          envelope: { database: connector.database, operation: params.operation, record_id: rec.id, url: rec.url, type: rec.type, provenance, ...(citation ? { citation } : {}) },
         });
         rec.evidence_id = ev.id;
       }

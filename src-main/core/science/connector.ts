@@ -1,4 +1,5 @@
 import type { Provenance, ScienceDatabase, ScienceRecord } from '../../../src-preload/contract/evidence';
+import type { Citation } from './citation';
 import { ConnectorError } from './errors';
 import type { XmlElement } from './xml';
 
@@ -64,8 +65,15 @@ export interface ConnectorContext {
   writeWorkspaceFile(relativePath: string, bytes: Buffer): string;
 }
 
+/**
+ * A record as a connector returns it: with, for literature, its full bibliographic fields,
+ * which go into the evidence envelope only (the client takes them off before the model
+ * or a caller sees the record).
+ */
+export type ConnectorRecord = ScienceRecord & { citation?: Citation };
+
 export interface ConnectorOutput {
-  records: ScienceRecord[];
+  records: ConnectorRecord[];
   total: number | null;
   nextCursor: string | null;
 }

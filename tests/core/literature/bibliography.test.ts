@@ -41,14 +41,15 @@ describe('bibliography of literature evidence', () => {
         '  year = {2021},',
         '  doi = {10.1056/NEJMoa2031054},',
         '  url = {https://doi.org/10.1056/NEJMoa2031054},',
-        '  note = {OpenAI4S evidence ev_aaaaaaaaaaaaaaaa}',
+        // The id's underscore escaped: LaTeX stops at a bare "_" outside math.
+        '  note = {OpenAI4S evidence ev\\_aaaaaaaaaaaaaaaa}',
         '}',
         '',
         '@article{Iscryopreservation,',
         '  title = {{Is cryopreservation a homogeneous process? 50\\% \\& more\\_}},',
         '  url = {https://pubmed.ncbi.nlm.nih.gov/11748933/},',
         '  pmid = {11748933},',
-        '  note = {OpenAI4S evidence ev_cccccccccccccccc}',
+        '  note = {OpenAI4S evidence ev\\_cccccccccccccccc}',
         '}',
         '',
       ].join('\n'),
@@ -71,6 +72,85 @@ describe('bibliography of literature evidence', () => {
     ]);
     expect(ris.match(/^ER {2}- $/gm)).toHaveLength(2);
     expect(ris).toContain('AN  - PMID:11748933');
+  });
+});
+
+describe('bibliography fields', () => {
+  // A Crossref and a Europe PMC record as they were stored before records kept their citation.
+  const OLD_CROSSREF = rec(
+    { kind: 'retrieval', key: 'crossref|old', title: 'Crossref 10.1016/j.xgen.2025.100814: High-throughput screening of human genetic variants by pooled prime editing', snippet: '', envelope: { database: 'crossref', operation: 'work', record_id: '10.1016/j.xgen.2025.100814', url: 'https://doi.org/10.1016/j.xgen.2025.100814', type: 'journal-article', provenance: [] } },
+    'ev_gggggggggggggggg',
+  );
+  const OLD_EPMC = rec(
+    { kind: 'retrieval', key: 'epmc|old', title: 'Europe PMC MED:20516115: Comprehensive analysis of missense variations', snippet: '', envelope: { database: 'europepmc', operation: 'search', record_id: 'MED:20516115', url: 'https://europepmc.org/article/MED/20516115', type: 'article', provenance: [] } },
+    'ev_hhhhhhhhhhhhhhhh',
+  );
+
+  it('exports a record stored without a citation as before: title, DOI and URL', () => {
+    expect(toBibtex(bibliographyEntries([OLD_CROSSREF]))).toBe(
+      [
+        '@article{HighthroughputHighthroughput,',
+        '  title = {{High-throughput screening of human genetic variants by pooled prime editing}},',
+        '  doi = {10.1016/j.xgen.2025.100814},',
+        '  url = {https://doi.org/10.1016/j.xgen.2025.100814},',
+        '  note = {OpenAI4S evidence ev\\_gggggggggggggggg}',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('takes the database and id off a title even when the id holds a colon (Europe PMC), and reads its PMID', () => {
+    const [entry] = bibliographyEntries([OLD_EPMC]);
+    expect(entry).toMatchObject({ title: 'Comprehensive analysis of missense variations', pmid: '20516115' });
+  });
+
+  it('escapes names and fields: organisations braced, a suffix in BibTeX order, "and" inside a name, TeX specials, verbatim DOI and URL, one RIS line a value', () => {
+    const record = rec(
+      {
+        kind: 'retrieval',
+        key: 'crossref|esc',
+        title: 'Crossref 10.1000/a_b{1}: x',
+        snippet: '',
+        envelope: {
+          database: 'crossref',
+          record_id: '10.1000/a_b{1}',
+          url: 'https://example.org/a b',
+          citation: {
+            title: 'Na$^+$ & K{+}\nchannels_50%',
+            authors: [{ family: 'King', given: 'Martin Luther', suffix: 'Jr' }, { literal: 'Cancer Genome Atlas Research Network' }, { family: 'Anderson and Sons', given: 'Zoë' }],
+            author_count: 40,
+            journal: 'Nucleic Acids Res. & Co',
+            year: 2020,
+            pages: '12-19',
+            doi: '10.1000/a_b{1}',
+          },
+        },
+      },
+      'ev_iiiiiiiiiiiiiiii',
+    );
+    const bib = toBibtex(bibliographyEntries([record]));
+    expect(bib).toContain('  title = {{Na\\$\\textasciicircum{}+\\$ \\& K\\{+\\} channels\\_50\\%}},');
+    expect(bib).toContain('  author = {King, Jr, Martin Luther and {Cancer Genome Atlas Research Network} and Anderson {and} Sons, Zoë and others},');
+    expect(bib).toContain('  journal = {Nucleic Acids Res. \\& Co},');
+    expect(bib).toContain('  pages = {12--19},');
+    expect(bib).toContain('  doi = {10.1000/a_b%7B1%7D},');
+    expect(bib).toContain('  url = {https://example.org/a%20b},');
+    const ris = toRis(bibliographyEntries([record])).split('\r\n');
+    expect(ris).toContain('TI  - Na$^+$ & K{+} channels_50%');
+    expect(ris.filter((l) => l.startsWith('AU  - '))).toEqual(['AU  - King, Martin Luther, Jr', 'AU  - Cancer Genome Atlas Research Network', 'AU  - Anderson and Sons, Zoë']);
+    expect(ris).toEqual(expect.arrayContaining(['SP  - 12', 'EP  - 19', 'DO  - 10.1000/a_b{1}']));
+    expect(ris.every((l) => l === '' || /^[A-Z][A-Z0-9] {2}- /.test(l))).toBe(true);
+  });
+
+  it('lists a work recorded twice once, with the fields the later record adds (a Navigator reference, then Crossref)', () => {
+    const crossref = rec(
+      { kind: 'retrieval', key: 'crossref|nejm', title: 'Crossref 10.1056/NEJMoa2031054: CRISPR-Cas9 Gene Editing', snippet: '', envelope: { database: 'crossref', record_id: '10.1056/NEJMoa2031054', url: 'https://doi.org/10.1056/NEJMoa2031054', citation: { volume: '384', issue: '3', pages: '252-260', publisher: 'Massachusetts Medical Society', doi: '10.1056/NEJMoa2031054' } } },
+      'ev_jjjjjjjjjjjjjjjj',
+    );
+    const entries = bibliographyEntries([rec(NAV_REF, 'ev_aaaaaaaaaaaaaaaa'), crossref]);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ evidenceId: 'ev_aaaaaaaaaaaaaaaa', authors: ['Haydar Frangoul', 'David Altshuler'], volume: '384', issue: '3', pages: '252-260', publisher: 'Massachusetts Medical Society' });
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * A minimal, valid PDF 1.4 with one line of Helvetica text per page and a document title,
- * written with a correct cross-reference table (poppler reads it without repairs).
+ * and, when given, an author, written with a correct cross-reference table (poppler reads it
+ * without repairs).
  */
-export function makePdf(pages: string[], title = 'Test paper'): Buffer {
+export function makePdf(pages: string[], title = 'Test paper', author?: string): Buffer {
   const objects: string[] = [];
   const pageIds = pages.map((_, i) => 4 + i * 2);
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
@@ -15,7 +16,7 @@ export function makePdf(pages: string[], title = 'Test paper'): Buffer {
     objects[pageIds[i]! + 1] = `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`;
   });
   const infoId = objects.length;
-  objects[infoId] = `<< /Title (${title}) >>`;
+  objects[infoId] = `<< /Title (${title})${author ? ` /Author (${author})` : ''} >>`;
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {

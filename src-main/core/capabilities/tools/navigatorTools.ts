@@ -6,6 +6,7 @@ import type { EvidenceRecord } from '../../../../src-preload/contract/evidence';
 import { evidenceLabel } from '../../../../src-preload/contract/evidenceLabel';
 import type { EvidenceStore } from '../../records/evidenceStore';
 import { registerSecrets } from '../../security/secrets';
+import { authorsField, compactCitation, displayAuthor } from '../../science/citation';
 import { answerText, readAnswer, type NavigatorAnswer, type NavigatorReference, type ThinkingNode } from '../../science/navigator/answer';
 import { HOW_TO_GET_A_KEY, NavigatorClient, NavigatorError, type FetchLike, type NavigatorResult } from '../../science/navigator/client';
 import { defineTool, type Tool, type ToolContext } from '../define';
@@ -95,6 +96,9 @@ function recordReference(store: EvidenceStore, sessionId: string, ref: Navigator
     byte_length: ref.receipt?.byteLength ?? null,
     received_via: ref.receipt?.source ?? null,
   };
+  // The authors with family and given names apart, for a bibliography ("Frangoul, Haydar" in RIS).
+  const citation = compactCitation(authorsField(ref.authors.map(displayAuthor)));
+  if (citation) envelope.citation = citation;
   const head = evidenceLabel({ kind: 'retrieval', title: ref.title, envelope });
   return store.record({
     sessionId,

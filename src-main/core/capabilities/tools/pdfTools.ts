@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { EvidenceRecord } from '../../../../src-preload/contract/evidence';
 import type { EvidenceStore } from '../../records/evidenceStore';
+import { authorsField, compactCitation, displayAuthor } from '../../science/citation';
 import { readWorkspaceFile } from '../../workspace/safeFs';
 import { defineTool, type Tool } from '../define';
 
@@ -55,8 +56,29 @@ export function splitPages(text: string): string[] {
   return pages;
 }
 
-export function recordPdfEvidence(store: EvidenceStore, input: { sessionId: string; rel: string; sha256: string; byteLength: number; first: number; last: number; pageCount: number | null; title: string; text: string; source?: string | null }): EvidenceRecord {
+/**
+ * The document's Author line (pdfinfo) as names: "A; B", "A and B", "A, B" (when every part
+ * is more than one word; else "Smith, Jane" is one name).
+ */
+export function pdfAuthors(author: string): ReturnType<typeof displayAuthor>[] {
+  const text = author.replace(/\s+/g, ' ').trim();
+  if (!text) return [];
+  let parts = text.split(/\s*;\s*|\s+and\s+|\s*&\s*/i).filter(Boolean);
+  if (parts.length === 1) {
+    const byComma = text.split(/\s*,\s*/).filter(Boolean);
+    if (byComma.length > 1 && byComma.every((p) => p.includes(' '))) parts = byComma;
+  }
+  return parts.map(displayAuthor);
+}
+
+export function recordPdfEvidence(
+  store: EvidenceStore,
+  input: { sessionId: string; rel: string; sha256: string; byteLength: number; first: number; last: number; pageCount: number | null; title: string; author?: string; text: string; source?: string | null },
+): EvidenceRecord {
   const name = path.posix.basename(input.rel);
+  // The document's own title and authors (its metadata), for a bibliography: the record's
+  // title names the pages read, which is no title of the document.
+  const citation = compactCitation({ title: input.title, ...authorsField(pdfAuthors(input.author ?? '')) });
   return store.record({
     sessionId: input.sessionId,
     kind: 'retrieval',
@@ -72,6 +94,7 @@ export function recordPdfEvidence(store: EvidenceStore, input: { sessionId: stri
       pages: `${input.first}-${input.last}`,
       page_count: input.pageCount,
       ...(input.source ? { url: input.source } : {}),
+      ...(citation ? { citation } : {}),
     },
   });
 }
@@ -114,12 +137,13 @@ export function readPdfTool(options: PdfToolOptions): Tool {
         const info = await run(pdfinfoOf(program()), [file], ctx.signal).catch(() => '');
         const pageCount = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? NaN);
         const title = /^Title:\s+(.+)$/m.exec(info)?.[1]?.trim() ?? '';
+        const author = /^Author:\s+(.+)$/m.exec(info)?.[1]?.trim() ?? '';
         const count = Number.isFinite(pageCount) ? pageCount : null;
         if (count !== null && a.first_page > count) throw new Error(`${rel} has ${count} page${count === 1 ? '' : 's'}; first_page ${a.first_page} is past the end.`);
         const text = await run(program(), ['-f', String(a.first_page), '-l', String(count !== null ? Math.min(last, count) : last), '-enc', 'UTF-8', '-layout', file, '-'], ctx.signal);
         const pages = splitPages(text);
         const lastRead = a.first_page + pages.length - 1;
-        const evidence = recordPdfEvidence(options.evidence(), { sessionId: ctx.sessionId, rel, sha256, byteLength: bytes.length, first: a.first_page, last: lastRead, pageCount: count, title, text });
+        const evidence = recordPdfEvidence(options.evidence(), { sessionId: ctx.sessionId, rel, sha256, byteLength: bytes.length, first: a.first_page, last: lastRead, pageCount: count, title, author, text });
         const body = pages.map((p, i) => `--- page ${a.first_page + i} ---\n${p.replace(/\s+$/g, '')}`).join('\n');
         const head = [`PDF: ${rel}${title ? ` (${title})` : ''}`, `Pages ${a.first_page}-${lastRead}${count !== null ? ` of ${count}` : ''}`, `Evidence id: ${evidence.id}`, `sha256: ${sha256}`].join('\n');
         return {

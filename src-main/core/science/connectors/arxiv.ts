@@ -1,12 +1,12 @@
-import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { requireId, asNum, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
+import { authorsField, compactCitation, displayAuthor, yearIn } from '../citation';
+import { requireId, asNum, compact, nextOffsetCursor, offsetFrom, type Connector, type ConnectorRecord } from '../connector';
 import { ConnectorError } from '../errors';
 import { child, children, textOf, type XmlElement } from '../xml';
 
 const ARXIV_ID = /^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})(v\d+)?$/;
 
 /** An arXiv API Atom feed to records; arXiv reports a bad query as one entry titled "Error". */
-export function normalizeArxivFeed(feed: XmlElement): { records: ScienceRecord[]; total: number | null } {
+export function normalizeArxivFeed(feed: XmlElement): { records: ConnectorRecord[]; total: number | null } {
   if (feed.name !== 'feed') throw new Error(`the root element is <${feed.name}>, not an Atom <feed>`);
   const entries = children(feed, 'entry');
   if (entries.length === 1 && textOf(child(entries[0], 'title')) === 'Error') {
@@ -18,13 +18,14 @@ export function normalizeArxivFeed(feed: XmlElement): { records: ScienceRecord[]
     const links = children(e, 'link');
     const pdf = links.find((l) => l.attrs.title === 'pdf')?.attrs.href;
     const summary = textOf(child(e, 'summary'));
-    return {
+    const names = children(e, 'author').map((a) => textOf(child(a, 'name')));
+    const record: ConnectorRecord = {
       id,
       title: textOf(child(e, 'title')),
       url: links.find((l) => l.attrs.rel === 'alternate')?.attrs.href ?? absUrl,
       type: 'preprint',
       attributes: compact({
-        authors: children(e, 'author').map((a) => textOf(child(a, 'name'))).slice(0, 20),
+        authors: names.slice(0, 20),
         published: textOf(child(e, 'published')),
         updated: textOf(child(e, 'updated')),
         primary_category: child(e, 'arxiv:primary_category')?.attrs.term,
@@ -35,7 +36,16 @@ export function normalizeArxivFeed(feed: XmlElement): { records: ScienceRecord[]
         pdf_url: pdf,
         abstract: summary.length > 1200 ? `${summary.slice(0, 1199)}…` : summary,
       }),
+      // Every author (the attributes keep 20), the year of the first version, the published version's reference.
+      citation: compactCitation({
+        title: textOf(child(e, 'title')),
+        ...authorsField(names.map(displayAuthor)),
+        year: yearIn(textOf(child(e, 'published'))),
+        doi: textOf(child(e, 'arxiv:doi')),
+        journal_ref: textOf(child(e, 'arxiv:journal_ref')),
+      }),
     };
+    return record;
   });
   return { records, total: asNum(textOf(child(feed, 'opensearch:totalResults'))) };
 }
@@ -44,7 +54,7 @@ export const arxiv: Connector = {
   database: 'arxiv',
   label: 'arXiv',
   description: 'arXiv preprints through the Atom API: search (arXiv query syntax, e.g. "ti:transformer AND cat:cs.LG") or ids.',
-  normalizerVersion: 'arxiv/1',
+  normalizerVersion: 'arxiv/2',
   operations: [
     {
       name: 'search',

@@ -1,5 +1,5 @@
-import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, requireId, type Connector } from '../connector';
+import { authorsField, compactCitation, fullPageRange, personAuthor } from '../citation';
+import { asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, requireId, type Connector, type ConnectorRecord } from '../connector';
 import { ConnectorError } from '../errors';
 
 const DOI = /^10\.\d{4,9}\/\S+$/;
@@ -12,17 +12,19 @@ export function bareDoi(query: string): string {
 const yearOf = (v: unknown): number | null => asNum(asArr(asArr(asObj(v)['date-parts'])[0])[0]);
 
 /** One Crossref work (the `message` of /works/{doi}, or an item of a search) to the common envelope. */
-export function normalizeCrossrefWork(raw: unknown, index = 0): ScienceRecord {
+export function normalizeCrossrefWork(raw: unknown, index = 0): ConnectorRecord {
   const w = asObj(raw);
   const doi = requireId('crossref', 'DOI', index, w.DOI);
   const authors = asArr(w.author)
     .map(asObj)
     .map((a) => [asStr(a.given), asStr(a.family)].filter(Boolean).join(' ') || asStr(a.name))
     .filter(Boolean);
+  const year = yearOf(w.issued) ?? yearOf(w.published) ?? yearOf(w.created);
+  const title = asStr(asArr(w.title)[0]);
   const abstract = asStr(w.abstract).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
   return {
     id: doi,
-    title: asStr(asArr(w.title)[0]) || doi,
+    title: title || doi,
     url: asStr(w.URL) || `https://doi.org/${doi}`,
     type: asStr(w.type) || 'work',
     attributes: compact({
@@ -30,7 +32,7 @@ export function normalizeCrossrefWork(raw: unknown, index = 0): ScienceRecord {
       authors: authors.slice(0, 25),
       author_count: authors.length,
       journal: asStr(asArr(w['container-title'])[0]),
-      year: yearOf(w.issued) ?? yearOf(w.published) ?? yearOf(w.created),
+      year,
       publisher: asStr(w.publisher),
       volume: asStr(w.volume),
       issue: asStr(w.issue),
@@ -40,6 +42,19 @@ export function normalizeCrossrefWork(raw: unknown, index = 0): ScienceRecord {
       license: asStr(asObj(asArr(w.license).map(asObj).find((l) => l['content-version'] === 'vor')).URL),
       abstract: abstract.length > 800 ? `${abstract.slice(0, 799)}…` : abstract,
     }),
+    citation: compactCitation({
+      title,
+      // Family and given apart (the attributes join them for the model); an organisation by its name.
+      ...authorsField(asArr(w.author).map(asObj).map((a) => personAuthor(asStr(a.family), asStr(a.given), asStr(a.name), asStr(a.suffix)))),
+      journal: asStr(asArr(w['container-title'])[0]),
+      journal_abbrev: asStr(asArr(w['short-container-title'])[0]),
+      year: year ?? undefined,
+      volume: asStr(w.volume),
+      issue: asStr(w.issue),
+      pages: fullPageRange(asStr(w.page) || asStr(w['article-number'])),
+      publisher: asStr(w.publisher),
+      doi,
+    }),
   };
 }
 
@@ -47,7 +62,7 @@ export const crossref: Connector = {
   database: 'crossref',
   label: 'Crossref',
   description: 'Crossref DOI metadata: a work by DOI (authors, journal, year, volume, pages, citations, license) or a bibliographic search.',
-  normalizerVersion: 'crossref/1',
+  normalizerVersion: 'crossref/2',
   operations: [
     { name: 'work', description: 'The metadata of one DOI.', query: 'a DOI, e.g. 10.1016/j.xgen.2025.100814', maxLimit: 1, defaultLimit: 1, cursor: false, filters: {} },
     {

@@ -1,7 +1,14 @@
-import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { requireId, asNum, asObj, asStr, compact, type Connector } from '../connector';
+import { authorsField, compactCitation, fullPageRange, medlineAuthor, yearIn } from '../citation';
+import { requireId, asNum, asObj, asStr, compact, type Connector, type ConnectorRecord } from '../connector';
 
-export function normalizeEuropepmcResult(raw: unknown, index = 0): ScienceRecord {
+/** "Lee MS, Green R, Glover JN." -> the MEDLINE names ("et al." is no author). */
+const authorStringNames = (text: string) =>
+  text
+    .replace(/\.$/, '')
+    .split(/\s*,\s*/)
+    .filter((a) => a && !/^et al\.?$/i.test(a));
+
+export function normalizeEuropepmcResult(raw: unknown, index = 0): ConnectorRecord {
   const r = asObj(raw);
   const source = requireId('europepmc', 'source', index, r.source);
   const id = requireId('europepmc', 'id', index, r.id);
@@ -21,6 +28,16 @@ export function normalizeEuropepmcResult(raw: unknown, index = 0): ScienceRecord
       cited_by_count: asNum(r.citedByCount),
       is_open_access: r.isOpenAccess === 'Y' ? true : r.isOpenAccess === 'N' ? false : undefined,
     }),
+    citation: compactCitation({
+      title: asStr(r.title),
+      ...authorsField(authorStringNames(asStr(r.authorString)).map(medlineAuthor)),
+      journal: asStr(r.journalTitle),
+      year: yearIn(asStr(r.pubYear)),
+      volume: asStr(r.journalVolume),
+      issue: asStr(r.issue),
+      pages: fullPageRange(asStr(r.pageInfo)),
+      doi: asStr(r.doi),
+    }),
   };
 }
 
@@ -28,7 +45,7 @@ export const europepmc: Connector = {
   database: 'europepmc',
   label: 'Europe PMC',
   description: 'Europe PMC literature search (PubMed, PMC, preprints, patents) with cursor paging.',
-  normalizerVersion: 'europepmc/1',
+  normalizerVersion: 'europepmc/2',
   operations: [
     {
       name: 'search',

@@ -1,13 +1,16 @@
-import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { requireId, asArr, asNum, asObj, asStr, compact, type Connector } from '../connector';
+import { authorsField, compactCitation, displayAuthor } from '../citation';
+import { requireId, asArr, asNum, asObj, asStr, compact, type Connector, type ConnectorRecord } from '../connector';
 import { ConnectorError } from '../errors';
 
-export function normalizeOpenalexWork(raw: unknown, index = 0): ScienceRecord {
+export function normalizeOpenalexWork(raw: unknown, index = 0): ConnectorRecord {
   const w = asObj(raw);
   const id = requireId('openalex', 'id', index, requireId('openalex', 'id', index, w.id).replace('https://openalex.org/', ''));
   const oa = asObj(w.open_access);
   const source = asObj(asObj(w.primary_location).source);
   const doi = asStr(w.doi);
+  const names = asArr(w.authorships).map((a) => asStr(asObj(asObj(a).author).display_name)).filter(Boolean);
+  const biblio = asObj(w.biblio);
+  const [first, last] = [asStr(biblio.first_page), asStr(biblio.last_page)];
   return {
     id,
     title: asStr(w.display_name) || asStr(w.title) || id,
@@ -19,12 +22,23 @@ export function normalizeOpenalexWork(raw: unknown, index = 0): ScienceRecord {
       publication_year: asNum(w.publication_year),
       publication_date: asStr(w.publication_date),
       venue: asStr(source.display_name),
-      authors: asArr(w.authorships).map((a) => asStr(asObj(asObj(a).author).display_name)).filter(Boolean).slice(0, 20),
+      authors: names.slice(0, 20),
       cited_by_count: asNum(w.cited_by_count),
       is_oa: typeof oa.is_oa === 'boolean' ? oa.is_oa : undefined,
       oa_url: asStr(oa.oa_url),
       is_retracted: w.is_retracted === true ? true : undefined,
       pmid: asStr(asObj(w.ids).pmid).replace('https://pubmed.ncbi.nlm.nih.gov/', ''),
+    }),
+    citation: compactCitation({
+      title: asStr(w.display_name) || asStr(w.title),
+      ...authorsField(names.map(displayAuthor)),
+      journal: asStr(source.display_name),
+      year: asNum(w.publication_year) ?? undefined,
+      volume: asStr(biblio.volume),
+      issue: asStr(biblio.issue),
+      pages: first && last && first !== last ? `${first}-${last}` : first || last,
+      publisher: asStr(source.host_organization_name),
+      doi: doi.replace(/^https:\/\/doi\.org\//, ''),
     }),
   };
 }
@@ -45,7 +59,7 @@ export const openalex: Connector = {
   database: 'openalex',
   label: 'OpenAlex',
   description: 'OpenAlex scholarly works: search with cursor paging and bounded filters, or one work by OpenAlex id, DOI or PMID.',
-  normalizerVersion: 'openalex/1',
+  normalizerVersion: 'openalex/2',
   operations: [
     {
       name: 'search',

@@ -1,5 +1,5 @@
-import type { ScienceRecord } from '../../../../src-preload/contract/evidence';
-import { requireId, asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector } from '../connector';
+import { authorsField, compactCitation, fullPageRange, medlineAuthor, personAuthor, yearIn } from '../citation';
+import { requireId, asArr, asNum, asObj, asStr, compact, nextOffsetCursor, offsetFrom, type Connector, type ConnectorRecord } from '../connector';
 import { ConnectorError } from '../errors';
 import { child, children, textOf, type XmlElement } from '../xml';
 
@@ -9,7 +9,7 @@ const pubmedUrl = (pmid: string) => `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`;
 const TOOL = 'openai4s';
 
 /** esummary v1 XML (DocSum with Item Name=...) to records. */
-export function normalizeEsummary(root: XmlElement): ScienceRecord[] {
+export function normalizeEsummary(root: XmlElement): ConnectorRecord[] {
   if (root.name !== 'eSummaryResult') throw new Error(`the root element is <${root.name}>, not <eSummaryResult>`);
   const err = textOf(child(root, 'ERROR'));
   if (err) throw new ConnectorError('pubmed', 'http_error', `esummary refused the request: ${err}`);
@@ -20,6 +20,7 @@ export function normalizeEsummary(root: XmlElement): ScienceRecord[] {
     const list = (name: string) => children(item(name), 'Item').map(textOf).filter(Boolean);
     const ids = children(item('ArticleIds'), 'Item');
     const idOf = (name: string) => textOf(ids.find((i) => i.attrs.Name === name));
+    const doi = textOf(item('DOI')) || idOf('doi');
     return {
       id: pmid,
       title: textOf(item('Title')),
@@ -34,15 +35,27 @@ export function normalizeEsummary(root: XmlElement): ScienceRecord[] {
         issue: textOf(item('Issue')),
         pages: textOf(item('Pages')),
         pub_types: list('PubTypeList'),
-        doi: textOf(item('DOI')) || idOf('doi'),
+        doi,
         pmcid: idOf('pmc') || idOf('pmcid'),
+      }),
+      // Every author (MEDLINE "LoPresti PJ"), the full journal name besides its abbreviation.
+      citation: compactCitation({
+        title: textOf(item('Title')),
+        ...authorsField(list('AuthorList').map(medlineAuthor)),
+        journal: textOf(item('FullJournalName')) || textOf(item('Source')),
+        journal_abbrev: textOf(item('Source')),
+        year: yearIn(textOf(item('PubDate'))),
+        volume: textOf(item('Volume')),
+        issue: textOf(item('Issue')),
+        pages: fullPageRange(textOf(item('Pages'))),
+        doi,
       }),
     };
   });
 }
 
 /** efetch PubmedArticleSet XML: titles and abstracts. */
-export function normalizeEfetch(root: XmlElement): ScienceRecord[] {
+export function normalizeEfetch(root: XmlElement): ConnectorRecord[] {
   if (root.name !== 'PubmedArticleSet') throw new Error(`the root element is <${root.name}>, not <PubmedArticleSet>`);
   return children(root, 'PubmedArticle').map((a, index) => {
     const cit = child(a, 'MedlineCitation');
@@ -53,10 +66,16 @@ export function normalizeEfetch(root: XmlElement): ScienceRecord[] {
       .join('\n');
     const journal = child(art, 'Journal');
     const pubDate = child(child(journal, 'JournalIssue'), 'PubDate');
-    const authors = children(child(art, 'AuthorList'), 'Author').map((au) =>
+    const authorList = children(child(art, 'AuthorList'), 'Author');
+    const authors = authorList.map((au) =>
       [textOf(child(au, 'LastName')), textOf(child(au, 'Initials'))].filter(Boolean).join(' ') || textOf(child(au, 'CollectiveName')),
     );
     const articleIds = children(child(child(a, 'PubmedData'), 'ArticleIdList'), 'ArticleId');
+    const issue = child(journal, 'JournalIssue');
+    const pagination = child(art, 'Pagination');
+    const startPage = textOf(child(pagination, 'StartPage'));
+    const endPage = textOf(child(pagination, 'EndPage'));
+    const doi = textOf(articleIds.find((i) => i.attrs.IdType === 'doi'));
     return {
       id: pmid,
       title: textOf(child(art, 'ArticleTitle')),
@@ -67,9 +86,24 @@ export function normalizeEfetch(root: XmlElement): ScienceRecord[] {
         journal: textOf(child(journal, 'Title')),
         year: textOf(child(pubDate, 'Year')) || textOf(child(pubDate, 'MedlineDate')),
         authors: authors.filter(Boolean).slice(0, 20),
-        doi: textOf(articleIds.find((i) => i.attrs.IdType === 'doi')),
+        doi,
         mesh_terms: children(child(cit, 'MeshHeadingList'), 'MeshHeading').map((m) => textOf(child(m, 'DescriptorName'))).slice(0, 30),
         abstract: abstract.length > 4000 ? `${abstract.slice(0, 3999)}…` : abstract,
+      }),
+      citation: compactCitation({
+        title: textOf(child(art, 'ArticleTitle')),
+        ...authorsField(
+          authorList.map((au) =>
+            personAuthor(textOf(child(au, 'LastName')), textOf(child(au, 'ForeName')) || textOf(child(au, 'Initials')), textOf(child(au, 'CollectiveName')), textOf(child(au, 'Suffix'))),
+          ),
+        ),
+        journal: textOf(child(journal, 'Title')),
+        journal_abbrev: textOf(child(journal, 'ISOAbbreviation')),
+        year: yearIn(textOf(child(pubDate, 'Year')) || textOf(child(pubDate, 'MedlineDate'))),
+        volume: textOf(child(issue, 'Volume')),
+        issue: textOf(child(issue, 'Issue')),
+        pages: startPage ? [startPage, endPage].filter(Boolean).join('-') : fullPageRange(textOf(child(pagination, 'MedlinePgn'))),
+        doi: doi || textOf(children(art, 'ELocationID').find((e) => e.attrs.EIdType === 'doi')),
       }),
     };
   });
@@ -81,7 +115,7 @@ export const pubmed: Connector = {
   database: 'pubmed',
   label: 'PubMed',
   description: 'PubMed through NCBI E-utilities: search (esearch then esummary) or abstracts of PMIDs (efetch).',
-  normalizerVersion: 'pubmed/1',
+  normalizerVersion: 'pubmed/2',
   operations: [
     {
       name: 'search',
