@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src-main/cli/main';
+import { openLedger } from '../../../src-main/core/ledger/ledger';
+
+// `openai4s kernel exec` against a real sandboxed kernel: output shows as the cell writes
+// it, and Ctrl-C interrupts the cell the way Jupyter does (issue: the CLI printed nothing
+// until the cell ended, and Ctrl-C killed it with the cell's output lost).
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-kexec-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function env(): NodeJS.ProcessEnv {
+  return { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0', OPENAI4S_SANDBOX: 'enforce' };
+}
+
+type Piece = { stream: 'stdout' | 'stderr'; text: string; at: number };
+
+/** Runs the CLI in this process; every write is kept with the time it came. */
+async function execInProcess(args: string[]) {
+  const pieces: Piece[] = [];
+  const keep = (stream: Piece['stream'], text: string) => pieces.push({ stream, text, at: Date.now() });
+  const code = await runCli(['kernel', 'exec', ...args], { out: (t) => keep('stdout', `${t}\n`), err: (t) => keep('stderr', `${t}\n`), write: (t) => keep('stdout', t) }, env());
+  const text = (stream: Piece['stream']) => pieces.filter((p) => p.stream === stream).map((p) => p.text).join('');
+  const when = (needle: string) => pieces.find((p) => p.text.includes(needle))?.at ?? Number.NaN;
+  return { code, stdout: text('stdout'), stderr: text('stderr'), when, endedAt: Date.now() };
+}
+
+/** The built CLI as a child process, to send it real signals. */
+function spawnCli(args: string[]) {
+  const child = spawn(process.execPath, ['bin/openai4s.cjs', 'kernel', 'exec', ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const seen = { stdout: '', stderr: '' };
+  const waiters: { check: () => boolean; resolve: () => void }[] = [];
+  const wake = () => {
+    for (const w of [...waiters]) {
+      if (!w.check()) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  child.stdout.on('data', (d) => ((seen.stdout += d), wake()));
+  child.stderr.on('data', (d) => ((seen.stderr += d), wake()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  /** Resolves once what the child printed satisfies `check` (rejects if it exits first). */
+  const until = (check: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      if (check()) return resolve();
+      waiters.push({ check, resolve });
+      void exit.then(() => reject(new Error(`the CLI exited first; stdout: ${seen.stdout} stderr: ${seen.stderr}`)));
+    });
+  return { child, seen, exit, until };
+}
+
+const builtCli = () => fs.existsSync(path.resolve('out/main/cli.js'));
+
+describe('openai4s kernel exec while the cell runs', () => {
+  it('prints each line when the cell writes it, not at its end, and prints nothing twice', async () => {
+    const r = await execInProcess([
+      '--lang',
+      'python',
+      'import sys, time\nprint("first line")\nprint("a warning", file=sys.stderr)\ntime.sleep(1.5)\nprint("second line")\nprint("no newline", end="")',
+    ]);
+    expect(r.stderr).not.toMatch(/Traceback/);
+    expect(r.code).toBe(0);
+    // The first line came while the cell still slept; the second only after.
+    expect(r.when('second line') - r.when('first line')).toBeGreaterThanOrEqual(1_000);
+    expect(r.when('a warning')).toBeLessThan(r.when('second line') - 1_000);
+    // The result repeats the whole output: none of it is printed again.
+    expect(r.stdout).toBe('first line\nsecond line\nno newline\n');
+    expect(r.stderr.split('a warning')).toHaveLength(2);
+  }, 30_000);
+
+  it('under --json prints only the one result object, at the end', async () => {
+    const r = await execInProcess(['--json', 'print("a")\nimport time\ntime.sleep(0.3)\nprint("b")']);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as { stdout: string; status: string };
+    expect(result).toMatchObject({ status: 'ok', stdout: 'a\nb\n' });
+  }, 30_000);
+
+  it('Ctrl-C interrupts the cell: its output stays, KeyboardInterrupt is said, exit 130, and the data root is closed cleanly', async () => {
+    if (!builtCli()) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
+    // A ledger session, so the kernel's generation is recorded and its end can be checked.
+    const before = openLedger(path.join(dir, 'ledger.sqlite3'));
+    const sessionId = before.createSession('ctrl-c').id;
+    before.close();
+    const cli = spawnCli(['--session', sessionId, 'import time\nprint("before the sleep")\ntime.sleep(30)\nprint("never")']);
+    await cli.until(() => cli.seen.stdout.includes('before the sleep\n'));
+    const sentAt = Date.now();
+    cli.child.kill('SIGINT');
+    const exit = await cli.exit;
+    expect(exit).toMatchObject({ code: 130, signal: null });
+    expect(exit.at - sentAt).toBeLessThan(8_000);
+    expect(cli.seen.stdout).toBe('before the sleep\n');
+    expect(cli.seen.stderr).toMatch(/File "<cell-1>", line 3[\s\S]*\nKeyboardInterrupt\n/);
+
+    const ledger = openLedger(path.join(dir, 'ledger.sqlite3'));
+    try {
+      expect(ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      // The kernel was shut down with the app, and said so; it did not die mid-cell.
+      expect(ledger.kernels.listBySession(sessionId)).toMatchObject([{ language: 'python', endReason: 'app closed' }]);
+      expect(ledger.kernels.openIds()).toEqual([]);
+    } finally {
+      ledger.close();
+    }
+  }, 30_000);
+
+  it('a second Ctrl-C stops a cell that ignores the interrupt at once: exit 130 and the kernel is gone', async () => {
+    if (!builtCli()) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
+    const ticks = path.join(dir, 'workspaces', 'cli', 'ticks');
+    const cli = spawnCli([
+      'import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint("ignoring Ctrl-C")\nwhile True:\n    open("ticks", "a").write(".")\n    time.sleep(0.05)',
+    ]);
+    await cli.until(() => cli.seen.stdout.includes('ignoring Ctrl-C\n'));
+    cli.child.kill('SIGINT');
+    await cli.until(() => cli.seen.stderr.includes('interrupting the cell'));
+    const secondAt = Date.now();
+    cli.child.kill('SIGINT');
+    const exit = await cli.exit;
+    expect(exit).toMatchObject({ code: 130, signal: null });
+    // The kernel and the data root are closed, bounded at 3 s, and the CLI exits.
+    expect(exit.at - secondAt).toBeLessThan(3_500);
+    expect(cli.seen.stdout).toBe('ignoring Ctrl-C\n');
+    // No kernel writes on after the CLI is gone.
+    const size = fs.statSync(ticks).size;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(fs.statSync(ticks).size).toBe(size);
+  }, 30_000);
+});
