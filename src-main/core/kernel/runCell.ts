@@ -198,7 +198,7 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       for (const [mime, text] of Object.entries(frame.data)) {
         if (typeof text === 'string') {
           data[mime] = capText(text, req.limits.textBytes);
-          displayBytes += data[mime].length;
+          displayBytes += Buffer.byteLength(data[mime], 'utf8');
         }
       }
       displays.push({ data });
