@@ -8,6 +8,7 @@ import type { EvidenceStore } from '../records/evidenceStore';
 import { loadMcpConfig, loadPolicyOverrides, mcpConfigFile, type LoadedConfig, type McpConfigSources, type McpServerConfig } from './config';
 import { addServers, httpToken, removeServer, setPolicyOverride } from './configEdit';
 import { McpConnection } from './connection';
+import { McpSessionGone } from './httpSession';
 import { mcpCallTool } from './mcpCallTool';
 import { mcpTool, registryName } from './mcpTools';
 import { effectivePolicy, type McpToolPolicy } from './policy';
@@ -213,6 +214,16 @@ export class McpClients {
    * and the error says so, and the next call is decided under the live definition.
    */
   async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    try {
+      return await this.callOnce(server, tool, args, signal);
+    } catch (error) {
+      // A remote server that restarted forgot the session and did not run the call: once more, on a new session and its live list.
+      if (!(error instanceof McpSessionGone)) throw error;
+      return this.callOnce(server, tool, args, signal);
+    }
+  }
+
+  private async callOnce(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     if (this.closed) throw new Error('The app is shutting down; MCP servers are stopped.');
     const config = this.server(server);
     const live = await this.discoverServer(config);

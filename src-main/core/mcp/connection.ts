@@ -2,16 +2,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListToolsResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { PaginatedResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { errorMessage } from '../shared/errorMessage';
 import { registerSecrets } from '../security/secrets';
 import { annotateUntrusted } from '../security/untrusted';
 import { APP_VERSION } from '../config/version';
 import type { McpServerState } from '../../../src-preload/contract/mcp';
 import type { McpServerConfig } from './config';
-import { boundTools, MCP_TOOL_LIMITS } from './toolLimits';
+import { boundTools, MCP_TOOL_LIMITS, parseListedTools } from './toolLimits';
 import { installLineBuffer } from './lineBuffer';
 import { boundedFetch, isTooLarge, MCP_MESSAGE_LIMIT } from './boundedFetch';
+import { httpLoss, McpSessionGone } from './httpSession';
 
 /** The states Settings and `openai4s mcp servers` show (the contract's). */
 export type ConnectionState = McpServerState;
@@ -25,6 +27,8 @@ const STDERR_TAIL = 2_000;
 /** A list-changed notification is acted on at most this often. */
 const RELIST_MS = 1_000;
 const SECRET_NAME = /key|token|secret|password|passwd|auth|credential/i;
+/** A tools/list page with its entries unchecked (see listFrom). */
+const LIST_PAGE = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
 
 /**
  * The environment of a stdio server: exactly the variables its config names, over the
@@ -169,20 +173,37 @@ export class McpConnection {
    * (a server's text) into a validator the app never uses.
    */
   async listTools(): Promise<McpTool[]> {
-    const client = await this.connect();
-    if (this.tools) return this.tools;
-    const all: McpTool[] = [];
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect();
+      if (this.tools) return this.tools;
+      try {
+        return await this.listFrom(client);
+      } catch (error) {
+        const loss = this.config.transport === 'http' ? httpLoss(error) : null;
+        if (!loss) throw error;
+        await this.drop(client, loss.kind === 'session_gone' ? null : `the connection was lost (${loss.why})`);
+        // A listing changes nothing on the server: after a forgotten session it is asked again once, on a new one.
+        if (loss.kind === 'session_gone' && attempt === 0) continue;
+        throw new Error(`MCP server "${this.config.name}" could not be reached to list its tools (${loss.kind === 'unreachable' ? loss.why : 'its session was gone twice'}); check that it is running at ${this.describe()}.`, { cause: error });
+      }
+    }
+  }
+
+  private async listFrom(client: Client): Promise<McpTool[]> {
+    const listed: unknown[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { timeout: START_TIMEOUT_MS });
-      all.push(...page.tools);
+      // Each entry is checked on its own below (parseListedTools), so one bad tool does not lose the others.
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LIST_PAGE, { timeout: START_TIMEOUT_MS });
+      listed.push(...page.tools);
       cursor = page.nextCursor;
       pages++;
-    } while (cursor && pages < MCP_TOOL_LIMITS.maxPages && all.length <= 4 * MCP_TOOL_LIMITS.maxTools);
-    const bounded = boundTools(this.config.name, all, cursor !== undefined);
+    } while (cursor && pages < MCP_TOOL_LIMITS.maxPages && listed.length <= 4 * MCP_TOOL_LIMITS.maxTools);
+    const valid = parseListedTools(this.config.name, listed);
+    const bounded = boundTools(this.config.name, valid.tools, cursor !== undefined);
     this.tools = bounded.tools;
-    this.skipped = bounded.skipped;
+    this.skipped = [...valid.skipped, ...bounded.skipped];
     return bounded.tools;
   }
 
@@ -201,6 +222,13 @@ export class McpConnection {
         throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}; it is restarted on the next call. ${this.lastErrorForModel ?? errorMessage(error)}`);
       }
       if (signal.aborted) throw error;
+      const loss = this.config.transport === 'http' ? httpLoss(error) : null;
+      if (loss) {
+        // The HTTP client stays "connected" to a session the server forgot (or to nothing): dropped, so the next use starts afresh.
+        await this.drop(client, loss.kind === 'session_gone' ? null : `the connection was lost (${loss.why})`);
+        if (loss.kind === 'session_gone') throw new McpSessionGone(this.config.name, name);
+        throw new Error(`MCP server "${this.config.name}" could not be reached during the call to ${name} (${loss.why}), so whether it ran there is unknown; the app connects again on the next call. If that fails too, check that the server is running at ${this.describe()}.`, { cause: error });
+      }
       if (isTooLarge(errorMessage(error))) {
         throw new Error(`MCP server "${this.config.name}" answered the call to ${name} with more than ${MCP_MESSAGE_LIMIT.toLocaleString('en-US')} bytes, more than the app reads in one message; ask the tool for less.`);
       }
@@ -208,6 +236,17 @@ export class McpConnection {
       // The SDK's error rides along as the cause, so its case (a timeout) is still named for the window.
       throw new Error(`MCP server "${this.config.name}" refused the call to ${name}:\n${annotateUntrusted(`MCP server ${this.config.name}, tool ${name}`, errorMessage(error)).text}\n`, { cause: error });
     }
+  }
+
+  /** Forgets a client whose connection is lost without counting a crash; `why` is shown until the next start. */
+  private async drop(client: Client, why: string | null): Promise<void> {
+    if (this.client !== client) return;
+    this.client = null;
+    this.tools = null;
+    this.state = why ? 'crashed' : 'stopped';
+    this.lastError = why;
+    this.lastErrorForModel = why;
+    await client.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { neutraliseMarkers } from '../security/untrusted';
 
 /**
@@ -117,6 +117,30 @@ export function boundTools(server: string, listed: McpTool[], pagesLeft = false)
   }
   if (pagesLeft && tools.length < MCP_TOOL_LIMITS.maxTools) {
     skipped.push(`MCP server "${server}" pages its tool list past ${MCP_TOOL_LIMITS.maxPages} pages; the app stops there and leaves out the rest.`);
+  }
+  return { tools, skipped };
+}
+
+/** The fields of a listed tool the app reads, checked as MCP defines them (an output schema, icons and the rest are not read). */
+const listedTool = ToolSchema.pick({ name: true, title: true, description: true, inputSchema: true, annotations: true });
+
+/**
+ * A tools/list page's entries one by one: a tool that is not valid MCP is left out with the
+ * reason, and the server's other tools are kept (checking the page whole, as the SDK does,
+ * lost every tool of the server to one bad schema, and said nothing).
+ */
+export function parseListedTools(server: string, listed: readonly unknown[]): BoundedTools {
+  const tools: McpTool[] = [];
+  const skipped: string[] = [];
+  for (const raw of listed) {
+    const parsed = listedTool.safeParse(raw);
+    if (parsed.success) {
+      tools.push(parsed.data as McpTool);
+      continue;
+    }
+    const name = raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string' ? quoted((raw as { name: string }).name) : '(no name)';
+    const issue = parsed.error.issues[0]!;
+    skipped.push(`MCP server "${server}" tool "${name}" is left out: its definition is not valid MCP (${issue.path.join('.') || 'the entry'}: ${issue.message}); only its author can fix it.`);
   }
   return { tools, skipped };
 }

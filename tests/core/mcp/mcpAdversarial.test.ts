@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { boundTools } from '../../../src-main/core/mcp/toolLimits';
+import { startStatefulHttpServer } from '../../support/mcp/statefulHttpServer';
 
 // Adversarial MCP servers (tests/support/mcp/adversarialServer.mjs over stdio, a stateful
 // Streamable HTTP server on 127.0.0.1) against the client: what a hostile or careless server
@@ -14,6 +15,10 @@ const SPAWN = 120_000;
 let dir: string;
 let core: Core | null = null;
 const closers: (() => Promise<void>)[] = [];
+
+function call(c: Core, sessionId: string, method: string, args: unknown) {
+  return c.host.dispatcher.dispatch(method, args, { origin: 'tool', sessionId, runId: null, workspace: dir, signal: new AbortController().signal });
+}
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-mcp-adv-'));
@@ -65,5 +70,72 @@ describe('tool names and texts that could pass for something else', () => {
     expect(view.tools!.map((t) => t.registeredAs)).toEqual(['mcp_names_plain']);
     expect(view.skipped).toHaveLength(4);
     expect(view.skipped.join(' ')).not.toMatch(/\p{Cc}|\u202e/u);
+  }, SPAWN);
+});
+
+describe('a Streamable HTTP server that forgets the session or restarts', () => {
+  async function remote(c: () => Core) {
+    const first = await startStatefulHttpServer(1);
+    closers.push(first.close);
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: first.url } } }));
+    const core = c();
+    const session = core.ledger.createSession('restart');
+    await core.mcp.discover(Infinity);
+    expect((await call(core, session.id, 'mcp_remote_where', {})).text).toContain('generation 1');
+    return { first, core, session };
+  }
+
+  it('a call to a session the server forgot (404) is made again on a new session, once, and succeeds', async () => {
+    const { first, core: c, session } = await remote(open);
+    await first.forget();
+    const r = await call(c, session.id, 'mcp_remote_where', {});
+    expect(r.status).toBe('ok');
+    expect(r.text).toContain('generation 1');
+    expect(first.sessions()).toBe(1);
+    expect(c.mcp.status().servers[0]!.state).toBe('ready');
+  }, SPAWN);
+
+  it('after the server restarts on its port, the next call opens a new session on it and succeeds', async () => {
+    const { first, core: c, session } = await remote(open);
+    await first.close();
+    // A restart takes a moment, in which the app's side sees the old connections close.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await startStatefulHttpServer(2, first.port);
+    closers.push(second.close);
+    const r = await call(c, session.id, 'mcp_remote_where', {});
+    expect(r.status).toBe('ok');
+    expect(r.text).toContain('generation 2');
+  }, SPAWN);
+
+  it('a call while the server is down says it could not be reached and that the next call connects again; the next call after it is back succeeds', async () => {
+    const { first, core: c, session } = await remote(open);
+    await first.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const down = await call(c, session.id, 'mcp_remote_where', {});
+    expect(down.status).toBe('error');
+    expect(down.text).toMatch(/MCP server "remote" (could not be reached during the call to where \(.+\), so whether it ran there is unknown; the app connects again on the next call|could not start: check its command or url)/);
+    expect(down.text).not.toContain('refused the call');
+    const second = await startStatefulHttpServer(2, first.port);
+    closers.push(second.close);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const back = await call(c, session.id, 'mcp_remote_where', {});
+    expect(back.status).toBe('ok');
+    expect(back.text).toContain('generation 2');
+  }, SPAWN);
+});
+
+describe('a tool whose definition is not valid MCP', () => {
+  it('is left out with the reason, and the server’s other tools are still listed and callable', async () => {
+    stdioServers({ schema: 'schema' });
+    const c = open();
+    const session = c.ledger.createSession('schema');
+    await c.mcp.discover(Infinity);
+    const view = c.mcp.status().servers[0]!;
+    expect(view.state).toBe('ready');
+    expect(view.tools!.map((t) => t.name)).toEqual(['plain']);
+    expect(view.skipped).toEqual([expect.stringMatching(/^MCP server "schema" tool "bad_schema" is left out: its definition is not valid MCP \(inputSchema\.properties\.m: .+\); only its author can fix it\.$/)]);
+    const r = await call(c, session.id, 'mcp_schema_plain', {});
+    expect(r.status).toBe('ok');
+    expect(r.text).toContain('plain answered');
   }, SPAWN);
 });
