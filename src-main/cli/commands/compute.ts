@@ -75,6 +75,7 @@ export const computeCommand: CliCommand = {
     const emit = (value: unknown, text: () => void) => (values.json ? io.out(JSON.stringify(value, null, 2)) : text());
     switch (action) {
       case 'targets': {
+        if (arg) return bad(`targets takes no argument; got "${arg}".`);
         const targets = compute.listTargets();
         emit(targets, () => {
           if (!targets.length) io.out(`No compute target is configured. Add one to ${compute.targets.file} (see README, "Adding a cluster").`);

@@ -15,7 +15,7 @@ import { pollDue, pollFailureData } from './pollBackoff';
 import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
 import { SlurmScheduler } from './slurm';
 import { SshHostScheduler } from './sshHost';
-import { TargetStore, targetView } from './targets';
+import { parseResources, TargetStore, targetView } from './targets';
 import { localTransport, sshTransport, type Transport } from './transport';
 
 /**
@@ -113,7 +113,8 @@ export class ComputeService {
     const partition = merged.partition ?? target.partition;
     if (partition) merged.partition = partition;
     if (target.kind === 'ssh' && merged.partition) delete merged.partition;
-    return merged;
+    // Every entry point (tool, cell, CLI, IPC) ends here: a zero, negative or absurd value never reaches sbatch.
+    return parseResources(merged);
   }
 
   async submit(input: SubmitInput): Promise<ComputeJobView> {

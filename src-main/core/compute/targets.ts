@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ComputeTargetConfig, ComputeTargetView } from '../../../src-preload/contract/compute';
+import type { ComputeResources, ComputeTargetConfig, ComputeTargetView } from '../../../src-preload/contract/compute';
 import { AppError } from '../../../src-preload/contract/errors';
 import { sshWhere } from './transport';
 
@@ -62,6 +62,18 @@ function refuseSecrets(raw: unknown): void {
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(target)'}: ${i.message}`).join('; ');
+}
+
+/** A job's resources as they will be asked of the target: refused with each bad field named, before anything is staged. */
+export function parseResources(raw: ComputeResources): ComputeResources {
+  const r = resourcesSchema.safeParse(raw);
+  if (!r.success) {
+    throw new AppError(
+      'invalid_input',
+      `Invalid job resources: ${describeIssues(r.error)}. Ask for whole numbers: cpus 1-4096, memory 1 MB to 64 TB, a time limit of 1 minute to 1 year, gpus 0-64.`,
+    );
+  }
+  return r.data;
 }
 
 export function parseTarget(raw: unknown): ComputeTargetConfig {

@@ -48,6 +48,9 @@ export function commandEnv(processEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** The package that brings each command a target needs (Debian and Ubuntu names), for the "not installed" message. */
+const CLIENT_PACKAGE: Record<string, string> = { ssh: 'openssh-client', sbatch: 'slurm-client', scontrol: 'slurm-client', sacct: 'slurm-client', scancel: 'slurm-client' };
+
 function run(file: string, args: string[], env: NodeJS.ProcessEnv, options: { timeoutMs?: number; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
@@ -60,7 +63,7 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, options: { ti
     child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-64_000)));
     child.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error.code === 'ENOENT' ? new AppError('unavailable', `${file} is not installed on this machine; install it (e.g. openssh-client or slurm-client) or pick another target.`) : error);
+      reject(error.code === 'ENOENT' ? new AppError('unavailable', `${file} is not installed on this machine (or not on PATH); install ${CLIENT_PACKAGE[file] ?? file} or pick another target.`) : error);
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
