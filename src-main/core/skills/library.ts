@@ -30,6 +30,13 @@ export interface LoadedSkill {
 const MAX_FILES = 200;
 const MAX_FILE_BYTES = 512 * 1024;
 const LISTING_DESCRIPTION = 110;
+/**
+ * The prompt's catalogue stops at this many characters (about 750 tokens; the bundled
+ * skills take about 1,400): a collection of hundreds of skills dropped into a folder would
+ * otherwise go whole into every request. The rest are named by count and found by search.
+ */
+export const LISTING_CHARS = 3_000;
+const PRECEDENCE: Record<SkillSource, number> = { bundled: 0, user: 1, folder: 2 };
 
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
@@ -102,9 +109,21 @@ export class SkillLibrary {
 
   /** The catalogue in the system prompt: a name and one line per enabled skill. */
   listing(): string {
-    return this.enabled()
-      .map((s) => `- ${s.name}: ${oneLine(s.description)}`)
-      .join('\n');
+    const line = (s: Skill) => `- ${s.name}: ${oneLine(s.description)}`;
+    const all = this.enabled();
+    const whole = all.map(line).join('\n');
+    if (whole.length <= LISTING_CHARS) return whole;
+    // Over the budget: bundled skills first (reviewed, and what the app's own guidance names), then the user's, then folders'.
+    const kept = new Set<Skill>();
+    let size = 0;
+    for (const s of [...all].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source] || a.name.localeCompare(b.name))) {
+      if (size + line(s).length + 1 > LISTING_CHARS) break;
+      kept.add(s);
+      size += line(s).length + 1;
+    }
+    const rest = all.length - kept.size;
+    const more = `- … and ${rest} more enabled skills, not listed here: find them with search_skills(query) (find_tools("skills") offers it).`;
+    return [...all.filter((s) => kept.has(s)).map(line), more].join('\n');
   }
 
   /** Enabled skills matching the query's words, best first (name counts most, then description, then body). */
