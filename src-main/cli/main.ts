@@ -26,6 +26,8 @@ import { errorMessage } from '../core/shared/errorMessage';
 /** Every command of `openai4s`, in the order `--help` lists them (the demo replays `run` through runCli). */
 export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, memoryCommand, computeCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
 
+const commandHelp = (command: CliCommand) => `${command.summary}\n\nUsage: ${command.usage}`;
+
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return [
@@ -37,7 +39,7 @@ export function helpText(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
     'Options:',
-    '  -h, --help     show this help, or a command\'s usage with <command> --help',
+    '  -h, --help     show this help, or a command\'s usage with <command> --help (or help <command>)',
     '  -v, --version  print the version',
     '',
     'Environment: OPENAI4S_DATA_DIR (data root, default ~/.openai4s), OPENAI4S_PROVIDER,',
@@ -69,6 +71,16 @@ export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process
   // may carry escape sequences (clipboard writes, title changes, cursor moves).
   const io = safeIO(rawIO);
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length > 0) {
+    // `openai4s help run` is `openai4s run --help`.
+    const asked = COMMANDS.find((c) => c.name === rest[0]);
+    if (!asked || rest.length > 1) {
+      io.err(`${asked ? 'help takes one command' : `Unknown command "${rest[0]}"`}. Run openai4s --help for the list of commands.`);
+      return 2;
+    }
+    io.out(commandHelp(asked));
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());
     return 0;
@@ -94,7 +106,7 @@ export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process
     return usageError(io, name)(optionProblem(error));
   }
   if (parsed.values.help) {
-    io.out(`${command.summary}\n\nUsage: ${command.usage}`);
+    io.out(commandHelp(command));
     return 0;
   }
   let core: Core | null = null;

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { KernelCellResult, KernelLanguage, KernelSandboxState } from '../../../src-preload/contract/kernel';
+import type { KernelCellResult, KernelLanguage, KernelSandboxState, KernelStatus } from '../../../src-preload/contract/kernel';
 import type { Core } from '../../core/core';
 import { describeSandbox } from '../../core/kernel/sandbox';
 import { CellNotStartedError } from '../../core/kernel/supervisor';
@@ -11,7 +11,7 @@ import { cellStreamPrinter } from './cellStream';
 
 const USAGE = [
   'openai4s kernel exec --lang python|r [--session ID] [--timeout MS] [--json] "<code>" | -',
-  '       openai4s kernel status [--session ID]',
+  '       openai4s kernel status [--session ID] [--json]',
   '',
   'exec runs one cell in the session\'s sandboxed kernel (default session "cli", workspace',
   '<data dir>/workspaces/cli), prints its stdout and stderr as the cell writes them, then its',
@@ -27,6 +27,22 @@ function printEnd(r: KernelCellResult, io: CliIO): void {
   if (r.error) io.err(r.error.traceback || `${r.error.ename}: ${r.error.evalue}`);
   if (r.died) io.err(r.died.lost);
   if (r.timeLimit) io.err(r.timeLimit.message);
+}
+
+/** One line per language; a kernel lives as long as the openai4s process that started it. */
+function statusText(status: KernelStatus): string {
+  const lines = status.slots.map((s) => {
+    const parts = [s.language.padEnd(7), s.state === 'none' ? 'no kernel' : s.state];
+    if (s.generation) parts.push(`generation ${s.generation.slice(0, 8)}`);
+    if (s.sandbox) parts.push(describeSandbox(s.sandbox));
+    if (s.state !== 'none') parts.push(`${s.cells} cell${s.cells === 1 ? '' : 's'}`);
+    if (s.reason) parts.push(s.reason);
+    return parts.join('  ');
+  });
+  if (status.slots.every((s) => s.state === 'none')) {
+    lines.push('(A kernel lives as long as the command that started it: kernel exec starts one per call; the app keeps one per session.)');
+  }
+  return [`session ${status.sessionId}`, ...lines].join('\n');
 }
 
 export const kernelCommand: CliCommand = {
@@ -46,7 +62,9 @@ export const kernelCommand: CliCommand = {
     if (sessionProblem) return usageError(io, 'kernel')(sessionProblem);
     const sessionId = typeof values.session === 'string' ? values.session : 'cli';
     if (sub === 'status') {
-      io.out(JSON.stringify(core!.kernels.status(sessionId), null, 2));
+      if (rest.length) return usageError(io, 'kernel')(`status takes no arguments (got "${rest[0]}").`);
+      const status = core!.kernels.status(sessionId);
+      io.out(values.json ? JSON.stringify(status, null, 2) : statusText(status));
       return 0;
     }
     if (sub !== 'exec') {

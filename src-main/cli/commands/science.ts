@@ -9,7 +9,7 @@ import { sessionOptionProblem, usageError } from '../sessionArg';
 
 const USAGE = [
   'openai4s science <db> "<query>" [--op OPERATION] [--limit N] [--cursor C] [--filter k=v,k=v] [--session ID] [--out DIR] [--json]',
-  '       openai4s science list',
+  '       openai4s science list [--json]',
   '',
   `Databases: ${CONNECTORS.map((c) => `${c.database} (${c.operations.map((o) => o.name).join('/')})`).join(', ')}.`,
   'Prints the normalized records and the provenance of each HTTP answer (URL, retrieved_at, status, bytes, sha256).',
@@ -59,7 +59,9 @@ export const scienceCommand: CliCommand = {
   async run({ core, values, positionals, io }) {
     const science = core!.provenance.science;
     if (positionals[0] === 'list' && positionals.length === 1) {
-      io.out(JSON.stringify(science.connectors.map((c) => ({ database: c.database, label: c.label, operations: c.operations.map((o) => o.name) })), null, 2));
+      const list = science.connectors.map((c) => ({ database: c.database, label: c.label, operations: c.operations.map((o) => o.name) }));
+      const width = Math.max(...list.map((c) => c.database.length)) + 2;
+      io.out(values.json ? JSON.stringify(list, null, 2) : list.map((c) => `${c.database.padEnd(width)}${c.label} (${c.operations.join(', ')})`).join('\n'));
       return 0;
     }
     if (positionals.length !== 2) {
