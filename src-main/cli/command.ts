@@ -17,6 +17,8 @@ export interface CliCommand {
   usage: string;
   /** Options in `node:util` parseArgs form. */
   options?: Record<string, { type: 'boolean' | 'string'; short?: string }>;
+  /** Set on a command that takes no positional argument: one given is refused, not ignored. */
+  noArguments?: true;
   /** Whether the command needs the core (data dir, config); `help` does not. */
   needsCore: boolean;
   run(ctx: {

@@ -109,6 +109,9 @@ export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process
     io.out(commandHelp(command));
     return 0;
   }
+  if (command.noArguments && parsed.positionals.length > 0) {
+    return usageError(io, name)(`${name} takes no arguments (got "${parsed.positionals[0]}").`);
+  }
   let core: Core | null = null;
   try {
     if (command.needsCore) core = createCore({ env });

@@ -4,6 +4,7 @@ import type { CliCommand } from '../command';
 export const doctorCommand: CliCommand = {
   name: 'doctor',
   summary: 'Check interpreters, the kernel sandbox and provider configuration',
+  noArguments: true,
   usage: 'openai4s doctor [--json]\n\nExits 1 when no Python kernel can run here (no usable interpreter, or the sandbox is required and missing); anything else marked -- is a warning.',
   options: { json: { type: 'boolean' } },
   needsCore: true,

@@ -6,6 +6,7 @@ export const sessionsCommand: CliCommand = {
   name: 'sessions',
   summary: 'List the sessions of the ledger, newest first',
   usage: 'openai4s sessions [--json]',
+  noArguments: true,
   options: { json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, io }) {

@@ -51,4 +51,13 @@ describe('CLI listings and help', () => {
     expect(json.find((c) => c.database === 'pdb')?.operations).toContain('download');
     expect(text.out.trim().split('\n')).toHaveLength(json.length);
   });
+
+  it('sessions and doctor refuse an argument they do not take', async () => {
+    for (const name of ['sessions', 'doctor']) {
+      const r = await cli([name, 'extra']);
+      expect(r.code, name).toBe(2);
+      expect(r.err, name).toBe(`openai4s ${name}: ${name} takes no arguments (got "extra"). See openai4s ${name} --help.\n`);
+      expect(r.out, name).toBe('');
+    }
+  });
 });
