@@ -29,8 +29,11 @@ export interface InputRequest {
 /** A relative path in the job folder that is not the wrapper's bookkeeping and not the script. */
 export function jobPath(p: string, what: string, language: ComputeLanguage): string {
   const clean = normalizeLogicalPath(p);
-  if (clean === META_DIR || clean.startsWith(`${META_DIR}/`)) throw new AppError('invalid_input', `${what} "${p}" is inside ${META_DIR}/, which the job folder keeps for its own records; pick another path.`);
-  if (clean === SCRIPT_FILE[language]) throw new AppError('invalid_input', `${what} "${p}" is the job script's own name (${SCRIPT_FILE[language]}); pick another path.`);
+  // Compared without case: the staging folder may be on a case-insensitive disk (macOS,
+  // Windows), where ".OPENAI4S/exit_code" is the wrapper's own exit record.
+  const folded = clean.toLowerCase();
+  if (folded === META_DIR || folded.startsWith(`${META_DIR}/`)) throw new AppError('invalid_input', `${what} "${p}" is inside ${META_DIR}/, which the job folder keeps for its own records; pick another path.`);
+  if (folded === SCRIPT_FILE[language]) throw new AppError('invalid_input', `${what} "${p}" is the job script's own name (${SCRIPT_FILE[language]}); pick another path.`);
   return clean;
 }
 

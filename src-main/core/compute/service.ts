@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ComputeJobLogs, ComputeJobView, ComputeLanguage, ComputeResources, ComputeTargetConfig, ComputeTargetView } from '../../../src-preload/contract/compute';
 import { TERMINAL_JOB_STATES } from '../../../src-preload/contract/compute';
@@ -125,7 +126,7 @@ export class ComputeService {
     const outputs = [...new Set((input.outputs ?? []).map((o) => jobPath(o, 'Output', input.language)))];
     const resources = this.resolveResources(target, input.resources);
     const id = randomId('job_');
-    const localDir = target.host ? path.join(this.deps.dataDir, 'compute', 'jobs', id, 'stage') : path.join(target.workRoot ?? path.join(this.deps.dataDir, 'compute', 'work'), id);
+    const localDir = target.host ? path.join(this.deps.dataDir, 'compute', 'jobs', id, 'stage') : path.join(this.localWorkRoot(target), id);
     const staged = stageJobFolder({
       dir: localDir,
       sessionId: input.sessionId,
@@ -159,9 +160,16 @@ export class ComputeService {
     return this.view(id);
   }
 
+  /** A local target's work root: "~/x" and a relative root are under the home folder, as on a remote target (never under the app's working directory). */
+  private localWorkRoot(target: ComputeTargetConfig): string {
+    if (!target.workRoot) return path.join(this.deps.dataDir, 'compute', 'work');
+    return path.resolve(this.deps.processEnv.HOME ?? os.homedir(), target.workRoot.replace(/^~(\/|$)/, ''));
+  }
+
   /** Makes `<workRoot>/<id>` on the target and answers its absolute path. */
   private async remoteJobDir(transport: Transport, target: ComputeTargetConfig, id: string): Promise<string> {
-    const root = target.workRoot ?? 'openai4s-jobs';
+    // "~/scratch" is "scratch" under the remote home (quoted, a "~" would be a folder of that name).
+    const root = (target.workRoot ?? 'openai4s-jobs').replace(/^~(\/|$)/, '') || '.';
     // A relative root is under the remote home (ssh starts there).
     const r = await transport.exec(['bash', '-c', 'mkdir -p -- "$1" && cd -- "$1" && pwd', 'o4s-mkdir', `${root}/${id}`]);
     const dir = r.stdout.trim().split('\n').pop() ?? '';

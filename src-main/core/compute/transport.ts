@@ -56,7 +56,12 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, options: { ti
     const child = spawn(file, args, { env, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     if (options.stdin) options.stdin.pipe(child.stdin!);
     if (options.stdout) child.stdout!.pipe(options.stdout);
     else child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-1_000_000)));
@@ -67,7 +72,9 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, options: { ti
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+      // A hung login node or controller: said as such, not as an anonymous exit code.
+      if (timedOut) reject(new AppError('unavailable', `${file} did not answer within ${Math.ceil(timeoutMs / 1000)} s and was stopped; the target is slow or hung: try again later, or check it from a terminal.`));
+      else resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
     });
   });
 }

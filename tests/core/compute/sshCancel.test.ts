@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputeTargetConfig } from '../../../src-preload/contract/compute';
@@ -7,26 +9,37 @@ import { sshUnavailableReason, startSshServer, type SshServer } from '../../supp
 import { callTool, computeWorld, harvested, sessionWith, submitted, waitForJob } from './support';
 
 /**
- * Cancel on an SSH host against a real OpenSSH server on loopback: a job that ignores
- * TERM, and a cancel that arrives after the job already ended.
+ * An SSH host against a real OpenSSH server on loopback: cancel of a job that ignores TERM,
+ * a cancel that arrives after the job already ended, and a work root written as "~/…".
  */
 
 const skip = sshUnavailableReason();
 if (skip) console.warn(skip);
 
-describe.skipIf(skip !== null)('SSH compute cancel', () => {
+describe.skipIf(skip !== null)('SSH host jobs: cancel and work root', () => {
   let sshd: SshServer;
   let world: ReturnType<typeof computeWorld>;
+  // Under the ssh user's home (this test process's user), removed afterwards.
+  const tildeRoot = `.o4s-test-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
     sshd = await startSshServer();
     const target: ComputeTargetConfig = { name: 'gpu-box', kind: 'ssh', host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.identityFile, knownHostsFile: sshd.knownHostsFile, workRoot: `${sshd.dir}/work` };
-    world = computeWorld([target]);
+    world = computeWorld([target, { ...target, name: 'tilde-root', workRoot: `~/${tildeRoot}` }]);
   }, 60_000);
 
   afterAll(async () => {
     await world?.cleanup();
     await sshd?.stop();
+    fs.rmSync(path.join(os.homedir(), tildeRoot), { recursive: true, force: true });
+  }, 60_000);
+
+  it('a work root "~/jobs" is under the remote home, not a folder named "~"', async () => {
+    const core = world.open({ unattended: 'allow' });
+    const sessionId = sessionWith(core);
+    const job = submitted(await callTool(core, sessionId, 'compute_submit', { target: 'tilde-root', language: 'shell', script: 'echo ok > o.txt', outputs: ['o.txt'] }));
+    expect(job.remoteDir).toBe(path.join(os.homedir(), tildeRoot, job.id));
+    expect(await waitForJob(core, job.id, harvested, 'harvested')).toMatchObject({ state: 'completed', exitCode: 0 });
   }, 60_000);
 
   it('a job that ignores TERM is not reported cancelled while its processes run, and is killed after the grace period', async () => {
