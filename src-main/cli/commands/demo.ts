@@ -13,6 +13,7 @@ export function createDemoCommand(runCommandLine: RunCommandLine): CliCommand {
     name: 'demo',
     summary: 'Replay the insulin story without a key (recorded model and database answers)',
     usage: 'openai4s demo [--stream ui|text]',
+    noArguments: true,
     options: { stream: { type: 'string' } },
     needsCore: false,
     async run({ values, io, env }) {
