@@ -107,7 +107,9 @@ export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResul
     return { ...base, type: 'document', url: str(env.url), title: str(cit.title) || record.title, arxiv };
   }
   if (database === 'web_search') return options.includeSearchResults ? { ...base, type: 'web', url: str(env.url) } : null;
-  if (record.kind === 'page') return { ...base, type: 'web' };
+  // A page that declares the journal it was published in (a publisher's article page, its
+  // citation meta tags) is that article; any other page is cited as a web page.
+  if (record.kind === 'page') return { ...base, type: str(cit.journal) ? 'article' : 'web' };
   if (LITERATURE_DBS.has(database)) {
     const id = str(env.record_id);
     const preprint = database === 'arxiv' || str(env.type) === 'posted-content' || /^PPR:/.test(id);

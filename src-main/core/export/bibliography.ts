@@ -36,6 +36,8 @@ export function bibliographyEntries(records: readonly EvidenceRecord[], options:
 
 /** The fields `entry` lacks, from `other` (authors as a whole: two lists are not mixed). */
 function fillFrom(entry: BibEntry, other: BibEntry): void {
+  // A page read first (a repository's copy) is the article a database record of its DOI says it is.
+  if (entry.type === 'web' && (other.type === 'article' || other.type === 'preprint')) entry.type = other.type;
   if (!entry.names.length && other.names.length) Object.assign(entry, { names: other.names, authors: other.authors, moreAuthors: other.moreAuthors });
   if (entry.year === null) entry.year = other.year;
   for (const k of ['journal', 'journalAbbrev', 'volume', 'issue', 'pages', 'publisher', 'url', 'pmid', 'arxiv', 'journalRef'] as const) {

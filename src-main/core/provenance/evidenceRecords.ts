@@ -1,6 +1,7 @@
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import type { KernelCellResult } from '../../../src-preload/contract/kernel';
 import type { EvidenceStore, NewEvidence } from '../records/evidenceStore';
+import type { Citation } from '../science/citation';
 
 /** A cell execution as evidence (cite it in `computed` claims): what ran, where, and its output head. */
 export function recordCellEvidence(store: EvidenceStore, cell: KernelCellResult, code: string): EvidenceRecord {
@@ -43,9 +44,14 @@ export interface FetchedPage {
   contentType: string | null;
   title?: string;
   text: string;
+  /** What the page's citation meta tags declare (science/pageCitation.ts), for the bibliography. */
+  citation?: Citation;
 }
 
-/** A fetched web page as evidence (web_fetch): the bytes' hash and time, and the text head. */
+/**
+ * A fetched web page as evidence (web_fetch): the bytes' hash and time, and the text head;
+ * and the page's own citation when it declares one (the model never reads the envelope's).
+ */
 export function recordPageEvidence(store: EvidenceStore, page: FetchedPage): EvidenceRecord {
   return store.record({
     sessionId: page.sessionId,
@@ -61,6 +67,7 @@ export function recordPageEvidence(store: EvidenceStore, page: FetchedPage): Evi
       sha256: page.sha256,
       byte_length: page.byteLength,
       content_type: page.contentType,
+      ...(page.citation ? { citation: page.citation } : {}),
     },
   });
 }

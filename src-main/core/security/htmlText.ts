@@ -1,4 +1,4 @@
-import { cutNote, HTML_LIMITS, parseHtmlBounded, type HtmlElement, type HtmlLimits, type HtmlNode, type HtmlParent } from './htmlParse';
+import { cutNote, HTML_LIMITS, parseHtmlBounded, type BoundedDocument, type HtmlElement, type HtmlLimits, type HtmlNode, type HtmlParent } from './htmlParse';
 
 /**
  * HTML to readable text for the model: the title, then the visible text with paragraph
@@ -60,7 +60,11 @@ export interface ReadableText {
 }
 
 export function htmlToText(html: string, baseUrl?: string, limits: HtmlLimits = HTML_LIMITS): ReadableText {
-  const { doc, cut } = parseHtmlBounded(html, limits);
+  return readableText(parseHtmlBounded(html, limits), baseUrl);
+}
+
+/** The readable text of a page already parsed (web_fetch also reads the same parse's meta tags). */
+export function readableText({ doc, cut }: BoundedDocument, baseUrl?: string): ReadableText {
   const out: string[] = [];
   let pre = 0;
 

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { guardedFetch, type EgressOptions, type EgressResponse } from '../../security/egress';
-import { htmlToText } from '../../security/htmlText';
+import { parseHtmlBounded } from '../../security/htmlParse';
+import { readableText } from '../../security/htmlText';
+import type { Citation } from '../../science/citation';
+import { pageCitation } from '../../science/pageCitation';
 import { annotateUntrusted } from '../../security/untrusted';
 import { defineTool, reasonField, type Tool } from '../define';
 import { errorMessage } from '../../shared/errorMessage';
@@ -33,13 +36,19 @@ function decodeBody(res: EgressResponse): string {
   }
 }
 
-/** The page as text for the model: HTML made readable, JSON and text as they are, binaries described. */
-export function readablePage(res: EgressResponse): { title: string; text: string; kind: string; cut?: string | null } {
+/**
+ * The page as text for the model: HTML made readable, JSON and text as they are, binaries
+ * described. An HTML page's citation meta tags (a journal article's authors, DOI...) come
+ * back apart, for its evidence only: the model's text is the same with or without them.
+ */
+export function readablePage(res: EgressResponse): { title: string; text: string; kind: string; cut?: string | null; citation?: Citation } {
   const type = res.contentType.split(';')[0]!.trim().toLowerCase();
   const sniffHtml = /^\s*(<!doctype html|<html|<head|<body)/i.test(res.body.subarray(0, 512).toString('latin1'));
   if (type === 'text/html' || type === 'application/xhtml+xml' || (!type && sniffHtml)) {
-    const { title, text, cut } = htmlToText(decodeBody(res), res.url);
-    return { title, text, kind: 'html', cut };
+    const parsed = parseHtmlBounded(decodeBody(res));
+    const { title, text, cut } = readableText(parsed, res.url);
+    const citation = pageCitation(parsed.doc);
+    return { title, text, kind: 'html', cut, ...(citation ? { citation } : {}) };
   }
   if (type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || type === 'application/json' || type === 'application/xml' || type === '') {
     return { title: '', text: decodeBody(res), kind: type || 'text' };
@@ -59,6 +68,8 @@ export interface FetchedPageInfo {
   contentType: string | null;
   title: string;
   text: string;
+  /** The page's own citation (its Highwire / Dublin Core meta tags), when it declares one. */
+  citation?: Citation;
 }
 
 export interface WebToolsOptions {
@@ -108,6 +119,7 @@ export function webFetchTool(options: WebToolsOptions = {}): Tool {
           contentType: res.contentType || null,
           title: page.title,
           text: page.text,
+          ...(page.citation ? { citation: page.citation } : {}),
         }) ?? null;
       const head = [`URL: ${res.url}`, evidenceId ? `Evidence id: ${evidenceId}` : '', `Status: ${res.status}`, page.title ? `Title: ${page.title}` : '', res.redirects.length ? `Redirected from: ${res.redirects.join(' -> ')}` : '', res.truncated ? 'Note: the response was over the size cap and was cut.' : '', page.cut ? `Note: the page was read only in part: ${page.cut}.` : '']
         .filter(Boolean)
