@@ -141,7 +141,7 @@ export function createCore(options: CoreOptions = {}): Core {
   let closing = false;
   let closed = false;
   const refuseAfter = (done: boolean, what: string) => {
-    if (done) throw new AppError('unavailable', `The app is shutting down; ${what} is closed. Start the app again to continue.`);
+    if (done) throw new AppError('unavailable', `The app is shutting down; ${what} is closed. Start the app again to continue.`, 'shutting_down');
   };
 
   // 2. The ledger, opened (and crash-repaired) on first use, and what reads it.

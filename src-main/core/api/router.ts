@@ -1,4 +1,4 @@
-import { AppError, type Envelope, type ErrorBody } from '../../../src-preload/contract/errors';
+import { AppError, type Envelope, type ErrorBody, type ErrorCode, type ErrorReason } from '../../../src-preload/contract/errors';
 import type { RouteMap } from '../../../src-preload/contract/define';
 import type { CallerInfo, HandlersFor } from './defineHandlers';
 import { errorMessage } from '../shared/errorMessage';
@@ -17,9 +17,23 @@ export interface Router {
   readonly routeNames: readonly string[];
 }
 
-const fail = (code: ErrorBody['code'], message: string): Envelope<never> => ({
+/** The case of each code, when the thrower named no finer one (ErrorReason). */
+const CODE_REASON: Record<ErrorCode, ErrorReason> = {
+  forbidden_sender: 'forbidden_sender',
+  unknown_route: 'unknown_route',
+  invalid_input: 'invalid_input',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  revision_conflict: 'conflict',
+  not_configured: 'not_configured',
+  unavailable: 'unavailable',
+  refused: 'refused',
+  internal: 'internal',
+};
+
+const fail = (code: ErrorBody['code'], message: string, reason: ErrorReason = CODE_REASON[code]): Envelope<never> => ({
   ok: false,
-  error: { code, message },
+  error: { code, message, reason },
 });
 
 /**
@@ -53,13 +67,13 @@ export function createRouter<R extends RouteMap>(
           .slice(0, 5)
           .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
           .join('; ');
-        return fail('invalid_input', `Invalid input for ${route}: ${issues}`);
+        return fail('invalid_input', `Invalid input for ${route}: ${issues}`, 'invalid_request');
       }
       const handler = handlers[route as keyof R] as (i: unknown, c: CallerInfo) => unknown;
       const data = await handler(parsed.data, caller);
       return { ok: true as const, data };
     } catch (error) {
-      if (error instanceof AppError) return fail(error.code, error.message);
+      if (error instanceof AppError) return fail(error.code, error.message, error.reason);
       const name = typeof route === 'string' ? route : typeof route;
       try {
         options.onInternalError?.(name, error);

@@ -100,7 +100,7 @@ export class SessionRunner {
 
   /** Idempotent on mutationId: a repeat returns the same run and never runs it again. */
   submit(input: RunSubmission): RunRecord {
-    if (this.closed) throw new AppError('unavailable', 'The app is shutting down; the message was not sent.');
+    if (this.closed) throw new AppError('unavailable', 'The app is shutting down; the message was not sent.', 'shutting_down');
     if (input.supersedes) this.checkSuperseded(input.sessionId, input.supersedes);
     const result = this.deps.ledger.runs.submit(input.sessionId, input.mutationId, input.message, input.expectedRevision);
     if (!result.created) return result.run;
@@ -120,7 +120,7 @@ export class SessionRunner {
     const run = this.deps.ledger.runs.find(runId);
     if (!run || run.sessionId !== sessionId) throw new AppError('invalid_input', `No run ${runId} in session ${sessionId} to retry or edit.`);
     if (run.status === 'queued' || run.status === 'processing')
-      throw new AppError('conflict', 'That run has not finished; stop it first, then retry or edit it.');
+      throw new AppError('conflict', 'That run has not finished; stop it first, then retry or edit it.', 'run_not_finished');
   }
 
   /** Cancels the session's current run only; the next queued run then starts. */

@@ -3,6 +3,7 @@ import type {
   Envelope,
   ErrorBody,
   ErrorCode,
+  ErrorReason,
   EventTopic,
   EventTopics,
   RouteInput,
@@ -27,13 +28,15 @@ export class BridgeError extends Error implements ErrorBody {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The case main named beside its message (said in the window's language: errors/envelopeText.ts). */
+    readonly reason?: ErrorReason,
   ) {
     super(message);
     this.name = 'BridgeError';
   }
 
   toBody(): ErrorBody {
-    return { code: this.code, message: this.message };
+    return { code: this.code, message: this.message, ...(this.reason ? { reason: this.reason } : {}) };
   }
 }
 
@@ -95,10 +98,11 @@ export function createBridge(getApi: () => BridgeApi | undefined): Bridge {
         );
       }
       if (answer.ok) return answer.data as OutputOf<K>;
-      const { code, message } = answer.error;
+      const { code, message, reason } = answer.error;
       throw new BridgeError(
         code,
         typeof message === 'string' ? message : `${route} failed (${code}).`,
+        typeof reason === 'string' ? reason : undefined,
       );
     },
 

@@ -7,6 +7,7 @@ import { ReplayBanner } from './ReplayBanner';
 import { MessageView, UserBubble } from './MessageView';
 import { Icon } from './icons';
 import { useFollowScroll } from './layout/useFollowScroll';
+import { envelopeErrorText } from '../errors/envelopeText';
 
 /**
  * The open session: its messages folded from the ledger stream, queued messages as
@@ -65,7 +66,7 @@ export function Conversation() {
             <div className="alert" role="alert">
               <div>
                 <strong>{t('conv.loadFailed')}</strong>
-                <p>{conv.error?.message}</p>
+                <p>{envelopeErrorText(t, conv.error)}</p>
               </div>
               <button
                 type="button"

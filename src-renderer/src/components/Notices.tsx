@@ -1,5 +1,6 @@
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { envelopeErrorText } from '../errors/envelopeText';
 
 /** Messages pushed by main on `app.notice`. */
 export function Notices() {
@@ -15,7 +16,7 @@ export function Notices() {
           className={`notice notice-${n.level}`}
           role={n.level === 'error' ? 'alert' : 'status'}
         >
-          <span>{n.message}</span>
+          <span>{n.error ? envelopeErrorText(t, n.error) : n.message}</span>
           <button
             type="button"
             className="icon-btn"

@@ -6,6 +6,7 @@ import { SafetyCard } from './SafetyCard';
 import { AppCard, PythonCard, RCard, SandboxCard } from './SystemCards';
 import { PageHead } from './ui';
 import { Icon } from './icons';
+import { envelopeErrorText } from '../errors/envelopeText';
 
 /** The doctor report (`doctor.get`): interpreters, sandbox, data directory, providers. */
 export function SystemPanel() {
@@ -59,7 +60,7 @@ export function SystemPanel() {
               <span className="muted">{t('system.errorCode')}: </span>
               <code data-testid="doctor-error-code">{error.code}</code>
             </p>
-            <p data-testid="doctor-error-message">{error.message}</p>
+            <p data-testid="doctor-error-message">{envelopeErrorText(t, error)}</p>
           </div>
           <button {...checkAgain}>
             {t('system.retry')}

@@ -1,5 +1,6 @@
 import type { SessionStreamEvent } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import {
   conversationReducer,
   openConversation,
@@ -189,7 +190,7 @@ export const createConversationSlice =
           void get().refreshActivity(sessionId);
           return true;
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
           return false;
         }
       },
@@ -199,7 +200,7 @@ export const createConversationSlice =
         try {
           await deps.bridge.invoke('run.stop', { sessionId });
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
         }
       },
       async extendCellLimit(language, extendMs) {
@@ -208,7 +209,7 @@ export const createConversationSlice =
         try {
           return await deps.bridge.invoke('kernel.extendCellLimit', { sessionId, language, extendMs });
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
           return null;
         }
       },

@@ -1,4 +1,4 @@
-import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import type { DelegationSlice, Slice, StoreDeps } from './types';
 
 /**
@@ -17,7 +17,7 @@ export const createDelegationSlice =
       try {
         await deps.bridge.invoke('delegation.stop', { sessionId, runId });
       } catch (error) {
-        get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+        get().receiveNotice(errorNotice(error));
       }
     },
   });

@@ -1,4 +1,4 @@
-import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { createLoader, idle } from './loadable';
 import type { KernelsSlice, Slice, StoreDeps } from './types';
 
@@ -28,7 +28,7 @@ export const createKernelsSlice =
             await deps.bridge.invoke('kernel.interrupt', { sessionId, language });
           else await deps.bridge.invoke('kernel.restart', { sessionId, language });
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
         } finally {
           set((s) => {
             const { [language]: _done, ...rest } = s.kernelActions;

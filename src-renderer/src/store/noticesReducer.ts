@@ -1,8 +1,23 @@
-import type { AppNoticeEvent } from '../../../src-preload/contract';
+import type { AppNoticeEvent, ErrorBody } from '../../../src-preload/contract';
+import { toErrorBody } from '../api/bridge';
 
-/** Notices pushed by main (`app.notice`), newest last, bounded so a flood cannot grow forever. */
-export interface Notice extends AppNoticeEvent {
+/**
+ * A notice: pushed by main (`app.notice`), or a failed call of this window, which keeps the
+ * error body so the notice says its case in the window's language (errors/envelopeText.ts).
+ */
+export interface NoticeInput extends AppNoticeEvent {
+  error?: ErrorBody;
+}
+
+/** Notices, newest last, bounded so a flood cannot grow forever. */
+export interface Notice extends NoticeInput {
   id: number;
+}
+
+/** The notice of a call that failed: its message, and its body for the window's words. */
+export function errorNotice(error: unknown): NoticeInput {
+  const body = toErrorBody(error);
+  return { level: 'error', message: body.message, error: body };
 }
 
 export interface NoticesState {
@@ -11,7 +26,7 @@ export interface NoticesState {
 }
 
 export type NoticesAction =
-  { type: 'notice/received'; notice: AppNoticeEvent } | { type: 'notice/dismissed'; id: number };
+  { type: 'notice/received'; notice: NoticeInput } | { type: 'notice/dismissed'; id: number };
 
 export const MAX_NOTICES = 5;
 export const initialNoticesState: NoticesState = { items: [], nextId: 1 };
@@ -23,6 +38,7 @@ export function noticesReducer(state: NoticesState, action: NoticesAction): Noti
         id: state.nextId,
         level: action.notice.level,
         message: action.notice.message,
+        ...(action.notice.error ? { error: action.notice.error } : {}),
       };
       return { items: [...state.items, notice].slice(-MAX_NOTICES), nextId: state.nextId + 1 };
     }

@@ -1,5 +1,5 @@
 import type { ArtifactBytes, ArtifactSummary, EvidenceRecord } from '../../../src-preload/contract';
-import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { createLoader, idle } from './loadable';
 import type { PanelList, PanelsSlice, Slice, StoreDeps } from './types';
 
@@ -50,7 +50,7 @@ export const createPanelsSlice =
           // Without a file manager (a browser, a headless run) the path is the next best thing.
           if (!revealed) get().receiveNotice({ level: 'info', message: path });
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
         }
       },
       async exportBibliography(sessionId, format) {
@@ -58,7 +58,7 @@ export const createPanelsSlice =
           const { text, count } = await deps.bridge.invoke('evidence.bibliography', { sessionId, format });
           return { text, count };
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
           return null;
         }
       },
@@ -71,7 +71,7 @@ export const createPanelsSlice =
               : {},
           );
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
         }
       },
     };

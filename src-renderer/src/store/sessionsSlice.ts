@@ -1,4 +1,5 @@
 import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { translate } from '../i18n/language';
 import { initialSessionsState } from './sessionsReducer';
 import { sessionsDispatch } from './sessionsDispatch';
@@ -9,7 +10,7 @@ export const createSessionsSlice =
   (set, get) => {
     const dispatch = sessionsDispatch(set);
     const report = (error: unknown) =>
-      get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+      get().receiveNotice(errorNotice(error));
     return {
       sessions: initialSessionsState,
       async loadSessions() {

@@ -1,5 +1,6 @@
 import type { SettingsView } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { createLoader, idle } from './loadable';
 import type { Language } from '../i18n/language';
 import type { AppState, SettingsSlice, Slice, StoreDeps, ThemeChoice } from './types';
@@ -71,7 +72,7 @@ export const createSettingsSlice =
         try {
           await deps.bridge.invoke('approval.rule.revoke', { id });
         } catch (error) {
-          get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+          get().receiveNotice(errorNotice(error));
         }
         await get().loadRules();
       },

@@ -1,4 +1,5 @@
 import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { createLoader, idle } from './loadable';
 import type { Slice, SkillsSlice, StoreDeps } from './types';
 
@@ -16,7 +17,7 @@ export const createSkillsSlice =
       set((s) => ({ skill: change(s.skill) })),
     );
     const notify = (error: unknown) =>
-      get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+      get().receiveNotice(errorNotice(error));
 
     return {
       skills: idle(null),

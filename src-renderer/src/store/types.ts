@@ -9,7 +9,6 @@ import type { ProvidersSlice, RetrySlice, SendOptions } from './providersTypes';
 import type { FilesSlice } from './filesTypes';
 import type { WorkbenchSlice } from './workbenchTypes';
 import type {
-  AppNoticeEvent,
   ApprovalRule,
   ArtifactBytes,
   ArtifactSummary,
@@ -34,7 +33,7 @@ import type { ConversationState } from './conversationReducer';
 import type { DoctorState } from './doctorReducer';
 import type { ScheduleFrame } from './frameBatcher';
 import type { Loadable } from './loadable';
-import type { NoticesState } from './noticesReducer';
+import type { NoticeInput, NoticesState } from './noticesReducer';
 import type { SessionsState } from './sessionsReducer';
 
 /** What the store needs from the outside world; tests pass fakes. */
@@ -78,7 +77,7 @@ export interface SystemSlice {
 
 export interface NoticesSlice {
   notices: NoticesState;
-  receiveNotice(notice: AppNoticeEvent): void;
+  receiveNotice(notice: NoticeInput): void;
   dismissNotice(id: number): void;
 }
 

@@ -1,4 +1,4 @@
-import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { translate } from '../i18n/language';
 import type { Slice, StoreDeps } from './types';
 import type { WorkbenchSlice } from './workbenchTypes';
@@ -14,7 +14,7 @@ export const createWorkbenchSlice =
         // Too late (answered in the dialog, expired at a restart): the stream already shows the outcome.
         if (!result.delivered) get().receiveNotice({ level: 'info', message: translate(get().language, 'approval.tooLate') });
       } catch (error) {
-        get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+        get().receiveNotice(errorNotice(error));
       } finally {
         set((s) => {
           const { [requestId]: _done, ...rest } = s.approvalAnswers;

@@ -1,4 +1,5 @@
 import { toErrorBody } from '../api/bridge';
+import { errorNotice } from './noticesReducer';
 import { conversationReducer } from './conversationReducer';
 import { sessionsDispatch } from './sessionsDispatch';
 import type { Attachment, Slice, StoreDeps, WorkspaceSlice } from './types';
@@ -34,7 +35,7 @@ export const createWorkspaceSlice =
   (set, get) => {
     const sessions = sessionsDispatch(set);
     const notify = (error: unknown) =>
-      get().receiveNotice({ level: 'error', message: toErrorBody(error).message });
+      get().receiveNotice(errorNotice(error));
     const patch = (id: number, change: Partial<Attachment>) =>
       set((s) => ({
         attachments: {

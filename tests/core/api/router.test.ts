@@ -11,7 +11,7 @@ const routes = {
     z.object({ text: z.string(), times: z.number().int().positive().default(1) }).strict(),
   ),
   'thing.fail': route<never>()(
-    z.object({ kind: z.enum(['app', 'error', 'string', 'object', 'bare', 'sync']) }).strict(),
+    z.object({ kind: z.enum(['app', 'closing', 'error', 'string', 'object', 'bare', 'sync']) }).strict(),
   ),
 };
 
@@ -28,6 +28,8 @@ function makeRouter(options: Parameters<typeof createRouter>[2] = {}) {
       switch (input.kind) {
         case 'app':
           throw new AppError('not_found', 'No such thing: set a real id.');
+        case 'closing':
+          throw new AppError('unavailable', 'The app is shutting down; try again after it restarts.', 'shutting_down');
         case 'error':
           return Promise.reject(new Error('disk on fire'));
         case 'string':
@@ -95,6 +97,19 @@ describe('createRouter', () => {
     expect(answer).toMatchObject({ ok: false, error: { code: 'unknown_route' } });
   });
 
+  it('names the case beside the message: a refused request, a crash, a code’s own case, a thrower’s finer one', async () => {
+    const { router } = makeRouter();
+    const reasonOf = async (route: string, input: unknown) => {
+      const answer = await router.handle(route, input, trusted);
+      return answer.ok ? null : [answer.error.code, answer.error.reason];
+    };
+    expect(await reasonOf('echo.say', { text: 5 })).toEqual(['invalid_input', 'invalid_request']);
+    expect(await reasonOf('nope.route', {})).toEqual(['unknown_route', 'unknown_route']);
+    expect(await reasonOf('thing.fail', { kind: 'sync' })).toEqual(['internal', 'internal']);
+    expect(await reasonOf('thing.fail', { kind: 'app' })).toEqual(['not_found', 'not_found']);
+    expect(await reasonOf('thing.fail', { kind: 'closing' })).toEqual(['unavailable', 'shutting_down']);
+  });
+
   it('answers a wrong type with invalid_input naming the field', async () => {
     const { router, seen } = makeRouter();
     const answer = await router.handle('echo.say', { text: 5 }, trusted);
@@ -129,7 +144,7 @@ describe('createRouter', () => {
     const answer = await router.handle('thing.fail', { kind: 'app' }, trusted);
     expect(answer).toEqual({
       ok: false,
-      error: { code: 'not_found', message: 'No such thing: set a real id.' },
+      error: { code: 'not_found', message: 'No such thing: set a real id.', reason: 'not_found' },
     });
     // An AppError is an answer, not a crash: nothing is logged.
     expect(onInternalError).not.toHaveBeenCalled();
@@ -177,7 +192,7 @@ describe('createRouter', () => {
       const answer = await router.handle(name, { text: 'hi' }, iframe);
       expect(answer).toEqual({
         ok: false,
-        error: { code: 'forbidden_sender', message: expect.any(String) },
+        error: { code: 'forbidden_sender', message: expect.any(String), reason: 'forbidden_sender' },
       });
     }
     expect(checkSender).toHaveBeenCalledTimes(4);

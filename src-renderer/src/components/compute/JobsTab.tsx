@@ -6,6 +6,7 @@ import { formatElapsed } from '../parts/durationText';
 import { useAppStore } from '../../store/context';
 import { formatBytes } from '../parts/format';
 import '../../styles/compute.css';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** How often the open tab reloads the list while a job of the session is still open (the core polls the targets). */
 const RELOAD_MS = 3_000;
@@ -142,7 +143,7 @@ export function JobsTab() {
       <p className="muted small">{t('jobs.note')}</p>
       {jobs.status === 'error' && jobs.error ? (
         <div className="alert" role="alert">
-          {jobs.error.message}
+          {envelopeErrorText(t, jobs.error)}
         </div>
       ) : null}
       {shown.length ? (

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import '../../styles/memory.css';
 import { MemoryItem } from './MemoryItem';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /**
  * What the agent remembers for this session and for every session of the data root: the
@@ -35,7 +36,7 @@ export function MemoryTab() {
       <p className="muted small">{t('memory.note')}</p>
       {memories.status === 'error' && memories.error ? (
         <div className="alert" role="alert">
-          {memories.error.message}
+          {envelopeErrorText(t, memories.error)}
         </div>
       ) : null}
       {shown.length ? (

@@ -5,6 +5,7 @@ import { useAppStore } from '../../store/context';
 import { FailedCellBadge } from '../parts/FailedCellBadge';
 import { formatBytes } from '../parts/format';
 import { ArtifactPreview } from './ArtifactPreview';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 function ArtifactDetail({ artifact }: { artifact: ArtifactSummary }) {
   const t = useT();
@@ -69,7 +70,7 @@ export function ArtifactsTab() {
   }, [sessionId, artifacts.sessionId, load]);
   if (!sessionId) return null;
   if (artifacts.status === 'error')
-    return <p className="panel-empty error-text">{artifacts.error?.message}</p>;
+    return <p className="panel-empty error-text">{envelopeErrorText(t, artifacts.error)}</p>;
   if (artifacts.data.length === 0)
     return (
       <p className="panel-empty muted">

@@ -3,6 +3,7 @@ import type { KernelLanguage } from '../../../../src-preload/contract';
 import type { EnvironmentView } from '../../../../src-preload/contract/environments';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 const LANGUAGES: KernelLanguage[] = ['python', 'r'];
 
@@ -46,7 +47,7 @@ export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
   return (
     <div className="environment-picker" data-testid="environment-picker">
       {environments.status === 'error' && environments.sessionId === sessionId ? (
-        <p className="small error-text">{environments.error?.message}</p>
+        <p className="small error-text">{envelopeErrorText(t, environments.error)}</p>
       ) : null}
       {list
         ? LANGUAGES.map((language) => {

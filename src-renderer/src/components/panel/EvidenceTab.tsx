@@ -9,6 +9,7 @@ import { formatBytes } from '../parts/format';
 import { evidenceFacts } from './evidenceFacts';
 import { BibliographyExport } from './BibliographyExport';
 import { cellStatusText, evidenceTitle } from '../parts/evidenceText';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** The evidence ids the session's answers cite, in first-cited order. */
 function citedIds(messages: readonly UIMessage[]): string[] {
@@ -207,7 +208,7 @@ export function EvidenceTab() {
       </div>
       <BibliographyExport sessionId={conv.sessionId} />
       {evidence.status === 'error' ? (
-        <p className="panel-empty error-text">{evidence.error?.message}</p>
+        <p className="panel-empty error-text">{envelopeErrorText(t, evidence.error)}</p>
       ) : null}
       {ids.length === 0 ? (
         <p className="panel-empty muted">{t('panel.evidence.empty')}</p>

@@ -6,6 +6,7 @@ import { agentWorking, type ConversationState } from '../../store/conversationRe
 import { isDataPart } from '../parts/dataPart';
 import { sandboxGapText, slotReasonText } from '../parts/kernelText';
 import '../../styles/skills.css';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** How often the open panel asks again while nothing in the session's stream says a kernel changed. */
 export const KERNEL_POLL_MS = 5000;
@@ -117,7 +118,7 @@ export function KernelPanel({ sessionId, children }: { sessionId: string; childr
   return (
     <section className="kernel-panel" aria-label={t('kernel.title')} data-testid="kernel-panel">
       {kernels.status === 'error' ? (
-        <p className="small error-text">{kernels.error?.message}</p>
+        <p className="small error-text">{envelopeErrorText(t, kernels.error)}</p>
       ) : null}
       <ul className="kernel-list">
         {slots.map((slot) => (

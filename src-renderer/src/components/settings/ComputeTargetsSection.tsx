@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { Section } from './Section';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 const EXAMPLE = '{ "name": "hpc", "kind": "slurm", "host": "login.hpc.example.org", "user": "me", "identityFile": "/home/me/.ssh/id_ed25519", "partition": "gpu" }';
 
@@ -37,7 +38,7 @@ export function ComputeTargetsSection() {
     <Section title={t('settings.compute.title')} note={t('settings.compute.note')} testId="compute-targets">
       {targets.error ? (
         <div className="alert" role="alert">
-          {targets.error.message}
+          {envelopeErrorText(t, targets.error)}
         </div>
       ) : null}
       {targets.data.length ? (

@@ -3,6 +3,7 @@ import type { EnvironmentView } from '../../../../src-preload/contract/environme
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { Section } from './Section';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 function EnvironmentRow({ env }: { env: EnvironmentView }) {
   const t = useT();
@@ -46,7 +47,7 @@ export function EnvironmentsSection() {
     <Section title={t('settings.environments.title')} note={t('settings.environments.note')} testId="environments-section">
       {environments.status === 'error' ? (
         <div className="alert" role="alert">
-          {environments.error?.message}
+          {envelopeErrorText(t, environments.error)}
         </div>
       ) : null}
       {environments.status === 'ready' && list.length === 0 ? (

@@ -5,6 +5,7 @@ import { useAppStore } from '../../store/context';
 import type { McpChange } from '../../store/types';
 import { Section } from './Section';
 import '../../styles/mcp.css';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 const ACTIONS: readonly McpPolicyAction[] = ['allow', 'ask', 'deny'];
 const STATE_TONE: Record<McpServerView['state'], string> = { ready: 'ok', starting: 'warn', stopped: 'muted', crashed: 'bad', failed: 'bad' };
@@ -104,7 +105,7 @@ export function McpServersSection() {
   const view = mcp.data;
   return (
     <Section title={t('settings.mcp.title')} note={t('settings.mcp.note')} testId="settings-mcp">
-      {mcp.error ? <p className="error-text small">{mcp.error.message}</p> : null}
+      {mcp.error ? <p className="error-text small">{envelopeErrorText(t, mcp.error)}</p> : null}
       {view?.errors.map((e) => (
         <p key={e} className="error-text small">
           {e}

@@ -1,6 +1,7 @@
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { Section } from './Section';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** The approval rules decided "always", each revocable. */
 export function RulesSection() {
@@ -9,7 +10,7 @@ export function RulesSection() {
   const revoke = useAppStore((s) => s.revokeRule);
   return (
     <Section title={t('settings.rules.title')} note={t('settings.rules.note')} testId="settings-rules">
-      {rules.status === 'error' ? <p className="error-text small">{rules.error?.message}</p> : null}
+      {rules.status === 'error' ? <p className="error-text small">{envelopeErrorText(t, rules.error)}</p> : null}
       {rules.data.length === 0 && rules.status === 'ready' ? (
         <p className="muted small">{t('settings.rules.empty')}</p>
       ) : null}

@@ -14,6 +14,7 @@ import { SkillFoldersSection } from './SkillFoldersSection';
 import { McpServersSection } from './McpServersSection';
 import { ComputeTargetsSection } from './ComputeTargetsSection';
 import type { SaveSettings } from './saveSettings';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** Providers and keys, defaults, sandbox, approval rules, language, theme, data directory. */
 export function SettingsPanel() {
@@ -44,7 +45,7 @@ export function SettingsPanel() {
       <PageHead id="settings-title" title={t('settings.title')} subtitle={t('settings.subtitle')} />
       {loadError ? (
         <div className="alert" role="alert">
-          {loadError.message}
+          {envelopeErrorText(t, loadError)}
         </div>
       ) : null}
       {saveError ? (

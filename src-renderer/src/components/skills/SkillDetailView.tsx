@@ -4,6 +4,7 @@ import { Markdown } from '../parts/Markdown';
 import { SkillRequires } from './SkillRequires';
 import { SkillReadinessLine } from './SkillReadinessLine';
 import { SourceBadge } from './SourceBadge';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** The selected skill: its SKILL.md rendered, what it requires, its files and its folder. */
 export function SkillDetailView() {
@@ -14,7 +15,7 @@ export function SkillDetailView() {
   if (skill.status === 'error')
     return (
       <p className="error-text" role="alert">
-        {skill.error?.message}
+        {envelopeErrorText(t, skill.error)}
       </p>
     );
   const detail = skill.data;

@@ -7,6 +7,7 @@ import { SkillDetailView } from './SkillDetailView';
 import { SkillList } from './SkillList';
 import { SkillProblems } from './SkillProblems';
 import '../../styles/skills.css';
+import { envelopeErrorText } from '../../errors/envelopeText';
 
 /** The Skills page: every skill with its source and switch, its SKILL.md, "new skill", and what could not be read. */
 export function SkillsPage() {
@@ -41,7 +42,7 @@ export function SkillsPage() {
       />
       {catalog.error ? (
         <div className="alert" role="alert">
-          {catalog.error.message}
+          {envelopeErrorText(t, catalog.error)}
         </div>
       ) : null}
       {creating && catalog.data ? (

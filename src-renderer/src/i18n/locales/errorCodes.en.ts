@@ -19,4 +19,17 @@ export const errorCodesEn = {
   'toolError.interrupted': 'The app stopped during this call; its effect is unknown and it was not run again.',
   'toolError.answer_not_accepted': 'The answer was not accepted; the model was told what to fix.',
   'toolError.failed': '{tool} failed.',
+  // English windows show main's own message; other languages head it with the case.
+  'envelope.invalid_request': '{message}',
+  'envelope.unknown_route': '{message}',
+  'envelope.forbidden_sender': '{message}',
+  'envelope.internal': '{message}',
+  'envelope.invalid_input': '{message}',
+  'envelope.not_found': '{message}',
+  'envelope.conflict': '{message}',
+  'envelope.refused': '{message}',
+  'envelope.unavailable': '{message}',
+  'envelope.not_configured': '{message}',
+  'envelope.shutting_down': 'The app is shutting down; start it again to continue.',
+  'envelope.run_not_finished': 'That run has not finished; stop it first, then retry or edit it.',
 } as const;
