@@ -186,6 +186,67 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
   .oai$send(list(type = "display", id = id, data = data))
 }
 
+# Warnings. R prints a top-level call's deferred warnings when the call returns to the
+# prompt; a cell's code never returns to a prompt (the worker's loop runs it), so without
+# this every warning was lost (glm's "fitted probabilities numerically 0 or 1", chisq.test's
+# "approximation may be incorrect"). They are said on stderr after each top-level
+# expression, in R's words, and warnings() lists them; options(warn) is followed (negative:
+# none, 1: at once, 2: R makes them errors).
+.oai$warned <- list()
+.oai$warned_n <- 0L
+
+.oai$collect_warning <- function(w) {
+  level <- suppressWarnings(as.integer(getOption("warn", 0L)))
+  if (length(level) != 1L || is.na(level)) level <- 0L
+  if (level >= 2L) return(invisible())
+  if (level >= 1L) cat("Warning: ", .oai$warning_line(w), "\n", sep = "", file = stderr())
+  else if (level == 0L) {
+    .oai$warned_n <- .oai$warned_n + 1L
+    if (.oai$warned_n <= 50L) .oai$warned[[.oai$warned_n]] <- w
+  }
+  invokeRestart("muffleWarning")
+}
+
+# A warning's call, or NULL for the cell's own top level (the worker's eval is not the user's code).
+.oai$warning_call <- function(w) {
+  call <- conditionCall(w)
+  if (is.null(call) || startsWith(paste(deparse(call, nlines = 1L), collapse = " "), "eval(exprs[[i]]")) NULL else call
+}
+
+.oai$warning_line <- function(w) {
+  call <- .oai$warning_call(w)
+  if (is.null(call)) conditionMessage(w) else paste0("In ", paste(deparse(call, nlines = 1L), collapse = " "), " : ", conditionMessage(w))
+}
+
+.oai$flush_warnings <- function() {
+  n <- .oai$warned_n
+  if (n == 0L) return(invisible())
+  kept <- .oai$warned
+  .oai$warned <- list()
+  .oai$warned_n <- 0L
+  last <- lapply(kept, .oai$warning_call)
+  names(last) <- vapply(kept, conditionMessage, "")
+  .oai$last_warning <- last
+  text <- if (n == 1L) {
+    paste0("Warning message:\n", .oai$warning_line(kept[[1L]]))
+  } else if (n <= 10L) {
+    paste0("Warning messages:\n", paste0(seq_len(n), ": ", vapply(kept, .oai$warning_line, ""), collapse = "\n"))
+  } else if (n <= 50L) {
+    sprintf("There were %d warnings (use warnings() to see them)", n)
+  } else {
+    "There were 50 or more warnings (use warnings() to see the first 50)"
+  }
+  cat(text, "\n", sep = "", file = stderr())
+}
+
+# R's warnings() reads base's last.warning, which only R's prompt may set: this one, on the
+# search path before base, lists the warnings kept above.
+warnings <- function(...) {
+  last <- .oai$last_warning
+  if (is.null(last)) last <- structure(list(), names = character())
+  structure(last, dots = list(...), class = "warnings")
+}
+
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
@@ -206,8 +267,11 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
     refs <- attr(exprs, "srcref")
     for (i in seq_along(exprs)) {
       line <- if (!is.null(refs)) refs[[i]][1] else NA_integer_
-      value <- withVisible(eval(exprs[[i]], globalenv()))
-      if (value$visible) .oai$show_value(id, value$value)
+      withCallingHandlers({
+        value <- withVisible(eval(exprs[[i]], globalenv()))
+        if (value$visible) .oai$show_value(id, value$value)
+      }, warning = .oai$collect_warning)
+      .oai$flush_warnings()
     }
   }, error = function(e) {
     if (inherits(e, "HostError")) ename <- "HostError" else ename <- class(e)[1]
@@ -228,6 +292,7 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
       traceback = sprintf("Interrupted (%s, line %s)\n", fname, ifelse(is.na(line), "?", line)),
       line = if (is.na(line)) NULL else line)
   })
+  .oai$flush_warnings()  # those of the expression that failed (R's "In addition: ...")
   # The page on screen when the cell ended is finished too (if the cell left the device open).
   if (.oai$plot_dev %in% dev.list()) {
     dev.set(.oai$plot_dev)
@@ -267,7 +332,7 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
 # host_call away nor end the kernel. Its functions look names up there first.
 local({
   api <- attach(NULL, name = "openai4s")
-  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar")
+  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings")
   for (name in move) {
     value <- get(name, envir = globalenv())
     if (is.function(value)) environment(value) <- api

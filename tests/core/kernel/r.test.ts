@@ -72,4 +72,25 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     const after = await sup.execute('r1', 'r', 'cat(x)');
     expect(after.stdout).toBe('42');
   });
+
+  it('says a cell’s warnings on stderr in R’s words after each expression, lists them in warnings(), and follows options(warn)', async () => {
+    const one = await sup.execute('rwarn', 'r', 'f <- function() { warning("inside f"); 2 }\nf()');
+    expect(one.stdout).toBe('[1] 2\n');
+    expect(one.stderr).toBe('Warning message:\nIn f() : inside f\n');
+    const test = await sup.execute('rwarn', 'r', 'chisq.test(matrix(c(1, 2, 3, 4), 2))$p.value > 0');
+    expect(test.stderr).toBe('Warning message:\nIn chisq.test(matrix(c(1, 2, 3, 4), 2)) : Chi-squared approximation may be incorrect\n');
+    const several = await sup.execute('rwarn', 'r', 'for (i in 1:3) warning(paste("w", i))');
+    expect(several.stderr).toBe('Warning messages:\n1: w 1\n2: w 2\n3: w 3\n');
+    const many = await sup.execute('rwarn', 'r', 'for (i in 1:60) warning(paste("w", i))\nlength(warnings())');
+    expect(many.stderr).toBe('There were 50 or more warnings (use warnings() to see the first 50)\n');
+    expect(many.stdout).toBe('[1] 50\n');
+    const failed = await sup.execute('rwarn', 'r', 'warning("before")\nstop("boom")');
+    expect(failed.error?.evalue).toBe('boom');
+    expect(failed.stderr).toBe('Warning message:\nbefore\n');
+    const quiet = await sup.execute('rwarn', 'r', 'suppressWarnings(as.integer("x"))\noptions(warn = -1); warning("hidden")\noptions(warn = 1); warning("now"); cat("after\\n")');
+    expect(quiet.stderr).toBe('Warning: now\n');
+    expect(quiet.stdout).toBe('[1] NA\nafter\n');
+    const strict = await sup.execute('rwarn', 'r', 'options(warn = 2)\nf()');
+    expect(strict.error?.evalue).toBe('(converted from warning) inside f');
+  });
 });
