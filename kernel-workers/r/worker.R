@@ -247,6 +247,15 @@ warnings <- function(...) {
   structure(last, dots = list(...), class = "warnings")
 }
 
+# q() at the end of a pasted script ended the kernel and every variable with it; a cell's
+# sys.exit() in Python is an error and the kernel stays. So is q() here.
+quit <- function(...) {
+  stop(structure(class = c("quitRefused", "error", "condition"), list(
+    message = "q() is not run in a cell: the kernel and its variables stay (restart the kernel to start afresh)",
+    call = NULL)))
+}
+q <- quit
+
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
@@ -332,7 +341,7 @@ warnings <- function(...) {
 # host_call away nor end the kernel. Its functions look names up there first.
 local({
   api <- attach(NULL, name = "openai4s")
-  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings")
+  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings", "quit", "q")
   for (name in move) {
     value <- get(name, envir = globalenv())
     if (is.function(value)) environment(value) <- api
@@ -357,4 +366,4 @@ local(repeat {
   if (identical(frame$type, "execute")) .oai$execute(frame)
   if (identical(frame$type, "warmup")) .oai$send(list(type = "warm", modules = list(), ms = 0))
 })
-quit(save = "no", status = 0)
+base::quit(save = "no", status = 0)

@@ -93,4 +93,17 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     const strict = await sup.execute('rwarn', 'r', 'options(warn = 2)\nf()');
     expect(strict.error?.evalue).toBe('(converted from warning) inside f');
   });
+
+  it('refuses q() in a cell with an error, keeping the kernel and its variables (a pasted script’s last line ended the kernel)', async () => {
+    const before = await sup.execute('rquit', 'r', 'kept <- 5');
+    const r = await sup.execute('rquit', 'r', 'cat("bye\\n"); q(save = "no")');
+    expect(r.died).toBeUndefined();
+    expect(r.stdout).toBe('bye\n');
+    expect(r.error).toMatchObject({ ename: 'quitRefused', evalue: 'q() is not run in a cell: the kernel and its variables stay (restart the kernel to start afresh)' });
+    const after = await sup.execute('rquit', 'r', 'quit(); 1', {});
+    expect(after.error?.ename).toBe('quitRefused');
+    const still = await sup.execute('rquit', 'r', 'kept');
+    expect(still.generation).toBe(before.generation);
+    expect(still.stdout).toBe('[1] 5\n');
+  });
 });
