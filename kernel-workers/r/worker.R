@@ -360,10 +360,14 @@ local({
 .oai$send(list(type = "ready", pid = Sys.getpid(), language = "r",
   version = paste(R.version$major, R.version$minor, sep = ".")))
 # In a local scope: the loop's `frame` is not a variable of the cells' global environment.
-local(repeat {
-  frame <- tryCatch(.oai$read_frame(), interrupt = function(e) list(type = "idle-interrupt"))
-  if (identical(frame$type, "shutdown")) break
-  if (identical(frame$type, "execute")) .oai$execute(frame)
-  if (identical(frame$type, "warmup")) .oai$send(list(type = "warm", modules = list(), ms = 0))
+# It is the file's last expression: R's debugger (browser(), debug()) reads its commands
+# from the script being run, and found the lines after the loop there (it ran the quit).
+local({
+  repeat {
+    frame <- tryCatch(.oai$read_frame(), interrupt = function(e) list(type = "idle-interrupt"))
+    if (identical(frame$type, "shutdown")) break
+    if (identical(frame$type, "execute")) .oai$execute(frame)
+    if (identical(frame$type, "warmup")) .oai$send(list(type = "warm", modules = list(), ms = 0))
+  }
+  base::quit(save = "no", status = 0)
 })
-base::quit(save = "no", status = 0)

@@ -106,4 +106,12 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     expect(still.generation).toBe(before.generation);
     expect(still.stdout).toBe('[1] 5\n');
   });
+
+  it('lets browser() in a cell go on without reading the worker’s own script (it ran the worker’s quit line)', async () => {
+    const r = await sup.execute('rbrowser', 'r', 'browser(); cat("after\\n")');
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toMatch(/after\n$/);
+    expect(r.stderr).toBe('');
+    expect((await sup.execute('rbrowser', 'r', 'cat("alive\\n")')).generation).toBe(r.generation);
+  });
 });
