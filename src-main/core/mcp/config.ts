@@ -40,7 +40,10 @@ const stdioSchema = z
 const httpSchema = z
   .object({
     type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
-    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) address' }),
+    url: z
+      .url({ protocol: /^https?$/, error: 'url must be an http(s) address' })
+      // fetch refuses a url with a user or password in it (and the app would print it): they go in headers.
+      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'url must not hold a user or password; give them in "headers", e.g. "Authorization": "Basic <base64 of user:password>"'),
     headers: stringMap.default({}),
     disabled: z.boolean().optional(),
   })

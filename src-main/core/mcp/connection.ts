@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { PaginatedResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorMessage } from '../shared/errorMessage';
-import { registerSecrets } from '../security/secrets';
+import { registerSecrets, scrubSecrets } from '../security/secrets';
 import { annotateUntrusted } from '../security/untrusted';
 import { APP_VERSION } from '../config/version';
 import type { McpServerState } from '../../../src-preload/contract/mcp';
@@ -14,6 +14,8 @@ import { boundTools, MCP_TOOL_LIMITS, parseListedTools } from './toolLimits';
 import { installLineBuffer } from './lineBuffer';
 import { boundedFetch, isTooLarge, MCP_MESSAGE_LIMIT } from './boundedFetch';
 import { httpLoss, McpSessionGone } from './httpSession';
+import { configSecrets, publicEndpoint } from './configSecrets';
+import { startProblem } from './startProblem';
 
 /** The states Settings and `openai4s mcp servers` show (the contract's). */
 export type ConnectionState = McpServerState;
@@ -26,7 +28,6 @@ const CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL = 2_000;
 /** A list-changed notification is acted on at most this often. */
 const RELIST_MS = 1_000;
-const SECRET_NAME = /key|token|secret|password|passwd|auth|credential/i;
 /** A tools/list page with its entries unchecked (see listFrom). */
 const LIST_PAGE = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
 
@@ -68,22 +69,26 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly onToolsChanged: () => void,
   ) {
-    // Header values and key-like env values are credentials: scrubbed from anything the app writes out.
-    registerSecrets(config.transport === 'http' ? Object.values(config.headers) : Object.entries(config.env).filter(([k]) => SECRET_NAME.test(k)).map(([, v]) => v));
+    // Header values, key-like env values, and keys in the url or on the command line: scrubbed from anything the app writes out.
+    registerSecrets(configSecrets(config));
   }
 
   /**
    * Records why the server is down. Its stderr says why, but it is the server's text: the
    * user sees it as it is, the model only inside an untrusted-data block.
    */
-  private fail(what: string): void {
-    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
+  private fail(failure: string): void {
+    // An error may quote the url or command line (a fetch error does), and a server may print its key on stderr.
+    const secrets = configSecrets(this.config);
+    const what = scrubSecrets(failure, secrets);
+    const tail = scrubSecrets(this.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500), secrets);
     this.lastError = tail ? `${what} (its last output: ${tail})` : what;
     this.lastErrorForModel = tail ? `${what}; its last output, as data:\n${annotateUntrusted(`stderr of MCP server ${this.config.name}`, tail).text}\n` : what;
   }
 
+  /** What messages (to the model, the ledger) name the server by: no arguments, no url query (see configSecrets.ts). */
   private describe(): string {
-    return this.config.transport === 'stdio' ? `${this.config.command} ${this.config.args.join(' ')}`.trim() : this.config.url;
+    return publicEndpoint(this.config);
   }
 
   private transport(): Transport {
@@ -144,9 +149,9 @@ export class McpConnection {
     } catch (error) {
       this.state = 'failed';
       this.crashes.push(Date.now());
-      this.fail(`could not start (${errorMessage(error)})`);
+      this.fail(`could not start: ${startProblem(this.config, error, START_TIMEOUT_MS)}`);
       await client.close().catch(() => undefined);
-      throw new Error(`MCP server "${this.config.name}" could not start: check its command or url (${this.describe()}). ${this.lastErrorForModel}`);
+      throw new Error(`MCP server "${this.config.name}" (Settings → MCP servers, or mcp.json in the data root) ${this.lastErrorForModel}`);
     } finally {
       this.startingClient = null;
     }

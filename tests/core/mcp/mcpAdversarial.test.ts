@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { boundTools } from '../../../src-main/core/mcp/toolLimits';
 import { startStatefulHttpServer } from '../../support/mcp/statefulHttpServer';
+import { scrubSecrets } from '../../../src-main/core/security/secrets';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 // Adversarial MCP servers (tests/support/mcp/adversarialServer.mjs over stdio, a stateful
 // Streamable HTTP server on 127.0.0.1) against the client: what a hostile or careless server
@@ -113,7 +116,7 @@ describe('a Streamable HTTP server that forgets the session or restarts', () => 
     await new Promise((resolve) => setTimeout(resolve, 300));
     const down = await call(c, session.id, 'mcp_remote_where', {});
     expect(down.status).toBe('error');
-    expect(down.text).toMatch(/MCP server "remote" (could not be reached during the call to where \(.+\), so whether it ran there is unknown; the app connects again on the next call|could not start: check its command or url)/);
+    expect(down.text).toMatch(/MCP server "remote" (could not be reached during the call to where \(.+\), so whether it ran there is unknown; the app connects again on the next call|\(Settings → MCP servers, or mcp\.json in the data root\) could not start: nothing answers at http:\/\/127\.0\.0\.1:\d+\/mcp \(ECONNREFUSED\): check the url and that the server is running)/);
     expect(down.text).not.toContain('refused the call');
     const second = await startStatefulHttpServer(2, first.port);
     closers.push(second.close);
@@ -137,5 +140,72 @@ describe('a tool whose definition is not valid MCP', () => {
     const r = await call(c, session.id, 'mcp_schema_plain', {});
     expect(r.status).toBe('ok');
     expect(r.text).toContain('plain answered');
+  }, SPAWN);
+});
+
+describe('an entry that cannot start says what is wrong and what to change, in one line', () => {
+  async function plainHttp(status: number): Promise<string> {
+    const server = http.createServer((_req, res) => res.writeHead(status).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  }
+
+  it('a missing command, a closed port, a 401 and a 404 each name the fix', async () => {
+    const closed = await plainHttp(200);
+    await closers.pop()!();
+    const mcpServers = {
+      missing: { command: 'no-such-mcp-command-xyz', args: ['--flag'] },
+      closed: { url: closed },
+      locked: { url: await plainHttp(401) },
+      nowhere: { url: await plainHttp(404) },
+    };
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers }));
+    const c = open();
+    const session = c.ledger.createSession('start');
+    await c.mcp.discover(Infinity);
+    const errors = Object.fromEntries(c.mcp.status().servers.map((s) => [s.name, s.error]));
+    expect(errors).toEqual({
+      missing: 'could not start: the command "no-such-mcp-command-xyz" was not found: install it, or give its full path as "command"',
+      closed: expect.stringMatching(/^could not start: nothing answers at http:\/\/127\.0\.0\.1:\d+\/mcp \(ECONNREFUSED\): check the url and that the server is running$/),
+      locked: expect.stringMatching(/^could not start: http:\/\/127\.0\.0\.1:\d+\/mcp refused the app \(HTTP 401\): check the credentials in the entry’s "headers"/),
+      nowhere: expect.stringMatching(/^could not start: http:\/\/127\.0\.0\.1:\d+\/mcp has no MCP endpoint \(HTTP 404\): check the url’s path \(often \/mcp\)$/),
+    });
+    for (const e of Object.values(errors)) expect(e).not.toContain('\n');
+    // What a call (and so the model and the ledger) reads says the same, and where the entry is.
+    await c.mcp.connect('missing');
+    const r = await call(c, session.id, 'mcp_call', { server: 'missing', tool: 'x' });
+    expect(r.text).toContain('MCP server "missing" (Settings → MCP servers, or mcp.json in the data root) could not start: the command "no-such-mcp-command-xyz" was not found');
+  }, SPAWN);
+});
+
+describe('keys in an entry’s url or command line stay out of messages, the ledger and logs', () => {
+  it('a url with a user and password is refused with where to put them', () => {
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { remote: { url: 'http://user:hunter2pass99@127.0.0.1:1/mcp' } } }));
+    const c = open();
+    expect(c.mcp.status().servers).toEqual([]);
+    expect(c.mcp.status().errors).toEqual([expect.stringMatching(/MCP server "remote": url: url must not hold a user or password; give them in "headers", e\.g\. "Authorization": "Basic <base64 of user:password>"$/)]);
+  });
+
+  it('a url query key, a --token argument and a KEY=VALUE argument are scrubbed, and the model’s message names only the command or the url’s path', async () => {
+    const mcpServers = {
+      remote: { url: 'http://127.0.0.1:1/mcp?api_key=QUERYSECRET123&region=eu' },
+      local: { command: 'no-such-mcp-command-xyz', args: ['--token', 'ARGSECRET4567', 'ZOTERO_KEY=KVSECRET890', '--verbose'] },
+    };
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers }));
+    const c = open();
+    const session = c.ledger.createSession('keys');
+    await c.mcp.discover(Infinity);
+    const texts: string[] = [];
+    for (const server of ['remote', 'local']) {
+      await c.mcp.connect(server);
+      texts.push((await call(c, session.id, 'mcp_call', { server, tool: 'x' })).text);
+    }
+    for (const secret of ['QUERYSECRET123', 'ARGSECRET4567', 'KVSECRET890']) {
+      expect(texts.join('\n')).not.toContain(secret);
+      expect(scrubSecrets(`seen: ${secret}`)).toBe('seen: [redacted]');
+    }
+    expect(texts[0]).toContain('http://127.0.0.1:1/mcp');
+    expect(scrubSecrets('region eu')).toBe('region eu');
   }, SPAWN);
 });
