@@ -62,10 +62,12 @@ function metaValues(doc: HtmlDocument): { values: Map<string, string[]>; counts:
         if ((a.name === 'name' || a.name === 'property') && !key) key = keyOf(a.value);
         else if (a.name === 'content') content = a.value;
       }
-      if (key && content !== null && (key.startsWith('citation_') || key.startsWith('dc.') || key === 'og:title')) {
+      const value = content?.slice(0, MAX_VALUE).replace(/\s+/g, ' ').trim();
+      // An empty tag is no value (and no author to count: "and others" would follow).
+      if (key && value && (key.startsWith('citation_') || key.startsWith('dc.') || key === 'og:title')) {
         counts.set(key, (counts.get(key) ?? 0) + 1);
         const list = values.get(key) ?? [];
-        if (list.length < MAX_REPEATS) list.push(content.slice(0, MAX_VALUE).replace(/\s+/g, ' ').trim());
+        if (list.length < MAX_REPEATS) list.push(value);
         values.set(key, list);
       }
       continue;
@@ -80,16 +82,16 @@ export function pageCitation(doc: HtmlDocument): Citation | undefined {
   const { values, counts } = metaValues(doc);
   const first = (...keys: string[]) => {
     for (const k of keys) {
-      const v = values.get(k)?.find(Boolean);
+      const v = values.get(k)?.[0];
       if (v) return v;
     }
     return '';
   };
   // Highwire authors when the page gives them (one tag each, in order; old pages list them in one
   // `citation_authors` tag), else Dublin Core's creators.
-  const listed = (values.get('citation_author') ?? []).filter(Boolean);
+  const listed = values.get('citation_author') ?? [];
   const joined = listed.length ? [] : first('citation_authors').split(';').filter((s) => s.trim());
-  const creators = listed.length || joined.length ? [] : (values.get('dc.creator') ?? []).filter(Boolean);
+  const creators = listed.length || joined.length ? [] : (values.get('dc.creator') ?? []);
   const names = listed.length ? listed : joined.length ? joined : creators;
   const total = listed.length ? (counts.get('citation_author') ?? 0) : joined.length ? joined.length : (counts.get('dc.creator') ?? 0);
   const kept = authorsField(names.slice(0, MAX_CITATION_AUTHORS).map(pageAuthor));

@@ -69,6 +69,11 @@ describe('citation meta tags as pages write them', () => {
     expect(c).toEqual({ authors: [{ family: 'Lee', given: 'Ann' }], year: 2021 });
   });
 
+  it('skips empty tags: an empty author is not counted (no "and others"), an empty title does not hide the DC one', () => {
+    const c = citationOf(head('<meta name="citation_title" content=" "><meta name="dc.title" content="DC title"><meta name="citation_author" content="Ann Lee"><meta name="citation_author" content=""><meta name="citation_author">'));
+    expect(c).toEqual({ title: 'DC title', authors: [{ family: 'Lee', given: 'Ann' }] });
+  });
+
   it('og:title titles a citation the other tags start, and alone makes none', () => {
     expect(citationOf(head('<meta property="og:title" content="Blog post"><meta name="description" content="d">'))).toBeUndefined();
     expect(citationOf(head('<meta property="og:title" content="The Paper"><meta name="citation_doi" content="10.1000/xyz">'))).toEqual({ title: 'The Paper', doi: '10.1000/xyz' });
