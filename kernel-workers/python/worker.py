@@ -810,6 +810,51 @@ def _end_forked_child(exc):
     os._exit(code)
 
 
+# Code pasted from a Jupyter notebook: `%matplotlib inline` is dropped (figures are saved
+# after every cell anyway); another IPython magic or a shell escape is a SyntaxError that
+# says what to write instead, not a bare "invalid syntax".
+_MAGIC_HINTS = (
+    (("%pip", "!pip", "%conda", "!conda"), "is an IPython command, not Python: install packages into an environment (the Environments panel, or openai4s env create)"),
+    (("!",), "is an IPython shell escape, not Python: use subprocess.run(command, shell=True)"),
+    (("%",), "is an IPython magic, not Python: this kernel runs plain Python"),
+)
+
+
+def _parse_cell(code, filename):
+    lines = None
+    while True:
+        try:
+            # ast.parse, without importing ast's Python half (see the imports above).
+            return compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
+        except SyntaxError as exc:
+            lines = lines or code.splitlines(True)
+            if exc.filename != filename or not exc.lineno or exc.lineno > len(lines):
+                raise
+            text = lines[exc.lineno - 1].strip()
+            if not text.startswith("%matplotlib"):
+                for prefixes, hint in _MAGIC_HINTS:
+                    if text.startswith(prefixes):
+                        word = text[:40] if text.startswith("!") else text.split(None, 1)[0]
+                        raise SyntaxError("%s %s" % (word, hint), (filename, exc.lineno, 1, lines[exc.lineno - 1])) from None
+                raise
+            # Only the line the parser refused: the same text inside a string stays.
+            lines[exc.lineno - 1] = "\n"
+            code = "".join(lines)
+
+
+def _display(*objs, **_options):
+    """IPython's display(): each object shown as a cell's value is (notebook code calls it in loops)."""
+    cell_id = _state.get("cell")
+    if cell_id is None:
+        return
+    for value in objs:
+        _display_value(cell_id, value)
+
+
+if not hasattr(sys.modules["builtins"], "display"):
+    sys.modules["builtins"].display = _display  # a builtin, as in a notebook: imported modules see it too
+
+
 def execute(frame):
     cell_id = frame.get("id")
     code = frame.get("code", "")
@@ -825,8 +870,7 @@ def execute(frame):
             # before the cell was running.
             if _take_interrupt():
                 raise KeyboardInterrupt()
-            # ast.parse, without importing ast's Python half (see the imports above).
-            tree = compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
+            tree = _parse_cell(code, filename)
             last = None
             if tree.body and isinstance(tree.body[-1], _ast.Expr):
                 last = _ast.Expression(tree.body.pop().value)

@@ -1,0 +1,39 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeSupervisor } from './helpers';
+
+// Code pasted from a Jupyter notebook: what IPython gives beyond Python is either done
+// (display(), %matplotlib inline) or refused with what to write instead.
+const { sup } = makeSupervisor();
+afterAll(() => sup.close());
+
+describe('notebook code in the Python kernel', () => {
+  it('drops %matplotlib lines (figures are saved anyway) and keeps one inside a string', async () => {
+    const r = await sup.execute('nb', 'python', '%matplotlib inline\nimport matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\ns = """\n%matplotlib inline\n"""\nprint(repr(s))');
+    expect(r.error).toBeUndefined();
+    expect(r.stdout).toBe("'\\n%matplotlib inline\\n'\n");
+    expect(r.displays.some((d) => d.path)).toBe(true);
+  });
+
+  it('says what to write instead of another magic, a shell escape or %pip, at its line', async () => {
+    const cases: [string, number, string][] = [
+      ['x = 1\n%timeit x + 1', 2, '%timeit is an IPython magic, not Python: this kernel runs plain Python'],
+      ['!ls -la', 1, '!ls -la is an IPython shell escape, not Python: use subprocess.run(command, shell=True)'],
+      ['%pip install numpy', 1, '%pip is an IPython command, not Python: install packages into an environment (the Environments panel, or openai4s env create)'],
+    ];
+    for (const [code, line, message] of cases) {
+      const r = await sup.execute('nb', 'python', code);
+      expect(r.error?.ename, code).toBe('SyntaxError');
+      expect(r.error?.line, code).toBe(line);
+      expect(r.error?.traceback, code).toContain(`SyntaxError: ${message}\n`);
+    }
+    const plain = await sup.execute('nb', 'python', 'x = 1 +');
+    expect(plain.error?.traceback).toContain('SyntaxError: invalid syntax');
+  });
+
+  it('has IPython’s display(): each object is shown as a cell’s value is, tables included', async () => {
+    const r = await sup.execute('nb', 'python', 'import pandas as pd\nfor i in range(2):\n    display(pd.DataFrame({"a": [i]}))\ndisplay("x", 3)');
+    expect(r.error).toBeUndefined();
+    expect(r.displays.map((d) => d.data['text/plain'])).toEqual(['   a\n0  0', '   a\n0  1', "'x'", '3']);
+    expect(r.displays[0]!.data['application/vnd.openai4s.table+json']).toBeDefined();
+  });
+});
