@@ -10,7 +10,7 @@ import { annotateUntrusted } from '../security/untrusted';
 import { APP_VERSION } from '../config/version';
 import type { McpServerState } from '../../../src-preload/contract/mcp';
 import type { McpServerConfig } from './config';
-import { boundTools, MCP_TOOL_LIMITS, parseListedTools } from './toolLimits';
+import { boundTools, depthOf, MCP_TOOL_LIMITS, parseListedTools } from './toolLimits';
 import { installLineBuffer } from './lineBuffer';
 import { boundedFetch, isTooLarge, MCP_MESSAGE_LIMIT } from './boundedFetch';
 import { httpLoss, McpSessionGone } from './httpSession';
@@ -28,6 +28,8 @@ const CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL = 2_000;
 /** A list-changed notification is acted on at most this often. */
 const RELIST_MS = 1_000;
+class ResultTooDeep extends Error {}
+
 /** A tools/list page with its entries unchecked (see listFrom). */
 const LIST_PAGE = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
 
@@ -220,8 +222,13 @@ export class McpConnection {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const client = await this.connect();
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS })) as CallToolResult;
+      const result = (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS })) as CallToolResult;
+      if (depthOf(result, MCP_TOOL_LIMITS.maxResultDepth) > MCP_TOOL_LIMITS.maxResultDepth) {
+        throw new ResultTooDeep(`MCP server "${this.config.name}" answered the call to ${name} with content nested more than ${MCP_TOOL_LIMITS.maxResultDepth} levels deep, which the app does not read; ask the tool for less.`);
+      }
+      return result;
     } catch (error) {
+      if (error instanceof ResultTooDeep) throw error;
       if (this.client !== client && !signal.aborted) {
         // The process died during the call: say so, and that the next call starts it again.
         throw new Error(`MCP server "${this.config.name}" stopped during the call to ${name}; it is restarted on the next call. ${this.lastErrorForModel ?? errorMessage(error)}`);

@@ -22,12 +22,14 @@ export const MCP_TOOL_LIMITS = {
   /** A longer description is shortened (the catalogue shows 400 characters of it). */
   maxDescriptionChars: 2_000,
   maxTitleChars: 200,
+  /** Objects and arrays nested in a call's result: deeper, the app's own JSON writing (stack-bound) would fail on it. */
+  maxResultDepth: 256,
 } as const;
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /** Nesting depth of a JSON value, without recursion; stops counting past `limit`. */
-function depthOf(value: unknown, limit: number): number {
+export function depthOf(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: { v: unknown; d: number }[] = [{ v: value, d: 0 }];
   while (stack.length) {

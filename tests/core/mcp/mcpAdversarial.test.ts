@@ -209,3 +209,27 @@ describe('keys in an entry’s url or command line stay out of messages, the led
     expect(scrubSecrets('region eu')).toBe('region eu');
   }, SPAWN);
 });
+
+describe('results and requests a client does not expect', () => {
+  it('structured content nested 100,000 levels deep fails the call naming the limit, and the server keeps serving', async () => {
+    stdioServers({ deep: 'deep' });
+    const c = open();
+    const session = c.ledger.createSession('deep');
+    await c.mcp.discover(Infinity);
+    const r = await call(c, session.id, 'mcp_deep_deep', {});
+    expect(r.status).toBe('error');
+    expect(r.text).toContain('MCP server "deep" answered the call to deep with content nested more than 256 levels deep, which the app does not read; ask the tool for less.');
+    expect(c.mcp.status().servers[0]!.state).toBe('ready');
+  }, SPAWN);
+
+  it('a server that asks for sampling, roots and elicitation mid-call is told the method is not offered, and its call completes', async () => {
+    stdioServers({ ask: 'ask' });
+    const c = open();
+    const session = c.ledger.createSession('ask');
+    await c.mcp.discover(Infinity);
+    const r = await call(c, session.id, 'mcp_ask_ask', {});
+    expect(r.status).toBe('ok');
+    // -32601: method not found. Nothing was sampled from the model, no folder listed, the user asked nothing.
+    expect(r.text).toContain('sampling/createMessage: -32601\nroots/list: -32601\nelicitation/create: -32601');
+  }, SPAWN);
+});
