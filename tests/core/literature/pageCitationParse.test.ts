@@ -99,15 +99,12 @@ describe('citation meta tags as pages write them', () => {
 describe('hostile pages stay fast and bounded', () => {
   const SLOW = 60_000;
 
-  it('100,000 meta tags: the parse stops at its element limit, the walk is quick, and the citation keeps 100 short authors', () => {
+  it('100,000 meta tags: the parse stops at its element limit and the citation keeps 100 short authors', () => {
     const html = `<html><head><meta name="citation_title" content="Many">${'<meta name=citation_author content=A>'.repeat(100_000)}</head><body>x</body></html>`;
     // Past web_fetch's 2 MiB (which alone would cut this page first) to reach the element limit.
     const parsed = parseHtmlBounded(html, { ...HTML_LIMITS, maxChars: 10_000_000 });
     expect(parsed.cut).toBe('the page has more than 100,000 elements');
-    const started = performance.now();
     const c = pageCitation(parsed.doc)!;
-    // Linear in the elements parsed: a few milliseconds here; the bound only keeps a quadratic walk from passing.
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(c.title).toBe('Many');
     expect(c.authors).toHaveLength(MAX_CITATION_AUTHORS);
     // Every author tag the parse kept: the limit counts <html>, <head> and the title tag too.
