@@ -855,6 +855,20 @@ if not hasattr(sys.modules["builtins"], "display"):
     sys.modules["builtins"].display = _display  # a builtin, as in a notebook: imported modules see it too
 
 
+# No keyboard reaches a cell: input() said only "EOF when reading a line", and breakpoint()
+# printed a (Pdb) prompt and raised BdbQuit.
+def _input(prompt=""):
+    raise EOFError("input() cannot read a keyboard in a kernel cell: set the value in the code instead")
+
+
+def _breakpoint(*_args, **_kwargs):
+    sys.stderr.write("breakpoint() skipped: no debugger can read a keyboard in a kernel cell; print the values you want to see\n")
+
+
+sys.modules["builtins"].input = _input
+sys.breakpointhook = _breakpoint
+
+
 def execute(frame):
     cell_id = frame.get("id")
     code = frame.get("code", "")

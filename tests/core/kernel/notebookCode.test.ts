@@ -36,4 +36,13 @@ describe('notebook code in the Python kernel', () => {
     expect(r.displays.map((d) => d.data['text/plain'])).toEqual(['   a\n0  0', '   a\n0  1', "'x'", '3']);
     expect(r.displays[0]!.data['application/vnd.openai4s.table+json']).toBeDefined();
   });
+
+  it('says that no keyboard reaches a cell: input() raises with the fix, breakpoint() is skipped with a note', async () => {
+    const asked = await sup.execute('nb', 'python', 'name = input("name? ")');
+    expect(asked.error).toMatchObject({ ename: 'EOFError', evalue: 'input() cannot read a keyboard in a kernel cell: set the value in the code instead' });
+    const paused = await sup.execute('nb', 'python', 'x = 2\nbreakpoint()\nprint(x)');
+    expect(paused.error).toBeUndefined();
+    expect(paused.stdout).toBe('2\n');
+    expect(paused.stderr).toBe('breakpoint() skipped: no debugger can read a keyboard in a kernel cell; print the values you want to see\n');
+  });
 });
