@@ -14,6 +14,7 @@ import { createDemoCommand } from './commands/demo';
 import { sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { scienceCommand } from './commands/science';
+import { skillsCommand } from './commands/skills';
 import { artifactsCommand } from './commands/artifacts';
 import { envCommand } from './commands/env';
 import { computeCommand } from './commands/compute';
@@ -24,7 +25,7 @@ import { memoryCommand } from './commands/memory';
 import { errorMessage } from '../core/shared/errorMessage';
 
 /** Every command of `openai4s`, in the order `--help` lists them (the demo replays `run` through runCli). */
-export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, memoryCommand, computeCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [runCommand, createDemoCommand(runCli), sessionsCommand, showCommand, exportCommand, verifyCommand, reproduceCommand, kernelCommand, envCommand, memoryCommand, computeCommand, skillsCommand, scienceCommand, artifactsCommand, bibliographyCommand, mcpCommand, llmCommand, doctorCommand];
 
 const commandHelp = (command: CliCommand) => `${command.summary}\n\nUsage: ${command.usage}`;
 
