@@ -717,6 +717,21 @@ def _flush_std():
             pass
 
 
+def _restore_std_streams():
+    # A cell that set sys.stdout (or stderr) to its own object silenced every later cell
+    # without a word; within the cell the object gets what it printed, after it the kernel's
+    # stream is back, and the cell is told.
+    for name in ("stdout", "stderr"):
+        original = getattr(sys, "__%s__" % name)
+        if original is not None and getattr(sys, name) is not original:
+            setattr(sys, name, original)
+            sys.__stderr__.write("sys.%s was replaced in this cell; the next cells print to the kernel's output again (use contextlib.redirect_%s for a block)\n" % (name, name))
+    try:
+        sys.__stderr__.flush()
+    except Exception:
+        pass
+
+
 def _unread_request(fd):
     """The ioctl that counts bytes written on fd and not yet read by the host, if any."""
     if not _LINUX or termios is None:
@@ -920,6 +935,7 @@ def execute(frame):
             _Cell.running = False
         _Cell.interrupt_for = None
     _flush_std()
+    _restore_std_streams()
     _restore_std_pipes()
     drained = _outputs_drained()
     if not drained:

@@ -45,4 +45,13 @@ describe('notebook code in the Python kernel', () => {
     expect(paused.stdout).toBe('2\n');
     expect(paused.stderr).toBe('breakpoint() skipped: no debugger can read a keyboard in a kernel cell; print the values you want to see\n');
   });
+
+  it('puts the kernel’s stdout back after a cell that replaced sys.stdout, and says so', async () => {
+    const r = await sup.execute('nb', 'python', 'import sys, io\nbuf = io.StringIO()\nsys.stdout = buf\nprint("into the buffer")');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("sys.stdout was replaced in this cell; the next cells print to the kernel's output again (use contextlib.redirect_stdout for a block)\n");
+    const next = await sup.execute('nb', 'python', 'print(buf.getvalue().strip(), "/ visible")');
+    expect(next.stdout).toBe('into the buffer / visible\n');
+    expect(next.stderr).toBe('');
+  });
 });
