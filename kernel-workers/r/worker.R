@@ -256,6 +256,18 @@ quit <- function(...) {
 }
 q <- quit
 
+# A sink() the cell left open took the worker's end marker with it (the cell then waited for
+# its time limit) and every later cell's output. The cell's own lines stay where it sent them.
+.oai$close_sinks <- function() {
+  n <- sink.number()
+  if (n > 0) for (i in seq_len(n)) sink()
+  message_sink <- sink.number(type = "message") != 2L
+  if (message_sink) sink(type = "message")
+  if (n > 0 || message_sink) {
+    cat("sink() was left open by this cell and is closed now, so the next cells print here (end a sink with sink() in the cell that opens it)\n", file = stderr())
+  }
+}
+
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
@@ -302,6 +314,7 @@ q <- quit
       line = if (is.na(line)) NULL else line)
   })
   .oai$flush_warnings()  # those of the expression that failed (R's "In addition: ...")
+  .oai$close_sinks()
   # The page on screen when the cell ended is finished too (if the cell left the device open).
   if (.oai$plot_dev %in% dev.list()) {
     dev.set(.oai$plot_dev)

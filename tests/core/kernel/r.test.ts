@@ -114,4 +114,14 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     expect(r.stderr).toBe('');
     expect((await sup.execute('rbrowser', 'r', 'cat("alive\\n")')).generation).toBe(r.generation);
   });
+
+  it('closes a sink() the cell left open: the cell ends at once, its lines stay in the file, the next cells print here', async () => {
+    const r = await sup.execute('rsink', 'r', 'sink("out.txt"); cat("into the file\\n")', { timeoutMs: 20_000 });
+    expect(r.timeLimit).toBeUndefined();
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('sink() was left open by this cell and is closed now, so the next cells print here (end a sink with sink() in the cell that opens it)\n');
+    const next = await sup.execute('rsink', 'r', 'cat(readLines("out.txt"), "/ visible\\n")');
+    expect(next.generation).toBe(r.generation);
+    expect(next.stdout).toBe('into the file / visible\n');
+  });
 });
