@@ -268,6 +268,17 @@ q <- quit
   }
 }
 
+# base's closeAllConnections() (a script's "clean slate" line) closed the worker's own pipes
+# to the app too, and the kernel ended a minute later. This one closes all but those two.
+closeAllConnections <- function() {
+  if (sink.number(type = "message") != 2L) sink(type = "message")
+  n <- sink.number()
+  if (n > 0L) for (i in seq_len(n)) sink()
+  own <- c(as.integer(.oai$out), as.integer(.oai$inp))
+  for (i in setdiff(getAllConnections(), c(0:2, own))) try(close(getConnection(i)), silent = TRUE)
+  invisible()
+}
+
 .oai$execute <- function(frame) {
   id <- frame$id
   .oai$cell <- id
@@ -354,7 +365,7 @@ q <- quit
 # host_call away nor end the kernel. Its functions look names up there first.
 local({
   api <- attach(NULL, name = "openai4s")
-  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings", "quit", "q")
+  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings", "quit", "q", "closeAllConnections")
   for (name in move) {
     value <- get(name, envir = globalenv())
     if (is.function(value)) environment(value) <- api

@@ -124,4 +124,13 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     expect(next.generation).toBe(r.generation);
     expect(next.stdout).toBe('into the file / visible\n');
   });
+
+  it('closes the cell’s connections on closeAllConnections() but not the kernel’s own (the kernel ended)', async () => {
+    const r = await sup.execute('rclose', 'r', 'kept <- 3\nf <- file("a.txt", "w")\ncloseAllConnections()\ncat(inherits(try(isOpen(f), silent = TRUE), "try-error"), "\\n")', { timeoutMs: 20_000 });
+    expect(r.died).toBeUndefined();
+    expect(r.stdout).toBe('TRUE \n');
+    const next = await sup.execute('rclose', 'r', 'kept');
+    expect(next.generation).toBe(r.generation);
+    expect(next.stdout).toBe('[1] 3\n');
+  });
 });
