@@ -6,7 +6,7 @@ import { AppError } from '../../../src-preload/contract/errors';
 import type { ArtifactService } from '../provenance/artifactService';
 import { normalizeLogicalPath } from '../provenance/artifactService';
 import { readWorkspaceFile, WorkspaceNotFoundError } from '../workspace/safeFs';
-import { META_DIR, WRAPPER } from './scheduler';
+import { META_DIR, SCHEDULER_ID_FILE, WRAPPER } from './scheduler';
 import { shQuote } from './transport';
 
 /**
@@ -128,6 +128,8 @@ export function wrapperScript(target: ComputeTargetConfig, language: ComputeLang
     'export PATH="${PATH:-/usr/local/bin:/usr/bin:/bin}"',
     'hostname > $M/node 2>/dev/null',
     'date -u +%Y-%m-%dT%H:%M:%SZ > $M/started_at',
+    // Slurm's id, kept where an interrupted submission can find it after the controller forgets the job.
+    ...(target.kind === 'slurm' ? [`[ -n "$SLURM_JOB_ID" ] && echo "$SLURM_JOB_ID" > ${SCHEDULER_ID_FILE}`] : []),
     `${cpus}${watchdog}${run}`,
     'code=$?',
     ...(watchdog ? ['kill "$watchdog" 2>/dev/null'] : []),

@@ -15,8 +15,25 @@ export interface SubmitRequest {
   account?: string;
 }
 
+/**
+ * What the target says of a job whose submission was interrupted (the app killed after the
+ * target took it, before the ledger recorded its id): `found` with its id, `absent` when the
+ * target can say it never took it, `unsure` when it cannot say yet. Throws when it cannot be asked.
+ */
+export type FindResult = { found: string } | { absent: string } | { unsure: string };
+
+export interface FindRequest {
+  jobId: string;
+  /** The job folder on the target (absolute), or null when it does not exist there. */
+  dir: string | null;
+  /** When the job row was written: nothing older can be this job. */
+  since: string;
+}
+
 export interface Scheduler {
   submit(request: SubmitRequest): Promise<string>;
+  /** Looks for the job on the target by what the submission left there (its name, its folder); never submits. */
+  find(request: FindRequest): Promise<FindResult>;
   /** The job's state now; never guessed: a job the scheduler no longer knows is reported with why. */
   query(schedulerJobId: string, dir: string): Promise<SchedulerStatus>;
   cancel(schedulerJobId: string, dir: string): Promise<void>;
@@ -27,6 +44,11 @@ export const META_DIR = '.openai4s';
 export const STDOUT_LOG = `${META_DIR}/stdout.log`;
 export const STDERR_LOG = `${META_DIR}/stderr.log`;
 export const WRAPPER = `${META_DIR}/run.sh`;
+/** Where a Slurm job's wrapper writes its own job id (found again after a lost submission). */
+export const SCHEDULER_ID_FILE = `${META_DIR}/scheduler_job_id`;
+
+/** The name a job is submitted under on Slurm: unique, so an interrupted submission can be found by it. */
+export const slurmJobName = (jobId: string): string => `o4s-${jobId}`;
 
 /** "1-02:03:04", "02:03:04", "03:04" (Slurm's elapsed formats) -> seconds. */
 export function parseSlurmDuration(text: string | undefined): number | null {

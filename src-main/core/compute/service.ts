@@ -16,6 +16,7 @@ import { pollDue, pollFailureData } from './pollBackoff';
 import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
 import { SlurmScheduler } from './slurm';
 import { SshHostScheduler } from './sshHost';
+import { recoverSubmission, remoteJobRoot, submitterMayBeAlive, submitterStamp, type Submitter } from './submitRecovery';
 import { parseResources, TargetStore, targetView } from './targets';
 import { localTransport, sshTransport, type Transport } from './transport';
 
@@ -54,11 +55,11 @@ export interface SubmitInput {
 /** What a job's spec keeps of its target: enough to reach it again after the target is edited. Never a secret. */
 interface StoredSpec extends JobSpec {
   target: ComputeTargetConfig;
+  /** Who wrote the row and submits it (absent on rows from before it was recorded). */
+  submitter?: Submitter;
 }
 
 const MAX_WAIT_S = 600;
-/** A job row without its `submitted` event is declared never submitted only after this long (uploads take time). */
-const SUBMIT_GRACE_MS = 15 * 60_000;
 /** How much of each log the Jobs panel shows (characters). */
 const LOG_TAIL = 64 * 1024;
 
@@ -138,7 +139,7 @@ export class ComputeService {
       resources,
       artifacts: this.deps.artifacts,
     });
-    const spec: StoredSpec = { language: input.language, scriptHead: scriptHead(input.script), scriptFile: staged.scriptFile, inputs: staged.inputs, outputs, resources, localDir, target, ...(target.account ? { account: target.account } : {}) };
+    const spec: StoredSpec = { language: input.language, scriptHead: scriptHead(input.script), scriptFile: staged.scriptFile, inputs: staged.inputs, outputs, resources, localDir, target, submitter: submitterStamp(this.instance), ...(target.account ? { account: target.account } : {}) };
     // The row is durable before anything reaches the target: a crash mid-submission is visible at the next start.
     ledger.compute.create({ id, sessionId: input.sessionId, runId: input.runId, target: target.name, targetKind: target.kind, scriptSha256: sha256(input.script), spec });
     this.submitting.add(id);
@@ -168,8 +169,7 @@ export class ComputeService {
 
   /** Makes `<workRoot>/<id>` on the target and answers its absolute path. */
   private async remoteJobDir(transport: Transport, target: ComputeTargetConfig, id: string): Promise<string> {
-    // "~/scratch" is "scratch" under the remote home (quoted, a "~" would be a folder of that name).
-    const root = (target.workRoot ?? 'openai4s-jobs').replace(/^~(\/|$)/, '') || '.';
+    const root = remoteJobRoot(target);
     // A relative root is under the remote home (ssh starts there).
     const r = await transport.exec(['bash', '-c', 'mkdir -p -- "$1" && cd -- "$1" && pwd', 'o4s-mkdir', `${root}/${id}`]);
     const dir = r.stdout.trim().split('\n').pop() ?? '';
@@ -202,17 +202,24 @@ export class ComputeService {
     const events = repo.events(jobId);
     const view = foldJob(record, events);
     if (view.harvested || this.submitting.has(jobId)) return view;
-    if (!view.schedulerJobId || !view.remoteDir) {
-      // Another process (the CLI, the app) may be uploading it right now: only a submission
-      // that never finished within the grace period is declared lost.
-      if (Date.now() - Date.parse(record.createdAt) < SUBMIT_GRACE_MS) return view;
-      repo.append(jobId, 'submit_failed', { reason: 'the app stopped before the job reached the target; it was never submitted. Submit it again.' });
-      this.changed(jobId);
-      return this.view(jobId);
-    }
     const spec = record.spec as StoredSpec;
     const target = this.pollTarget(spec.target);
     const transport = this.transportFor(target);
+    if (!view.schedulerJobId || !view.remoteDir) {
+      // Another process (the CLI, the app) may be submitting it right now: it records the id itself.
+      if (submitterMayBeAlive(spec.submitter, record.createdAt)) return view;
+      // Its submitter died: the target says whether the job reached it (never resubmitted here).
+      const found = await recoverSubmission({ jobId, createdAt: record.createdAt, localDir: spec.localDir, target, transport, scheduler: this.schedulerFor(target, transport) });
+      if (found.kind === 'unreachable') this.pollFailed(jobId, events, target, transport.where, found.message);
+      else if (found.kind === 'absent') repo.append(jobId, 'submit_failed', { reason: `the app stopped before the job reached the target: ${found.reason}, so it was never submitted. Submit it again.` });
+      else if (found.kind === 'adopted') repo.append(jobId, 'submitted', { schedulerJobId: found.schedulerJobId, remoteDir: found.remoteDir, where: transport.where, recovered: true });
+      if (found.kind !== 'adopted') {
+        if (found.kind !== 'unreachable') this.changed(jobId);
+        return this.view(jobId);
+      }
+      this.changed(jobId);
+      return this.poll(jobId);
+    }
     let status: SchedulerStatus;
     try {
       status = await this.schedulerFor(target, transport).query(view.schedulerJobId, view.remoteDir);

@@ -1,5 +1,5 @@
 import { AppError } from '../../../src-preload/contract/errors';
-import { mapSlurmState, META_DIR, parseExitCode, parseSlurmDuration, slurmTime, STDERR_LOG, STDOUT_LOG, WRAPPER, type Scheduler, type SchedulerStatus, type SubmitRequest } from './scheduler';
+import { mapSlurmState, META_DIR, SCHEDULER_ID_FILE, slurmJobName, type FindRequest, type FindResult, parseExitCode, parseSlurmDuration, slurmTime, STDERR_LOG, STDOUT_LOG, WRAPPER, type Scheduler, type SchedulerStatus, type SubmitRequest } from './scheduler';
 import type { CommandResult, Transport } from './transport';
 
 /**
@@ -81,7 +81,7 @@ export class SlurmScheduler implements Scheduler {
     const argv = [
       'sbatch',
       '--parsable',
-      `--job-name=o4s-${request.jobId}`,
+      `--job-name=${slurmJobName(request.jobId)}`,
       `--chdir=${request.dir}`,
       `--output=${slurmFilePattern(`${request.dir}/${STDOUT_LOG}`)}`,
       `--error=${slurmFilePattern(`${request.dir}/${STDERR_LOG}`)}`,
@@ -99,6 +99,30 @@ export class SlurmScheduler implements Scheduler {
     const id = /^(\d+)(?:;\S+)?$/.exec(lastLine(result.stdout))?.[1];
     if (!id) throw new AppError('unavailable', `sbatch on ${this.transport.where} answered "${lastLine(result.stdout)}", not a job id.`);
     return id;
+  }
+
+  /**
+   * An interrupted submission, looked up by the job's unique name: the controller (squeue,
+   * every state it still holds), then accounting (sacct, when the cluster keeps it), then the
+   * id the wrapper wrote in the job folder once it started (a job the controller forgot).
+   * Absent only when the controller answered and none of them knows it.
+   */
+  async find(request: FindRequest): Promise<FindResult> {
+    const name = slurmJobName(request.jobId);
+    const listed = await this.transport.exec(['squeue', '-h', '--states=all', `--name=${name}`, '-o', '%i']);
+    if (listed.code !== 0) throw failed('squeue', this.transport.where, listed);
+    const queued = listed.stdout.split('\n').map((l) => l.trim()).find((l) => /^\d+$/.test(l));
+    if (queued) return { found: queued };
+    const start = request.since.slice(0, 19);
+    const acct = await this.transport.exec(['sacct', '-n', '-X', '-P', `--name=${name}`, `--starttime=${start}`, '--format=JobID']);
+    const accounted = acct.code === 0 ? acct.stdout.split('\n').map((l) => l.trim()).find((l) => /^\d+$/.test(l)) : undefined;
+    if (accounted) return { found: accounted };
+    if (request.dir) {
+      const read = await this.transport.exec(['cat', `${request.dir}/${SCHEDULER_ID_FILE}`]);
+      const id = /^(\d+)\s*$/.exec(read.stdout)?.[1];
+      if (read.code === 0 && id) return { found: id };
+    }
+    return { absent: `Slurm on ${this.transport.where} knows no job named ${name} and its folder shows it never started` };
   }
 
   async query(id: string, dir: string): Promise<SchedulerStatus> {

@@ -1,5 +1,5 @@
 import { AppError } from '../../../src-preload/contract/errors';
-import { META_DIR, STDERR_LOG, STDOUT_LOG, WRAPPER, type Scheduler, type SchedulerStatus, type SubmitRequest } from './scheduler';
+import { META_DIR, STDERR_LOG, STDOUT_LOG, WRAPPER, type FindRequest, type FindResult, type Scheduler, type SchedulerStatus, type SubmitRequest } from './scheduler';
 import type { Transport } from './transport';
 
 /**
@@ -47,6 +47,16 @@ pid=$(cat ${META_DIR}/pid 2>/dev/null)
 kill -TERM -- "-$pid" 2>/dev/null
 setsid nohup bash -c 'for i in $(seq ${CANCEL_GRACE_S}); do kill -0 -- "-$1" 2>/dev/null || exit 0; sleep 1; done; kill -KILL -- "-$1" 2>/dev/null' o4s-kill "$pid" > /dev/null 2>&1 < /dev/null &
 exit 0`;
+
+// What an interrupted launch left in the job folder: the pid the launch writes before it
+// answers, or the records of a wrapper that started without it (the launch cut in between).
+const FIND = `cd -- "$1" 2>/dev/null || { echo "nodir"; exit 0; }
+M=${META_DIR}
+pid=$(cat $M/pid 2>/dev/null)
+if [ -n "$pid" ]; then echo "pid $pid"
+elif [ -f $M/exit_code ]; then echo "ended"
+elif [ -f $M/started_at ]; then echo "started"
+else echo "none"; fi`;
 
 function facts(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -96,6 +106,18 @@ export class SshHostScheduler implements Scheduler {
     const pid = /^(\d+)\s*$/.exec(r.stdout.trim().split('\n').pop() ?? '')?.[1];
     if (r.code !== 0 || !pid) throw new AppError('unavailable', `Could not start the job on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
     return pid;
+  }
+
+  async find(request: FindRequest): Promise<FindResult> {
+    if (!request.dir) return { absent: `its job folder is not on ${this.transport.where}` };
+    const r = await this.transport.exec(['bash', '-c', FIND, 'o4s-find', request.dir]);
+    if (r.code !== 0) throw new AppError('unavailable', `Could not look for the job on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
+    const [word, pid] = r.stdout.trim().split('\n').pop()!.split(' ');
+    if (word === 'pid' && pid && /^\d+$/.test(pid)) return { found: pid };
+    // The wrapper ran but its pid was never written: the folder's records say how it ends.
+    if (word === 'ended') return { found: 'unrecorded' };
+    if (word === 'started') return { unsure: 'the job started on the host but its process id was not recorded; it is adopted once it writes its exit record' };
+    return { absent: word === 'nodir' ? `its job folder is not on ${this.transport.where}` : `the job folder on ${this.transport.where} shows it was never launched` };
   }
 
   async query(_id: string, dir: string): Promise<SchedulerStatus> {

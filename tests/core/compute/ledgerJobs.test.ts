@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../support/daemons';
 import { computeWorld, sessionWith } from './support';
 
 // Two pollers on one ledger (the app and the CLI): one harvest per job, and a submission
-// still uploading in another process is not declared lost.
+// still uploading in another process is not declared lost (nor one whose target cannot say).
 
 let world: ReturnType<typeof computeWorld>;
 afterEach(async () => world?.cleanup());
@@ -39,15 +40,19 @@ describe('compute jobs in the ledger', () => {
     expect(repo.open()).toEqual([]);
   });
 
-  it('leaves a fresh job without its submitted event alone, and declares an old one never submitted', async () => {
+  it('leaves a fresh job without its submitted event alone; an old one whose target cannot be asked waits with a poll error, not declared never submitted', async () => {
     world = computeWorld([]);
     const core = world.open();
     const sessionId = sessionWith(core);
     const repo = core.ledger.compute;
     repo.create({ id: 'job_bbbbbbbbbbbbbbbb', sessionId, runId: null, target: 'box', targetKind: 'ssh', scriptSha256: 'b'.repeat(64), spec: spec(world.dataDir) });
-    expect(await core.compute.refresh('job_bbbbbbbbbbbbbbbb')).toMatchObject({ state: 'pending', harvested: false });
+    expect(await core.compute.refresh('job_bbbbbbbbbbbbbbbb')).toMatchObject({ state: 'pending', harvested: false, pollError: null });
+    // Past the grace period the target is asked whether the job reached it; this one refuses the connection.
     const old = new Date(Date.now() - 60 * 60_000).toISOString();
-    repo.create({ id: 'job_cccccccccccccccc', sessionId, runId: null, target: 'box', targetKind: 'ssh', scriptSha256: 'c'.repeat(64), spec: spec(world.dataDir), createdAt: old });
-    expect(await core.compute.refresh('job_cccccccccccccccc')).toMatchObject({ state: 'failed', harvested: true, reason: expect.stringContaining('never submitted') });
+    const closed = { ...spec(world.dataDir), target: { name: 'box', kind: 'ssh', host: '127.0.0.1', port: await freePort(), user: 'nobody' } };
+    repo.create({ id: 'job_cccccccccccccccc', sessionId, runId: null, target: 'box', targetKind: 'ssh', scriptSha256: 'c'.repeat(64), spec: closed, createdAt: old });
+    const view = await core.compute.refresh('job_cccccccccccccccc');
+    expect(view).toMatchObject({ state: 'pending', harvested: false });
+    expect(view.pollError).toContain('not declared lost while the target cannot answer');
   });
 });

@@ -1,0 +1,105 @@
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../support/daemons';
+import { slurmUnavailableReason, startSlurmCluster, type SlurmCluster } from '../../support/slurmCluster';
+import { computeWorld, harvested, waitForJob } from './support';
+
+/**
+ * The app killed (SIGKILL) in the middle of a submission, then started again. Killed after
+ * the target took the job but before the ledger recorded its id, the job is found on the
+ * target by its name, adopted and harvested once (never submitted a second time); killed
+ * before anything reached the target, it is declared never submitted at once, since the
+ * target can say it does not know it; with a target that cannot be asked, it waits.
+ */
+
+const FIXTURE = path.join(import.meta.dirname, 'fixtures/submitCrashChild.ts');
+
+/** Runs the fixture until it kills itself at `moment`; fails if it ends any other way. */
+async function crashDuringSubmit(dataDir: string, target: string, moment: 'after-submit' | 'before-submit', env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dataDir, target, moment], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
+  expect(signal, `the fixture did not crash: ${err}`).toBe('SIGKILL');
+}
+
+const skip = slurmUnavailableReason();
+if (skip) console.warn(skip);
+
+describe.skipIf(skip !== null)('a Slurm submission cut by a crash', () => {
+  let cluster: SlurmCluster;
+  let world: ReturnType<typeof computeWorld>;
+  /** The Slurm job ids the controller holds under this app job's name (every state). */
+  const slurmJobsNamed = (jobId: string): string[] => {
+    const r = spawnSync('squeue', ['-h', '--states=all', `--name=o4s-${jobId}`, '-o', '%i'], { env: { ...process.env, ...cluster.env }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout.split('\n').filter(Boolean);
+  };
+
+  beforeAll(async () => {
+    cluster = await startSlurmCluster();
+    world = computeWorld([{ name: 'local-slurm', kind: 'slurm', partition: cluster.partition, defaults: { memoryMb: 200 } }], cluster.env);
+  }, 90_000);
+
+  afterAll(async () => {
+    await world?.cleanup();
+    await cluster?.stop();
+  }, 60_000);
+
+  it('finds a job sbatch took before the app died, adopts it and harvests it once, with no second submission', async () => {
+    await crashDuringSubmit(world.dataDir, 'local-slurm', 'after-submit', cluster.env);
+    const core = world.open({ resume: true });
+    const [row] = core.ledger.compute.list();
+    expect(core.compute.view(row!.id)).toMatchObject({ schedulerJobId: null, harvested: false });
+    // The crash left the job on the cluster, untracked.
+    const onCluster = slurmJobsNamed(row!.id);
+    expect(onCluster).toHaveLength(1);
+
+    const done = await waitForJob(core, row!.id, harvested, 'harvested');
+    expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', exitCode: 0, schedulerJobId: onCluster[0] });
+    expect(Buffer.from(core.provenance.artifacts.read(done.outputsHarvested[0]!.versionId).base64, 'base64').toString()).toBe('adopted\n');
+    expect(Buffer.from(core.provenance.artifacts.read(done.logs.stdout!.versionId).base64, 'base64').toString()).toBe('ran\n');
+    // Another poll changes nothing: one adoption, one harvest, still one job on the cluster.
+    await core.compute.refresh(row!.id);
+    const kinds = core.ledger.compute.events(row!.id).map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'submitted')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'harvested')).toHaveLength(1);
+    expect(kinds).not.toContain('submit_failed');
+    expect(core.ledger.compute.events(row!.id).find((e) => e.kind === 'submitted')!.data).toMatchObject({ schedulerJobId: onCluster[0], recovered: true });
+    expect(slurmJobsNamed(row!.id)).toEqual(onCluster);
+    expect(core.ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    await core.close();
+  });
+
+  it('declares a job that never reached the cluster never submitted at the next start, without the 15-minute wait', async () => {
+    await crashDuringSubmit(world.dataDir, 'local-slurm', 'before-submit', cluster.env);
+    const core = world.open();
+    const row = core.ledger.compute.list().find((j) => core.compute.view(j.id).schedulerJobId === null && !core.compute.view(j.id).harvested);
+    expect(row).toBeDefined();
+    const view = await core.compute.refresh(row!.id);
+    expect(view).toMatchObject({ state: 'failed', harvested: true, reason: expect.stringContaining('never submitted') });
+    expect(view.reason).toContain(`knows no job named o4s-${row!.id}`);
+    expect(slurmJobsNamed(row!.id)).toEqual([]);
+    expect(core.ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    await core.close();
+  });
+});
+
+describe('a submission cut by a crash, with a target that cannot be asked', () => {
+  let world: ReturnType<typeof computeWorld> | undefined;
+  afterEach(async () => world?.cleanup());
+
+  it('keeps the job open with a poll error naming the target, instead of declaring it never submitted', async () => {
+    // A loopback port nothing listens on: ssh is refused at once.
+    const port = await freePort();
+    world = computeWorld([{ name: 'gone-box', kind: 'ssh', host: '127.0.0.1', port, user: 'nobody' }]);
+    await crashDuringSubmit(world.dataDir, 'gone-box', 'before-submit', {});
+    const core = world.open();
+    const [row] = core.ledger.compute.list();
+    const view = await core.compute.refresh(row!.id);
+    expect(view).toMatchObject({ state: 'pending', harvested: false, schedulerJobId: null });
+    expect(view.pollError).toContain('not declared lost while the target cannot answer');
+    expect(core.ledger.compute.open().map((j) => j.id)).toEqual([row!.id]);
+  });
+});
