@@ -857,6 +857,21 @@ def _parse_cell(code, filename):
             code = "".join(lines)
 
 
+# `await` at a cell's top level, as a notebook allows (an async HTTP client, asyncio.gather):
+# such code compiles to a coroutine, run to its end on a fresh event loop.
+_TOP_LEVEL_AWAIT = getattr(_ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+_CO_COROUTINE = 0x80
+
+
+def _run_code(code_obj):
+    result = eval(code_obj, namespace)
+    if code_obj.co_flags & _CO_COROUTINE:
+        import asyncio
+
+        result = asyncio.run(result)
+    return result
+
+
 def _display(*objs, **_options):
     """IPython's display(): each object shown as a cell's value is (notebook code calls it in loops)."""
     cell_id = _state.get("cell")
@@ -903,9 +918,9 @@ def execute(frame):
             last = None
             if tree.body and isinstance(tree.body[-1], _ast.Expr):
                 last = _ast.Expression(tree.body.pop().value)
-            exec(compile(tree, filename, "exec"), namespace)
+            _run_code(compile(tree, filename, "exec", _TOP_LEVEL_AWAIT))
             if last is not None:
-                value = eval(compile(last, filename, "eval"), namespace)
+                value = _run_code(compile(last, filename, "eval", _TOP_LEVEL_AWAIT))
                 _display_value(cell_id, value)
         finally:
             _Cell.running = False

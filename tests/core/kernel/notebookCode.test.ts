@@ -54,4 +54,21 @@ describe('notebook code in the Python kernel', () => {
     expect(next.stdout).toBe('into the buffer / visible\n');
     expect(next.stderr).toBe('');
   });
+
+  it('runs top-level await as a notebook does, its last value shown, and an interrupt during it keeps the kernel', async () => {
+    const r = await sup.execute('nb-await', 'python', 'import asyncio\nkept = await asyncio.sleep(0.05, result=6)\nawait asyncio.sleep(0, result=kept * 7)');
+    expect(r.error).toBeUndefined();
+    expect(r.displays.map((d) => d.data['text/plain'])).toEqual(['42']);
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const cell = sup.execute('nb-await', 'python', 'print("waiting", flush=True)\nawait asyncio.sleep(30)', { onOutput: (_s, text) => (text.includes('waiting') ? started() : undefined) });
+    await running;
+    sup.interrupt('nb-await', 'python');
+    const stopped = await cell;
+    expect(stopped.died).toBeUndefined();
+    expect(stopped.error?.ename).toBe('KeyboardInterrupt');
+    const after = await sup.execute('nb-await', 'python', 'print(kept)');
+    expect(after.generation).toBe(r.generation);
+    expect(after.stdout).toBe('6\n');
+  });
 });
