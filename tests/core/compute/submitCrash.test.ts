@@ -1,8 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/daemons';
 import { slurmUnavailableReason, startSlurmCluster, type SlurmCluster } from '../../support/slurmCluster';
+import { sshUnavailableReason, startSshServer, type SshServer } from '../../support/sshServer';
 import { computeWorld, harvested, waitForJob } from './support';
 
 /**
@@ -82,6 +84,52 @@ describe.skipIf(skip !== null)('a Slurm submission cut by a crash', () => {
     expect(view.reason).toContain(`knows no job named o4s-${row!.id}`);
     expect(slurmJobsNamed(row!.id)).toEqual([]);
     expect(core.ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    await core.close();
+  });
+});
+
+const noSsh = sshUnavailableReason();
+if (noSsh) console.warn(noSsh);
+
+describe.skipIf(noSsh !== null)('an SSH launch cut by a crash', () => {
+  let sshd: SshServer;
+  let world: ReturnType<typeof computeWorld>;
+
+  beforeAll(async () => {
+    sshd = await startSshServer();
+    world = computeWorld([{ name: 'gpu-box', kind: 'ssh', host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.identityFile, knownHostsFile: sshd.knownHostsFile, workRoot: `${sshd.dir}/work` }]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await world?.cleanup();
+    await sshd?.stop();
+  }, 60_000);
+
+  it('adopts a job the host launched before the app died, by the pid its folder holds, and harvests it once', async () => {
+    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {});
+    const core = world.open({ resume: true });
+    const [row] = core.ledger.compute.list();
+    const pid = fs.readFileSync(path.join(sshd.dir, 'work', row!.id, '.openai4s', 'pid'), 'utf8').trim();
+    const done = await waitForJob(core, row!.id, harvested, 'harvested');
+    expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', exitCode: 0, schedulerJobId: pid, remoteDir: path.join(sshd.dir, 'work', row!.id) });
+    expect(Buffer.from(core.provenance.artifacts.read(done.outputsHarvested[0]!.versionId).base64, 'base64').toString()).toBe('adopted\n');
+    await core.compute.refresh(row!.id);
+    const kinds = core.ledger.compute.events(row!.id).map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'submitted')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'harvested')).toHaveLength(1);
+    // Launched once: the pid the crash left is still the folder's.
+    expect(fs.readFileSync(path.join(sshd.dir, 'work', row!.id, '.openai4s', 'pid'), 'utf8').trim()).toBe(pid);
+    expect(core.ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    await core.close();
+  });
+
+  it('declares a job whose folder never reached the host never submitted at the next start', async () => {
+    await crashDuringSubmit(world.dataDir, 'gpu-box', 'before-submit', {});
+    const core = world.open();
+    const row = core.ledger.compute.list().find((j) => !core.compute.view(j.id).harvested);
+    const view = await core.compute.refresh(row!.id);
+    expect(view).toMatchObject({ state: 'failed', harvested: true, reason: expect.stringContaining('never submitted') });
+    expect(view.reason).toContain('its job folder is not on');
     await core.close();
   });
 });
