@@ -709,6 +709,47 @@ def _capture_figures(cell_id, close):
             plt.close(fig)
 
 
+# plt.show() in a cell does what it does in a notebook: the figures drawn so far are saved
+# then and closed. With a non-interactive backend it did nothing, so a loop of
+# plot/title/show drew every group onto one figure, titled with the last group.
+def _notebook_show(real_show):
+    def show(*args, **kwargs):
+        cell_id = _state["cell"]
+        if cell_id is None or _FORKED[0]:
+            return real_show(*args, **kwargs)
+        _capture_figures(cell_id, True)
+
+    show.__doc__ = real_show.__doc__
+    show.__wrapped__ = real_show
+    return show
+
+
+class _PyplotImportHook:
+    """Patches matplotlib.pyplot.show as pyplot is imported (whatever backend the cell picks)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "matplotlib.pyplot":
+            return None
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        real_exec = loader.exec_module
+
+        def exec_module(module):
+            real_exec(module)
+            if callable(getattr(module, "show", None)):
+                module.show = _notebook_show(module.show)
+
+        loader.exec_module = exec_module  # this spec's own loader instance
+        return spec
+
+
+sys.meta_path.insert(0, _PyplotImportHook())
+
+
 def _flush_std():
     for stream in (sys.stdout, sys.stderr):
         try:

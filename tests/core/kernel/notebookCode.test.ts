@@ -71,4 +71,11 @@ describe('notebook code in the Python kernel', () => {
     expect(after.generation).toBe(r.generation);
     expect(after.stdout).toBe('6\n');
   });
+
+  it('saves and closes the figures at plt.show(), as a notebook does: a loop of plot, title, show gives one figure a group', async () => {
+    const r = await sup.execute('nb-show', 'python', 'import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nfor g in range(3):\n    plt.plot([1, 2, g])\n    plt.title("group %d" % g)\n    plt.show()\nprint(len(plt.get_fignums()))');
+    expect(r.error).toBeUndefined();
+    expect(r.stdout).toBe('0\n');
+    expect(r.displays.map((d) => d.path)).toEqual(['figures/group-0.png', 'figures/group-1.png', 'figures/group-2.png']);
+  });
 });
