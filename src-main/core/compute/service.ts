@@ -120,7 +120,7 @@ export class ComputeService {
   }
 
   async submit(input: SubmitInput): Promise<ComputeJobView> {
-    if (this.closed) throw new AppError('unavailable', 'The app is shutting down; submit the job again after it restarts.');
+    if (this.closed) throw new AppError('unavailable', 'The app is shutting down; submit the job again after it restarts.', 'shutting_down');
     const target = this.targets.get(input.target);
     const ledger = this.deps.ledger();
     ledger.sessions.require(input.sessionId);
