@@ -582,11 +582,41 @@ def _cut(text):
     return "%s\n[... %d more characters not sent]" % (text[:_TEXT_MAX_CHARS], len(text) - _TEXT_MAX_CHARS)
 
 
+def _rich(value, method):
+    # A value's own _repr_*_ method (IPython's protocol), or None when it has none or fails.
+    fn = getattr(value, method, None)
+    if not callable(fn):
+        return None
+    try:
+        return fn()
+    except Exception:
+        return None
+
+
+def _png_bytes(png):
+    # _repr_png_ gives bytes (PIL), base64 text (IPython 8's Image) or either with metadata.
+    if isinstance(png, tuple) and png:
+        png = png[0]
+    if isinstance(png, str):
+        try:
+            png = binascii.a2b_base64(png)
+        except (binascii.Error, ValueError):
+            return None
+    if isinstance(png, bytes) and png.startswith(b"\x89PNG") and len(png) <= _IMAGE_MAX_BYTES:
+        return png
+    return None
+
+
 def _display_value(cell_id, value):
     if value is None:
         return
+    png = _png_bytes(_rich(value, "_repr_png_"))  # an image (IPython's Image, a PIL image): saved as a figure is
+    if png is not None:
+        send({"type": "display", "id": cell_id, "data": {"image/png": binascii.b2a_base64(png, newline=False).decode("ascii")}})
+        return
     html = getattr(value, "_repr_html_", None)
-    data = {"text/plain": _cut(repr(value))}
+    markdown = _rich(value, "_repr_markdown_")  # IPython's Markdown: its text reads better than its repr
+    data = {"text/plain": _cut(markdown if isinstance(markdown, str) else repr(value))}
     table = _table_json(value)
     if table is not None:
         data[TABLE_MIME] = table
@@ -724,11 +754,28 @@ def _notebook_show(real_show):
     return show
 
 
-class _PyplotImportHook:
-    """Patches matplotlib.pyplot.show as pyplot is imported (whatever backend the cell picks)."""
+def _patch_pyplot(module):
+    if callable(getattr(module, "show", None)):
+        module.show = _notebook_show(module.show)
+
+
+def _patch_ipython_display(module):
+    # Outside an IPython shell, IPython's display() prints each object's repr
+    # ("<IPython.core.display.Markdown object>", a table as text): the kernel's shows them.
+    if callable(getattr(module, "display", None)):
+        module.display = _display
+
+
+# Modules patched as they are imported, so the patch holds whenever the cell imports them.
+_IMPORT_PATCHES = {"matplotlib.pyplot": _patch_pyplot, "IPython.display": _patch_ipython_display}
+
+
+class _PatchOnImport:
+    """Runs a module's patch (_IMPORT_PATCHES) right after the module itself runs."""
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != "matplotlib.pyplot":
+        patch = _IMPORT_PATCHES.get(fullname)
+        if patch is None:
             return None
         import importlib.machinery
 
@@ -740,14 +787,13 @@ class _PyplotImportHook:
 
         def exec_module(module):
             real_exec(module)
-            if callable(getattr(module, "show", None)):
-                module.show = _notebook_show(module.show)
+            patch(module)
 
         loader.exec_module = exec_module  # this spec's own loader instance
         return spec
 
 
-sys.meta_path.insert(0, _PyplotImportHook())
+sys.meta_path.insert(0, _PatchOnImport())
 
 
 def _flush_std():

@@ -78,4 +78,26 @@ describe('notebook code in the Python kernel', () => {
     expect(r.stdout).toBe('0\n');
     expect(r.displays.map((d) => d.path)).toEqual(['figures/group-0.png', 'figures/group-1.png', 'figures/group-2.png']);
   });
+
+  it('shows what IPython’s display(), Markdown, HTML and Image give as a notebook does (they printed their reprs)', async () => {
+    const r = await sup.execute(
+      'nb-ipy',
+      'python',
+      [
+        'from IPython.display import display, Markdown, HTML, Image',
+        'import io, pandas as pd, matplotlib',
+        'matplotlib.use("Agg")',
+        'import matplotlib.pyplot as plt',
+        'display(pd.DataFrame({"a": [1]}), Markdown("**bold**"), HTML("<b>x</b>"))',
+        'plt.plot([1, 2]); png = io.BytesIO(); plt.savefig(png, format="png"); plt.close("all")',
+        'Image(data=png.getvalue())',
+      ].join('\n'),
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.stdout).toBe('');
+    expect(r.displays[0]!.data['application/vnd.openai4s.table+json']).toBeDefined();
+    expect(r.displays[1]!.data).toEqual({ 'text/plain': '**bold**' });
+    expect(r.displays[2]!.data['text/html']).toBe('<b>x</b>');
+    expect(r.displays[3]!.path).toMatch(/^figures\/.*\.png$/);
+  });
 });
