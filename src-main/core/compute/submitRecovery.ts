@@ -23,10 +23,29 @@ export interface Submitter {
   instance: string;
   pid: number;
   host: string;
+  /** When its process started ("<boot id>:<start ticks>", Linux): a later process given the same pid is not it. */
+  started?: string;
+}
+
+/**
+ * A process's start, as the kernel keeps it: the boot and the clock tick it started at. Null
+ * where /proc does not say (another OS, a process gone). Read synchronously: two small files.
+ */
+export function processIdentity(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22 (starttime) counts from the field after the command name, which may hold spaces and ")".
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return ticks && /^\d+$/.test(ticks) && boot ? `${boot}:${ticks}` : null;
+  } catch {
+    return null;
+  }
 }
 
 export function submitterStamp(instance: string): Submitter {
-  return { instance, pid: process.pid, host: os.hostname() };
+  const started = processIdentity(process.pid);
+  return { instance, pid: process.pid, host: os.hostname(), ...(started ? { started } : {}) };
 }
 
 /**
@@ -37,7 +56,10 @@ export function submitterStamp(instance: string): Submitter {
 export function submitterMayBeAlive(submitter: Submitter | undefined, createdAt: string, now = Date.now()): boolean {
   const inGrace = now - Date.parse(createdAt) < SUBMIT_GRACE_MS;
   if (!submitter || submitter.host !== os.hostname() || submitter.pid === process.pid) return inGrace;
-  return processAlive(submitter.pid);
+  if (!processAlive(submitter.pid)) return false;
+  // Its pid is taken; by the submitter only if that process started when the stamp says (a crash or a reboot frees pids for others).
+  const holder = submitter.started ? processIdentity(submitter.pid) : null;
+  return holder === null || holder === submitter.started;
 }
 
 /** The job folder's path under a target's work root ("~/x" and a relative root are under the home folder). */
