@@ -210,9 +210,10 @@ export class ComputeService {
       if (submitterMayBeAlive(spec.submitter, record.createdAt)) return view;
       // Its submitter died: the target says whether the job reached it (never resubmitted here).
       const found = await recoverSubmission({ jobId, createdAt: record.createdAt, localDir: spec.localDir, target, transport, scheduler: this.schedulerFor(target, transport) });
+      // Another process may be recovering the same row: the first answer recorded settles it.
       if (found.kind === 'unreachable') this.pollFailed(jobId, events, target, transport.where, found.message);
-      else if (found.kind === 'absent') repo.append(jobId, 'submit_failed', { reason: `the app stopped before the job reached the target: ${found.reason}, so it was never submitted. Submit it again.` });
-      else if (found.kind === 'adopted') repo.append(jobId, 'submitted', { schedulerJobId: found.schedulerJobId, remoteDir: found.remoteDir, where: transport.where, recovered: true });
+      else if (found.kind === 'absent') repo.settleSubmission(jobId, 'submit_failed', { reason: `the app stopped before the job reached the target: ${found.reason}, so it was never submitted. Submit it again.` });
+      else if (found.kind === 'adopted') repo.settleSubmission(jobId, 'submitted', { schedulerJobId: found.schedulerJobId, remoteDir: found.remoteDir, where: transport.where, recovered: true });
       if (found.kind !== 'adopted') {
         if (found.kind !== 'unreachable') this.changed(jobId);
         return this.view(jobId);

@@ -74,6 +74,23 @@ export class ComputeJobsRepo {
   }
 
   /**
+   * Records how an interrupted submission ended (`submitted` when the target had the job,
+   * `submit_failed` when it never did) unless its submission is already settled, in one
+   * statement: two processes recovering the same row (the app and the CLI) never both write
+   * an answer, nor contradict each other. Answers false when the row was settled already.
+   */
+  settleSubmission(jobId: string, kind: 'submitted' | 'submit_failed', data: Record<string, unknown>, at = nowIso()): boolean {
+    const r = this.db
+      .prepare(
+        `INSERT INTO compute_job_events (job_id, seq, kind, data_json, at)
+         SELECT ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM compute_job_events WHERE job_id = ?), ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM compute_job_events WHERE job_id = ? AND kind IN ('submitted', 'submit_failed', 'harvested'))`,
+      )
+      .run(jobId, jobId, kind, JSON.stringify(data), at, jobId);
+    return r.changes === 1;
+  }
+
+  /**
    * Claims a finished job's harvest for one poller: appends the terminal `state` event
    * carrying `harvestClaim` unless another claim younger than `since` exists, in one
    * statement, so two processes polling the same ledger (the app and the CLI) never both
