@@ -118,9 +118,12 @@ export class SlurmScheduler implements Scheduler {
     const accounted = acct.code === 0 ? acct.stdout.split('\n').map((l) => l.trim()).find((l) => /^\d+$/.test(l)) : undefined;
     if (accounted) return { found: accounted };
     if (request.dir) {
-      const read = await this.transport.exec(['cat', `${request.dir}/${SCHEDULER_ID_FILE}`]);
+      // Only a record that is not there means "never started": one that cannot be read (a dropped connection, an I/O error) is a failure to ask.
+      const file = `${request.dir}/${SCHEDULER_ID_FILE}`;
+      const read = await this.transport.exec(['bash', '-c', '[ -e "$1" ] || exit 0; cat -- "$1"', 'o4s-find-id', file]);
+      if (read.code !== 0) throw failed(`Reading ${file}`, this.transport.where, read);
       const id = /^(\d+)\s*$/.exec(read.stdout)?.[1];
-      if (read.code === 0 && id) return { found: id };
+      if (id) return { found: id };
     }
     return { absent: `Slurm on ${this.transport.where} knows no job named ${name} and its folder shows it never started` };
   }
