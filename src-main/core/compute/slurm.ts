@@ -113,7 +113,8 @@ export class SlurmScheduler implements Scheduler {
     if (listed.code !== 0) throw failed('squeue', this.transport.where, listed);
     const queued = listed.stdout.split('\n').map((l) => l.trim()).find((l) => /^\d+$/.test(l));
     if (queued) return { found: queued };
-    const start = request.since.slice(0, 19);
+    // sacct reads --starttime in the cluster's time zone: a day earlier than the row covers every zone (the name is unique, so a wider window finds nothing else).
+    const start = new Date(Date.parse(request.since) - 86_400_000).toISOString().slice(0, 19);
     const acct = await this.transport.exec(['sacct', '-n', '-X', '-P', `--name=${name}`, `--starttime=${start}`, '--format=JobID']);
     const accounted = acct.code === 0 ? acct.stdout.split('\n').map((l) => l.trim()).find((l) => /^\d+$/.test(l)) : undefined;
     if (accounted) return { found: accounted };

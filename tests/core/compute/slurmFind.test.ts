@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlurmScheduler } from '../../../src-main/core/compute/slurm';
-import { localTransport } from '../../../src-main/core/compute/transport';
+import { localTransport, type CommandResult, type Transport } from '../../../src-main/core/compute/transport';
 import { slurmUnavailableReason, startSlurmCluster, type SlurmCluster } from '../../support/slurmCluster';
 
 /**
@@ -39,5 +39,28 @@ describe.skipIf(skip !== null)('SlurmScheduler.find', () => {
     // A folder where the record should be: cat fails as it would on an I/O or connection error.
     fs.mkdirSync(path.join(dir, '.openai4s', 'scheduler_job_id'));
     await expect(scheduler().find({ jobId: 'job_ffffffffffffffff', dir, since })).rejects.toThrow(/scheduler_job_id/);
+  });
+});
+
+describe('SlurmScheduler.find through accounting', () => {
+  it('finds a job the controller forgot in sacct on a cluster whose clock is behind UTC (sacct reads --starttime as local time)', async () => {
+    const submittedAt = Date.parse('2026-03-02T06:50:12Z');
+    // A login node in UTC-5: sacct lists the job only if the start bound, read in its zone, is not after the submission.
+    const t: Transport = {
+      where: 'login.hpc.example.org',
+      remote: true,
+      exec: async (argv): Promise<CommandResult> => {
+        if (argv[0] === 'squeue') return { code: 0, stdout: '', stderr: '' };
+        if (argv[0] === 'sacct') {
+          const local = argv.find((a) => a.startsWith('--starttime='))!.slice('--starttime='.length);
+          const bound = Date.parse(`${local}-05:00`);
+          return { code: 0, stdout: bound <= submittedAt ? '4242\n' : '', stderr: '' };
+        }
+        return { code: 0, stdout: '', stderr: '' };
+      },
+      upload: async () => undefined,
+      download: async () => undefined,
+    };
+    expect(await new SlurmScheduler(t).find({ jobId: 'job_aaaaaaaaaaaaaaaa', dir: null, since: '2026-03-02T06:50:11.500Z' })).toEqual({ found: '4242' });
   });
 });
