@@ -208,8 +208,8 @@ export class ComputeService {
     if (!view.schedulerJobId || !view.remoteDir) {
       // Another process (the CLI, the app) may be submitting it right now: it records the id itself.
       if (submitterMayBeAlive(spec.submitter, record.createdAt)) return view;
-      // Its submitter died: the target says whether the job reached it (never resubmitted here).
-      const found = await recoverSubmission({ jobId, createdAt: record.createdAt, localDir: spec.localDir, target, transport, scheduler: this.schedulerFor(target, transport) });
+      // Its submitter died: the target says whether the job reached it (never resubmitted here), in the work root it was submitted under (the snapshot's, not an edited one).
+      const found = await recoverSubmission({ jobId, createdAt: record.createdAt, localDir: spec.localDir, target: spec.target, transport, scheduler: this.schedulerFor(target, transport) });
       // Another process may be recovering the same row: the first answer recorded settles it.
       if (found.kind === 'unreachable') this.pollFailed(jobId, events, target, transport.where, found.message);
       else if (found.kind === 'absent') repo.settleSubmission(jobId, 'submit_failed', { reason: `the app stopped before the job reached the target: ${found.reason}, so it was never submitted. Submit it again.` });

@@ -79,6 +79,7 @@ export interface RecoveryRequest {
   createdAt: string;
   /** The local job folder (for a target on this machine, also where it runs). */
   localDir: string;
+  /** The target as the job was submitted (its workRoot says where the job folder is). */
   target: ComputeTargetConfig;
   transport: Transport;
   scheduler: Scheduler;

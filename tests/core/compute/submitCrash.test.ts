@@ -123,6 +123,24 @@ describe.skipIf(noSsh !== null)('an SSH launch cut by a crash', () => {
     await core.close();
   });
 
+  it('finds a launched job in the work root it was submitted under, though the target’s workRoot was edited since', async () => {
+    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {});
+    const targetsFile = path.join(world.dataDir, 'compute', 'targets.json');
+    const before = fs.readFileSync(targetsFile, 'utf8');
+    const edited = JSON.parse(before) as { targets: Array<Record<string, unknown>> };
+    edited.targets[0]!.workRoot = `${sshd.dir}/elsewhere`;
+    fs.writeFileSync(targetsFile, JSON.stringify(edited));
+    try {
+      const core = world.open();
+      const row = core.ledger.compute.list().find((j) => !core.compute.view(j.id).harvested && core.compute.view(j.id).schedulerJobId === null);
+      const done = await waitForJob(core, row!.id, harvested, 'harvested');
+      expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', remoteDir: path.join(sshd.dir, 'work', row!.id) });
+      await core.close();
+    } finally {
+      fs.writeFileSync(targetsFile, before);
+    }
+  });
+
   it('declares a job whose folder never reached the host never submitted at the next start', async () => {
     await crashDuringSubmit(world.dataDir, 'gpu-box', 'before-submit', {});
     const core = world.open();
