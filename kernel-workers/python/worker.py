@@ -904,8 +904,10 @@ def _end_forked_child(exc):
             sys.stderr.write("%s\n" % (exc.code,))
     elif exc is not None:
         tb = exc.__traceback__
-        if tb is not None and tb.tb_next is not None:
-            exc.with_traceback(tb.tb_next)  # from the cell's own line, not the worker's
+        # From the cell's own line, not the worker's (execute, _run_code).
+        while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename == _WORKER_FILE:
+            tb = tb.tb_next
+        exc.with_traceback(tb)
         sys.excepthook(type(exc), exc, exc.__traceback__)
         code = 1
     _flush_std()

@@ -131,7 +131,9 @@ describe('the visible plan and memory', () => {
       expect(JSON.stringify(ledger.db.prepare('SELECT * FROM memory_events').all())).not.toContain(KEY);
       // The stored stream folds to the same message the ai package read.
       const folded = fold(ledger.events.readFrom(sessionId).map((e) => e.chunk));
-      expect(JSON.parse(JSON.stringify(message))).toEqual(JSON.parse(JSON.stringify(folded.at(-1))));
+      // Less the failed tool call's errorCode: the app's extension of the chunk, which the ai package's reader does not keep.
+      const withoutErrorCode = JSON.stringify(folded.at(-1), (key, value: unknown) => (key === 'errorCode' ? undefined : value));
+      expect(JSON.parse(JSON.stringify(message))).toEqual(JSON.parse(withoutErrorCode));
     } finally {
       ledger.close();
     }
