@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src-main/cli/main';
+import { runCliIn } from '../../support/cliInProcess';
 
 // Listing commands print for people by default and JSON with --json; `help <command>` is
 // `<command> --help`; arguments a command does not take are refused, not ignored.
@@ -13,12 +13,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliIn(dir, args);
 
 describe('CLI listings and help', () => {
   it('help <command> prints that command’s usage; an unknown one is refused on one line', async () => {

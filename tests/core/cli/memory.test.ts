@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src-main/cli/main';
+import { runCliIn } from '../../support/cliInProcess';
 import { openLedger } from '../../../src-main/core/ledger/ledger';
 import { updatePlanStep, writePlan } from '../../../src-main/core/memory/plan';
 
@@ -12,12 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliIn(dir, args);
 
 describe('openai4s memory', () => {
   it('adds, lists (text and --json), forgets, and prints a plan; a key is refused in one line', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src-main/cli/main';
+import { runCliIn } from '../../support/cliInProcess';
 
 // `openai4s skills`: the Skills page for the command line (list with source, switch and
 // readiness; show; enable and disable), JSON with --json, one-line errors.
@@ -19,12 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, { ...process.env, OPENAI4S_DATA_DIR: dir, OPENAI4S_KERNEL_PREWARM: '0' });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliIn(dir, args);
 
 describe('openai4s skills', () => {
   it('lists bundled and user skills with source and switch, a broken folder after them, and the same as JSON', async () => {
