@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -28,5 +29,22 @@ describe('the benchmark bundle', () => {
       .flatMap((f) => [...fs.readFileSync(path.join(ROOT, 'src-main', f), 'utf8').matchAll(/threadSource\([^)]*'([\w-]+\.js)'/g)].map((m) => m[1]!));
     expect(threads).toEqual(expect.arrayContaining(['ledgerWriter.js', 'llmThread.js']));
     for (const thread of threads) expect(fs.existsSync(path.join(OUT, thread)), thread).toBe(true);
+  }, 150_000);
+
+  it('runs a named suite in a process of its own and still prints and records its rows in the targets table (the bundle the test above built)', () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'o4s-bench-run-'));
+    try {
+      const run = spawnSync(process.execPath, [path.join(OUT, 'bench.js'), 'prompt'], { cwd, encoding: 'utf8', timeout: 120_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('each suite in a process of its own');
+      // The suite's own table (printed by its process), then the parent's targets table built from the rows it handed over.
+      expect(run.stdout).toMatch(/## prompt\n[\s\S]*## targets \(all suites\)\n[\s\S]*prompt: first model request/);
+      const record = JSON.parse(fs.readFileSync(path.join(cwd, 'bench-results', 'latest.json'), 'utf8')) as { results: Record<string, { metric: string; value: number }[]> };
+      const first = record.results.prompt?.find((r) => r.metric.startsWith('first model request'));
+      expect(first?.value).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
   }, 150_000);
 });
