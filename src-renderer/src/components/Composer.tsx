@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { useShallow } from 'zustand/react/shallow';
@@ -50,13 +50,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   useEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
-  // The box grows with its text (up to the CSS max-height, then it scrolls) and shrinks back when sent.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${el.scrollHeight + (el.offsetHeight - el.clientHeight)}px`;
-  }, [draft]);
+  // The box grows with its text and shrinks back when sent: CSS (field-sizing), see workbench.css.
 
   const chosen = targetProvider(providerView, provider ?? defaults?.defaultProvider ?? null);
 
