@@ -766,8 +766,83 @@ def _patch_ipython_display(module):
         module.display = _display
 
 
+# No keyboard reaches a cell (its stdin is /dev/null): pdb.set_trace() printed a (Pdb)
+# prompt, read end-of-file and raised BdbQuit, ending the cell. Its entry points are
+# skipped with a note, as breakpoint() is (below), and the cell goes on; run() and its kin
+# run their code without the debugger. A debugger given its own stdin (Pdb(stdin=...), a
+# script of commands) is left alone, and so is the rest of the module.
+_DEBUGGER_NOTE = "%s %s: no debugger can read a keyboard in a kernel cell; %s\n"
+
+
+def _no_keyboard(debugger):
+    # Without a stdin of its own, Cmd prompts with input(), which cannot read one here.
+    return getattr(debugger, "use_rawinput", True) or getattr(debugger, "stdin", None) is sys.__stdin__
+
+
+def _run_without(statement, globals=None, locals=None):
+    exec(statement, namespace if globals is None else globals, locals)
+
+
+def _runeval_without(expression, globals=None, locals=None):
+    return eval(expression, namespace if globals is None else globals, locals)
+
+
+def _runcall_without(func, *args, **kwds):
+    return func(*args, **kwds)
+
+
+_WITHOUT_DEBUGGER = {"run": _run_without, "runctx": _run_without, "runeval": _runeval_without, "runcall": _runcall_without}
+
+
+def _debugger_entry(label, name, real):
+    without = _WITHOUT_DEBUGGER.get(name)
+    what = "skipped" if without is None else "ran its code without the debugger"
+    instead = "print the traceback instead (traceback.print_exc())" if name in ("post_mortem", "pm") else "print the values you want to see"
+
+    # These make their debugger without a stdin of its own: it can never read its commands.
+    def entry(*args, **kwargs):
+        sys.stderr.write(_DEBUGGER_NOTE % ("%s.%s()" % (label, name), what, instead))
+        if without is not None:
+            return without(*args, **kwargs)
+
+    entry.__doc__ = real.__doc__
+    entry.__wrapped__ = real
+    entry._openai4s_no_keyboard = True
+    return entry
+
+
+def _patch_debugger(module):
+    label = module.__name__.split(".")[0]
+    # set_trace() is left to the class below: the module's own starts at its caller's frame,
+    # which a wrapper would make the worker's.
+    for name in ("post_mortem", "pm", "run", "runeval", "runctx", "runcall"):
+        real = getattr(module, name, None)
+        # ipdb's package re-exports ipdb.__main__'s functions, already wrapped.
+        if callable(real) and not getattr(real, "_openai4s_no_keyboard", False):
+            setattr(module, name, _debugger_entry(label, name, real))
+    debugger = module.__dict__.get("Pdb")
+    if label == "pdb" and isinstance(debugger, type):
+        # pdb.set_trace(), Pdb().set_trace(), and the debuggers built on Pdb (IPython's, ipdb's).
+        real_set_trace = debugger.set_trace
+
+        def set_trace(self, frame=None, *args, **kwargs):
+            if not _no_keyboard(self):
+                return real_set_trace(self, sys._getframe(1) if frame is None else frame, *args, **kwargs)
+            who = "pdb" if type(self) is debugger else type(self).__name__
+            sys.stderr.write(_DEBUGGER_NOTE % ("%s.set_trace()" % who, "skipped", "print the values you want to see"))
+
+        set_trace.__doc__ = real_set_trace.__doc__
+        debugger.set_trace = set_trace
+
+
 # Modules patched as they are imported, so the patch holds whenever the cell imports them.
-_IMPORT_PATCHES = {"matplotlib.pyplot": _patch_pyplot, "IPython.display": _patch_ipython_display}
+_IMPORT_PATCHES = {
+    "matplotlib.pyplot": _patch_pyplot,
+    "IPython.display": _patch_ipython_display,
+    "pdb": _patch_debugger,
+    "ipdb.__main__": _patch_debugger,
+    "ipdb": _patch_debugger,
+}
 
 
 class _PatchOnImport:
@@ -794,6 +869,9 @@ class _PatchOnImport:
 
 
 sys.meta_path.insert(0, _PatchOnImport())
+for _name, _patch in _IMPORT_PATCHES.items():
+    if _name in sys.modules:  # imported before the hook (by the interpreter's start-up)
+        _patch(sys.modules[_name])
 
 
 def _flush_std():
