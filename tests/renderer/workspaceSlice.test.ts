@@ -183,7 +183,7 @@ describe('workspace slice', () => {
     await store.getState().exportSession();
     expect(store.getState().exported).toMatchObject({
       status: 'error',
-      error: 'disk full while writing a.zip',
+      error: { code: 'internal', message: 'disk full while writing a.zip' },
     });
     store.getState().dismissExport();
     expect(store.getState().exported).toBeNull();
@@ -213,7 +213,7 @@ describe('workspace slice', () => {
     ]);
     expect(s.attachments.items.map((a) => [a.name, a.status, a.path, a.error])).toEqual([
       ['data.csv', 'ready', 'uploads/data.csv', null],
-      ['bad.txt', 'error', null, 'uploads/bad.txt exists'],
+      ['bad.txt', 'error', null, { code: 'conflict', message: 'uploads/bad.txt exists' }],
       ['huge.bin', 'error', null, 'too-large'],
     ]);
     expect(store.getState().takeAttachments()).toEqual(['uploads/data.csv']);

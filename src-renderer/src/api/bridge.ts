@@ -72,7 +72,7 @@ export function createBridge(getApi: () => BridgeApi | undefined): Bridge {
   const api = (): BridgeApi => {
     const found = getApi();
     if (!found || typeof found.invoke !== 'function' || typeof found.on !== 'function') {
-      throw new BridgeError('unavailable', MISSING_API);
+      throw new BridgeError('unavailable', MISSING_API, 'unavailable');
     }
     return found;
   };
@@ -89,12 +89,15 @@ export function createBridge(getApi: () => BridgeApi | undefined): Bridge {
         throw new BridgeError(
           'unavailable',
           `The call to ${route} did not reach the app: ${message}`,
+          // Named, so another language heads these English words with the case.
+          'unavailable',
         );
       }
       if (!isEnvelope(answer)) {
         throw new BridgeError(
           'internal',
           `The app answered ${route} with something that is not an envelope.`,
+          'internal',
         );
       }
       if (answer.ok) return answer.data as OutputOf<K>;

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { envelopeErrorText } from '../errors/envelopeText';
 import { formatBytes } from './parts/format';
 import { IconButton } from './ui';
 
@@ -53,7 +54,7 @@ export function AttachmentChips() {
               : a.status === 'error'
                 ? a.error === 'too-large'
                   ? t('composer.attachTooLarge')
-                  : a.error
+                  : envelopeErrorText(t, a.error)
                 : formatBytes(a.size)}
           </span>
           <button

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
+import { envelopeErrorText } from '../errors/envelopeText';
 import { Icon } from './icons';
 
 /** The header's Export button: writes the open session as a verifiable zip. */
@@ -43,7 +44,7 @@ export function ExportResultBar() {
       <div className="export-bar export-bar-error" role="alert" data-testid="export-result" data-status="error">
         <div className="export-bar-body">
           <strong>{t('export.failed')}</strong>
-          <span>{exported.error}</span>
+          <span>{envelopeErrorText(t, exported.error)}</span>
         </div>
         <button type="button" className="icon-btn" aria-label={t('export.dismiss')} onClick={dismiss}>
           ×

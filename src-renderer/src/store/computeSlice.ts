@@ -1,4 +1,5 @@
 import type { ComputeJobView, ComputeTargetView } from '../../../src-preload/contract/compute';
+import type { ErrorBody } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import { createLoader, idle } from './loadable';
 import type { ComputeSlice, Slice, StoreDeps } from './types';
@@ -12,13 +13,13 @@ export const createComputeSlice =
   (set, get) => {
     const jobs = createLoader<JobList>((change) => set((s) => ({ jobs: change(s.jobs) })));
     const targets = createLoader<TargetList>((change) => set((s) => ({ computeTargets: change(s.computeTargets) })));
-    /** Runs a change; answers the error message or null. */
-    const attempt = async (run: () => Promise<unknown>): Promise<string | null> => {
+    /** Runs a change; answers the error or null. */
+    const attempt = async (run: () => Promise<unknown>): Promise<ErrorBody | null> => {
       try {
         await run();
         return null;
       } catch (error) {
-        return toErrorBody(error).message;
+        return toErrorBody(error);
       }
     };
     return {
@@ -45,7 +46,7 @@ export const createComputeSlice =
         try {
           return { logs: await deps.bridge.invoke('compute.job.logs', { jobId }) };
         } catch (error) {
-          return { error: toErrorBody(error).message };
+          return { error: toErrorBody(error) };
         }
       },
       computeTargets: idle<ComputeTargetView[]>([]),

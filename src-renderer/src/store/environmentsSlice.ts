@@ -1,3 +1,4 @@
+import type { ErrorBody } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import { createLoader, idle } from './loadable';
 import type { EnvironmentsSlice, Slice, StoreDeps } from './types';
@@ -24,11 +25,11 @@ export const createEnvironmentsSlice =
         ),
 
       async chooseEnvironment(sessionId, environmentId) {
-        let problem: string | null = null;
+        let problem: ErrorBody | null = null;
         try {
           await deps.bridge.invoke('env.use', { sessionId, environmentId });
         } catch (error) {
-          problem = toErrorBody(error).message;
+          problem = toErrorBody(error);
         }
         // env.use ends the running kernel of that language, so its status changed too.
         await Promise.all([

@@ -33,7 +33,7 @@ export const createFilesSlice =
           patch(sessionId, { status: 'done', listing, folder: listing.path });
         } catch (error) {
           if (get().files.folder !== folder) return;
-          patch(sessionId, { status: 'error', error: toErrorBody(error).message });
+          patch(sessionId, { status: 'error', error: toErrorBody(error) });
         }
       },
 
@@ -43,7 +43,7 @@ export const createFilesSlice =
           const data = await deps.bridge.invoke('workspace.read', { sessionId, path, ...(IMAGE.test(path) ? { maxBytes: IMAGE_BYTES } : {}) });
           if (get().files.preview?.path === path) patch(sessionId, { preview: { path, status: 'done', data, error: null } });
         } catch (error) {
-          if (get().files.preview?.path === path) patch(sessionId, { preview: { path, status: 'error', data: null, error: toErrorBody(error).message } });
+          if (get().files.preview?.path === path) patch(sessionId, { preview: { path, status: 'error', data: null, error: toErrorBody(error) } });
         }
       },
 
@@ -57,7 +57,7 @@ export const createFilesSlice =
           patch(sessionId, { saved: { path: version.path, version: version.number, error: null } });
           void get().loadArtifacts(sessionId);
         } catch (error) {
-          patch(sessionId, { saved: { path, version: null, error: toErrorBody(error).message } });
+          patch(sessionId, { saved: { path, version: null, error: toErrorBody(error) } });
         }
       },
 

@@ -1,4 +1,4 @@
-import type { WorkspaceFileEntry, WorkspaceFilePreview, WorkspaceListing } from '../../../src-preload/contract';
+import type { ErrorBody, WorkspaceFileEntry, WorkspaceFilePreview, WorkspaceListing } from '../../../src-preload/contract';
 
 /** The Notebook tab's workspace file browser (issue 25). */
 export interface FilesState {
@@ -7,11 +7,11 @@ export interface FilesState {
   folder: string;
   status: 'idle' | 'loading' | 'done' | 'error';
   listing: WorkspaceListing | null;
-  error: string | null;
+  error: ErrorBody | null;
   /** The file opened for a preview, its bytes once read, or why they could not be. */
-  preview: { path: string; status: 'loading' | 'done' | 'error'; data: WorkspaceFilePreview | null; error: string | null } | null;
+  preview: { path: string; status: 'loading' | 'done' | 'error'; data: WorkspaceFilePreview | null; error: ErrorBody | null } | null;
   /** What the last Save as artifact did: the version it made, or why it failed. */
-  saved: { path: string; version: number | null; error: string | null } | null;
+  saved: { path: string; version: number | null; error: ErrorBody | null } | null;
 }
 
 export interface FilesSlice {

@@ -29,7 +29,7 @@ export const createMcpSlice =
           set((s) => ({ mcp: { ...s.mcp, status: 'ready', data: view, error: null } }));
           return null;
         } catch (error) {
-          return toErrorBody(error).message;
+          return toErrorBody(error);
         }
       },
     };

@@ -1,4 +1,4 @@
-import type { MemoryRecord, ThinkingStepData } from '../../../src-preload/contract';
+import type { ErrorBody, MemoryRecord, ThinkingStepData } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import { createLoader, idle } from './loadable';
 import type { MemorySlice, Slice, StoreDeps } from './types';
@@ -12,12 +12,12 @@ export const createMemorySlice =
   (set, get) => {
     const memories = createLoader<MemoryList>((change) => set((s) => ({ memories: change(s.memories) })));
     const plan = createLoader<PlanField>((change) => set((s) => ({ plan: change(s.plan) })));
-    /** Runs a change, then reloads the list it changed; answers the error message or null. */
-    const change = async (run: () => Promise<unknown>): Promise<string | null> => {
+    /** Runs a change, then reloads the list it changed; answers the error or null. */
+    const change = async (run: () => Promise<unknown>): Promise<ErrorBody | null> => {
       try {
         await run();
       } catch (error) {
-        return toErrorBody(error).message;
+        return toErrorBody(error);
       }
       await get().loadMemories(get().memories.sessionId);
       return null;

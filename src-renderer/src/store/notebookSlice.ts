@@ -61,7 +61,7 @@ export const createNotebookSlice =
         }));
         if (result.displays.some((d) => d.path)) void get().loadArtifacts(sessionId);
       } catch (error) {
-        patchEntry(key, { running: false, error: toErrorBody(error).message });
+        patchEntry(key, { running: false, error: toErrorBody(error) });
       }
       await get().loadNotebook(sessionId);
       if (get().kernels.sessionId === sessionId) await get().loadKernels(sessionId);
@@ -78,7 +78,7 @@ export const createNotebookSlice =
           if (get().notebook.sessionId !== sessionId) return;
           set((s) => ({ notebook: { ...s.notebook, versions, entries: mergeEntries(versions, s.notebook.entries), loadError: null } }));
         } catch (error) {
-          set((s) => ({ notebook: { ...s.notebook, loadError: toErrorBody(error).message } }));
+          set((s) => ({ notebook: { ...s.notebook, loadError: toErrorBody(error) } }));
         }
       },
 
@@ -125,7 +125,7 @@ export const createNotebookSlice =
           const data = await deps.bridge.invoke('kernel.variables', { sessionId, language });
           set((s) => ({ notebook: { ...s.notebook, variables: { status: 'done', data, error: null } } }));
         } catch (error) {
-          set((s) => ({ notebook: { ...s.notebook, variables: { status: 'error', data: null, error: toErrorBody(error).message } } }));
+          set((s) => ({ notebook: { ...s.notebook, variables: { status: 'error', data: null, error: toErrorBody(error) } } }));
         }
         // The listing ran a cell: a status read meanwhile says busy until the next poll, so read it again.
         if (get().kernels.sessionId === sessionId) await get().loadKernels(sessionId);

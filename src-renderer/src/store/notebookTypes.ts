@@ -1,4 +1,4 @@
-import type { KernelLanguage, KernelVariables, UserCellRecord, UserCellRun } from '../../../src-preload/contract';
+import type { ErrorBody, KernelLanguage, KernelVariables, UserCellRecord, UserCellRun } from '../../../src-preload/contract';
 
 /** A cell of the user's notebook: a recorded cell (its key is the cellKey) or a new one not run yet. */
 export interface NotebookEntry {
@@ -11,7 +11,7 @@ export interface NotebookEntry {
   running: boolean;
   /** The last run's result (also the latest recorded version's). */
   last: UserCellRun | UserCellRecord['result'] | null;
-  error: string | null;
+  error: ErrorBody | null;
 }
 
 export interface NotebookState {
@@ -20,9 +20,9 @@ export interface NotebookState {
   versions: UserCellRecord[];
   entries: NotebookEntry[];
   runningAll: boolean;
-  loadError: string | null;
+  loadError: ErrorBody | null;
   /** The last listing (its language is `data.language`); kept on screen while the same language is read again. */
-  variables: { status: 'idle' | 'loading' | 'done' | 'error'; data: KernelVariables | null; error: string | null };
+  variables: { status: 'idle' | 'loading' | 'done' | 'error'; data: KernelVariables | null; error: ErrorBody | null };
 }
 
 export interface NotebookSlice {

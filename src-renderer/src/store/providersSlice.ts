@@ -43,14 +43,14 @@ export const createProvidersSlice =
           await sendPending(view, input.providerId);
           return { view };
         } catch (error) {
-          return { error: toErrorBody(error).message };
+          return { error: toErrorBody(error) };
         }
       },
       async testProvider(input) {
         try {
           return await deps.bridge.invoke('provider.test', input);
         } catch (error) {
-          return { error: toErrorBody(error).message };
+          return { error: toErrorBody(error) };
         }
       },
       openSetup(providerId = null, pending = null) {

@@ -1,4 +1,4 @@
-import type { ConnectionTestResult, ProvidersView } from '../../../src-preload/contract';
+import type { ConnectionTestResult, ErrorBody, ProvidersView } from '../../../src-preload/contract';
 import type { InputOf } from '../api/bridge';
 import type { Loadable } from './loadable';
 
@@ -37,10 +37,10 @@ export interface ProvidersSlice {
   setup: SetupState;
   /** `refresh` asks local endpoints again instead of answering from the last check. */
   loadProviders(refresh?: boolean): Promise<void>;
-  /** Saves the setup form; answers the new view, or the error message. A pending message is then sent. */
-  configureProvider(input: ProviderConfigureInput): Promise<{ view: ProvidersView } | { error: string }>;
+  /** Saves the setup form; answers the new view, or the error. A pending message is then sent. */
+  configureProvider(input: ProviderConfigureInput): Promise<{ view: ProvidersView } | { error: ErrorBody }>;
   /** Test connection with the form's values (nothing is saved). */
-  testProvider(input: ProviderTestInput): Promise<ConnectionTestResult | { error: string }>;
+  testProvider(input: ProviderTestInput): Promise<ConnectionTestResult | { error: ErrorBody }>;
   openSetup(providerId?: string | null, pending?: PendingMessage | null): void;
   closeSetup(): void;
   /**

@@ -1,4 +1,4 @@
-import type { SettingsView } from '../../../src-preload/contract';
+import type { ErrorBody, SettingsView } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 import { errorNotice } from './noticesReducer';
 import { createLoader, idle } from './loadable';
@@ -40,7 +40,7 @@ export const createSettingsSlice =
     const apply = async (
       call: () => Promise<SettingsView>,
       refreshDoctor: boolean,
-    ): Promise<string | null> => {
+    ): Promise<ErrorBody | null> => {
       try {
         const view = await call();
         set({ settings: { status: 'ready', data: view, error: null } });
@@ -49,7 +49,7 @@ export const createSettingsSlice =
         void get().loadProviders();
         return null;
       } catch (error) {
-        return toErrorBody(error).message;
+        return toErrorBody(error);
       }
     };
     return {

@@ -61,7 +61,7 @@ export const createSkillsSlice =
           await get().loadSkills();
           return null;
         } catch (error) {
-          return toErrorBody(error).message;
+          return toErrorBody(error);
         }
       },
 

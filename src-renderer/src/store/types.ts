@@ -25,7 +25,7 @@ import type {
 } from '../../../src-preload/contract';
 import type { EnvironmentList } from '../../../src-preload/contract/environments';
 import type { McpPolicyAction, McpView } from '../../../src-preload/contract/mcp';
-import type { MemoryRecord, MemoryScope, ThinkingStepData } from '../../../src-preload/contract';
+import type { ErrorBody, MemoryRecord, MemoryScope, ThinkingStepData } from '../../../src-preload/contract';
 import type { ComputeJobLogs, ComputeJobView, ComputeTargetView } from '../../../src-preload/contract/compute';
 import type { Bridge } from '../api/bridge';
 import type { Language } from '../i18n/language';
@@ -149,8 +149,8 @@ export interface SkillsSlice {
   ensureSkills(): void;
   selectSkill(name: string | null): Promise<void>;
   setSkillEnabled(name: string, enabled: boolean): Promise<void>;
-  /** Writes a new skill into the user folder and selects it; answers the error message, or null. */
-  createSkill(name: string, description: string): Promise<string | null>;
+  /** Writes a new skill into the user folder and selects it; answers the error, or null. */
+  createSkill(name: string, description: string): Promise<ErrorBody | null>;
   revealSkill(name: string): Promise<void>;
 }
 
@@ -170,8 +170,8 @@ export interface EnvironmentsSlice {
   environments: Loadable<EnvironmentList | null> & { sessionId: string | null };
   /** `refresh` asks main to probe the interpreters again instead of answering from its cache. */
   loadEnvironments(sessionId: string | null, refresh?: boolean): Promise<void>;
-  /** Switches the session's kernel of that environment's language (`env.use`), then reloads kernels and list; answers the error message, or null. */
-  chooseEnvironment(sessionId: string, environmentId: string): Promise<string | null>;
+  /** Switches the session's kernel of that environment's language (`env.use`), then reloads kernels and list; answers the error, or null. */
+  chooseEnvironment(sessionId: string, environmentId: string): Promise<ErrorBody | null>;
 }
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -190,10 +190,10 @@ export interface SettingsSlice {
   rules: Loadable<ApprovalRule[]>;
   theme: ThemeChoice;
   loadSettings(): Promise<void>;
-  /** Applies a change; answers the error message, or null when it was saved. */
-  updateSettings(patch: SettingsPatch): Promise<string | null>;
-  setProviderKey(providerId: string, key: string): Promise<string | null>;
-  clearProviderKey(providerId: string): Promise<string | null>;
+  /** Applies a change; answers the error, or null when it was saved. */
+  updateSettings(patch: SettingsPatch): Promise<ErrorBody | null>;
+  setProviderKey(providerId: string, key: string): Promise<ErrorBody | null>;
+  clearProviderKey(providerId: string): Promise<ErrorBody | null>;
   loadRules(): Promise<void>;
   revokeRule(id: string): Promise<void>;
   setTheme(theme: ThemeChoice): void;
@@ -214,14 +214,15 @@ export interface Attachment {
   /** Workspace-relative path once written (`uploads/<name>`). */
   path: string | null;
   sha256: string | null;
-  error: string | null;
+  /** Over the size limit (said by the window), or main's answer (errors/envelopeText.ts). */
+  error: 'too-large' | ErrorBody | null;
 }
 
 export interface ExportState {
   sessionId: string;
   status: 'running' | 'done' | 'error';
   result: ExportResult | null;
-  error: string | null;
+  error: ErrorBody | null;
 }
 
 export interface WorkspaceSlice {
@@ -246,10 +247,10 @@ export interface MemorySlice {
   /** `memory.list`: the session's memories and the data root's (sessionId null: the data root's only). */
   memories: Loadable<MemoryRecord[]> & { sessionId: string | null };
   loadMemories(sessionId: string | null): Promise<void>;
-  /** Each answers the error message, or null when it was done (the list is reloaded). */
-  addMemory(sessionId: string | null, text: string, scope: MemoryScope): Promise<string | null>;
-  editMemory(id: string, text: string): Promise<string | null>;
-  forgetMemory(id: string): Promise<string | null>;
+  /** Each answers the error, or null when it was done (the list is reloaded). */
+  addMemory(sessionId: string | null, text: string, scope: MemoryScope): Promise<ErrorBody | null>;
+  editMemory(id: string, text: string): Promise<ErrorBody | null>;
+  forgetMemory(id: string): Promise<ErrorBody | null>;
   /** `plan.get`: the session's current plan. */
   plan: Loadable<ThinkingStepData[]> & { sessionId: string | null };
   loadPlan(sessionId: string): Promise<void>;
@@ -266,8 +267,8 @@ export interface McpSlice {
   /** `mcp.list`: the configured servers, their tools and policies, the HTTP token. */
   mcp: Loadable<McpView | null>;
   loadMcp(): Promise<void>;
-  /** Makes one change; answers the error message, or null (the view is replaced by the answer). */
-  changeMcp(change: McpChange): Promise<string | null>;
+  /** Makes one change; answers the error, or null (the view is replaced by the answer). */
+  changeMcp(change: McpChange): Promise<ErrorBody | null>;
 }
 
 /** Compute jobs and targets (issue 23): the Jobs tab of the right panel and Settings → Compute. */
@@ -275,16 +276,16 @@ export interface ComputeSlice {
   /** `compute.jobs`: the session's jobs as last polled. */
   jobs: Loadable<ComputeJobView[]> & { sessionId: string | null };
   loadJobs(sessionId: string): Promise<void>;
-  /** Cancels a job, then reloads the list; answers the error message or null. */
-  cancelJob(jobId: string): Promise<string | null>;
+  /** Cancels a job, then reloads the list; answers the error or null. */
+  cancelJob(jobId: string): Promise<ErrorBody | null>;
   /** Asks the target about a job now (a job whose target was unreachable resumes if it answers), then reloads; the error or null. */
-  refreshJob(jobId: string): Promise<string | null>;
+  refreshJob(jobId: string): Promise<ErrorBody | null>;
   /** A job's stdout and stderr (not kept in the store: the panel shows them while open). */
-  jobLogs(jobId: string): Promise<{ logs: ComputeJobLogs } | { error: string }>;
+  jobLogs(jobId: string): Promise<{ logs: ComputeJobLogs } | { error: ErrorBody }>;
   computeTargets: Loadable<ComputeTargetView[]>;
   loadComputeTargets(): Promise<void>;
-  saveComputeTarget(target: Record<string, unknown>): Promise<string | null>;
-  removeComputeTarget(name: string): Promise<string | null>;
+  saveComputeTarget(target: Record<string, unknown>): Promise<ErrorBody | null>;
+  removeComputeTarget(name: string): Promise<ErrorBody | null>;
 }
 
 export type AppState = UiSlice &

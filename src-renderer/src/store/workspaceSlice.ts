@@ -81,7 +81,7 @@ export const createWorkspaceSlice =
           set({ exported: { sessionId, status: 'done', result, error: null } });
         } catch (error) {
           set({
-            exported: { sessionId, status: 'error', result: null, error: toErrorBody(error).message },
+            exported: { sessionId, status: 'error', result: null, error: toErrorBody(error) },
           });
         }
       },
@@ -126,7 +126,7 @@ export const createWorkspaceSlice =
               });
               patch(id, { status: 'ready', path: saved.path, sha256: saved.sha256, size: saved.bytes });
             } catch (error) {
-              patch(id, { status: 'error', error: toErrorBody(error).message });
+              patch(id, { status: 'error', error: toErrorBody(error) });
             }
           }),
         );

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ErrorBody } from '../../../../src-preload/contract';
 import type { ComputeJobLogs, ComputeJobState, ComputeJobView } from '../../../../src-preload/contract/compute';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
@@ -25,7 +26,7 @@ const TONE: Record<ComputeJobState, string> = {
 function JobLogs({ jobId }: { jobId: string }) {
   const t = useT();
   const read = useAppStore((s) => s.jobLogs);
-  const [answer, setAnswer] = useState<{ logs: ComputeJobLogs } | { error: string } | null>(null);
+  const [answer, setAnswer] = useState<{ logs: ComputeJobLogs } | { error: ErrorBody } | null>(null);
   useEffect(() => {
     let live = true;
     void read(jobId).then((a) => live && setAnswer(a));
@@ -34,7 +35,7 @@ function JobLogs({ jobId }: { jobId: string }) {
     };
   }, [jobId, read]);
   if (!answer) return <p className="muted small">{t('jobs.loading')}</p>;
-  if ('error' in answer) return <div className="alert" role="alert">{answer.error}</div>;
+  if ('error' in answer) return <div className="alert" role="alert">{envelopeErrorText(t, answer.error)}</div>;
   const { logs } = answer;
   return (
     <div className="job-logs" data-testid={`job-logs-${jobId}`}>
@@ -50,7 +51,7 @@ function JobRow({ job }: { job: ComputeJobView }) {
   const cancel = useAppStore((s) => s.cancelJob);
   const retry = useAppStore((s) => s.refreshJob);
   const [showLogs, setShowLogs] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ErrorBody | null>(null);
   const open = !job.harvested && (job.state === 'pending' || job.state === 'running');
   return (
     <li className={`job job-${job.state}`} data-testid={`job-${job.id}`}>
@@ -113,7 +114,7 @@ function JobRow({ job }: { job: ComputeJobView }) {
       ) : null}
       {problem ? (
         <div className="alert" role="alert">
-          {problem}
+          {envelopeErrorText(t, problem)}
         </div>
       ) : null}
       {showLogs ? <JobLogs jobId={job.id} /> : null}

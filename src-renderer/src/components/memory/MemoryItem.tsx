@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import type { MemoryRecord } from '../../../../src-preload/contract';
+import type { ErrorBody, MemoryRecord } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 import { Pill } from '../ui';
 
@@ -10,9 +11,9 @@ export function MemoryItem({ memory }: { memory: MemoryRecord }) {
   const edit = useAppStore((s) => s.editMemory);
   const forget = useAppStore((s) => s.forgetMemory);
   const [draft, setDraft] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ErrorBody | null>(null);
   const [busy, setBusy] = useState(false);
-  const act = async (run: () => Promise<string | null>, after?: () => void) => {
+  const act = async (run: () => Promise<ErrorBody | null>, after?: () => void) => {
     setBusy(true);
     const error = await run();
     setBusy(false);
@@ -62,7 +63,7 @@ export function MemoryItem({ memory }: { memory: MemoryRecord }) {
       </div>
       {problem ? (
         <div className="alert" role="alert">
-          {problem}
+          {envelopeErrorText(t, problem)}
         </div>
       ) : null}
     </li>

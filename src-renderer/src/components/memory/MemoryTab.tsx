@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { MemoryScope } from '../../../../src-preload/contract';
+import type { ErrorBody, MemoryScope } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import '../../styles/memory.css';
@@ -20,7 +20,7 @@ export function MemoryTab() {
   const add = useAppStore((s) => s.addMemory);
   const [draft, setDraft] = useState('');
   const [scope, setScope] = useState<MemoryScope>(sessionId ? 'session' : 'data_root');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ErrorBody | null>(null);
   useEffect(() => {
     if (!running) void load(sessionId);
   }, [sessionId, running, load]);
@@ -74,7 +74,7 @@ export function MemoryTab() {
         </div>
         {problem ? (
           <div className="alert" role="alert" data-testid="memory-add-error">
-            {problem}
+            {envelopeErrorText(t, problem)}
           </div>
         ) : null}
       </form>

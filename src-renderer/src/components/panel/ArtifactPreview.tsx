@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
+import type { ErrorBody } from '../../../../src-preload/contract';
 import type { ArtifactBytes, ArtifactVersion } from '../../../../src-preload/contract/artifacts';
+import { toErrorBody } from '../../api/bridge';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { formatBytes } from '../parts/format';
@@ -117,7 +120,7 @@ export function ArtifactPreview({ version }: { version: ArtifactVersion }) {
   const read = useAppStore((s) => s.readArtifact);
   const kind = previewKind(version.path, version.mime);
   const [bytes, setBytes] = useState<
-    { id: string; data: ArtifactBytes } | { id: string; error: string } | null
+    { id: string; data: ArtifactBytes } | { id: string; error: ErrorBody } | null
   >(null);
 
   useEffect(() => {
@@ -125,8 +128,7 @@ export function ArtifactPreview({ version }: { version: ArtifactVersion }) {
     let live = true;
     read(version.id, PREVIEW_BYTES).then(
       (data) => live && setBytes({ id: version.id, data }),
-      (e: unknown) =>
-        live && setBytes({ id: version.id, error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => live && setBytes({ id: version.id, error: toErrorBody(e) }),
     );
     return () => {
       live = false;
@@ -137,7 +139,7 @@ export function ArtifactPreview({ version }: { version: ArtifactVersion }) {
   if (kind === 'none')
     return <p className="muted small">{t('panel.artifacts.noPreview', { mime: version.mime })}</p>;
   if (!bytes || bytes.id !== version.id) return <span className="spinner" aria-hidden="true" />;
-  if ('error' in bytes) return <p className="error-text small">{bytes.error}</p>;
+  if ('error' in bytes) return <p className="error-text small">{envelopeErrorText(t, bytes.error)}</p>;
   const b = bytes.data;
   const note = b.truncated ? (
     <p className="muted small">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { KernelLanguage } from '../../../../src-preload/contract';
+import type { ErrorBody, KernelLanguage } from '../../../../src-preload/contract';
 import type { EnvironmentView } from '../../../../src-preload/contract/environments';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
@@ -21,7 +21,7 @@ export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
   const loadKernels = useAppStore((s) => s.loadKernels);
   const holder = useAppStore((s) => (s.kernels.sessionId === sessionId ? (s.kernels.data?.lease?.holder ?? null) : null));
   const [pending, setPending] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ErrorBody | null>(null);
 
   useEffect(() => {
     setProblem(null);
@@ -83,7 +83,7 @@ export function EnvironmentPicker({ sessionId }: { sessionId: string }) {
       ) : null}
       {problem ? (
         <div className="alert" role="alert">
-          {problem}
+          {envelopeErrorText(t, problem)}
         </div>
       ) : null}
     </div>

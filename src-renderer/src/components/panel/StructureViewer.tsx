@@ -87,7 +87,7 @@ export function StructureViewer({ text, format }: { text: string; format: 'pdb' 
   if (state === 'nowebgl' || state === 'error') {
     return (
       <div className="structure-fallback" data-testid="structure-fallback">
-        <p className="note">{state === 'error' ? error : t('panel.artifacts.webglMissing')}</p>
+        <p className="note">{state === 'error' ? t('structure.viewerFailed', { message: error ?? '' }) : t('panel.artifacts.webglMissing')}</p>
         <pre className="code-block">{text.slice(0, 20_000)}</pre>
       </div>
     );

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { UserCellRecord } from '../../../../src-preload/contract';
 import { cellDataOfResult } from '../../../../src-preload/contract/cellView';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 import type { NotebookEntry } from '../../store/notebookTypes';
 import { CellCard } from '../parts/CellCard';
@@ -79,7 +80,7 @@ function UserCell({ sessionId, entry, versions, waiting }: { sessionId: string; 
       />
       {entry.error ? (
         <p className="small error-text" role="alert" data-testid="user-cell-error">
-          {entry.error}
+          {envelopeErrorText(t, entry.error)}
         </p>
       ) : null}
       {entry.last && latest ? (
@@ -149,7 +150,7 @@ export function UserNotebook({ sessionId }: { sessionId: string }) {
           {t('notebook.user.waiting', { holder: t(`notebook.holder.${holder.kind}`) })}
         </p>
       ) : null}
-      {loadError ? <p className="small error-text">{loadError}</p> : null}
+      {loadError ? <p className="small error-text">{envelopeErrorText(t, loadError)}</p> : null}
       {entries.length === 0 ? <p className="small muted">{t('notebook.user.hint')}</p> : null}
       <ol className="user-cells">
         {entries.map((entry) => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { KernelLanguage, KernelSlotStatus } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 import { agentWorking } from '../../store/conversationReducer';
 import type { AppState } from '../../store/types';
@@ -54,7 +55,7 @@ export function VariablesView({ sessionId }: { sessionId: string }) {
       </div>
       {mine && variables.error ? (
         <p className="small error-text" role="alert">
-          {variables.error}
+          {envelopeErrorText(t, variables.error)}
         </p>
       ) : null}
       {rows && rows.length === 0 ? (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { WorkspaceFileEntry, WorkspaceFilePreview } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 import { formatBytes } from '../parts/format';
 import { cellActivity } from './KernelPanel';
@@ -127,12 +128,12 @@ export function WorkspaceFiles({ sessionId }: { sessionId: string }) {
       </div>
       {mine && files.error ? (
         <p className="small error-text" role="alert" data-testid="files-error">
-          {files.error}
+          {envelopeErrorText(t, files.error)}
         </p>
       ) : null}
       {saved ? (
         <p className={`small ${saved.error ? 'error-text' : 'muted'}`} role="status" data-testid="files-saved">
-          {saved.error ?? t('files.savedArtifact', { path: saved.path, version: saved.version ?? 0 })}
+          {saved.error ? envelopeErrorText(t, saved.error) : t('files.savedArtifact', { path: saved.path, version: saved.version ?? 0 })}
         </p>
       ) : null}
       {mine && files.listing ? (
@@ -159,7 +160,7 @@ export function WorkspaceFiles({ sessionId }: { sessionId: string }) {
           {preview.status === 'loading' ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
           {preview.error ? (
             <p className="small error-text" role="alert">
-              {preview.error}
+              {envelopeErrorText(t, preview.error)}
             </p>
           ) : null}
           {preview.data ? <PreviewBody data={preview.data} /> : null}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ErrorBody } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { Section } from './Section';
@@ -18,7 +19,8 @@ export function ComputeTargetsSection() {
   const save = useAppStore((s) => s.saveComputeTarget);
   const remove = useAppStore((s) => s.removeComputeTarget);
   const [draft, setDraft] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  // The window’s own words (not JSON), or main’s answer.
+  const [problem, setProblem] = useState<string | ErrorBody | null>(null);
   useEffect(() => {
     void load();
   }, [load]);
@@ -65,7 +67,7 @@ export function ComputeTargetsSection() {
       </button>
       {problem ? (
         <div className="alert" role="alert" data-testid="compute-target-error">
-          {problem}
+          {typeof problem === 'string' ? problem : envelopeErrorText(t, problem)}
         </div>
       ) : null}
     </Section>

@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import type { ProviderStatus, StoredKeyInfo } from '../../../../src-preload/contract';
+import type { ErrorBody, ProviderStatus, StoredKeyInfo } from '../../../../src-preload/contract';
 import { READINESS_TONE } from '../setup/ProviderChoice';
 import { keySourceText } from '../keySourceText';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 import { providerName } from '../providerName';
 
@@ -30,9 +31,9 @@ export function KeyEditorRow({
   const setKey = useAppStore((s) => s.setProviderKey);
   const clearKey = useAppStore((s) => s.clearProviderKey);
   const [key, setKeyText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<string | null>) => {
+  const run = async (action: () => Promise<ErrorBody | null>) => {
     setBusy(true);
     const failed = await action();
     setBusy(false);
@@ -78,7 +79,7 @@ export function KeyEditorRow({
         </form>
         {error ? (
           <p className="error-text small" role="alert">
-            {error}
+            {envelopeErrorText(t, error)}
           </p>
         ) : null}
       </td>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ErrorBody } from '../../../../src-preload/contract';
 import type { McpPolicyAction, McpServerView, McpToolView } from '../../../../src-preload/contract/mcp';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
@@ -53,7 +54,7 @@ function ServerCard({ server, change }: { server: McpServerView; change: (c: Mcp
         <strong>{server.name}</strong> <span className={`pill pill-${STATE_TONE[server.state]}`}>{t(`settings.mcp.state.${server.state}`)}</span>{' '}
         <span className="muted mono small">{server.endpoint}</span>
       </div>
-      {server.error ? <p className="small error-text">{server.error}</p> : null}
+      {server.error ? <p className="small error-text">{t('settings.mcp.serverError', { message: server.error })}</p> : null}
       {server.skipped.map((line) => (
         // The server's own tool names, as text; why the app left each out.
         <p key={line} className="small muted" data-testid="mcp-skipped">
@@ -93,7 +94,7 @@ export function McpServersSection() {
   const load = useAppStore((s) => s.loadMcp);
   const changeMcp = useAppStore((s) => s.changeMcp);
   const [draft, setDraft] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ErrorBody | null>(null);
   useEffect(() => {
     void load();
   }, [load]);
@@ -108,7 +109,7 @@ export function McpServersSection() {
       {mcp.error ? <p className="error-text small">{envelopeErrorText(t, mcp.error)}</p> : null}
       {view?.errors.map((e) => (
         <p key={e} className="error-text small">
-          {e}
+          {t('settings.mcp.configError', { message: e })}
         </p>
       ))}
       {view && !view.servers.length ? <p className="muted small">{t('settings.mcp.empty')}</p> : null}
@@ -126,7 +127,7 @@ export function McpServersSection() {
       </button>
       {problem ? (
         <div className="alert" role="alert">
-          {problem}
+          {envelopeErrorText(t, problem)}
         </div>
       ) : null}
       {view ? (

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ErrorBody } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
 import { useAppStore } from '../../store/context';
 import { PageHead } from '../ui';
@@ -26,7 +27,7 @@ export function SettingsPanel() {
   const loadDoctor = useAppStore((s) => s.loadDoctor);
   const loadProviders = useAppStore((s) => s.loadProviders);
   const update = useAppStore((s) => s.updateSettings);
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<ErrorBody | null>(null);
 
   useEffect(() => {
     void load();
@@ -50,7 +51,7 @@ export function SettingsPanel() {
       ) : null}
       {saveError ? (
         <div className="alert" role="alert">
-          {saveError}
+          {envelopeErrorText(t, saveError)}
         </div>
       ) : null}
       <div className="settings-grid">

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import type { ConnectionTestResult, ProvidersView, ProviderStatus } from '../../../../src-preload/contract';
+import type { ConnectionTestResult, ErrorBody, ProvidersView, ProviderStatus } from '../../../../src-preload/contract';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 import { setupStartProvider } from '../../store/readiness';
 import { ProviderChoice } from './ProviderChoice';
@@ -45,9 +46,9 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
   const [draft, setDraft] = useState<Draft>(() => draftOf(provider));
   const [makeDefault, setMakeDefault] = useState(() => offerDefault(view, provider));
   const [busy, setBusy] = useState<'test' | 'save' | 'check' | null>(null);
-  const [tested, setTested] = useState<ConnectionTestResult | { error: string } | null>(null);
+  const [tested, setTested] = useState<ConnectionTestResult | { error: ErrorBody } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
 
   if (!provider) return null;
 
@@ -154,7 +155,7 @@ export function ProviderSetupForm({ view, initialProviderId, sendsPending }: { v
         <div aria-live="polite">
           {tested ? <TestOutcome result={tested} provider={provider} /> : null}
           {saved ? <p className="setup-outcome tone-ok" role="status" data-testid="setup-saved">{saved}</p> : null}
-          {error ? <p className="error-text" role="alert" data-testid="setup-error">{error}</p> : null}
+          {error ? <p className="error-text" role="alert" data-testid="setup-error">{envelopeErrorText(t, error)}</p> : null}
         </div>
       </div>
     </form>

@@ -1,18 +1,19 @@
-import type { ConnectionTestResult, ProviderStatus } from '../../../../src-preload/contract';
+import type { ConnectionTestResult, ErrorBody, ProviderStatus } from '../../../../src-preload/contract';
 import { explainProblem } from '../../errors/explain';
 import { providerContext } from '../../errors/providerContext';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { ProblemDetails } from '../failure/ProblemDetails';
 import { providerName } from '../providerName';
 
 /** The outcome of Test connection: the model answered, or what to do, with the provider's own words behind "details". */
-export function TestOutcome({ result, provider }: { result: ConnectionTestResult | { error: string }; provider: ProviderStatus | null }) {
+export function TestOutcome({ result, provider }: { result: ConnectionTestResult | { error: ErrorBody }; provider: ProviderStatus | null }) {
   const t = useT();
   if ('error' in result) {
     return (
       <p className="setup-outcome tone-bad" role="alert" data-testid="test-outcome" data-ok="false">
-        {result.error}
+        {envelopeErrorText(t, result.error)}
       </p>
     );
   }

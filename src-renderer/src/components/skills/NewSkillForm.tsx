@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import type { ErrorBody } from '../../../../src-preload/contract';
 import { useT } from '../../i18n/useT';
+import { envelopeErrorText } from '../../errors/envelopeText';
 import { useAppStore } from '../../store/context';
 
 /** "New skill": a name and one sentence saying when to use it, written from the template. */
@@ -8,7 +10,7 @@ export function NewSkillForm({ userDir, onDone }: { userDir: string; onDone(): v
   const create = useAppStore((s) => s.createSkill);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [busy, setBusy] = useState(false);
   return (
     <form
@@ -43,7 +45,7 @@ export function NewSkillForm({ userDir, onDone }: { userDir: string; onDone(): v
       </div>
       {error ? (
         <p className="error-text" role="alert">
-          {error}
+          {envelopeErrorText(t, error)}
         </p>
       ) : null}
       <div className="new-skill-actions">

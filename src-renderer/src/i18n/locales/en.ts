@@ -204,6 +204,9 @@ export const en = {
   'settings.mcp.state.ready': 'running',
   'settings.mcp.state.crashed': 'crashed',
   'settings.mcp.state.failed': 'failed',
+  // Main’s English words about the server or mcp.json; other languages head them with the case.
+  'settings.mcp.serverError': '{message}',
+  'settings.mcp.configError': '{message}',
   'settings.appearance.title': 'Language and theme',
   'settings.theme': 'Theme',
   'settings.theme.system': 'System',
@@ -626,6 +629,8 @@ export const en = {
   'structure.allChains': 'All chains',
   'structure.chain': 'Chain {chain}',
   'structure.fullscreen': 'Fullscreen',
+  // The viewer library’s own words follow (it parses the file).
+  'structure.viewerFailed': 'The 3D viewer could not show this structure ({message}). The structure file is shown as text.',
   'cell.figureZoomIn': 'Click to see it at full size',
   'cell.figureZoomOut': 'Click to fit it again',
   'table.truncated': 'the first {shown} of {total} rows',
