@@ -8,7 +8,8 @@
  * - every configured secret value (provider keys from the environment, the data root's
  *   `.env` and Settings) is replaced wherever it appears, whatever its shape;
  * - anything shaped like a credential is replaced too: `sk-...` keys, `Bearer` tokens,
- *   `api_key=...` and similar key-value pairs, AWS access key ids, Google API keys,
+ *   `api_key=...` and similar key-value pairs, key-named url query parameters
+ *   (`?key=...`, `&access_token=...`), AWS access key ids, Google API keys,
  *   GitHub and Slack tokens, JWTs.
  * The label around a value is kept (`Bearer [redacted]`, `api_key=[redacted]`) so the
  * message still says what was wrong.
@@ -51,7 +52,7 @@ export function clearRegisteredSecrets(): void {
 }
 
 /** Environment variable names whose values are secrets by name. */
-const SECRET_NAME = /(?:API[_-]?KEY|ACCESS[_-]?KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+const SECRET_NAME = /(?:API[_-]?KEY|ACCESS[_-]?KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|(?:^|_)PAT)$/i;
 
 /**
  * Every secret the configuration knows: each provider's key variables (real environment
@@ -105,6 +106,9 @@ const SHAPES: [RegExp, string][] = [
     ),
     `$1${REDACTED}`,
   ],
+  // A url query parameter named as a key (`?key=`, `&api_key=`, `access_token=`, `?pat=`, a SAS `sig=`): any value,
+  // letters only too, since in a url the name says what it is. The name must end at the `=` (`keyword=` is not one).
+  [/([?&](?:key|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|id[_-]?token|token|pat|sig|signature|secret|client[_-]?secret|password|passwd)=)[^&#\s"'<>]+/gi, `$1${REDACTED}`],
   // Prose that names a key, then gives it: "API key provided: abc123...".
   [new RegExp(String.raw`\b(api[ _-]?key[^\n:=]{0,30}?[:=]\s*["']?)${TOKEN}`, 'gi'), `$1${REDACTED}`],
 ];
