@@ -6,6 +6,8 @@ export interface CliIO {
   err(text: string): void;
   /** Raw output, for streaming (no newline added). Falls back to `out` when absent. */
   write?(text: string): void;
+  /** Raw error output, for streaming a cell's stderr (no newline added). Falls back to `err` when absent. */
+  writeErr?(text: string): void;
   /** Whether stdout is a terminal (dimmed reasoning, colours). */
   isTTY?: boolean;
 }

@@ -52,6 +52,7 @@ const stdio: CliIO = {
   out: (t) => writeIfOpen(process.stdout, t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => writeIfOpen(process.stderr, t.endsWith('\n') ? t : `${t}\n`),
   write: (t) => writeIfOpen(process.stdout, t),
+  writeErr: (t) => writeIfOpen(process.stderr, t),
   isTTY: process.stdout.isTTY === true,
 };
 

@@ -64,11 +64,13 @@ export function safeForTerminal(text: string): string {
  */
 export function safeIO(io: CliIO): CliIO {
   const write = io.write;
+  const writeErr = io.writeErr;
   const filter = (t: string) => safeForTerminal(scrubSecrets(t));
   return {
     ...io,
     out: (t) => io.out(filter(t)),
     err: (t) => io.err(filter(t)),
     ...(write ? { write: (t: string) => write(filter(t)) } : {}),
+    ...(writeErr ? { writeErr: (t: string) => writeErr(filter(t)) } : {}),
   };
 }

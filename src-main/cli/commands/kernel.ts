@@ -16,9 +16,9 @@ const USAGE = [
   'exec runs one cell in the session\'s sandboxed kernel (default session "cli", workspace',
   '<data dir>/workspaces/cli), prints its stdout and stderr as the cell writes them, then its',
   'figures and error, and exits 1 if the cell raised. Ctrl-C interrupts the cell, as in Jupyter:',
-  'it ends with KeyboardInterrupt, what it printed stays, and the exit code is 130 (SIGTERM: 143);',
-  'a second Ctrl-C stops the kernel and exits at once. --json prints only the result object,',
-  'at the end. Code "-" is read from standard input.',
+  'it ends with KeyboardInterrupt, what it printed stays, and the exit code is 130; a second',
+  'Ctrl-C stops the kernel and exits at once. SIGTERM stops the cell and its kernel at once and',
+  'exits 143. --json prints only the result object, at the end. Code "-" is read from standard input.',
 ].join('\n');
 
 /** What a cell gave besides its stdout and stderr (streamed as it ran). */
@@ -125,12 +125,17 @@ async function execCell(
       io.err(errorMessage(error));
       return 1;
     }
+    // A SIGTERM during the review is stopping everything and exits by itself.
+    await stopper.held();
     if (stopper.exitCode !== null) {
       await review.record();
       io.err('Stopped before the cell started; none of it ran.');
       return stopper.exitCode;
     }
-    const record = () => void review.record();
+    const record = () => {
+      stopper.markSent();
+      void review.record();
+    };
     let result: KernelCellResult;
     try {
       result = await core.kernels

@@ -30,7 +30,11 @@ async function execInProcess(args: string[], onPiece: (seen: { stdout: string; s
     pieces.push({ stream, text: piece });
     onPiece({ stdout: text('stdout'), stderr: text('stderr') });
   };
-  const code = await runCli(['kernel', 'exec', ...args], { out: (t) => keep('stdout', `${t}\n`), err: (t) => keep('stderr', `${t}\n`), write: (t) => keep('stdout', t) }, env());
+  const code = await runCli(
+    ['kernel', 'exec', ...args],
+    { out: (t) => keep('stdout', `${t}\n`), err: (t) => keep('stderr', `${t}\n`), write: (t) => keep('stdout', t), writeErr: (t) => keep('stderr', t) },
+    env(),
+  );
   return { code, stdout: text('stdout'), stderr: text('stderr') };
 }
 
@@ -85,6 +89,24 @@ describe('openai4s kernel exec while the cell runs', () => {
     expect(r.stderr.split('a warning')).toHaveLength(2);
   }, 30_000);
 
+  it('shows a stderr line written without its newline while the cell still runs, as it does for stdout', async () => {
+    let released = false;
+    const r = await execInProcess(
+      [
+        'import os, sys, time\nsys.stderr.write("loading 50%")\nsys.stderr.flush()\nend = time.time() + 20\nwhile not os.path.exists("go") and time.time() < end:\n    time.sleep(0.02)\nsys.stderr.write(" done" if os.path.exists("go") else " never released")',
+      ],
+      (seen) => {
+        if (released || !seen.stderr.includes('loading 50%')) return;
+        released = true;
+        fs.writeFileSync(path.join(dir, 'workspaces', 'cli', 'go'), '');
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(released).toBe(true);
+    // The line is ended once, at the cell’s end; nothing is printed twice.
+    expect(r.stderr).toBe('loading 50% done\n');
+  }, 30_000);
+
   it('under --json prints only the one result object, at the end', async () => {
     const r = await execInProcess(['--json', 'print("a")\nimport time\ntime.sleep(0.3)\nprint("b")']);
     expect(r.code).toBe(0);
@@ -135,5 +157,50 @@ describe('openai4s kernel exec while the cell runs', () => {
     const size = fs.statSync(ticks).size;
     await new Promise((r) => setTimeout(r, 400));
     expect(fs.statSync(ticks).size).toBe(size);
+  }, 30_000);
+
+  it('SIGTERM stops a cell that catches KeyboardInterrupt at once: one line says so, exit 143, and the kernel is closed cleanly', async () => {
+    if (!builtCli()) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
+    const before = openLedger(path.join(dir, 'ledger.sqlite3'));
+    const sessionId = before.createSession('sigterm').id;
+    before.close();
+    const ticks = path.join(dir, 'workspaces', sessionId, 'ticks');
+    const cli = spawnCli([
+      '--session',
+      sessionId,
+      'import time\nprint("catching interrupts")\nwhile True:\n    try:\n        open("ticks", "a").write(".")\n        time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass',
+    ]);
+    await cli.until(() => cli.seen.stdout.includes('catching interrupts\n'));
+    cli.child.kill('SIGTERM');
+    // One signal is enough: the cell alone would never end.
+    const exit = await cli.exit;
+    expect(exit).toMatchObject({ code: 143, signal: null });
+    expect(cli.seen.stdout).toBe('catching interrupts\n');
+    // One line (how it ends depends on whether the first kernel-cache build let the data root close within 3 s).
+    expect(cli.seen.stderr).toMatch(/^\[SIGTERM: the cell was stopped[ ;][^\n]*\]\n$/);
+    const size = fs.statSync(ticks).size;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(fs.statSync(ticks).size).toBe(size);
+
+    const ledger = openLedger(path.join(dir, 'ledger.sqlite3'));
+    try {
+      expect(ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(ledger.kernels.listBySession(sessionId)).toMatchObject([{ language: 'python', endReason: 'app closed' }]);
+      expect(ledger.kernels.openIds()).toEqual([]);
+    } finally {
+      ledger.close();
+    }
+  }, 30_000);
+
+  it('SIGTERM after a Ctrl-C the cell ignored stops it at once with exit 143', async () => {
+    if (!builtCli()) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
+    const cli = spawnCli(['import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint("ignoring Ctrl-C")\ntime.sleep(60)']);
+    await cli.until(() => cli.seen.stdout.includes('ignoring Ctrl-C\n'));
+    cli.child.kill('SIGINT');
+    await cli.until(() => cli.seen.stderr.includes('interrupting the cell'));
+    cli.child.kill('SIGTERM');
+    const exit = await cli.exit;
+    expect(exit).toMatchObject({ code: 143, signal: null });
+    expect(cli.seen.stderr).toMatch(/\]\n\[SIGTERM: the cell was stopped[ ;][^\n]*\]\n$/);
   }, 30_000);
 });
