@@ -10,7 +10,10 @@ import type { CitationAuthor } from '../science/citation';
  */
 
 export interface BibEntry {
+  /** The first record of the work (the entry's place in the list). */
   evidenceId: string;
+  /** Every record of the work, in the order they were recorded: a claim citing any of them cites this entry. */
+  evidenceIds: string[];
   /** article (a paper), preprint, web (a page or search result), document (a PDF). */
   type: 'article' | 'preprint' | 'web' | 'document';
   title: string;
@@ -68,6 +71,15 @@ export function risName(a: CitationAuthor): string {
   return a.family ? [a.family, a.given, a.suffix].filter(Boolean).join(', ') : (a.literal ?? a.name ?? '');
 }
 
+/**
+ * Whether the record names the work's own title (its source's citation, a Navigator
+ * reference), rather than a title made up for the record (a database id before the title,
+ * an open-access download's "arXiv <id> (open-access PDF)", a page's <title>).
+ */
+export function declaresTitle(record: EvidenceRecord): boolean {
+  return Boolean(str(obj(record.envelope.citation).title)) || str(record.envelope.database) === 'bohrium_navigator';
+}
+
 /** The entry of one record, or null when it is not literature (cells, artifacts, database records of proteins...). */
 export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResults?: boolean } = {}): BibEntry | null {
   const env = record.envelope;
@@ -79,6 +91,7 @@ export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResul
   const year = typeof cit.year === 'number' ? cit.year : typeof env.year === 'number' ? env.year : null;
   const base = {
     evidenceId: record.id,
+    evidenceIds: [record.id],
     title: str(cit.title) || bareTitle(record),
     authors: names.map(risName),
     names,
@@ -92,7 +105,7 @@ export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResul
     publisher: str(cit.publisher),
     doi: str(cit.doi) || str(env.doi),
     url: str(env.url) || str(env.final_url) || str(env.request_url),
-    pmid: '',
+    pmid: str(cit.pmid),
     arxiv: '',
     journalRef: str(cit.journal_ref),
     accessed: str(env.retrieved_at) || record.createdAt,
@@ -117,7 +130,7 @@ export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResul
       ...base,
       type: preprint ? 'preprint' : 'article',
       doi: base.doi || (database === 'crossref' ? id : /^10\.\d{4,9}\//.test(id) ? id : ''),
-      pmid: database === 'pubmed' ? id : database === 'europepmc' && /^MED:\d+$/.test(id) ? id.slice(4) : '',
+      pmid: database === 'pubmed' ? id : database === 'europepmc' && /^MED:\d+$/.test(id) ? id.slice(4) : base.pmid,
       arxiv: database === 'arxiv' ? id : '',
     };
   }

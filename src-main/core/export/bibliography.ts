@@ -1,14 +1,16 @@
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import { surname } from '../../../src-preload/contract/evidenceLabel';
 import type { CitationAuthor } from '../science/citation';
-import { bibEntryOf, type BibEntry } from './bibEntry';
+import { bibEntryOf, declaresTitle, type BibEntry } from './bibEntry';
+import { mergeWorks, type WorkRecord } from './bibMerge';
+import { workKeysOf } from './workKeys';
 
 /**
  * A session's literature evidence as a bibliography, in BibTeX and RIS: the Science
  * Navigator's references (and, on request, its other search results), records of the
  * literature databases (PubMed, Europe PMC, arXiv, OpenAlex, Crossref), web search
  * results and pages, and the PDFs read. Each entry keeps its DOI when there is one and
- * names the evidence id it came from, so a reference manager entry leads back to the record.
+ * names every evidence id of its work, so a reference manager entry leads back to the records.
  */
 
 export type BibliographyFormat = 'bibtex' | 'ris';
@@ -16,33 +18,13 @@ export type BibliographyFormat = 'bibtex' | 'ris';
 export { bibEntryOf, type BibEntry } from './bibEntry';
 
 export function bibliographyEntries(records: readonly EvidenceRecord[], options: { includeSearchResults?: boolean } = {}): BibEntry[] {
-  const entries: BibEntry[] = [];
-  const seen = new Map<string, BibEntry>();
+  const works: WorkRecord[] = [];
   for (const record of records) {
     const entry = bibEntryOf(record, options);
-    if (!entry) continue;
-    // One entry per work: the same DOI (or URL) recorded twice is listed once, with what
-    // the later records add (a Navigator reference has no pages; Crossref's record of it does).
-    const key = entry.doi ? `doi:${entry.doi.toLowerCase()}` : entry.url ? `url:${entry.url}` : `ev:${entry.evidenceId}`;
-    const earlier = seen.get(key);
-    if (earlier) fillFrom(earlier, entry);
-    else {
-      seen.set(key, entry);
-      entries.push(entry);
-    }
+    if (entry) works.push({ entry, keys: workKeysOf(record, entry), declaresTitle: declaresTitle(record) });
   }
-  return entries;
-}
-
-/** The fields `entry` lacks, from `other` (authors as a whole: two lists are not mixed). */
-function fillFrom(entry: BibEntry, other: BibEntry): void {
-  // A page read first (a repository's copy) is the article a database record of its DOI says it is.
-  if (entry.type === 'web' && (other.type === 'article' || other.type === 'preprint')) entry.type = other.type;
-  if (!entry.names.length && other.names.length) Object.assign(entry, { names: other.names, authors: other.authors, moreAuthors: other.moreAuthors });
-  if (entry.year === null) entry.year = other.year;
-  for (const k of ['journal', 'journalAbbrev', 'volume', 'issue', 'pages', 'publisher', 'url', 'pmid', 'arxiv', 'journalRef'] as const) {
-    if (!entry[k]) entry[k] = other[k];
-  }
+  // One entry per work, whichever routes reached it (bibMerge.ts).
+  return mergeWorks(works);
 }
 
 /** BibTeX's special characters escaped; Unicode kept (biber and modern BibTeX read UTF-8). */
@@ -86,8 +68,11 @@ function pageRange(pages: string): [string, string] {
   return m ? [m[1]!, m[2]!] : [pages.trim(), ''];
 }
 
-/** The evidence id, after where a preprint was published (one note in both formats). */
-const noteOf = (e: BibEntry) => `${e.journalRef ? `Published in ${e.journalRef}. ` : ''}OpenAI4S evidence ${e.evidenceId}`;
+/**
+ * Every evidence id of the work, after where a preprint was published (one note in both
+ * formats): a claim citing any route to the work finds its entry by the id it cites.
+ */
+const noteOf = (e: BibEntry) => `${e.journalRef ? `Published in ${e.journalRef}. ` : ''}OpenAI4S evidence ${e.evidenceIds.join(', ')}`;
 
 export function toBibtex(entries: readonly BibEntry[]): string {
   const used = new Set<string>();

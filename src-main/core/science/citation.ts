@@ -37,6 +37,12 @@ export interface Citation {
   doi?: string;
   /** A free-text reference to the published version (arXiv's journal_ref). */
   journal_ref?: string;
+  /**
+   * The work's PubMed and PubMed Central ids when the source gives them: the bibliography
+   * merges the records of one work reached by different routes by them (science/workIdentity.ts).
+   */
+  pmid?: string;
+  pmcid?: string;
 }
 
 /** How many authors a record keeps (a physics paper can list thousands). */

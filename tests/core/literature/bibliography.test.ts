@@ -41,8 +41,9 @@ describe('bibliography of literature evidence', () => {
         '  year = {2021},',
         '  doi = {10.1056/NEJMoa2031054},',
         '  url = {https://doi.org/10.1056/NEJMoa2031054},',
-        // The id's underscore escaped: LaTeX stops at a bare "_" outside math.
-        '  note = {OpenAI4S evidence ev\\_aaaaaaaaaaaaaaaa}',
+        // The ids' underscores escaped: LaTeX stops at a bare "_" outside math. The reference
+        // was recorded twice: a claim citing either record finds this entry.
+        '  note = {OpenAI4S evidence ev\\_aaaaaaaaaaaaaaaa, ev\\_ffffffffffffffff}',
         '}',
         '',
         '@article{Iscryopreservation,',
@@ -67,7 +68,7 @@ describe('bibliography of literature evidence', () => {
       'PY  - 2021',
       'DO  - 10.1056/NEJMoa2031054',
       'UR  - https://doi.org/10.1056/NEJMoa2031054',
-      'N1  - OpenAI4S evidence ev_aaaaaaaaaaaaaaaa',
+      'N1  - OpenAI4S evidence ev_aaaaaaaaaaaaaaaa, ev_ffffffffffffffff',
       'ER  - ',
     ]);
     expect(ris.match(/^ER {2}- $/gm)).toHaveLength(2);

@@ -169,9 +169,9 @@ describe('a repository page with Dublin Core tags only', () => {
     expect(toBibtex(entries)).toContain(`  urldate = {${day}},\n`);
   });
 
-  it('merges with the Crossref record of the same DOI into one article entry that has the journal, volume and pages', async () => {
+  it('merges with the Crossref record of the same DOI into one article entry that has the journal, volume, pages and DOI link, naming both records', async () => {
     const store = new MemoryEvidenceStore();
-    const { url, evidenceId } = await fetchPage(store, { '/handle/10044/1/118000': REPOSITORY }, '/handle/10044/1/118000');
+    const { evidenceId } = await fetchPage(store, { '/handle/10044/1/118000': REPOSITORY }, '/handle/10044/1/118000');
     const s = await startFixtureServer({ [`/works/${DOI}`]: { body: fixture('crossref-work-10.1016-j.xgen.2025.100814.json') } });
     try {
       const { client } = clientFor(s.base, { evidence: store });
@@ -197,8 +197,9 @@ describe('a repository page with Dublin Core tags only', () => {
       'SP  - 100814',
       'PB  - Elsevier BV',
       `DO  - ${DOI}`,
-      `UR  - ${url}`,
-      `N1  - OpenAI4S evidence ${evidenceId}`,
+      // The richer record's link (Crossref's, the DOI), and both records: a claim may cite either.
+      `UR  - https://doi.org/${DOI}`,
+      `N1  - OpenAI4S evidence ${evidenceId}, ${store.list('s1').find((r) => r.envelope.database === 'crossref')!.id}`,
       'ER  - ',
       '',
     ]);

@@ -37,6 +37,8 @@ export function normalizeEuropepmcResult(raw: unknown, index = 0): ConnectorReco
       issue: asStr(r.issue),
       pages: fullPageRange(asStr(r.pageInfo)),
       doi: asStr(r.doi),
+      pmid: asStr(r.pmid),
+      pmcid: asStr(r.pmcid),
     }),
   };
 }

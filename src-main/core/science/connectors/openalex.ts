@@ -1,6 +1,7 @@
 import { authorsField, compactCitation, displayAuthor } from '../citation';
 import { requireId, asArr, asNum, asObj, asStr, compact, type Connector, type ConnectorRecord } from '../connector';
 import { ConnectorError } from '../errors';
+import { idsOfUrl } from '../workIdentity';
 
 export function normalizeOpenalexWork(raw: unknown, index = 0): ConnectorRecord {
   const w = asObj(raw);
@@ -39,6 +40,9 @@ export function normalizeOpenalexWork(raw: unknown, index = 0): ConnectorRecord 
       pages: first && last && first !== last ? `${first}-${last}` : first || last,
       publisher: asStr(source.host_organization_name),
       doi: doi.replace(/^https:\/\/doi\.org\//, ''),
+      // OpenAlex gives these as links (https://pubmed.ncbi.nlm.nih.gov/40120586).
+      pmid: idsOfUrl(asStr(asObj(w.ids).pmid)).pmid,
+      pmcid: idsOfUrl(asStr(asObj(w.ids).pmcid)).pmcid,
     }),
   };
 }

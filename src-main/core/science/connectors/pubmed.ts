@@ -49,6 +49,8 @@ export function normalizeEsummary(root: XmlElement): ConnectorRecord[] {
         issue: textOf(item('Issue')),
         pages: fullPageRange(textOf(item('Pages'))),
         doi,
+        pmid,
+        pmcid: idOf('pmc') || idOf('pmcid'),
       }),
     };
   });
@@ -104,6 +106,8 @@ export function normalizeEfetch(root: XmlElement): ConnectorRecord[] {
         issue: textOf(child(issue, 'Issue')),
         pages: startPage ? [startPage, endPage].filter(Boolean).join('-') : fullPageRange(textOf(child(pagination, 'MedlinePgn'))),
         doi: doi || textOf(children(art, 'ELocationID').find((e) => e.attrs.EIdType === 'doi')),
+        pmid,
+        pmcid: textOf(articleIds.find((i) => i.attrs.IdType === 'pmc')),
       }),
     };
   });
