@@ -1,17 +1,25 @@
 import fs from 'node:fs';
-import type { JobProducer } from '../../../src-preload/contract/artifacts';
+import path from 'node:path';
+import type { ArtifactVersion, JobProducer } from '../../../src-preload/contract/artifacts';
 import type { ComputeHarvestedOutput, ComputeJobView } from '../../../src-preload/contract/compute';
 import type { ArtifactService } from '../provenance/artifactService';
+import type { BlobFileSource } from '../provenance/blobStore';
 import type { HarvestedData } from './jobState';
 import { STDERR_LOG, STDOUT_LOG, type SchedulerStatus } from './scheduler';
 import type { Transport } from './transport';
-import { readFromStart, withWorkspaceFile, WorkspaceEscapeError, WorkspaceKindError, WorkspaceNotFoundError } from '../workspace/safeFs';
+import { readFromStart, withWorkspaceFile, withWorkspaceFileAsync, WorkspaceEscapeError, WorkspaceKindError, WorkspaceNotFoundError } from '../workspace/safeFs';
 
 /**
  * Brings a finished job's declared outputs and its stdout/stderr back and saves each as an
  * artifact version whose provenance is the job (target, scheduler id, node, partition,
  * elapsed time, exit code, script hash, input versions). A declared output that was not
  * written fails the job, naming it; nothing absent is ever reported as produced.
+ *
+ * Each file lands in the data root once: the artifact store takes the job folder's own file
+ * as a hard link (a target on this machine: the folder stays the job's) or the downloaded
+ * copy itself, moved out of the harvest folder (ours); it is copied only when the disk
+ * refuses both. A harvest done again (after a crash or a failed poll) answers the versions
+ * it already made for the same bytes instead of recording them twice.
  */
 
 /** Logs over this size are kept as their last bytes (a runaway print loop must not fill the store). */
@@ -84,6 +92,38 @@ export function readJobFile(dir: string, rel: string, tail?: number, max?: numbe
   }
 }
 
+const refused = (error: unknown) => error instanceof WorkspaceNotFoundError || error instanceof WorkspaceEscapeError || error instanceof WorkspaceKindError;
+
+/** A job file's size through the safe open (null when absent, a symlink or not a regular file); over `max` is OutputTooLarge. */
+function jobFileSize(dir: string, rel: string, max: number): number | null {
+  try {
+    return withWorkspaceFile(dir, rel, 'read', ({ stat }) => {
+      if (stat.size > max) throw new OutputTooLarge(stat.size);
+      return stat.size;
+    });
+  } catch (error) {
+    if (refused(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Hands a job file, opened through safeFs, to `store` as a file the artifact store links
+ * or moves (the store checks that what it takes is the inode opened here). Null when the
+ * file is absent or refused; OutputTooLarge over `max`.
+ */
+async function withJobFile<T>(dir: string, rel: string, how: BlobFileSource['how'], max: number, store: (file: BlobFileSource) => Promise<T>): Promise<T | null> {
+  try {
+    return await withWorkspaceFileAsync(dir, rel, 'read', ({ fd, stat, rel: clean }) => {
+      if (stat.size > max) throw new OutputTooLarge(stat.size);
+      return store({ path: path.join(dir, clean), how, opened: { fd, stat } });
+    });
+  } catch (error) {
+    if (refused(error)) return null;
+    throw error;
+  }
+}
+
 function readLog(dir: string, rel: string, max: number): Buffer | null {
   const bytes = readJobFile(dir, rel, max + 1);
   if (!bytes || bytes.length <= max) return bytes;
@@ -142,24 +182,27 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
     inputs: job.inputs.map((i) => ({ path: i.path, sha256: i.sha256, ...(i.versionId ? { versionId: i.versionId } : {}) })),
   };
   const inputEvidence = job.inputs.flatMap((i) => (i.evidenceId ? [i.evidenceId] : []));
-  const save = async (logical: string, bytes: Buffer, mime?: string): Promise<ComputeHarvestedOutput> => {
-    const v = await req.artifacts.save({ sessionId: job.sessionId, path: logical, bytes, producer, inputEvidence, ...(mime ? { mime } : {}) });
+  // A harvest done again (retried after a crash or a failed poll) finds what it saved before: same job, same path, same bytes.
+  const reuse = (earlier: ArtifactVersion) => earlier.provenance.producer.kind === 'job' && earlier.provenance.producer.jobId === job.id;
+  const save = async (logical: string, content: { bytes: Buffer } | { file: BlobFileSource }, mime?: string): Promise<ComputeHarvestedOutput> => {
+    const v = await req.artifacts.save({ sessionId: job.sessionId, path: logical, ...content, producer, inputEvidence, reuse, ...(mime ? { mime } : {}) });
     return { path: logical, versionId: v.id, evidenceId: v.evidenceId, sha256: v.sha256, size: v.size };
   };
-  // Read before deciding the state: a file the safe read refuses (a symlink) counts as not written:
+  // The harvest folder is ours: its files move into the store. A folder on this machine is the job's: linked.
+  const how: BlobFileSource['how'] = transport.remote ? 'move' : 'link';
+  // Checked before deciding the state: a file the safe open refuses (a symlink) counts as not written:
   // the job did not write that output as a file, and the host never reads what a link points at.
-  const read = new Map<string, Buffer>();
+  const written = new Set<string>();
   for (const o of job.outputs) {
     try {
-      const bytes = present.includes(o) ? readJobFile(localDir, o, undefined, maxBytes) : null;
-      if (bytes) read.set(o, bytes);
+      if (present.includes(o) && jobFileSize(localDir, o, maxBytes) !== null) written.add(o);
     } catch (error) {
       // The copy is larger than the target said (or this machine's file is): left out the same way.
       if (!(error instanceof OutputTooLarge)) throw error;
       tooLarge.set(o, error.size);
     }
   }
-  const missing = job.outputs.filter((o) => !read.has(o));
+  const missing = job.outputs.filter((o) => !written.has(o));
   const unwritten = missing.filter((o) => !tooLarge.has(o));
   // The producer names the job's final state, so decide it before saving anything.
   let state = final.state;
@@ -176,11 +219,24 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
     producer.state = state;
   }
   const outputs: ComputeHarvestedOutput[] = [];
-  for (const [o, bytes] of read) outputs.push(await save(o, bytes));
+  for (const o of written) {
+    const saved = await withJobFile(localDir, o, how, maxBytes, (file) => save(o, { file }));
+    // Checked a moment ago: a file gone or replaced since is a harvest to do again, not an output to drop.
+    if (!saved) throw new Error(`output "${o}" changed in ${localDir} during the harvest`);
+    outputs.push(saved);
+  }
   const log = async (rel: string, name: string) => {
     const file = logFiles.get(rel);
-    const bytes = file ? readLog(localDir, file, maxLog) : null;
-    return bytes ? save(`compute/${job.id}/${name}`, bytes, 'text/plain') : null;
+    if (!file) return null;
+    const logical = `compute/${job.id}/${name}`;
+    try {
+      return await withJobFile(localDir, file, how, maxLog, (source) => save(logical, { file: source }, 'text/plain'));
+    } catch (error) {
+      if (!(error instanceof OutputTooLarge)) throw error;
+    }
+    // Over the limit: its last bytes, with a note saying so (new bytes, so saved as such).
+    const bytes = readLog(localDir, file, maxLog);
+    return bytes ? save(logical, { bytes }, 'text/plain') : null;
   };
   const logs = { stdout: await log(STDOUT_LOG, 'stdout.log'), stderr: await log(STDERR_LOG, 'stderr.log') };
   return { state, reason, exitCode: final.exitCode, outputs, missing, logs };

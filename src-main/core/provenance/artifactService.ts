@@ -9,7 +9,7 @@ import type {
 } from '../../../src-preload/contract/artifacts';
 import { randomId, stableId } from '../records/ids';
 import { evidenceIdFor, type EvidenceStore } from '../records/evidenceStore';
-import type { BlobStore } from './blobStore';
+import type { BlobFileSource, BlobStore } from './blobStore';
 import type { GenerationEnvironments } from './environment';
 import type { ArtifactIndex } from '../records/artifactIndex';
 import { guessMime } from '../workspace/mime';
@@ -18,11 +18,19 @@ export interface SaveArtifactInput {
   sessionId: string;
   /** The logical path (workspace-relative, forward slashes); saving it again makes a new version. */
   path: string;
-  bytes: Buffer;
+  /** The bytes, or a file stored without a copy where the disk allows (BlobStore.putFile). */
+  bytes?: Buffer;
+  file?: BlobFileSource;
   mime?: string;
   producer: ArtifactProducer;
   /** Evidence the producer read; each must exist in the session. */
   inputEvidence?: string[];
+  /**
+   * An earlier version of this path with the same bytes for which this holds is answered
+   * instead of a new one: a producer saving again what it already saved (a retried
+   * harvest) makes no second version. Different bytes are a new version, as always.
+   */
+  reuse?: (earlier: ArtifactVersion) => boolean;
 }
 
 /** A logical path: relative, no "..", no empty or dot segments, bounded. */
@@ -68,10 +76,14 @@ export class ArtifactService {
       input.producer.kind === 'cell'
         ? await this.deps.environments.describe({ generation: input.producer.generation, language: input.producer.language })
         : { status: 'missing', language: null, reason: WHY_NO_KERNEL[input.producer.kind] };
-    const { sha256, size } = this.deps.blobs.put(input.bytes);
+    if (!input.bytes === !input.file) throw new Error('An artifact is saved from bytes or from a file, one of the two.');
+    const { sha256, size } = input.file ? this.deps.blobs.putFile(input.file) : this.deps.blobs.put(input.bytes!);
+    const artifactId = stableId('art_', input.sessionId, logical);
+    const reuse = input.reuse;
+    const earlier = reuse && this.deps.index.artifact(artifactId) ? this.deps.index.versions(artifactId).find((v) => v.sha256 === sha256 && reuse(v)) : undefined;
+    if (earlier) return this.withOutcome(earlier);
     const createdAt = (this.deps.now?.() ?? new Date()).toISOString();
     const mime = input.mime ?? guessMime(logical);
-    const artifactId = stableId('art_', input.sessionId, logical);
     return this.deps.index.addVersion({ id: artifactId, sessionId: input.sessionId, path: logical, createdAt }, (aid, number) => {
       const id = randomId('av_');
       const provenance = { producer: input.producer, environment, inputEvidence: inputs, created_at: createdAt };

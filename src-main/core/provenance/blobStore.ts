@@ -1,8 +1,23 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const HEX64 = /^[0-9a-f]{64}$/;
+
+/** A file handed to the store whole: linked where it is, or moved (the caller gives it up). */
+export interface BlobFileSource {
+  path: string;
+  how: 'link' | 'move';
+  /**
+   * The file as the caller opened and checked it: what lands in the store must be that
+   * inode (a name swapped meanwhile is never stored); when it cannot be linked or moved,
+   * the bytes are copied from this descriptor.
+   */
+  opened: { fd: number; stat: fs.Stats };
+}
+
+/** Errors of link/rename that mean "not on this disk" or "not allowed here": the bytes are copied instead. */
+const CANNOT_PLACE = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
 
 /**
  * Content-addressed bytes under `<data root>/artifacts/blobs/<aa>/<sha256>`. Identical
@@ -29,6 +44,54 @@ export class BlobStore {
     return { sha256, size: bytes.byteLength };
   }
 
+  /**
+   * Stores a file without copying its bytes when the disk allows it: hard-linked (`link`,
+   * the source stays where it is) or renamed (`move`) to a temp name beside the blobs,
+   * checked to be the inode the caller opened, hashed there and renamed to its address.
+   * Bytes already stored under that hash are kept and the temp name dropped. Only a file
+   * on another disk (or one that cannot be linked) is copied, from the caller's descriptor.
+   */
+  putFile(source: BlobFileSource): { sha256: string; size: number } {
+    fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    const tmp = path.join(this.root, `.incoming-${process.pid}-${randomBytes(8).toString('hex')}.tmp`);
+    const { dev, ino } = source.opened.stat;
+    let placed = false;
+    /** A move the disk refused: the source is dropped once its bytes are copied in. */
+    let dropSource = false;
+    try {
+      if (source.how === 'move') fs.renameSync(source.path, tmp);
+      else fs.linkSync(source.path, tmp);
+      placed = true;
+      const now = fs.lstatSync(tmp);
+      if (now.dev !== dev || now.ino !== ino) {
+        // Another file answered to that name: put it back untouched and copy what was opened.
+        if (source.how === 'move') fs.renameSync(tmp, source.path);
+        else fs.unlinkSync(tmp);
+        placed = false;
+      }
+    } catch (error) {
+      if (placed || !CANNOT_PLACE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      dropSource = source.how === 'move';
+    }
+    try {
+      if (!placed) copyFromDescriptor(source.opened.fd, tmp);
+      // Moved or copied bytes are the store's own; a linked file keeps its owner's mode (one inode).
+      if (!placed || source.how === 'move') fs.chmodSync(tmp, 0o600);
+      const { sha256, size } = hashFile(tmp);
+      const target = this.pathOf(sha256);
+      if (fs.existsSync(target)) fs.unlinkSync(tmp);
+      else {
+        fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+        fs.renameSync(tmp, target);
+      }
+      if (dropSource) fs.rmSync(source.path, { force: true });
+      return { sha256, size };
+    } catch (error) {
+      fs.rmSync(tmp, { force: true });
+      throw error;
+    }
+  }
+
   read(sha256: string, maxBytes = Infinity): Buffer {
     const file = this.pathOf(sha256);
     if (maxBytes === Infinity) {
@@ -46,5 +109,42 @@ export class BlobStore {
     } finally {
       fs.closeSync(fd);
     }
+  }
+}
+
+const CHUNK = 1024 * 1024;
+
+/** A file's sha256 and size, read in chunks (a 1 GB output is never held in memory). */
+function hashFile(file: string): { sha256: string; size: number } {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(CHUNK);
+    let size = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, size);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+      size += n;
+    }
+    return { sha256: hash.digest('hex'), size };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Copies an open file from its start into a new file at `dest`. */
+function copyFromDescriptor(fd: number, dest: string): void {
+  const out = fs.openSync(dest, 'wx', 0o600);
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    for (let at = 0; ; ) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, at);
+      if (n === 0) break;
+      for (let w = 0; w < n; ) w += fs.writeSync(out, buf, w, n - w);
+      at += n;
+    }
+  } finally {
+    fs.closeSync(out);
   }
 }
