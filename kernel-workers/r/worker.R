@@ -104,12 +104,63 @@ skill_sidecar <- function(name) {
 # starts a new one (base graphics: par("page"); grid: every grid.newpage()) and when the
 # cell ends. The PNG device keeps a display list only when asked (file devices do not).
 .oai$pages <- list()
-.oai$plot_dev <- NULL
+# The cell's capture devices: device number -> the order it was opened in (its files'
+# prefix); pages are kept with that order so they pair with the PNG files sorted by name.
+.oai$capture <- integer(0)
+.oai$plot_dir <- NULL
+.oai$opened <- 0L
 .oai$snap_page <- function(starts_page) {
-  if (is.null(.oai$plot_dev) || dev.cur()[[1]] != .oai$plot_dev || !isTRUE(starts_page)) return(invisible())
+  seq <- .oai$capture[as.character(dev.cur()[[1]])]
+  if (length(seq) != 1L || is.na(seq) || !isTRUE(starts_page)) return(invisible())
   p <- tryCatch(recordPlot(), error = function(e) NULL)
-  if (!is.null(p) && length(p[[1]]) > 0) .oai$pages[[length(.oai$pages) + 1]] <- p
+  if (!is.null(p) && .oai$draws(p)) .oai$pages[[length(.oai$pages) + 1]] <- list(seq = seq, plot = p)
   invisible()
+}
+# Whether a recorded page draws: par() and layout() alone (par(mfrow = ...) on a fresh
+# device, before the first plot) start no page and write no PNG, so they are no page here.
+.oai$draws <- function(p) {
+  for (entry in p[[1]]) {
+    routine <- tryCatch(entry[[2]][[1]], error = function(e) NULL)
+    name <- if (is.list(routine)) routine$name else NULL
+    if (!is.character(name) || !(name %in% c("C_par", "C_layout"))) return(TRUE)
+  }
+  FALSE
+}
+
+# R's default device (getOption("device")), opened by the first plot when none is open: a
+# cell's capture device. A cell that called dev.off() or graphics.off() closed the worker's
+# PNG device, and the next plot opened pdf("Rplots.pdf") in the workspace: a stray file and
+# no figure. dev.new() opens one too. Outside a cell a plot draws nowhere (pdf(NULL)).
+.oai$open_capture <- function(...) {
+  if (is.null(.oai$plot_dir)) return(invisible(grDevices::pdf(NULL)))
+  .oai$opened <- .oai$opened + 1L
+  seq <- .oai$opened
+  grDevices::png(file.path(.oai$plot_dir, sprintf("plot-%03d-%%03d.png", seq)), width = 800, height = 600)
+  dev <- dev.cur()[[1]]
+  .oai$capture <- c(.oai$capture[names(.oai$capture) != as.character(dev)], structure(seq, names = as.character(dev)))
+  dev.control(displaylist = "enable")
+  invisible()
+}
+
+# Closing a capture device finishes its page: recorded first (for its SVG), and the device
+# leaves the table. The device that is current afterwards is the one R would choose.
+.oai$closing <- function(which) {
+  key <- as.character(which)
+  if (is.na(.oai$capture[key])) return(invisible())
+  cur <- dev.cur()[[1]]
+  if (cur != which) dev.set(which)
+  .oai$snap_page(TRUE)
+  if (cur != which) dev.set(cur)
+  .oai$capture <- .oai$capture[names(.oai$capture) != key]
+  invisible()
+}
+dev.off <- function(which = dev.cur()) {
+  if (which != 1) .oai$closing(which)
+  grDevices::dev.off(which)
+}
+graphics.off <- function() {
+  for (d in dev.list()) .oai$closing(d)
+  grDevices::graphics.off()
 }
 setHook("before.plot.new", function() .oai$snap_page(tryCatch(par("page"), error = function(e) FALSE)))
 setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
@@ -120,6 +171,7 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
 .oai$page_svgs <- function(plot_dir, png_count) {
   pages <- .oai$pages
   .oai$pages <- list()
+  pages <- lapply(pages[order(vapply(pages, function(p) p$seq, 0L))], function(p) p$plot)  # order() is stable
   if (length(pages) != png_count || !isTRUE(capabilities("cairo"))) return(vector("list", png_count))
   lapply(seq_along(pages), function(i) {
     f <- file.path(plot_dir, sprintf("page-%03d.svg", i))
@@ -129,7 +181,7 @@ setHook("before.grid.newpage", function() .oai$snap_page(TRUE))
     ok <- tryCatch({
       replayPlot(pages[[i]])
       TRUE
-    }, error = function(e) FALSE, finally = if (dev %in% dev.list()) dev.off(dev))
+    }, error = function(e) FALSE, finally = if (dev %in% dev.list()) grDevices::dev.off(dev))
     if (!ok || !file.exists(f) || file.info(f)$size > .oai$SVG_MAX_BYTES) return(NULL)
     text <- rawToChar(readBin(f, "raw", file.info(f)$size))
     Encoding(text) <- "UTF-8"
@@ -287,10 +339,11 @@ closeAllConnections <- function() {
   plot_dir <- tempfile("plots")
   dir.create(plot_dir)
   devices_before <- dev.list()
-  grDevices::png(file.path(plot_dir, "plot-%03d.png"), width = 800, height = 600)
-  .oai$plot_dev <- dev.cur()[[1]]
+  .oai$plot_dir <- plot_dir
+  .oai$capture <- integer(0)
+  .oai$opened <- 0L
   .oai$pages <- list()
-  dev.control(displaylist = "enable")
+  .oai$open_capture()
   line <- NA_integer_
   error <- NULL
   tryCatch({
@@ -326,14 +379,15 @@ closeAllConnections <- function() {
   })
   .oai$flush_warnings()  # those of the expression that failed (R's "In addition: ...")
   .oai$close_sinks()
-  # The page on screen when the cell ended is finished too (if the cell left the device open).
-  if (.oai$plot_dev %in% dev.list()) {
-    dev.set(.oai$plot_dev)
+  # The page on screen when the cell ended is finished too (on each capture device still open).
+  for (d in intersect(as.integer(names(.oai$capture)), dev.list())) {
+    dev.set(d)
     .oai$snap_page(TRUE)
   }
-  .oai$plot_dev <- NULL
-  # Close the cell's file device (and any the cell left open after it) to write the plots.
-  for (d in setdiff(dev.list(), devices_before)) try(dev.off(d), silent = TRUE)
+  .oai$capture <- integer(0)
+  .oai$plot_dir <- NULL
+  # Close the cell's file devices (and any the cell left open after them) to write the plots.
+  for (d in setdiff(dev.list(), devices_before)) try(grDevices::dev.off(d), silent = TRUE)
   pngs <- Filter(function(f) file.info(f)$size > 0, sort(list.files(plot_dir, pattern = "^plot-.*[.]png$", full.names = TRUE)))
   svgs <- .oai$page_svgs(plot_dir, length(pngs))
   for (i in seq_along(pngs)) {
@@ -365,7 +419,7 @@ closeAllConnections <- function() {
 # host_call away nor end the kernel. Its functions look names up there first.
 local({
   api <- attach(NULL, name = "openai4s")
-  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings", "quit", "q", "closeAllConnections")
+  move <- c(".oai", "host_call", "save_artifact", "skill_path", "skill_sidecar", "warnings", "quit", "q", "closeAllConnections", "dev.off", "graphics.off")
   for (name in move) {
     value <- get(name, envir = globalenv())
     if (is.function(value)) environment(value) <- api
@@ -380,6 +434,8 @@ local({
   }
   rm(list = move, envir = globalenv())
 })
+
+options(device = .oai$open_capture)
 
 .oai$send(list(type = "ready", pid = Sys.getpid(), language = "r",
   version = paste(R.version$major, R.version$minor, sep = ".")))

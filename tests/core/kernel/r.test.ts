@@ -58,11 +58,11 @@ describe('R kernel (Rscript + jsonlite under bwrap)', () => {
     const paths = svgs.map((svg) => (svg.match(/<path /g) ?? []).length);
     expect(paths[1]).toBeGreaterThan(paths[0]!);
     expect(paths[0]).toBeGreaterThan(paths[2]!);
-    // A cell that draws nothing has no figures; one that closes its own device keeps its PNG without a wrong SVG.
+    // A cell that draws nothing has no figures; one that closes its own device keeps its PNG and its SVG (recorded as the device closed).
     expect((await sup.execute('r-svg', 'r', 'x <- 1')).displays).toEqual([]);
     const own = await sup.execute('r-svg', 'r', 'plot(1:3); dev.off()');
     expect(own.displays.filter((d) => d.path)).toHaveLength(1);
-    expect(own.displays[0]!.svgPath).toBeUndefined();
+    expect(own.displays[0]!.svgPath).toBe(own.displays[0]!.path!.replace(/\.png$/, '.svg'));
   });
 
   it('is interrupted with its variables kept', async () => {
