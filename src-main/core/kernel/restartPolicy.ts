@@ -70,3 +70,15 @@ export function resetForRestart(slot: Slot): KernelProcess | null {
   if (proc) noteSlotEnded(slot, { kind: 'restarted', generation: proc.generation });
   return proc;
 }
+
+/**
+ * The generation was killed because its output did not end after a cell's result
+ * (outputEnd.ts): the slot forgets it at once, so the next cell starts a new one instead
+ * of waiting in a process whose end has not been seen yet. False if it was already replaced.
+ */
+export function forgetStuckGeneration(slot: Slot, proc: KernelProcess): boolean {
+  if (slot.proc !== proc) return false;
+  slot.proc = null;
+  noteSlotEnded(slot, { kind: 'ended', generation: proc.generation, exit: { kind: 'signal', signal: 'SIGKILL' } });
+  return true;
+}

@@ -8,6 +8,7 @@ import { CellDeadline, formatLimit } from './cellDeadline';
 import { OutputBudget, capText, formatBytes } from './outputBudget';
 import { exitText } from './exitInfo';
 import { figureFileStem, writeFigureBeside, writeNewFigure } from './figureName';
+import { OUTPUT_END_GRACE_MS, endsWithin, outputEndMissingNote } from './outputEnd';
 
 function timeLimitHit(limitMs: number, hint: string | undefined) {
   return { limitMs, message: `The cell hit its wall-clock limit of ${formatLimit(limitMs)} and was stopped.${hint ? ` ${hint}` : ''}` };
@@ -59,6 +60,10 @@ export interface CellRequest {
   /** Registers the cell's deadline (to extend it) while it runs. */
   setDeadline?: (deadline: CellDeadline | null) => void;
   interruptGraceMs: number;
+  /** After the result, how long the cell's end of output may take (outputEnd.ts); default OUTPUT_END_GRACE_MS. */
+  outputEndGraceMs?: number;
+  /** The end did not come: the process was killed, and its slot must not run another cell in it. */
+  onOutputEndMissing?: () => void;
 }
 
 /** A host call of a cell and how it was answered. */
@@ -264,10 +269,22 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
       // the caller's bookkeeping must not fail the cell
     }
   }
+  let outputEnded = false;
+  void outDone.then(() => (outputEnded = true));
   const frame = await resultFrame;
   abortCalls('the cell ended');
-  // Output written before the result may still be in the pipes (outDone also ends on death).
-  if (frame) await outDone;
+  // Output written before the result may still be in the pipes (outDone also ends on death),
+  // for a bounded time: a worker stuck after its result must not hold the cell for ever.
+  const outputEndGraceMs = req.outputEndGraceMs ?? OUTPUT_END_GRACE_MS;
+  const outputEndMissing = frame !== null && !outputEnded && !(await endsWithin(outDone, outputEndGraceMs));
+  if (outputEndMissing) {
+    proc.kill();
+    try {
+      req.onOutputEndMissing?.();
+    } catch {
+      // the caller's bookkeeping must not fail the cell
+    }
+  }
   if (escalation) clearTimeout(escalation);
   deadline?.clear();
   req.setDeadline?.(null);
@@ -277,6 +294,11 @@ export async function runCell(proc: KernelProcess, req: CellRequest): Promise<Ke
   if (dropped.count) {
     const more = dropped.count > 1 ? ` (and ${dropped.count - 1} more)` : '';
     const note = `\n[dropped an invalid frame from the kernel: ${dropped.first}${more}]\n`;
+    kept.stderr.push(note);
+    req.onOutput?.('stderr', note, cellId);
+  }
+  if (outputEndMissing) {
+    const note = outputEndMissingNote(outputEndGraceMs);
     kept.stderr.push(note);
     req.onOutput?.('stderr', note, cellId);
   }

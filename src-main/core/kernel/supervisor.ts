@@ -9,7 +9,7 @@ import { unavailableHostCalls, type HostCallHandler } from './hostCalls';
 import { KernelLease } from './kernelLease';
 import { KernelProcess, type WorkerSpec } from './kernelProcess';
 import { PathViews } from './pathViews';
-import { armIdleShutdown, ensureSlotProcess, resetForRestart } from './restartPolicy';
+import { armIdleShutdown, ensureSlotProcess, forgetStuckGeneration, resetForRestart } from './restartPolicy';
 import { DEFAULT_LIMITS, runCell, type CellLimits, type ObservedHostCall } from './runCell';
 import type { SandboxDecision } from './sandbox';
 import { sessionStatus, slotStatus } from './slotStatus';
@@ -54,6 +54,8 @@ export interface KernelSupervisorOptions {
   skillDirs?: () => SkillMount[] | Promise<SkillMount[]>;
   /** The session's chosen environment for a language, asked at each kernel start (null: the default; issue 18). */
   environmentFor?: (sessionId: string, language: KernelLanguage) => { id: string; interpreter: string } | null;
+  /** After a cell's result, how long the end of its output may take before the kernel is taken for stuck (outputEnd.ts). */
+  outputEndGraceMs?: number;
   /** Test hooks. */
   sandboxReport?: () => Promise<SandboxReport>;
   scripts?: Partial<Record<KernelLanguage, string>>;
@@ -287,6 +289,10 @@ export class KernelSupervisor {
           host: this.host,
           ...(options.owner ? { owner: options.owner } : {}),
           interruptGraceMs: this.opts.interruptGraceMs ?? 2_000,
+          ...(this.opts.outputEndGraceMs !== undefined ? { outputEndGraceMs: this.opts.outputEndGraceMs } : {}),
+          onOutputEndMissing: () => {
+            if (forgetStuckGeneration(slot, proc)) this.emit('kernel.lifecycle', { sessionId, language, generation: proc.generation, kind: 'died', reason: 'its output did not end after a cell’s result, so it was stopped' });
+          },
           ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
           ...(options.timeLimitHint ? { timeLimitHint: options.timeLimitHint } : {}),
           setInterrupt: (fn) => (slot.interrupt = fn),
