@@ -1,5 +1,6 @@
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import type { CitationAuthor } from '../science/citation';
+import { bareDoi } from '../science/workIdentity';
 
 /**
  * What a bibliography entry is made of, read from one evidence record: the record's own
@@ -45,6 +46,7 @@ const LITERATURE_DBS = new Set(['pubmed', 'europepmc', 'arxiv', 'openalex', 'cro
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asDoi = (v: string) => bareDoi(v) || v;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** "Europe PMC MED:20516115: Title" -> "Title" (science records are titled with their database and id). */
@@ -103,7 +105,8 @@ export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResul
     issue: str(cit.issue),
     pages: str(cit.pages),
     publisher: str(cit.publisher),
-    doi: str(cit.doi) || str(env.doi),
+    // The bare DOI: a doi field holding a doi.org link is printed with the link twice.
+    doi: asDoi(str(cit.doi) || str(env.doi)),
     url: str(env.url) || str(env.final_url) || str(env.request_url),
     pmid: str(cit.pmid),
     arxiv: '',

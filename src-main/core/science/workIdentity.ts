@@ -49,11 +49,19 @@ const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
  * `?` or `#` (a DOI holding those is percent-escaped in a link).
  */
 export function normalizeDoi(text: string): string {
+  return asciiLower(bareDoi(text));
+}
+
+/**
+ * The DOI as written, without what was around it ("https://doi.org/10.1056%2FNEJMoa2031054"
+ * -> "10.1056/NEJMoa2031054"): what a bibliography's doi field holds. "" when no DOI.
+ */
+export function bareDoi(text: string): string {
   let t = text.trim();
   const link = DOI_LINK_PREFIX.exec(t);
   if (link) t = decoded(t.slice(link[0].length).split(/[?#]/)[0]!);
   else t = t.replace(DOI_TEXT_PREFIX, '');
-  return DOI_BODY.test(t) ? asciiLower(t) : '';
+  return DOI_BODY.test(t) ? t : '';
 }
 
 /** "arXiv:1605.08386v2", "hep-th/9901001", "math.GT/0309136v1" -> the e-print and its version; null when no arXiv id. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arxivOfDoi, idsOfDoi, idsOfUrl, normalizeDoi, normalizePmcid, normalizePmid, parseArxivId } from '../../../src-main/core/science/workIdentity';
+import { arxivOfDoi, bareDoi, idsOfDoi, idsOfUrl, normalizeDoi, normalizePmcid, normalizePmid, parseArxivId } from '../../../src-main/core/science/workIdentity';
 
 describe('a DOI as one identity', () => {
   it('is the same DOI in any case and behind doi:, info:doi/, urn:doi: and doi.org links (http, https, dx., www.)', () => {
@@ -24,6 +24,12 @@ describe('a DOI as one identity', () => {
     // DOIs are case-insensitive in ASCII only.
     expect(normalizeDoi('10.1000/ÄBC')).toBe('10.1000/Äbc');
     for (const no of ['', '10.1/x', '11.1000/x', 'https://example.org/10.1000/x', 'doi.org/', 'https://doi.org/not-a-doi']) expect(normalizeDoi(no)).toBe('');
+  });
+
+  it('is written bare in its own case for a doi field: no prefix, no link, escapes decoded', () => {
+    expect(bareDoi('https://doi.org/10.1056%2FNEJMoa2031054?x=1')).toBe('10.1056/NEJMoa2031054');
+    expect(bareDoi('doi:10.1056/NEJMoa2031054')).toBe('10.1056/NEJMoa2031054');
+    expect(bareDoi('see the paper')).toBe('');
   });
 
   it('names the e-print when it is arXiv’s own DOI (10.48550/arXiv.<id>), in any case', () => {
