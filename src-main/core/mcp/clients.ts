@@ -177,7 +177,7 @@ export class McpClients {
         ];
       }
       const skipped = connection.skipped.length;
-      return skipped ? [`MCP server "${s.name}": ${skipped} of its tools are left out for their size (see Settings → MCP servers).`] : [];
+      return skipped ? [`MCP server "${s.name}": ${skipped} of its tools are left out (Settings → MCP servers says why).`] : [];
     });
   }
 

@@ -1,5 +1,6 @@
 import { ToolSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { neutraliseMarkers } from '../security/untrusted';
+import { inputSchemaProblem } from './schemaCheck';
 
 /**
  * What the app takes from a server's tool list. A server is outside code: its input schemas
@@ -67,6 +68,8 @@ function refusal(tool: McpTool): string | null {
   if (depth > L.maxSchemaDepth) return `its input schema nests more than ${L.maxSchemaDepth} levels deep`;
   const size = Buffer.byteLength(JSON.stringify(tool.inputSchema));
   if (size > L.maxSchemaBytes) return `its input schema is ${bytes(size)}, over the ${bytes(L.maxSchemaBytes)} offered to a model`;
+  const invalid = inputSchemaProblem(tool.inputSchema);
+  if (invalid) return `${invalid}, so a model provider would refuse every request that offers it`;
   return null;
 }
 

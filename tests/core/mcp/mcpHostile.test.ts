@@ -48,7 +48,7 @@ describe('a hostile MCP server is held to limits', () => {
     const session = c.ledger.createSession('hostile');
     const found = await call(c, session.id, 'find_tools', { query: 'fine' }, 'run-1');
     expect(found.text).toContain('mcp_hostile_fine');
-    expect(found.text).toContain('MCP server "hostile": 4 of its tools are left out for their size (see Settings → MCP servers).');
+    expect(found.text).toContain('MCP server "hostile": 4 of its tools are left out (Settings → MCP servers says why).');
     const view = c.mcp.status().servers[0]!;
     expect(view.skipped).toEqual([
       expect.stringMatching(/^MCP server "hostile" tool "big_schema" is left out: its input schema is [\d,]+ bytes, over the 16,384 bytes offered to a model; only its author can fix it\.$/),

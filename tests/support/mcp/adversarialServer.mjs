@@ -3,6 +3,8 @@
 //                                           written by hand (the SDK's own JSON.stringify could not write it)
 //   node adversarialServer.mjs names      - tools whose names carry control, bidi and newline characters, beside `plain`
 //   node adversarialServer.mjs schema     - `bad_schema` whose input schema a model provider refuses, beside `plain`
+//   node adversarialServer.mjs jsonschema - `plain` beside tools whose input schemas are valid MCP but not valid JSON Schema
+//                                           (a property typed 12, a misspelt type, a $ref to nowhere, a broken pattern)
 //   node adversarialServer.mjs ask        - during a call of `ask` the server asks the client for sampling, roots and
 //                                           elicitation, and sends notifications it never declared; then answers
 import readline from 'node:readline';
@@ -18,6 +20,15 @@ function tools() {
   if (mode === 'deep') return [tool('deep')];
   if (mode === 'names') return [tool('plain'), tool('evil\u001b]0;pwned\u0007name'), tool('two\nlines'), tool('rtl\u202Eexe.txt'), tool('tab\tbed')];
   if (mode === 'schema') return [tool('plain'), tool('bad_schema', { type: 'object', properties: { n: { type: 'integr' }, m: 'not a schema' }, required: 'n' })];
+  if (mode === 'jsonschema') {
+    return [
+      tool('plain'),
+      tool('typed_twelve', { type: 'object', properties: { a: { type: 12 } } }),
+      tool('misspelt', { type: 'object', properties: { a: { type: 'strng' } } }),
+      tool('dangling', { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }),
+      tool('bad_pattern', { type: 'object', properties: { a: { type: 'string', pattern: '[(' } } }),
+    ];
+  }
   return [tool('ask')];
 }
 
