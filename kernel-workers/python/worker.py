@@ -813,16 +813,14 @@ def _debugger_entry(label, name, real):
 
 def _patch_debugger(module):
     label = module.__name__.split(".")[0]
-    # set_trace() is left to the class below: the module's own starts at its caller's frame,
-    # which a wrapper would make the worker's.
-    for name in ("post_mortem", "pm", "run", "runeval", "runctx", "runcall"):
+    for name in ("set_trace", "post_mortem", "pm", "run", "runeval", "runctx", "runcall"):
         real = getattr(module, name, None)
         # ipdb's package re-exports ipdb.__main__'s functions, already wrapped.
         if callable(real) and not getattr(real, "_openai4s_no_keyboard", False):
             setattr(module, name, _debugger_entry(label, name, real))
     debugger = module.__dict__.get("Pdb")
     if label == "pdb" and isinstance(debugger, type):
-        # pdb.set_trace(), Pdb().set_trace(), and the debuggers built on Pdb (IPython's, ipdb's).
+        # Pdb().set_trace(), and the debuggers built on Pdb (IPython's set_trace, doctest's).
         real_set_trace = debugger.set_trace
 
         def set_trace(self, frame=None, *args, **kwargs):

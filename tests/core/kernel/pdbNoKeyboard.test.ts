@@ -61,6 +61,6 @@ describe('pdb in a Python cell', () => {
     );
     expect(r.error).toBeUndefined();
     expect(r.stdout).toBe('went on\n');
-    expect(r.stderr.split('\n').filter(Boolean)).toEqual([`pdb.set_trace() skipped: ${NOTE}; print the values you want to see`, `ipdb.post_mortem() skipped: ${NOTE}; print the traceback instead (traceback.print_exc())`]);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([`ipdb.set_trace() skipped: ${NOTE}; print the values you want to see`, `ipdb.post_mortem() skipped: ${NOTE}; print the traceback instead (traceback.print_exc())`]);
   });
 });
