@@ -1,6 +1,6 @@
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import type { CitationAuthor } from '../science/citation';
-import { bareDoi } from '../science/workIdentity';
+import { arxivOfDoi, bareDoi } from '../science/workIdentity';
 
 /**
  * What a bibliography entry is made of, read from one evidence record: the record's own
@@ -128,7 +128,8 @@ export function bibEntryOf(record: EvidenceRecord, options: { includeSearchResul
   if (record.kind === 'page') return { ...base, type: str(cit.journal) ? 'article' : 'web' };
   if (LITERATURE_DBS.has(database)) {
     const id = str(env.record_id);
-    const preprint = database === 'arxiv' || str(env.type) === 'posted-content' || /^PPR:/.test(id);
+    // arXiv's own DOI (OpenAlex gives it for an e-print it lists) names a preprint too.
+    const preprint = database === 'arxiv' || str(env.type) === 'posted-content' || /^PPR:/.test(id) || arxivOfDoi(base.doi) !== null;
     return {
       ...base,
       type: preprint ? 'preprint' : 'article',

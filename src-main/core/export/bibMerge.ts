@@ -52,11 +52,17 @@ function groups(records: readonly WorkRecord[]): { members: WorkRecord[]; ids: I
         parent[other] = root;
         ids[root] = { ...ids[other], ...ids[root] };
       }
-      if (!list.includes(i)) owners.set(key, [...list, i]);
+      // One owner per group: a link many records share (one page fetched again and again) stays one check.
+      owners.set(key, [...new Set([...list, i].map(find))]);
     }
   });
   const byRoot = new Map<number, WorkRecord[]>();
-  records.forEach((r, i) => byRoot.set(find(i), [...(byRoot.get(find(i)) ?? []), r]));
+  records.forEach((r, i) => {
+    const root = find(i);
+    const members = byRoot.get(root);
+    if (members) members.push(r);
+    else byRoot.set(root, [r]);
+  });
   return [...byRoot.entries()].sort(([a], [b]) => a - b).map(([root, members]) => ({ members, ids: ids[root]! }));
 }
 

@@ -29,12 +29,16 @@ function fill(into: Partial<Record<IdKind, string>>, from: WorkIds): void {
   if (from.pmcid && !into.pmcid) into.pmcid = from.pmcid;
 }
 
-/** An address compared as a browser would: scheme and host in lower case, no fragment; the query kept (it may name the page). */
-function addressKey(href: string): string {
+/**
+ * An address compared as a browser would: scheme and host in lower case, no fragment; the
+ * query kept (it may name the page). A site's root names no one work (a reference may give
+ * a journal's home page), so it links nothing.
+ */
+function addressKey(href: string): string | null {
   try {
     const url = new URL(href);
     url.hash = '';
-    return `url:${url.href}`;
+    return url.pathname === '/' && !url.search ? null : `url:${url.href}`;
   } catch {
     return `url:${href}`;
   }
@@ -55,7 +59,7 @@ export function workKeysOf(record: EvidenceRecord, entry: BibEntry): WorkKeys {
   // Then what its addresses name (a PDF fetched from arxiv.org/pdf/<id>, a page at doi.org/...).
   const addresses = [entry.url, str(env.url), str(env.request_url), str(env.final_url)].filter(Boolean);
   for (const href of addresses) fill(ids, idsOfUrl(href));
-  const links = [...new Set(addresses.map(addressKey))];
+  const links = [...new Set(addresses.map(addressKey).filter((k): k is string => k !== null))];
   if (database === 'pdf' && /^[0-9a-f]{64}$/.test(str(env.sha256))) links.push(`sha256:${str(env.sha256)}`);
   return { ids, links };
 }

@@ -91,7 +91,7 @@ describe('one DOI reached through Crossref, OpenAlex, the publisher’s page and
 });
 
 describe('a Europe PMC record reached as its PMC PDF, its DOI in capitals and its PubMed page', () => {
-  it('is one entry with the PMID; the other works of a many-hit search stay one entry each', async () => {
+  it('is one entry with the PMID; the other works of a many-hit search stay one entry each, a PMC record joined by its PDF', async () => {
     const store = new MemoryEvidenceStore();
     await search(store, { '/europepmc/webservices/rest/search': 'europepmc-search-ext_id-20516115.json' }, 'europepmc', { operation: 'search', query: 'EXT_ID:20516115 AND SRC:MED' });
     const record = idOf(store, 'europepmc', 'MED:20516115');
@@ -100,11 +100,15 @@ describe('a Europe PMC record reached as its PMC PDF, its DOI in capitals and it
     const pubmedPage = page(store, 'https://pubmed.ncbi.nlm.nih.gov/20516115/', { title: 'Comprehensive analysis - PubMed' });
     await search(store, { '/europepmc/webservices/rest/search': 'europepmc-search-mlh1-variant.json' }, 'europepmc', { operation: 'search', query: 'MLH1 p.Gly67Glu' });
     const hits = (JSON.parse(fixture('europepmc-search-mlh1-variant.json').toString()) as { resultList: { result: unknown[] } }).resultList.result.length;
+    // The search's PMC-only record (PMC:PMC11627200, no PMID or DOI) and its open-access PDF.
+    const pmcOnly = idOf(store, 'europepmc', 'PMC:PMC11627200');
+    const pmcPdf = (await download(store, workspace, 'europepmc', 'PMC11627200', makePdf(['MLH1.']))).evidenceId;
 
     const entries = bibliographyEntries(store.list('s1'));
     expect(entries).toHaveLength(1 + hits);
     expect(entries[0]!.evidenceIds).toEqual([record, saved.evidenceId, doiLink, pubmedPage]);
     expect(entries[0]).toMatchObject({ type: 'article', pmid: '20516115', doi: '10.1158/0008-5472.can-09-4563', journal: 'Cancer Res', pages: '4880-4890' });
-    expect(entries.slice(1).every((e) => e.evidenceIds.length === 1)).toBe(true);
+    expect(entryCiting(entries, pmcPdf)[0]!.evidenceIds).toEqual([pmcOnly, pmcPdf]);
+    expect(entries.slice(1).filter((e) => e.evidenceIds.length > 1)).toHaveLength(1);
   });
 });

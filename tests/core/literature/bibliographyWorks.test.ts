@@ -76,6 +76,19 @@ describe('an arXiv e-print and its published version', () => {
   });
 });
 
+describe('links that name no one work', () => {
+  it('a site’s home page given as two references’ link joins neither: only the same page address does', () => {
+    const store = new MemoryEvidenceStore();
+    const nav = (key: string, title: string, extra: Record<string, unknown>) => add(store, key, title, { database: 'bohrium_navigator', role: 'reference', type: 'paper', url: 'https://www.science.org/', ...extra });
+    const a = nav('nav|a', 'First paper', { doi: '10.1126/science.a' });
+    const b = nav('nav|b', 'Second paper', {});
+    const page1 = page(store, 'https://example.org/paper?id=7#results');
+    const page2 = page(store, 'HTTPS://EXAMPLE.ORG/paper?id=7');
+    const page3 = page(store, 'https://example.org/paper?id=8');
+    expect(bibliographyEntries(store.list('s1')).map((e) => e.evidenceIds)).toEqual([[a], [b], [page1, page2], [page3]]);
+  });
+});
+
 describe('identifiers written differently are one work', () => {
   it('a DOI in any case, behind doi:, doi.org or a percent-escaped link', () => {
     const store = new MemoryEvidenceStore();
@@ -109,7 +122,9 @@ describe('identifiers written differently are one work', () => {
     const datacite = add(store, 'openalex|W1', 'OpenAlex W1: Heat-bath random walks with Markov bases', { database: 'openalex', record_id: 'W1', url: 'https://doi.org/10.48550/arxiv.1605.08386', citation: { title: 'Heat-bath random walks with Markov bases', doi: '10.48550/arXiv.1605.08386' } });
     const entries = bibliographyEntries(store.list('s1'));
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ evidenceIds: [rec, abs, datacite], arxiv: '1605.08386v1', doi: '10.48550/arXiv.1605.08386' });
+    expect(entries[0]).toMatchObject({ type: 'preprint', evidenceIds: [rec, abs, datacite], arxiv: '1605.08386v1', doi: '10.48550/arXiv.1605.08386' });
+    // Alone, OpenAlex's record of the e-print is a preprint too (its DOI is arXiv's).
+    expect(bibliographyEntries(store.list('s1').filter((r) => r.id === datacite))[0]!.type).toBe('preprint');
   });
 
   it('a PMID and a PMCID through PubMed, Europe PMC and PMC links; two PMIDs for one DOI stay apart', () => {
