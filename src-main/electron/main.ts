@@ -9,6 +9,7 @@ import { createRouter } from '../core/api/router';
 import { ensureDataDir, resolveDataDir } from '../core/config/dataDir';
 import { APP_VERSION } from '../core/config/version';
 import { receivePackage } from '../core/export/receivePackage';
+import { publishNotice } from '../core/events/notice';
 import { prewarmModelThread } from '../core/llm';
 import { checkSystemPackagesOnce } from './firstStart';
 import { PackageOpener, packagePathsFromArgv } from './openPackage';
@@ -47,6 +48,7 @@ const packages = new PackageOpener({
   dialog,
   shell,
   window: () => mainWindow,
+  notify: (notice) => void (core && publishNotice(core.events, notice)),
 });
 // macOS sends files as open-file events, possibly before ready; elsewhere they are arguments.
 app.on('open-file', (event: { preventDefault(): void }, file: string) => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Dialog, Shell } from 'electron';
+import type { AppNoticeInput } from '../../src-preload/contract/notices';
 import type { ReceivedPackage } from '../core/export/receivePackage';
 
 /** The extension of exported session packages (electron-builder.yml fileAssociations). */
@@ -23,6 +24,8 @@ export interface PackageOpenerDeps {
   dialog: Pick<Dialog, 'showMessageBox'>;
   shell: Pick<Shell, 'openPath' | 'showItemInFolder'>;
   window: () => BrowserWindow | null;
+  /** Tells the window what went wrong where no dialog says it (`app.notice`). */
+  notify?: (notice: AppNoticeInput) => void;
 }
 
 const MAX_PROBLEMS = 8;
@@ -45,7 +48,15 @@ export class PackageOpener {
       this.pending.push(file);
       return;
     }
-    this.chain = this.chain.then(() => this.show(file)).catch((error: unknown) => console.error('[open-package]', error));
+    this.chain = this.chain
+      .then(() => this.show(file))
+      .catch((error: unknown) => {
+        console.error('[open-package]', error);
+        // The user opened a file and no dialog came: the window says so.
+        const name = path.basename(file);
+        const message = error instanceof Error ? error.message : String(error);
+        this.deps.notify?.({ level: 'error', code: 'package_open_failed', message: `${name} could not be opened: ${message}. Check it from a terminal: openai4s verify "${file}"`, params: { file: name, path: file, message } });
+      });
   }
 
   /** The window can show dialogs now: open what waited. */
@@ -83,7 +94,11 @@ export class PackageOpener {
         cancelId: 2,
       });
       const report = path.join(received.folder, 'README.md');
-      if (response === 0) await this.deps.shell.openPath(report);
+      if (response === 0) {
+        // openPath answers the system's error text ('' when it opened), it does not throw.
+        const failed = await this.deps.shell.openPath(report);
+        if (failed) this.deps.notify?.({ level: 'warning', code: 'report_open_failed', message: `The package’s report did not open (${failed}). It is at ${report}`, params: { path: report, message: failed } });
+      }
       else if (response === 1) this.deps.shell.showItemInFolder(report);
       return;
     }

@@ -4,12 +4,11 @@
  * detect a gap and refetch.
  */
 import type { KernelEventTopics } from './kernel';
+import type { AppNoticeEvent } from './notices';
 import type { SessionStreamEvent } from './sessions';
 
-export interface AppNoticeEvent {
-  level: 'info' | 'warning' | 'error';
-  message: string;
-}
+// Types only: the preload imports this file's channel names and must not pull in zod.
+export type { AppNoticeCode, AppNoticeEvent, AppNoticeInput } from './notices';
 
 export interface EventTopics extends KernelEventTopics {
   'app.notice': AppNoticeEvent;

@@ -142,13 +142,16 @@ describe('renderer shell against the real core', () => {
     try {
       await shell.open();
       await page.getByRole('heading', { name: 'Ask a research question' }).waitFor();
+      // The window says the code's sentence from the params (main's message is the fallback).
       await shell.emit('app.notice', {
         level: 'warning',
-        message: 'Kernel environment changed on disk.',
+        code: 'report_open_failed',
+        message: 'main’s fallback words',
+        params: { path: '/data/received/s1/README.md', message: 'no application for text/markdown' },
       });
       const notice = page
         .getByRole('status')
-        .filter({ hasText: 'Kernel environment changed on disk.' });
+        .filter({ hasText: 'The package’s report did not open (no application for text/markdown). It is at /data/received/s1/README.md' });
       await notice.waitFor();
       await notice.getByRole('button', { name: 'Dismiss' }).click();
       await notice.waitFor({ state: 'detached' });

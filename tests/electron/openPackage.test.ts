@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ReceivedPackage } from '../../src-main/core/export/receivePackage';
 import { PackageOpener, packagePathsFromArgv } from '../../src-main/electron/openPackage';
+import { appNoticeSchema } from '../../src-preload/contract/notices';
 import { writeSessionPackage } from '../support/sessionPackage';
 import { createFakeElectron, type FakeElectron } from './fakeElectron';
 
@@ -89,6 +90,33 @@ describe('PackageOpener', () => {
     expect(options.detail).toContain('file7: changed\n... and 2 more');
     expect(options.detail).toContain(`openai4s verify "${edited}"`);
     expect(deps.shell.openPath).not.toHaveBeenCalled();
+  });
+
+  it('tells the window (app.notice, coded) when no dialog could show a package, or its report did not open', async () => {
+    const notices: unknown[] = [];
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = opener(verified);
+    broken.deps.dialog.showMessageBox.mockRejectedValueOnce(new Error('the window is gone'));
+    const o = new PackageOpener({ ...broken.deps, notify: (n: unknown) => notices.push(n) } as never);
+    o.markReady();
+    o.open(good);
+    await o.idle();
+    expect(notices).toEqual([
+      expect.objectContaining({ level: 'error', code: 'package_open_failed', params: { file: path.basename(good), path: good, message: 'the window is gone' } }),
+    ]);
+    expect(error).toHaveBeenCalled();
+
+    notices.length = 0;
+    const viewer = opener(verified, 0);
+    viewer.deps.shell.openPath.mockResolvedValueOnce('No application knows how to open README.md');
+    const v = new PackageOpener({ ...viewer.deps, notify: (n: unknown) => notices.push(n) } as never);
+    v.markReady();
+    v.open(good);
+    await v.idle();
+    const report = path.join('/data/received/ses_1-abc', 'README.md');
+    expect(notices).toEqual([{ level: 'warning', code: 'report_open_failed', message: expect.stringContaining(report), params: { path: report, message: 'No application knows how to open README.md' } }]);
+    for (const n of notices) expect(appNoticeSchema.safeParse(n).success).toBe(true);
+    error.mockRestore();
   });
 });
 

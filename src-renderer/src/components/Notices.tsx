@@ -1,8 +1,9 @@
 import { useT } from '../i18n/useT';
 import { useAppStore } from '../store/context';
 import { envelopeErrorText } from '../errors/envelopeText';
+import { noticeText } from '../errors/noticeText';
 
-/** Messages pushed by main on `app.notice`. */
+/** Messages pushed by main on `app.notice`, and this window's failed calls. */
 export function Notices() {
   const t = useT();
   const items = useAppStore((s) => s.notices.items);
@@ -16,7 +17,7 @@ export function Notices() {
           className={`notice notice-${n.level}`}
           role={n.level === 'error' ? 'alert' : 'status'}
         >
-          <span>{n.error ? envelopeErrorText(t, n.error) : n.message}</span>
+          <span>{n.error ? envelopeErrorText(t, n.error) : noticeText(t, n)}</span>
           <button
             type="button"
             className="icon-btn"

@@ -2,10 +2,11 @@ import type { AppNoticeEvent, ErrorBody } from '../../../src-preload/contract';
 import { toErrorBody } from '../api/bridge';
 
 /**
- * A notice: pushed by main (`app.notice`), or a failed call of this window, which keeps the
- * error body so the notice says its case in the window's language (errors/envelopeText.ts).
+ * A notice: pushed by main (`app.notice`, its code said in the window's language by
+ * errors/noticeText.ts), or a failed call of this window, which keeps the error body so the
+ * notice says its case in the window's language (errors/envelopeText.ts).
  */
-export interface NoticeInput extends AppNoticeEvent {
+export interface NoticeInput extends Pick<AppNoticeEvent, 'level' | 'message'>, Partial<Pick<AppNoticeEvent, 'code' | 'params'>> {
   error?: ErrorBody;
 }
 
@@ -38,6 +39,8 @@ export function noticesReducer(state: NoticesState, action: NoticesAction): Noti
         id: state.nextId,
         level: action.notice.level,
         message: action.notice.message,
+        ...(action.notice.code ? { code: action.notice.code } : {}),
+        ...(action.notice.params ? { params: action.notice.params } : {}),
         ...(action.notice.error ? { error: action.notice.error } : {}),
       };
       return { items: [...state.items, notice].slice(-MAX_NOTICES), nextId: state.nextId + 1 };

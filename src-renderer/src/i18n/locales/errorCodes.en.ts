@@ -1,7 +1,8 @@
 /**
  * What main names beside its English words, said in the window's language: a failed tool
- * call's case (`toolError.*`, ToolErrorCode) and an IPC error's reason (`envelope.*`,
- * ErrorReason). Spread into `en` (which defines the keys for every locale).
+ * call's case (`toolError.*`, ToolErrorCode), an IPC error's reason (`envelope.*`,
+ * ErrorReason) and a notice's code (`appNotice.*`, AppNoticeCode, filled from its params).
+ * Spread into `en` (which defines the keys for every locale).
  */
 export const errorCodesEn = {
   'toolError.unknown_tool': 'The model called a tool this run does not offer.',
@@ -32,4 +33,6 @@ export const errorCodesEn = {
   'envelope.not_configured': '{message}',
   'envelope.shutting_down': 'The app is shutting down; start it again to continue.',
   'envelope.run_not_finished': 'That run has not finished; stop it first, then retry or edit it.',
+  'appNotice.package_open_failed': '{file} could not be opened: {message}. Check it from a terminal: openai4s verify "{path}"',
+  'appNotice.report_open_failed': 'The package’s report did not open ({message}). It is at {path}',
 } as const;

@@ -29,4 +29,6 @@ export const errorCodesZh: { readonly [K in keyof typeof errorCodesEn]: string }
   'envelope.not_configured': '尚未设置：{message}',
   'envelope.shutting_down': '应用正在关闭；请重新启动后再继续。',
   'envelope.run_not_finished': '这次运行还没有结束；请先停止它，再重试或编辑。',
+  'appNotice.package_open_failed': '无法打开 {file}：{message}。可在终端中检查：openai4s verify "{path}"',
+  'appNotice.report_open_failed': '会话包的报告没有打开（{message}）。它位于 {path}',
 };
