@@ -60,6 +60,9 @@ export function workKeysOf(record: EvidenceRecord, entry: BibEntry): WorkKeys {
   const addresses = [entry.url, str(env.url), str(env.request_url), str(env.final_url)].filter(Boolean);
   for (const href of addresses) fill(ids, idsOfUrl(href));
   const links = [...new Set(addresses.map(addressKey).filter((k): k is string => k !== null))];
-  if (database === 'pdf' && /^[0-9a-f]{64}$/.test(str(env.sha256))) links.push(`sha256:${str(env.sha256)}`);
+  // The same PDF bytes are one document however they came (a download, pages read, a PDF
+  // web_fetch read). Not a page's: two soft-404 pages are the same bytes and no one work.
+  const pdf = database === 'pdf' || (record.kind === 'page' && /^application\/pdf\b/i.test(str(env.content_type)));
+  if (pdf && /^[0-9a-f]{64}$/.test(str(env.sha256))) links.push(`sha256:${str(env.sha256)}`);
   return { ids, links };
 }

@@ -48,6 +48,18 @@ describe('an arXiv e-print reached as a record, a downloaded PDF, pages read and
     expect(ris(store)).toContain(`N1  - OpenAI4S evidence ${routes.join(', ')}`);
   });
 
+  it('joins a PDF read at a publisher’s address to the same bytes read in the workspace; an HTML page of the same bytes stays apart', async () => {
+    const store = new MemoryEvidenceStore();
+    const pdf = makePdf(['Journal version.'], 'Journal version');
+    const fetched = page(store, 'https://publisher.example/article/42.pdf', { contentType: 'application/pdf', body: pdf });
+    fs.writeFileSync(path.join(workspace, 'article.pdf'), pdf);
+    const read = await readPdf(store, workspace, 'article.pdf');
+    // Two error pages of one site are the same bytes and no one work.
+    const soft404a = page(store, 'https://publisher.example/a', { body: Buffer.from('<html>Not found</html>') });
+    const soft404b = page(store, 'https://publisher.example/b', { body: Buffer.from('<html>Not found</html>') });
+    expect(bibliographyEntries(store.list('s1')).map((e) => e.evidenceIds)).toEqual([[fetched, read], [soft404a], [soft404b]]);
+  });
+
   it('keeps another PDF read in the same session apart (other bytes, no identifier)', async () => {
     const store = new MemoryEvidenceStore();
     await search(store, { '/api/query': 'arxiv-api-query-id_list-1605.08386.atom.xml' }, 'arxiv', { operation: 'id', query: '1605.08386' });

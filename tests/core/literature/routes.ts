@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EvidenceRecord } from '../../../src-preload/contract/evidence';
 import { openAccessTool } from '../../../src-main/core/capabilities/tools/openAccessTool';
 import { readPdfTool } from '../../../src-main/core/capabilities/tools/pdfTools';
@@ -46,15 +47,16 @@ export async function readPdf(store: MemoryEvidenceStore, workspace: string, fil
 }
 
 /** A page web_fetch read at `url` (redirected to `finalUrl`), as its evidence is recorded. */
-export function page(store: MemoryEvidenceStore, url: string, options: { finalUrl?: string; contentType?: string; title?: string; citation?: Citation } = {}): string {
+export function page(store: MemoryEvidenceStore, url: string, options: { finalUrl?: string; contentType?: string; title?: string; citation?: Citation; body?: Buffer } = {}): string {
   return recordPageEvidence(store, {
     sessionId: 's1',
     url,
     finalUrl: options.finalUrl ?? url,
     status: 200,
     retrievedAt: '2026-12-06T09:00:00.000Z',
-    sha256: 'a'.repeat(64),
-    byteLength: 1000,
+    // The hash of the bytes read (by default, bytes of its own: each page another body).
+    sha256: createHash('sha256').update(options.body ?? `body of ${url}`).digest('hex'),
+    byteLength: options.body?.length ?? 1000,
     contentType: options.contentType ?? 'text/html',
     title: options.title ?? '',
     text: 'text',
