@@ -168,7 +168,10 @@ export class McpClients {
     // The server's own words (its stderr) are outside content: the model gets the name and where to look.
     return servers.flatMap((s) => {
       const connection = this.connection(s);
-      if (connection.state === 'failed') return [`MCP server "${s.name}" could not be started, so its tools are missing; the user can see why in Settings → MCP servers.`];
+      if (connection.state === 'failed') {
+        const what = connection.listingTimedOut ? 'did not list its tools in time' : 'could not be started';
+        return [`MCP server "${s.name}" ${what}, so its tools are missing; the user can see why in Settings → MCP servers.`];
+      }
       if (connection.state === 'starting') {
         return [
           remembered.has(s.name)

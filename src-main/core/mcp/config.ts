@@ -25,6 +25,13 @@ export const MCP_HTTP_TOKEN_KEY = 'mcp.httpToken';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const stringMap = z.record(z.string(), z.string());
+const TIMEOUT_RULE = 'give the milliseconds to wait for the server, from 1000 to 600000';
+/**
+ * How long (ms) the app waits for each request to the server: the handshake, a page of its
+ * tool list, a tool call (defaults: 30 s, and 120 s for a call). Milliseconds and the name
+ * `timeout`, as other MCP clients write it, so a pasted entry keeps its meaning.
+ */
+const timeout = z.number({ error: TIMEOUT_RULE }).int({ error: TIMEOUT_RULE }).min(1000, { error: TIMEOUT_RULE }).max(600_000, { error: TIMEOUT_RULE }).optional();
 
 const stdioSchema = z
   .object({
@@ -33,6 +40,7 @@ const stdioSchema = z
     args: z.array(z.string()).default([]),
     env: stringMap.default({}),
     cwd: z.string().optional(),
+    timeout,
     disabled: z.boolean().optional(),
   })
   .strict();
@@ -45,6 +53,7 @@ const httpSchema = z
       // fetch refuses a url with a user or password in it (and the app would print it): they go in headers.
       .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'url must not hold a user or password; give them in "headers", e.g. "Authorization": "Basic <base64 of user:password>"'),
     headers: stringMap.default({}),
+    timeout,
     disabled: z.boolean().optional(),
   })
   .strict();

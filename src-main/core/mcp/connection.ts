@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { PaginatedResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, PaginatedResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorMessage } from '../shared/errorMessage';
 import { registerSecrets, scrubSecrets } from '../security/secrets';
@@ -15,7 +15,7 @@ import { installLineBuffer } from './lineBuffer';
 import { boundedFetch, isTooLarge, MCP_MESSAGE_LIMIT } from './boundedFetch';
 import { httpLoss, McpSessionGone } from './httpSession';
 import { configSecrets, publicEndpoint } from './configSecrets';
-import { startProblem } from './startProblem';
+import { DEFAULT_LIST_TIMEOUT_MS, listTimeoutProblem, startProblem } from './startProblem';
 
 /** The states Settings and `openai4s mcp servers` show (the contract's). */
 export type ConnectionState = McpServerState;
@@ -23,7 +23,6 @@ export type ConnectionState = McpServerState;
 /** Restarts allowed inside CRASH_WINDOW_MS before the server is left stopped with its error. */
 export const MAX_RESTARTS = 3;
 const CRASH_WINDOW_MS = 60_000;
-const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL = 2_000;
 /** A list-changed notification is acted on at most this often. */
@@ -66,6 +65,8 @@ export class McpConnection {
   lastError: string | null = null;
   /** The same reason for the model: the server's own output inside an untrusted-data block. */
   private lastErrorForModel: string | null = null;
+  /** The server is up but its last tools/list did not answer in time (state "failed" until a listing answers). */
+  private listTimedOut = false;
 
   constructor(
     readonly config: McpServerConfig,
@@ -86,6 +87,16 @@ export class McpConnection {
     const tail = scrubSecrets(this.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500), secrets);
     this.lastError = tail ? `${what} (its last output: ${tail})` : what;
     this.lastErrorForModel = tail ? `${what}; its last output, as data:\n${annotateUntrusted(`stderr of MCP server ${this.config.name}`, tail).text}\n` : what;
+  }
+
+  /** The wait for the handshake and each page of the tool list: the entry's `timeout`, else 30 s. */
+  private get startTimeoutMs(): number {
+    return this.config.timeout ?? DEFAULT_LIST_TIMEOUT_MS;
+  }
+
+  /** Whether the server is failed because its tool listing timed out (it is connected, and a listing may yet answer). */
+  get listingTimedOut(): boolean {
+    return this.listTimedOut;
   }
 
   /** What messages (to the model, the ledger) name the server by: no arguments, no url query (see configSecrets.ts). */
@@ -142,16 +153,19 @@ export class McpConnection {
         this.overflow = null;
         this.state = 'crashed';
       }
-      if (this.client === client) this.client = null;
+      if (this.client === client) {
+        this.client = null;
+        this.listTimedOut = false;
+      }
     };
     this.startingClient = client;
     try {
-      await client.connect(transport, { timeout: START_TIMEOUT_MS });
+      await client.connect(transport, { timeout: this.startTimeoutMs });
       if (this.closing) throw new Error('the app is shutting down');
     } catch (error) {
       this.state = 'failed';
       this.crashes.push(Date.now());
-      this.fail(`could not start: ${startProblem(this.config, error, START_TIMEOUT_MS)}`);
+      this.fail(`could not start: ${startProblem(this.config, error, this.startTimeoutMs)}`);
       await client.close().catch(() => undefined);
       throw new Error(`MCP server "${this.config.name}" (Settings → MCP servers, or mcp.json in the data root) ${this.lastErrorForModel}`);
     } finally {
@@ -160,6 +174,7 @@ export class McpConnection {
     this.client = client;
     this.state = 'ready';
     this.tools = null;
+    this.listTimedOut = false;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.tools = null;
       // Coalesced: a server that sends the notification in a loop costs one listing a second, not one each.
@@ -186,6 +201,16 @@ export class McpConnection {
       try {
         return await this.listFrom(client);
       } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && this.client === client) {
+          // Up but listing nothing: "ready" with no tools said nothing. Failed, so a search does not wait on it again,
+          // until a listing answers (Connect, or a call of its tools, lists again on this connection).
+          const why = listTimeoutProblem(this.config.timeout);
+          this.listTimedOut = true;
+          this.state = 'failed';
+          this.lastError = why;
+          this.lastErrorForModel = why;
+          throw new Error(`MCP server "${this.config.name}" (Settings → MCP servers, or mcp.json in the data root): ${why}.`, { cause: error });
+        }
         const loss = this.config.transport === 'http' ? httpLoss(error) : null;
         if (!loss) throw error;
         await this.drop(client, loss.kind === 'session_gone' ? null : `the connection was lost (${loss.why})`);
@@ -202,7 +227,7 @@ export class McpConnection {
     let pages = 0;
     do {
       // Each entry is checked on its own below (parseListedTools), so one bad tool does not lose the others.
-      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LIST_PAGE, { timeout: START_TIMEOUT_MS });
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LIST_PAGE, { timeout: this.startTimeoutMs });
       listed.push(...page.tools);
       cursor = page.nextCursor;
       pages++;
@@ -211,6 +236,13 @@ export class McpConnection {
     const bounded = boundTools(this.config.name, valid.tools, cursor !== undefined);
     this.tools = bounded.tools;
     this.skipped = [...valid.skipped, ...bounded.skipped];
+    if (this.listTimedOut && this.client === client) {
+      // The listing answered this time: the timeout's reason no longer holds.
+      this.listTimedOut = false;
+      this.state = 'ready';
+      this.lastError = null;
+      this.lastErrorForModel = null;
+    }
     return bounded.tools;
   }
 
@@ -222,7 +254,7 @@ export class McpConnection {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const client = await this.connect();
     try {
-      const result = (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS })) as CallToolResult;
+      const result = (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.config.timeout ?? CALL_TIMEOUT_MS })) as CallToolResult;
       if (depthOf(result, MCP_TOOL_LIMITS.maxResultDepth) > MCP_TOOL_LIMITS.maxResultDepth) {
         throw new ResultTooDeep(`MCP server "${this.config.name}" answered the call to ${name} with content nested more than ${MCP_TOOL_LIMITS.maxResultDepth} levels deep, which the app does not read; ask the tool for less.`);
       }
@@ -255,6 +287,7 @@ export class McpConnection {
     if (this.client !== client) return;
     this.client = null;
     this.tools = null;
+    this.listTimedOut = false;
     this.state = why ? 'crashed' : 'stopped';
     this.lastError = why;
     this.lastErrorForModel = why;

@@ -15,7 +15,7 @@ const codeOf = (error: unknown): string | undefined => {
  */
 export function startProblem(config: McpServerConfig, error: unknown, timeoutMs: number): string {
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return `it did not answer the MCP handshake within ${Math.round(timeoutMs / 1000)} s; check that ${config.transport === 'stdio' ? 'the command starts an MCP server on stdio' : 'the url is the server’s MCP endpoint'}`;
+    return `it did not answer the MCP handshake within ${Math.round(timeoutMs / 1000)} s; check that ${config.transport === 'stdio' ? 'the command starts an MCP server on stdio' : 'the url is the server’s MCP endpoint'}, or give a slow server longer with "timeout" in its entry (milliseconds)`;
   }
   if (config.transport === 'stdio') {
     const code = codeOf(error);
@@ -35,4 +35,18 @@ export function startProblem(config: McpServerConfig, error: unknown, timeoutMs:
     return `nothing answers at ${at} (${code}): check the url and that the server is running`;
   }
   return errorMessage(error);
+}
+
+/** The wait for a server's handshake and each page of its tool list when its entry sets no `timeout` (ms). */
+export const DEFAULT_LIST_TIMEOUT_MS = 30_000;
+
+/**
+ * Why a server that started offers no tools: its tools/list did not answer in time. Shown as
+ * its error (the state is "failed") until a later listing answers; names the entry's
+ * `timeout`, since a server that lists through a slow backend needs only more time.
+ */
+export function listTimeoutProblem(configured: number | undefined): string {
+  const ms = configured ?? DEFAULT_LIST_TIMEOUT_MS;
+  const now = configured === undefined ? `the default is ${DEFAULT_LIST_TIMEOUT_MS}` : `now ${configured}`;
+  return `it did not list its tools within ${Math.round(ms / 1000)} s, so it offers none: check that the server works (its own log may say why), or give it longer with "timeout" in its entry (milliseconds; ${now}), then Connect again`;
 }
