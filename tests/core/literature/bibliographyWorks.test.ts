@@ -100,6 +100,17 @@ describe('identifiers written differently are one work', () => {
     expect(entries[0]).toMatchObject({ evidenceIds: [cr, nav, link], doi: '10.1056/NEJMoa2031054', volume: '384' });
   });
 
+  it('one DOI through PubMed (recorded efetch) and Crossref in capitals: one entry with the PMID; the other PubMed record apart', async () => {
+    const store = new MemoryEvidenceStore();
+    await search(store, { '/entrez/eutils/efetch.fcgi': 'ncbi-eutils-efetch-pubmed.xml' }, 'pubmed', { operation: 'fetch', query: '11748933,11700088' });
+    const cr = crossref(store, '10.1006/CRYO.2001.2328', { title: 'Is cryopreservation a homogeneous process?', journal: 'Cryobiology', volume: '42', issue: '4', pages: '244-255', publisher: 'Elsevier BV', year: 2001 });
+    const entries = bibliographyEntries(store.list('s1'));
+    expect(entries.map((e) => e.evidenceIds)).toEqual([[idOf(store, 'pubmed', '11748933'), cr], [idOf(store, 'pubmed', '11700088')]]);
+    // PubMed's record is the richer (every author): its DOI as written, Crossref's publisher added.
+    expect(entries[0]).toMatchObject({ pmid: '11748933', doi: '10.1006/cryo.2001.2328', publisher: 'Elsevier BV', journal: 'Cryobiology', pages: '244-255' });
+    expect(toRis(entries)).toContain('AN  - PMID:11748933\r\n');
+  });
+
   it('an old-style e-print: versions, a subject class, a PDF link with .pdf and a query string; another archive with the same number is another e-print', () => {
     const store = new MemoryEvidenceStore();
     const rec = arxivRecord(store, 'hep-th/9901001v2', { title: 'Old-style e-print', year: 1999 });
