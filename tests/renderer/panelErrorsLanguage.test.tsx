@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, McpView } from '../../src-preload/contract';
-import { bridge } from '../../src-renderer/src/api/bridge';
+import { bridge, toErrorBody } from '../../src-renderer/src/api/bridge';
 import { ExportResultBar } from '../../src-renderer/src/components/ExportPanel';
 import { Notices } from '../../src-renderer/src/components/Notices';
 import { MemoryTab } from '../../src-renderer/src/components/memory/MemoryTab';
@@ -16,6 +16,8 @@ import { McpServersSection } from '../../src-renderer/src/components/settings/Mc
 import { NewSkillForm } from '../../src-renderer/src/components/skills/NewSkillForm';
 import { StoreProvider } from '../../src-renderer/src/store/context';
 import { openConversation } from '../../src-renderer/src/store/conversationReducer';
+import { envelopeErrorText } from '../../src-renderer/src/errors/envelopeText';
+import { translate } from '../../src-renderer/src/i18n/language';
 import { errorNotice } from '../../src-renderer/src/store/noticesReducer';
 import { createAppStore } from '../../src-renderer/src/store/store';
 import { fakeBridgeApi, memoryStorage } from './support';
@@ -115,5 +117,11 @@ describe('a failed call in a panel follows the window’s language', () => {
     );
     await act(() => bridge.invoke('session.list', {}).catch((error: unknown) => store.getState().receiveNotice(errorNotice(error))));
     expect(screen.getByRole('alert').querySelector('span')?.textContent).toBe('暂时无法完成：The call to session.list did not reach the app: socket closed');
+  });
+
+  it('an error the window threw itself is headed as internal in Chinese, its words kept', () => {
+    const zh = (key: Parameters<typeof translate>[1], params?: Parameters<typeof translate>[2]) => translate('zh-CN', key, params);
+    expect(envelopeErrorText(zh, toErrorBody(new Error('the session’s history before seq 19 came back incomplete')))).toBe('应用内部出错：the session’s history before seq 19 came back incomplete');
+    expect(envelopeErrorText(zh, toErrorBody('plain text thrown'))).toBe('应用内部出错：plain text thrown');
   });
 });

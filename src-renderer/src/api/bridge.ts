@@ -40,11 +40,14 @@ export class BridgeError extends Error implements ErrorBody {
   }
 }
 
-/** Any thrown value as an ErrorBody, so the UI can always show a code and a message. */
+/**
+ * Any thrown value as an ErrorBody, so the UI can always show a code and a message. What
+ * the window threw itself is named internal, so another language heads its words too.
+ */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof BridgeError) return error.toBody();
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal', message };
+  return { code: 'internal', message, reason: 'internal' };
 }
 
 export interface Bridge {
