@@ -4,6 +4,7 @@ import { APP_VERSION } from '../core/config/version';
 import type { CliCommand, CliIO } from './command';
 import { writeIfOpen } from './stdioGuard';
 import { safeIO } from './terminalText';
+import { clippedErrors } from './errorLine';
 import { usageError } from './sessionArg';
 import { doctorCommand } from './commands/doctor';
 import { kernelCommand } from './commands/kernel';
@@ -71,7 +72,8 @@ function optionProblem(error: unknown): string {
 export async function runCli(argv: string[], rawIO: CliIO = stdio, env = process.env): Promise<number> {
   // Nothing reaches the terminal unfiltered: model text, cell output and echoed input
   // may carry escape sequences (clipboard writes, title changes, cursor moves).
-  const io = safeIO(rawIO);
+  // An echoed argument of any length stays a readable line (errorLine.ts).
+  const io = clippedErrors(safeIO(rawIO));
   const [name, ...rest] = argv;
   if (name === 'help' && rest.length > 0) {
     // `openai4s help run` is `openai4s run --help`.

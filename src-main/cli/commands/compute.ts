@@ -123,6 +123,8 @@ export const computeCommand: CliCommand = {
           emit(job, () => report(job, io));
           return 0;
         }
+        // A mistyped session is an error, not "no compute job in session …".
+        if (session) core!.ledger.sessions.require(session);
         // Asks every open job's target once (harvesting what finished), then lists.
         await compute.pollOpen();
         const jobs = compute.list(session);

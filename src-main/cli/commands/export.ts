@@ -97,8 +97,12 @@ export const verifyCommand: CliCommand = {
     }
     // Compare a signature with this installation's key without creating a data root.
     const report = verifyExport(file, { limits, ownPublicKey: installationPublicKey(resolveDataDir(env).path) });
-    if (values.json) io.out(JSON.stringify(verifyJson(file, report), null, 2));
-    else {
+    if (values.json) {
+      io.out(JSON.stringify(verifyJson(file, report), null, 2));
+      // The report is for the program reading stdout; the person at the terminal still sees why it failed.
+      const [first, ...more] = report.issues;
+      if (first) io.err(`openai4s verify: ${more.length ? `${first.message.replace(/\.$/, '')} (and ${more.length} more problem${more.length === 1 ? '' : 's'} in the JSON report).` : first.message}`);
+    } else {
       if (report.ok) io.out(`ok: ${report.checked} files match ${file}'s manifest (digest ${report.manifest!.digest})`);
       else for (const issue of report.issues) io.err(`${issue.kind}: ${issue.message}`);
       const limit = report.issues.map((i) => Object.entries(LIMIT_FLAGS).find(([, key]) => key === i.limit)?.[0]).find(Boolean);

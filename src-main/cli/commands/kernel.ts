@@ -21,6 +21,19 @@ const USAGE = [
   'exits 143. --json prints only the result object, at the end. Code "-" is read from standard input.',
 ].join('\n');
 
+/**
+ * The cell's code from standard input, or null when it is not UTF-8: decoded leniently, a
+ * Latin-1 "é" became U+FFFD and the cell ran with other text than the file held.
+ */
+function readCodeFromStdin(): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(0));
+  } catch (error) {
+    if (error instanceof TypeError) return null;
+    throw error;
+  }
+}
+
 /** What a cell gave besides its stdout and stderr (streamed as it ran). */
 function printEnd(r: KernelCellResult, io: CliIO): void {
   for (const d of r.displays) io.out(d.path ? `[figure saved: ${d.path} in the workspace]` : (d.data['text/plain'] ?? ''));
@@ -77,7 +90,11 @@ export const kernelCommand: CliCommand = {
     if (rest.length !== 1) {
       return usageError(io, 'kernel')('exec takes exactly one code argument (quote it, or pass - to read standard input).');
     }
-    const code = rest[0] === '-' ? fs.readFileSync(0, 'utf8') : rest[0]!;
+    const code = rest[0] === '-' ? readCodeFromStdin() : rest[0]!;
+    if (code === null) {
+      io.err('openai4s kernel: standard input is not UTF-8 text; convert the code first (for example iconv -f latin1 -t utf-8 file.py).');
+      return 2;
+    }
     const timeoutMs = typeof values.timeout === 'string' ? Number(values.timeout) : undefined;
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
       io.err(`--timeout ${String(values.timeout)}: give a whole number of milliseconds.`);

@@ -41,8 +41,13 @@ function printReport(report: ReproduceReport, io: CliIO): void {
   }
   for (const u of report.unanswered) io.err(`unanswered: ${u.method}(${JSON.stringify(u.arguments)}): the session never made this request`);
   if (report.workspace) io.out(`workspace kept: ${report.workspace}`);
+  say(summary(report));
+}
+
+/** The last line: whether it reproduced, and how many artifact versions matched. */
+function summary(report: ReproduceReport): string {
   const reproduced = report.artifacts.filter((a) => a.outcome === 'match' || a.outcome === 'within_tolerance').length;
-  say(`${report.ok ? 'reproduced' : 'NOT reproduced'}: ${reproduced} of ${report.artifacts.length} artifact versions match, ${report.cells.length} cells run`);
+  return `${report.ok ? 'reproduced' : 'NOT reproduced'}: ${reproduced} of ${report.artifacts.length} artifact versions match, ${report.cells.length} cells run`;
 }
 
 export const reproduceCommand: CliCommand = {
@@ -76,8 +81,11 @@ export const reproduceCommand: CliCommand = {
       ...(tolerance !== undefined ? { pixelTolerance: tolerance } : {}),
       keepWorkspace: values.keep === true,
     });
-    if (values.json) io.out(JSON.stringify(report, null, 2));
-    else if (report.refused) io.err(`openai4s reproduce: ${report.refused}`);
+    if (values.json) {
+      io.out(JSON.stringify(report, null, 2));
+      // The report is for the program reading stdout; the person at the terminal still sees why it failed.
+      if (!report.ok) io.err(`openai4s reproduce: ${(report.refused ?? summary(report)).replace(/\.$/, '')} (details in the JSON report).`);
+    } else if (report.refused) io.err(`openai4s reproduce: ${report.refused}`);
     else printReport(report, io);
     return report.ok ? 0 : 1;
   },

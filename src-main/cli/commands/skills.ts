@@ -52,6 +52,12 @@ export const skillsCommand: CliCommand = {
     if (extra.length) return bad(`unexpected arguments: ${extra.join(' ')}.`);
     const catalog = core!.skillCatalog;
     const envs = core!.environments;
+    // The catalogue's own refusal sends the user to the app's Skills page; here the list is a command.
+    const noSuchSkill = (skill: string) => {
+      if (catalog.list().skills.some((s) => s.name === skill)) return null;
+      io.err(`openai4s skills: No skill named "${skill}"; openai4s skills lists the installed skills.`);
+      return 1;
+    };
     switch (action) {
       case 'list': {
         if (name) return bad(`"skills list" takes no argument; got "${name}".`);
@@ -70,6 +76,8 @@ export const skillsCommand: CliCommand = {
       }
       case 'show': {
         if (!name) return bad('"skills show" needs a skill name; openai4s skills lists them.');
+        const missing = noSuchSkill(name);
+        if (missing !== null) return missing;
         const detail = catalog.get(name);
         const readiness = await skillReadiness(detail, envs, sessionId ? { sessionId } : {});
         if (values.json) {
@@ -86,6 +94,8 @@ export const skillsCommand: CliCommand = {
       case 'enable':
       case 'disable': {
         if (!name) return bad(`"skills ${action}" needs a skill name; openai4s skills lists them.`);
+        const missing = noSuchSkill(name);
+        if (missing !== null) return missing;
         const view = catalog.setEnabled(name, action === 'enable');
         const skill = view.skills.find((s) => s.name === name)!;
         if (values.json) io.out(JSON.stringify({ name, enabled: skill.enabled }, null, 2));

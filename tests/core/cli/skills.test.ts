@@ -49,7 +49,7 @@ describe('openai4s skills', () => {
   it('refuses an unknown skill, action or session on one line', async () => {
     const unknown = await cli(['skills', 'show', 'nope']);
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toBe('openai4s skills: No skill named "nope". Open the Skills page to see the installed skills.\n');
+    expect(unknown.err).toBe('openai4s skills: No skill named "nope"; openai4s skills lists the installed skills.\n');
     const action = await cli(['skills', 'remove', 'my-recipe']);
     expect(action.code).toBe(2);
     expect(action.err).toBe('openai4s skills: unknown skills action "remove": use list, show, enable or disable. See openai4s skills --help.\n');
