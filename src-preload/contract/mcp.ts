@@ -42,7 +42,7 @@ export interface McpToolView {
 export interface McpServerView {
   name: string;
   transport: 'stdio' | 'http';
-  /** The command line or the url; never env values or headers (they may hold secrets). */
+  /** The command line or the url, each key in them shown as <hidden>; never env values or headers (they may hold secrets). */
   endpoint: string;
   state: McpServerState;
   error: string | null;

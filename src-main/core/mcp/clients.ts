@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../capabilities/registry';
 import type { EvidenceStore } from '../records/evidenceStore';
 import { loadMcpConfig, loadPolicyOverrides, mcpConfigFile, type LoadedConfig, type McpConfigSources, type McpServerConfig } from './config';
 import { addServers, httpToken, removeServer, setPolicyOverride } from './configEdit';
+import { displayEndpoint } from './configSecrets';
 import { McpConnection } from './connection';
 import { McpSessionGone } from './httpSession';
 import { mcpCallTool } from './mcpCallTool';
@@ -254,7 +255,7 @@ export class McpClients {
         return {
           name: s.name,
           transport: s.transport,
-          endpoint: s.transport === 'stdio' ? `${s.command} ${s.args.join(' ')}`.trim() : s.url,
+          endpoint: displayEndpoint(s),
           state: c?.state ?? 'stopped',
           error: c?.lastError ?? null,
           skipped: live ? c!.skipped : (remembered?.skipped ?? []),

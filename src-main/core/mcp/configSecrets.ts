@@ -72,3 +72,34 @@ export function publicEndpoint(config: McpServerConfig): string {
     return config.name;
   }
 }
+
+const HIDDEN = '<hidden>';
+
+/**
+ * The server as Settings and `openai4s mcp servers` show it: the whole command line or url,
+ * with each key's value replaced by `<hidden>` (a url's password and key-named query
+ * values; `--token VALUE`, `--api-key=VALUE` and `GH_TOKEN=VALUE` arguments), so a
+ * screenshot or a pasted `--json` listing carries no credential.
+ */
+export function displayEndpoint(config: McpServerConfig): string {
+  if (config.transport === 'stdio') {
+    const secret = new Set(argSecrets(config.args));
+    const args = config.args.map((arg) => {
+      const eq = /^(-{0,2}[\w.-]+)=(.+)$/s.exec(arg);
+      if (eq && secret.has(eq[2]!) && isSecretName(eq[1]!)) return `${eq[1]}=${HIDDEN}`;
+      return secret.has(arg) ? HIDDEN : arg;
+    });
+    return [config.command, ...args].join(' ').trim();
+  }
+  try {
+    const url = new URL(config.url);
+    if (url.password) url.password = HIDDEN;
+    for (const name of [...new Set(url.searchParams.keys())]) {
+      if (isSecretName(name)) url.searchParams.set(name, HIDDEN);
+    }
+    // URLSearchParams writes <hidden> percent-encoded: show it as typed.
+    return url.toString().replaceAll(encodeURIComponent(HIDDEN), HIDDEN);
+  } catch {
+    return publicEndpoint(config);
+  }
+}

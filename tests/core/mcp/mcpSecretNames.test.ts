@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../../src-main/core/mcp/config';
-import { configSecrets, isSecretName } from '../../../src-main/core/mcp/configSecrets';
+import { configSecrets, displayEndpoint, isSecretName } from '../../../src-main/core/mcp/configSecrets';
 import { REDACTED, clearRegisteredSecrets, configuredSecrets, scrubSecrets } from '../../../src-main/core/security/secrets';
 import { loadConfigEnv } from '../../../src-main/core/config/env';
 
@@ -34,6 +34,23 @@ describe('secret-like names in an MCP entry', () => {
   it('registers command-line values of --pat, --github-pat= and GH_TOKEN=, not of --keyword or --monkey', () => {
     const config = stdio({}, ['--pat', 'cli-pat-value-1', '--github-pat=cli-pat-value-2', 'GH_TOKEN=cli-token-value-3', '--keyword', 'some-keyword-here', '--monkey=banana-value-xx', 'AUTHOR=jane-doe-writer']);
     expect(configSecrets(config).sort()).toEqual(['cli-pat-value-1', 'cli-pat-value-2', 'cli-token-value-3']);
+  });
+});
+
+describe('the endpoint Settings and `mcp servers` show', () => {
+  it('shows a url whole but for its password and key-named query values', () => {
+    const shown = displayEndpoint(http('https://user:s3cretpass@api.example/mcp?key=plainkeyvalue&keyword=insulin&api_key=apikeyvalue1&region=eu'));
+    expect(shown).toBe('https://user:<hidden>@api.example/mcp?key=<hidden>&keyword=insulin&api_key=<hidden>&region=eu');
+  });
+
+  it('shows a command line whole but for the values of secret flags and NAME=VALUE arguments', () => {
+    const shown = displayEndpoint(stdio({ GH_TOKEN: 'env-value-never-shown' }, ['--pat', 'cli-pat-value-1', '--github-pat=cli-pat-value-2', 'GH_TOKEN=cli-token-value-3', '--keyword', 'insulin', '--port', '8080']));
+    expect(shown).toBe('srv --pat <hidden> --github-pat=<hidden> GH_TOKEN=<hidden> --keyword insulin --port 8080');
+  });
+
+  it('leaves an entry without keys as it was typed', () => {
+    expect(displayEndpoint(stdio({}, ['-y', '@modelcontextprotocol/server-filesystem', '/data']))).toBe('srv -y @modelcontextprotocol/server-filesystem /data');
+    expect(displayEndpoint(http('http://127.0.0.1:8931/mcp'))).toBe('http://127.0.0.1:8931/mcp');
   });
 });
 
