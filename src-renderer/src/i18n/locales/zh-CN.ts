@@ -193,7 +193,7 @@ export const zhCN: Dictionary = {
   'settings.mcp.state.starting': '启动中',
   'settings.mcp.state.ready': '运行中',
   'settings.mcp.state.crashed': '已崩溃',
-  'settings.mcp.state.failed': '启动失败',
+  'settings.mcp.state.failed': '出错',
   'settings.mcp.serverError': '服务器出错：{message}',
   'settings.mcp.configError': 'mcp.json 有问题：{message}',
   'settings.appearance.title': '语言与主题',
