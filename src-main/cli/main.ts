@@ -65,7 +65,11 @@ function optionProblem(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const message = errorMessage(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
-  return code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown ? `unknown option ${unknown[1]}` : message;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `unknown option ${unknown[1]}`;
+  // `--limit -5`: node explains in three lines that the value looks like an option.
+  const ambiguous = /^Option '(-[^' ]+)[^']*' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with "-" is written ${ambiguous[1]}=-VALUE`;
+  return message.split('\n')[0]!;
 }
 
 /** Runs the CLI and returns the exit code; never throws. */

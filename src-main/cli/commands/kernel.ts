@@ -34,6 +34,12 @@ function readCodeFromStdin(): string | null {
   }
 }
 
+/** A cell's error value as one line of at most 300 characters, without its closing full stop. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').replace(/\.?\s*$/, '');
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
 /** What a cell gave besides its stdout and stderr (streamed as it ran). */
 function printEnd(r: KernelCellResult, io: CliIO): void {
   for (const d of r.displays) io.out(d.path ? `[figure saved: ${d.path} in the workspace]` : (d.data['text/plain'] ?? ''));
@@ -172,8 +178,12 @@ async function execCell(
       throw error;
     }
     await stopper.held();
-    if (cell.json) io.out(JSON.stringify(result, null, 2));
-    else {
+    if (cell.json) {
+      io.out(JSON.stringify(result, null, 2));
+      // The result is for the program reading stdout; the person at the terminal still sees why it failed.
+      const failure = result.error ? `the cell raised ${result.error.ename}: ${result.error.evalue}` : result.died ? result.died.lost : result.timeLimit?.message;
+      if (failure) io.err(`openai4s kernel: ${oneLine(failure)} (the whole result is the JSON on stdout).`);
+    } else {
       printer!.finish(result);
       sayGap(result.sandbox);
       printEnd(result, io);

@@ -56,6 +56,10 @@ describe('mistakes a newcomer makes', () => {
     expectOneLineError(await cli(['demo', '--stream', 'html']), 2, /^openai4s demo: --stream must be ui or text, not "html"\. See openai4s demo --help\.$/m);
   });
 
+  it('an option value that starts with "-" is refused in one line that shows how to give it (node said it in three)', async () => {
+    expectOneLineError(await cli(['science', 'uniprot', 'insulin', '--limit', '-5']), 2, /^openai4s science: --limit needs a value; one that starts with "-" is written --limit=-VALUE\. See openai4s science --help\.$/m);
+  });
+
   it('compute status --session with a session that does not exist says so (it listed "no compute job"), also under --json', async () => {
     for (const json of [[], ['--json']]) {
       expectOneLineError(await cli(['compute', 'status', '--session', 'nosuch', ...json]), 1, /^openai4s compute: No session "nosuch"\. List the sessions with `openai4s sessions`\.$/m);

@@ -114,6 +114,13 @@ describe('openai4s kernel exec while the cell runs', () => {
     expect(result).toMatchObject({ status: 'ok', stdout: 'a\nb\n' });
   }, 30_000);
 
+  it('under --json a cell that raised still says why on stderr, in one line, and exits 1', async () => {
+    const r = await execInProcess(['--json', 'print("partial")\nraise ValueError("bad\\nvalue.")']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'error', stdout: 'partial\n', error: { ename: 'ValueError' } });
+    expect(r.stderr).toBe('openai4s kernel: the cell raised ValueError: bad value (the whole result is the JSON on stdout).\n');
+  }, 30_000);
+
   it('Ctrl-C interrupts the cell: its output stays, KeyboardInterrupt is said, exit 130, and the data root is closed cleanly', async () => {
     if (!builtCli()) return expect.fail('run `npm run build` first: out/main/cli.js is missing');
     // A ledger session, so the kernel's generation is recorded and its end can be checked.
