@@ -14,12 +14,13 @@ export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'Export a session as a verifiable zip (ledger, notebook, artifacts, evidence, report)',
   usage: [
-    'openai4s export <sessionId> -o <file.zip> [--force] [--unsigned]',
+    'openai4s export <sessionId> -o <file.zip> [--force] [--unsigned] [--json]',
     '',
     'Writes the package to <file.zip>, never inside the app’s data folder and never over a folder,',
     'device or link. --force replaces an existing file of that name. --unsigned skips the signature.',
+    '--json reports the file, its entries, the digest and whether it is signed as one JSON object.',
   ].join('\n'),
-  options: { output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, unsigned: { type: 'boolean' } },
+  options: { output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, unsigned: { type: 'boolean' }, json: { type: 'boolean' } },
   needsCore: true,
   async run({ core, values, positionals, io }) {
     const [sessionId, ...extra] = positionals;
@@ -36,7 +37,9 @@ export const exportCommand: CliCommand = {
       return 1;
     }
     const manifest = exportSession(core!, sessionId, out, exportContributors(() => core!.provenance), { sign: !values.unsigned });
-    io.out(`wrote ${path.resolve(out)}: ${manifest.files.length} files, digest ${manifest.digest}${manifest.signer ? ', signed' : ', unsigned'}`);
+    const file = path.resolve(out);
+    if (values.json) io.out(JSON.stringify({ sessionId, file, files: manifest.files.length, digest: manifest.digest, signed: Boolean(manifest.signer) }, null, 2));
+    else io.out(`wrote ${file}: ${manifest.files.length} files, digest ${manifest.digest}${manifest.signer ? ', signed' : ', unsigned'}`);
     return 0;
   },
 };

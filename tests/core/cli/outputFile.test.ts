@@ -122,6 +122,19 @@ describe('CLI output files', () => {
   });
 });
 
+describe('export --json', () => {
+  it('reports the file, its entries, the digest and the signature as one JSON object; a refusal stays one line on stderr', async () => {
+    const file = path.join(out, 'reported.zip');
+    const run = await cli(['export', sessionId, '-o', file, '--unsigned', '--json']);
+    expect(run).toMatchObject({ code: 0, err: '' });
+    const report = JSON.parse(run.out) as { files: number; digest: string };
+    expect(report).toEqual({ sessionId, file, files: expect.any(Number), digest: expect.stringMatching(/^[0-9a-f]{64}$/), signed: false });
+    expect(report.files).toBeGreaterThan(0);
+    const again = await cli(['export', sessionId, '-o', file, '--json']);
+    expect(again).toMatchObject({ code: 1, out: '', err: `openai4s export: ${file} already exists; give --force to replace it, or choose another name.\n` });
+  });
+});
+
 describe('CLI arguments that name no package, or too many', () => {
   it('refuses extra arguments to export and verify with a usage error', async () => {
     const exported = await cli(['export', sessionId, 'extra', '-o', path.join(out, 'e.zip')]);
