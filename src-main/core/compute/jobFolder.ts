@@ -126,6 +126,9 @@ export function wrapperScript(target: ComputeTargetConfig, language: ComputeLang
     '# OpenAI4S compute job: runs the script in this folder and records how it ended.',
     `M=${META_DIR}`,
     'export PATH="${PATH:-/usr/local/bin:/usr/bin:/bin}"',
+    // On a plain host the wrapper records its own pid (its process group) too: a launch cut
+    // before it wrote the pid still leaves the job one to be followed and cancelled by.
+    ...(target.kind === 'ssh' ? ['[ -s $M/pid ] || echo $$ > $M/pid'] : []),
     'hostname > $M/node 2>/dev/null',
     'date -u +%Y-%m-%dT%H:%M:%SZ > $M/started_at',
     // Slurm's id, kept where an interrupted submission can find it after the controller forgets the job.

@@ -16,7 +16,7 @@ import { pollDue, pollFailureData } from './pollBackoff';
 import { STDERR_LOG, STDOUT_LOG, type Scheduler, type SchedulerStatus } from './scheduler';
 import { SlurmScheduler } from './slurm';
 import { SshHostScheduler } from './sshHost';
-import { recoverSubmission, remoteJobRoot, submitterMayBeAlive, submitterStamp, type Submitter } from './submitRecovery';
+import { PID_WAIT_MS, recoverSubmission, remoteJobRoot, submitterMayBeAlive, submitterStamp, unsureOutcome, type Submitter } from './submitRecovery';
 import { parseResources, TargetStore, targetView } from './targets';
 import { localTransport, sshTransport, type Transport } from './transport';
 
@@ -37,6 +37,8 @@ export interface ComputeServiceDeps {
   pollMs?: number;
   /** How long a target may stay unreachable before automatic polling of its jobs stops (default 10 min). */
   unreachableMs?: number;
+  /** How long a launched job that never reported its process id is waited for (default PID_WAIT_MS). */
+  pidWaitMs?: number;
   /** Told each time a job's view changes (the UI's Jobs panel). */
   onChange?: (job: ComputeJobView) => void;
 }
@@ -95,7 +97,6 @@ export class ComputeService {
       return snapshot;
     }
   }
-
 
   listTargets(): ComputeTargetView[] {
     return this.targets.list().map(targetView);
@@ -214,6 +215,13 @@ export class ComputeService {
       if (found.kind === 'unreachable') this.pollFailed(jobId, events, target, transport.where, found.message);
       else if (found.kind === 'absent') repo.settleSubmission(jobId, 'submit_failed', { reason: `the app stopped before the job reached the target: ${found.reason}, so it was never submitted. Submit it again.` });
       else if (found.kind === 'adopted') repo.settleSubmission(jobId, 'submitted', { schedulerJobId: found.schedulerJobId, remoteDir: found.remoteDir, where: transport.where, recovered: true });
+      else if (found.kind === 'unsure') {
+        // Never silent, never forever: the reason is shown while it waits, and the wait is bounded.
+        const outcome = unsureOutcome(found, transport.where, record.createdAt, this.deps.pidWaitMs ?? PID_WAIT_MS);
+        if (outcome.kind === 'fail') repo.settleSubmission(jobId, 'submit_failed', { reason: outcome.reason });
+        else if (lastStateData(events)?.reason === outcome.reason) return view;
+        else repo.append(jobId, 'state', { state: 'pending', reason: outcome.reason });
+      }
       if (found.kind !== 'adopted') {
         if (found.kind !== 'unreachable') this.changed(jobId);
         return this.view(jobId);
@@ -271,7 +279,6 @@ export class ComputeService {
     this.deps.ledger().compute.append(jobId, 'poll_error', { ...data, ...extra });
     this.changed(jobId);
   }
-
 
   /** The job once harvested; waits up to `waitSeconds` for it (0: answer now, refreshed once). */
   async result(jobId: string, waitSeconds = 0, signal?: AbortSignal): Promise<ComputeJobView> {

@@ -16,6 +16,9 @@ setsid nohup bash ${WRAPPER} > ${STDOUT_LOG} 2> ${STDERR_LOG} < /dev/null &
 echo $! > ${META_DIR}/pid
 echo $!`;
 
+/** The scheduler id of a job adopted without a pid (its folder's records say how it ends). */
+const UNRECORDED = 'unrecorded';
+
 /** Seconds a cancelled job's processes get to end on TERM before they are killed. */
 const CANCEL_GRACE_S = 20;
 
@@ -24,6 +27,8 @@ const CANCEL_GRACE_S = 20;
 const QUERY = `cd -- "$1" 2>/dev/null || { echo "state nodir"; exit 0; }
 M=${META_DIR}
 pid=$(cat $M/pid 2>/dev/null)
+# No pid file (it could not be written): the pid the launch answered, when there was one.
+[ -n "$pid" ] || case "$2" in ''|*[!0-9]*) ;; *) pid=$2 ;; esac
 if [ -f $M/exit_code ]; then echo "state exited $(cat $M/exit_code)"
 elif [ -n "$pid" ] && { kill -0 "$pid" || kill -0 -- "-$pid"; } 2>/dev/null; then if [ -f $M/cancelled ]; then echo "state cancelling"; else echo "state running"; fi
 elif [ -f $M/timed_out ]; then echo "state timedout"
@@ -43,20 +48,33 @@ const CANCEL = `cd -- "$1" || exit 96
 [ -f ${META_DIR}/exit_code ] && exit 0
 touch ${META_DIR}/cancelled
 pid=$(cat ${META_DIR}/pid 2>/dev/null)
+[ -n "$pid" ] || case "$2" in ''|*[!0-9]*) ;; *) pid=$2 ;; esac
 [ -n "$pid" ] || exit 0
 kill -TERM -- "-$pid" 2>/dev/null
 setsid nohup bash -c 'for i in $(seq ${CANCEL_GRACE_S}); do kill -0 -- "-$1" 2>/dev/null || exit 0; sleep 1; done; kill -KILL -- "-$1" 2>/dev/null' o4s-kill "$pid" > /dev/null 2>&1 < /dev/null &
 exit 0`;
 
-// What an interrupted launch left in the job folder: the pid the launch writes before it
-// answers, or the records of a wrapper that started without it (the launch cut in between).
+// What an interrupted launch left in the job folder: the pid the launch (or the wrapper
+// itself) writes, or the records of a wrapper that started without it. Then the wrapper is
+// looked for on the host (Linux /proc): the session leader running .openai4s/run.sh in
+// this folder. Found, its pid is recorded and answered; not found, it is gone without an
+// exit record ("gone"); a host without /proc cannot say ("started").
 const FIND = `cd -- "$1" 2>/dev/null || { echo "nodir"; exit 0; }
 M=${META_DIR}
 pid=$(cat $M/pid 2>/dev/null)
-if [ -n "$pid" ]; then echo "pid $pid"
-elif [ -f $M/exit_code ]; then echo "ended"
-elif [ -f $M/started_at ]; then echo "started"
-else echo "none"; fi`;
+if [ -n "$pid" ]; then echo "pid $pid"; exit 0; fi
+if [ -f $M/exit_code ]; then echo "ended"; exit 0; fi
+if [ ! -f $M/started_at ]; then echo "none"; exit 0; fi
+if [ ! -r /proc/self/cmdline ]; then echo "started"; exit 0; fi
+here=$(pwd -P)
+for p in /proc/[0-9]*; do
+  [ "$(readlink $p/cwd 2>/dev/null)" = "$here" ] || continue
+  [ "$(tr '\\0' ' ' < $p/cmdline 2>/dev/null)" = "bash ${WRAPPER} " ] || continue
+  w=\${p#/proc/}; s=$(cat $p/stat 2>/dev/null); read -r _ _ group _ <<< "\${s##*) }"
+  [ "$group" = "$w" ] || continue
+  echo "$w" > $M/pid; echo "pid $w"; exit 0
+done
+echo "gone"`;
 
 function facts(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -104,7 +122,10 @@ export class SshHostScheduler implements Scheduler {
   async submit(request: SubmitRequest): Promise<string> {
     const r = await this.transport.exec(['bash', '-c', LAUNCH, 'o4s-launch', request.dir]);
     const pid = /^(\d+)\s*$/.exec(r.stdout.trim().split('\n').pop() ?? '')?.[1];
-    if (r.code !== 0 || !pid) throw new AppError('unavailable', `Could not start the job on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
+    if (r.code !== 0 || !pid) {
+      const why = r.stderr.trim() || `exit ${r.code}`;
+      throw new AppError('unavailable', `Could not start the job on ${this.transport.where}: the launch did not report the job's process id (${why}). Check ${request.dir}/${STDERR_LOG} there, and whether the job runs anyway.`);
+    }
     return pid;
   }
 
@@ -115,19 +136,25 @@ export class SshHostScheduler implements Scheduler {
     const [word, pid] = r.stdout.trim().split('\n').pop()!.split(' ');
     if (word === 'pid' && pid && /^\d+$/.test(pid)) return { found: pid };
     // The wrapper ran but its pid was never written: the folder's records say how it ends.
-    if (word === 'ended') return { found: 'unrecorded' };
-    if (word === 'started') return { unsure: 'the job started on the host but its process id was not recorded; it is adopted once it writes its exit record' };
+    // So did one whose wrapper is gone without an exit record: the query reports it failed, saying so.
+    if (word === 'ended' || word === 'gone') return { found: UNRECORDED };
+    if (word === 'started') return { unsure: `the job started on ${this.transport.where} but never reported its process id, and this host cannot be asked which processes run in its folder` };
     return { absent: word === 'nodir' ? `its job folder is not on ${this.transport.where}` : `the job folder on ${this.transport.where} shows it was never launched` };
   }
 
-  async query(_id: string, dir: string): Promise<SchedulerStatus> {
-    const r = await this.transport.exec(['bash', '-c', QUERY, 'o4s-query', dir]);
+  async query(id: string, dir: string): Promise<SchedulerStatus> {
+    const r = await this.transport.exec(['bash', '-c', QUERY, 'o4s-query', dir, id]);
     if (r.code !== 0) throw new AppError('unavailable', `Could not read the job's state on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
-    return statusFromFacts(facts(r.stdout));
+    const f = facts(r.stdout);
+    const status = statusFromFacts(f);
+    if (id === UNRECORDED && f.state === 'vanished') {
+      status.reason = `the job started on ${this.transport.where} but never reported its process id (its launch was cut off), and no process of it runs there now, with no exit record (killed, or the host restarted); see its log ${dir}/${STDERR_LOG} there`;
+    }
+    return status;
   }
 
-  async cancel(_id: string, dir: string): Promise<void> {
-    const r = await this.transport.exec(['bash', '-c', CANCEL, 'o4s-cancel', dir]);
+  async cancel(id: string, dir: string): Promise<void> {
+    const r = await this.transport.exec(['bash', '-c', CANCEL, 'o4s-cancel', dir, id]);
     if (r.code !== 0) throw new AppError('unavailable', `Could not cancel the job on ${this.transport.where}: ${r.stderr.trim() || `exit ${r.code}`}.`);
   }
 }

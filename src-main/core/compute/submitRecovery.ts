@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { ComputeTargetConfig } from '../../../src-preload/contract/compute';
 import { errorMessage } from '../shared/errorMessage';
 import { processAlive } from './harvestClaim';
-import type { Scheduler } from './scheduler';
+import { STDERR_LOG, type Scheduler } from './scheduler';
 import type { Transport } from './transport';
 
 /**
@@ -68,10 +68,25 @@ export function remoteJobRoot(target: ComputeTargetConfig): string {
   return (target.workRoot ?? 'openai4s-jobs').replace(/^~(\/|$)/, '') || '.';
 }
 
+/** How long a launched job that never reported its process id is waited for, from its submission. */
+export const PID_WAIT_MS = 30 * 60_000;
+
+/**
+ * A job the target cannot say is running or gone (its launch recorded no pid): waited for,
+ * with the reason shown, until `waitMs` after its submission; then it fails, saying what
+ * happened, where its log is and what to check. Answers the event to record.
+ */
+export function unsureOutcome(found: { reason: string; remoteDir: string | null }, where: string, createdAt: string, waitMs: number, now = Date.now()): { kind: 'wait' | 'fail'; reason: string } {
+  const log = found.remoteDir ? `its log is ${found.remoteDir}/${STDERR_LOG} on ${where}` : `its job folder on ${where} holds its log`;
+  const minutes = Math.max(1, Math.round(waitMs / 60_000));
+  if (now - Date.parse(createdAt) < waitMs) return { kind: 'wait', reason: `${found.reason}; ${log}. The app waits for it and gives up ${minutes} min after submission` };
+  return { kind: 'fail', reason: `${found.reason}; it did not report its process id within ${minutes} min of submission, so the app cannot follow or cancel it and marks it failed. ${log[0]!.toUpperCase()}${log.slice(1)}: check there whether it still runs (stop it if so), then submit it again` };
+}
+
 export type Recovery =
   | { kind: 'adopted'; schedulerJobId: string; remoteDir: string }
   | { kind: 'absent'; reason: string }
-  | { kind: 'unsure'; reason: string }
+  | { kind: 'unsure'; reason: string; remoteDir: string | null }
   | { kind: 'unreachable'; message: string };
 
 export interface RecoveryRequest {
@@ -106,7 +121,7 @@ export async function recoverSubmission(req: RecoveryRequest): Promise<Recovery>
       return { kind: 'adopted', schedulerJobId: found.found, remoteDir };
     }
     if ('absent' in found) return { kind: 'absent', reason: found.absent };
-    return { kind: 'unsure', reason: found.unsure };
+    return { kind: 'unsure', reason: found.unsure, remoteDir: dir };
   } catch (error) {
     return { kind: 'unreachable', message: `could not ask ${req.transport.where} whether the interrupted submission reached it (${errorMessage(error)}); the job is not declared lost while the target cannot answer` };
   }

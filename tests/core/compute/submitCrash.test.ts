@@ -1,11 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/daemons';
 import { slurmUnavailableReason, startSlurmCluster, type SlurmCluster } from '../../support/slurmCluster';
 import { sshUnavailableReason, startSshServer, type SshServer } from '../../support/sshServer';
-import { computeWorld, harvested, waitForJob } from './support';
+import { computeWorld, crashDuringSubmit, harvested, waitForJob } from './support';
 
 /**
  * The app killed (SIGKILL) in the middle of a submission, then started again. Killed after
@@ -14,17 +14,6 @@ import { computeWorld, harvested, waitForJob } from './support';
  * before anything reached the target, it is declared never submitted at once, since the
  * target can say it does not know it; with a target that cannot be asked, it waits.
  */
-
-const FIXTURE = path.join(import.meta.dirname, 'fixtures/submitCrashChild.ts');
-
-/** Runs the fixture until it kills itself at `moment`; fails if it ends any other way. */
-async function crashDuringSubmit(dataDir: string, target: string, moment: 'after-submit' | 'before-submit', env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dataDir, target, moment], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
-  expect(signal, `the fixture did not crash: ${err}`).toBe('SIGKILL');
-}
 
 const skip = slurmUnavailableReason();
 if (skip) console.warn(skip);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import type { ApprovalAnswer, ApprovalPort, ApprovalQuestion } from '../../../sr
 import type { DispatchResult } from '../../../src-main/core/capabilities/dispatcher';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { sessionWorkspace } from '../../../src-main/core/workspace/sessionWorkspace';
+import { expect } from 'vitest';
 import { waitFor } from '../../support/daemons';
 
 /** A data root with the given compute targets, and cores opened on it (closed by `cleanup`). */
@@ -97,4 +99,18 @@ export function sessionWith(core: Core, files: Record<string, string> = {}): str
     fs.writeFileSync(path.join(workspace, rel), text);
   }
   return session.id;
+}
+
+const CRASH_FIXTURE = path.join(import.meta.dirname, 'fixtures/submitCrashChild.ts');
+
+/**
+ * Submits a job from a child process that kills itself (SIGKILL) at `moment` (see the
+ * fixture); fails if it ends any other way. `script` replaces the fixture's job script.
+ */
+export async function crashDuringSubmit(dataDir: string, target: string, moment: 'after-submit' | 'before-submit', env: Record<string, string>, script?: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CRASH_FIXTURE, dataDir, target, moment, ...(script ? [script] : [])], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
+  expect(signal, `the fixture did not crash: ${err}`).toBe('SIGKILL');
 }
