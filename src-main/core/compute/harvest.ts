@@ -15,10 +15,11 @@ import { readFromStart, withWorkspaceFile, withWorkspaceFileAsync, WorkspaceEsca
  * elapsed time, exit code, script hash, input versions). A declared output that was not
  * written fails the job, naming it; nothing absent is ever reported as produced.
  *
- * Each file lands in the data root once: the artifact store takes the job folder's own file
- * as a hard link (a target on this machine: the folder stays the job's) or the downloaded
- * copy itself, moved out of the harvest folder (ours); it is copied only when the disk
- * refuses both. A harvest done again (after a crash or a failed poll) answers the versions
+ * A remote job's file lands in the data root once: the downloaded copy itself is moved out
+ * of the harvest folder (ours) into the artifact store. A job folder on this machine stays
+ * the job's, so its files are copied (streamed, never held whole in memory), not hard-linked:
+ * a blob sharing an inode with a file someone may edit in place would lose the artifact's
+ * bytes. A harvest done again (after a crash or a failed poll) answers the versions
  * it already made for the same bytes instead of recording them twice.
  */
 
@@ -108,7 +109,7 @@ function jobFileSize(dir: string, rel: string, max: number): number | null {
 }
 
 /**
- * Hands a job file, opened through safeFs, to `store` as a file the artifact store links
+ * Hands a job file, opened through safeFs, to `store` as a file the artifact store copies
  * or moves (the store checks that what it takes is the inode opened here). Null when the
  * file is absent or refused; OutputTooLarge over `max`.
  */
@@ -188,8 +189,9 @@ export async function harvestJob(req: HarvestRequest): Promise<HarvestedData> {
     const v = await req.artifacts.save({ sessionId: job.sessionId, path: logical, ...content, producer, inputEvidence, reuse, ...(mime ? { mime } : {}) });
     return { path: logical, versionId: v.id, evidenceId: v.evidenceId, sha256: v.sha256, size: v.size };
   };
-  // The harvest folder is ours: its files move into the store. A folder on this machine is the job's: linked.
-  const how: BlobFileSource['how'] = transport.remote ? 'move' : 'link';
+  // The harvest folder is ours: its files move into the store. A folder on this machine is the job's: its
+  // files are copied (never linked: an output edited in place later would change the artifact's bytes).
+  const how: BlobFileSource['how'] = transport.remote ? 'move' : 'copy';
   // Checked before deciding the state: a file the safe open refuses (a symlink) counts as not written:
   // the job did not write that output as a file, and the host never reads what a link points at.
   const written = new Set<string>();

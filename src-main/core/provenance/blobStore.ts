@@ -4,19 +4,24 @@ import path from 'node:path';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/** A file handed to the store whole: linked where it is, or moved (the caller gives it up). */
+/**
+ * A file handed to the store whole: moved in (`move`: the caller gives it up, as harvest
+ * does with its own download folder), or copied (`copy`: a file that stays someone else's,
+ * such as a job folder's output on this machine). Never hard-linked: a blob must not share
+ * an inode with a file someone may later write in place, or the artifact's bytes would
+ * change under its hash and be lost.
+ */
 export interface BlobFileSource {
   path: string;
-  how: 'link' | 'move';
+  how: 'copy' | 'move';
   /**
    * The file as the caller opened and checked it: what lands in the store must be that
-   * inode (a name swapped meanwhile is never stored); when it cannot be linked or moved,
-   * the bytes are copied from this descriptor.
+   * inode (a name swapped meanwhile is never stored); copies are made from this descriptor.
    */
   opened: { fd: number; stat: fs.Stats };
 }
 
-/** Errors of link/rename that mean "not on this disk" or "not allowed here": the bytes are copied instead. */
+/** Errors of rename that mean "not on this disk" or "not allowed here": the bytes are copied instead. */
 const CANNOT_PLACE = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
 
 /**
@@ -45,38 +50,37 @@ export class BlobStore {
   }
 
   /**
-   * Stores a file without copying its bytes when the disk allows it: hard-linked (`link`,
-   * the source stays where it is) or renamed (`move`) to a temp name beside the blobs,
-   * checked to be the inode the caller opened, hashed there and renamed to its address.
-   * Bytes already stored under that hash are kept and the temp name dropped. Only a file
-   * on another disk (or one that cannot be linked) is copied, from the caller's descriptor.
+   * Stores a file: `move` renames it to a temp name beside the blobs (no copy), checked to
+   * be the inode the caller opened; `copy`, a rename the disk refuses, or a name swapped
+   * meanwhile copies the opened bytes from the caller's descriptor. Hashed there in chunks
+   * and renamed to its address; bytes already stored under that hash are kept and the temp
+   * name dropped.
    */
   putFile(source: BlobFileSource): { sha256: string; size: number } {
     fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
     const tmp = path.join(this.root, `.incoming-${process.pid}-${randomBytes(8).toString('hex')}.tmp`);
     const { dev, ino } = source.opened.stat;
-    let placed = false;
+    let moved = false;
     /** A move the disk refused: the source is dropped once its bytes are copied in. */
     let dropSource = false;
-    try {
-      if (source.how === 'move') fs.renameSync(source.path, tmp);
-      else fs.linkSync(source.path, tmp);
-      placed = true;
-      const now = fs.lstatSync(tmp);
-      if (now.dev !== dev || now.ino !== ino) {
-        // Another file answered to that name: put it back untouched and copy what was opened.
-        if (source.how === 'move') fs.renameSync(tmp, source.path);
-        else fs.unlinkSync(tmp);
-        placed = false;
+    if (source.how === 'move') {
+      try {
+        fs.renameSync(source.path, tmp);
+        moved = true;
+        const now = fs.lstatSync(tmp);
+        if (now.dev !== dev || now.ino !== ino) {
+          // Another file answered to that name: put it back untouched and copy what was opened.
+          fs.renameSync(tmp, source.path);
+          moved = false;
+        }
+      } catch (error) {
+        if (moved || !CANNOT_PLACE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        dropSource = true;
       }
-    } catch (error) {
-      if (placed || !CANNOT_PLACE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-      dropSource = source.how === 'move';
     }
     try {
-      if (!placed) copyFromDescriptor(source.opened.fd, tmp);
-      // Moved or copied bytes are the store's own; a linked file keeps its owner's mode (one inode).
-      if (!placed || source.how === 'move') fs.chmodSync(tmp, 0o600);
+      if (!moved) copyFromDescriptor(source.opened.fd, tmp);
+      fs.chmodSync(tmp, 0o600);
       const { sha256, size } = hashFile(tmp);
       const target = this.pathOf(sha256);
       if (fs.existsSync(target)) fs.unlinkSync(tmp);

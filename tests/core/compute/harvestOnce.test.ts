@@ -55,7 +55,7 @@ describe('harvest stores each output once', () => {
     return dir;
   }
 
-  it('on this machine: the stored blob is the job folder’s file itself (one inode), not a copy', async () => {
+  it('on this machine: the job folder’s file is copied, so editing it in place afterwards leaves the artifact’s bytes whole', async () => {
     const big = Buffer.alloc(8 * MB, 7);
     const dir = jobFolder(big);
     const j = job(['res/big.bin', 'small.txt']);
@@ -63,12 +63,15 @@ describe('harvest stores each output once', () => {
     expect(result).toMatchObject({ state: 'completed', missing: [] });
     const out = result.outputs.find((o) => o.path === 'res/big.bin')!;
     expect(out).toMatchObject({ sha256: sha(big), size: big.length });
-    // One inode for the job's file and the artifact's bytes: no second 8 MB on disk.
-    expect(fs.statSync(blobOf(out.versionId)).ino).toBe(fs.statSync(path.join(dir, 'res/big.bin')).ino);
-    expect(fs.statSync(path.join(dir, 'res/big.bin')).nlink).toBe(2);
-    // The job folder keeps its files; the artifact reads back whole.
-    expect(Buffer.from(core.provenance.artifacts.read(out.versionId, 16 * MB).base64, 'base64').equals(big)).toBe(true);
+    // The job folder keeps its files, and they are not the artifact's inode.
+    expect(fs.statSync(blobOf(out.versionId)).ino).not.toBe(fs.statSync(path.join(dir, 'res/big.bin')).ino);
+    expect(fs.statSync(path.join(dir, 'res/big.bin')).nlink).toBe(1);
     expect(fs.readFileSync(path.join(dir, 'small.txt'), 'utf8')).toBe('small\n');
+    // The scientist overwrites the output in place (same inode): the harvested version reads back as harvested.
+    const fd = fs.openSync(path.join(dir, 'res/big.bin'), 'r+');
+    fs.writeSync(fd, Buffer.from('edited'), 0, 6, 0);
+    fs.closeSync(fd);
+    expect(Buffer.from(core.provenance.artifacts.read(out.versionId, 16 * MB).base64, 'base64').equals(big)).toBe(true);
   });
 
   it('from a remote target: the downloaded copy is moved into the store, and the harvest folder keeps no second copy', async () => {

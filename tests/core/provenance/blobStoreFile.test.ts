@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../../src-main/core/provenance/blobStore';
 
 /**
- * BlobStore.putFile stores a file without a copy (hard link or rename into the store), and
+ * BlobStore.putFile stores a file by moving it into the store (no copy) or by copying it, and
  * only ever stores the inode its caller opened: a name swapped for another file between the
  * caller's check and the store is left where it is, and what was opened is copied instead.
  */
@@ -31,16 +31,19 @@ describe('BlobStore.putFile', () => {
     return file;
   };
 
-  it('links a file in place: one inode, the source kept', () => {
-    const file = write('out.txt', 'linked\n');
+  it('copies a file that stays its owner’s: another inode, so writing the source later leaves the stored bytes as they were', () => {
+    const file = write('out.txt', 'copied\n');
     const o = opened(file);
     try {
-      expect(store.putFile({ path: file, how: 'link', opened: o })).toEqual({ sha256: sha('linked\n'), size: 7 });
+      expect(store.putFile({ path: file, how: 'copy', opened: o })).toEqual({ sha256: sha('copied\n'), size: 7 });
     } finally {
       fs.closeSync(o.fd);
     }
-    expect(fs.statSync(store.pathOf(sha('linked\n'))).ino).toBe(fs.statSync(file).ino);
-    expect(store.read(sha('linked\n')).toString()).toBe('linked\n');
+    expect(fs.statSync(store.pathOf(sha('copied\n'))).ino).not.toBe(fs.statSync(file).ino);
+    expect(fs.statSync(store.pathOf(sha('copied\n'))).mode & 0o777).toBe(0o600);
+    // The owner rewrites its file in place (same inode): the artifact keeps its bytes.
+    fs.writeFileSync(file, 'edited in place\n');
+    expect(store.read(sha('copied\n')).toString()).toBe('copied\n');
   });
 
   it('moves a file the caller gives up, and drops it when the same bytes are already stored', () => {
@@ -64,7 +67,7 @@ describe('BlobStore.putFile', () => {
   });
 
   it('never stores a file swapped in under the name after it was opened: the opened bytes are copied, the other file stays', () => {
-    for (const how of ['link', 'move'] as const) {
+    for (const how of ['copy', 'move'] as const) {
       const file = write(`swap-${how}.txt`, `checked ${how}\n`);
       const o = opened(file);
       // The name now holds another file (the opened inode lives on through its descriptor).
