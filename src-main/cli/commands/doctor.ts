@@ -11,9 +11,19 @@ export const doctorCommand: CliCommand = {
   async run({ core, values, io }) {
     const report = await core!.doctor();
     io.out(values.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
-    return kernelsCannotRun(report) ? 1 : 0;
+    const blocking = whyKernelsCannotRun(report);
+    // The exit code says it to scripts; stderr says it to the person, whatever stdout holds.
+    if (blocking) io.err(`openai4s doctor: no Python kernel can run here: ${blocking}`);
+    return blocking ? 1 : 0;
   },
 };
+
+/** Why kernels cannot run, as one sentence, or null when they can. */
+function whyKernelsCannotRun(r: DoctorReport): string | null {
+  if (!kernelsCannotRun(r)) return null;
+  if (!r.python.version || r.python.reason) return r.python.reason ?? 'no usable Python interpreter; install python3 or set OPENAI4S_PYTHON.';
+  return `the sandbox is required (OPENAI4S_SANDBOX=enforce) but ${r.sandbox.reason ?? r.sandbox.summary ?? 'unavailable'}; install bubblewrap, or set OPENAI4S_SANDBOX=auto to run kernels unsandboxed.`;
+}
 
 /** What makes the app unable to compute at all: scripts can check doctor's exit code for it. */
 export function kernelsCannotRun(r: DoctorReport): boolean {

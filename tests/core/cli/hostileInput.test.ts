@@ -109,3 +109,16 @@ describe('kernel exec - with code that is not UTF-8', () => {
     expect(fs.existsSync(path.join(dir, 'latin1', 'workspaces', 'cli', 'ran'))).toBe(false);
   });
 });
+
+describe('doctor where no Python kernel can run', () => {
+  it('exits 1 and says why on stderr in one line, with and without --json (stdout keeps the report)', async () => {
+    const env = { ...process.env, OPENAI4S_PYTHON: path.join(dir, 'no-python') };
+    for (const json of [[], ['--json']]) {
+      const run = await runCliIn(path.join(dir, 'doctor'), ['doctor', ...json], env);
+      expect(run.code).toBe(1);
+      expect(run.err).toMatch(/^openai4s doctor: no Python kernel can run here: .*OPENAI4S_PYTHON.*\n$/);
+      if (json.length) expect(JSON.parse(run.out)).toMatchObject({ python: { version: null } });
+      else expect(run.out).toMatch(/^-- python/m);
+    }
+  }, 60_000);
+});
