@@ -29,6 +29,8 @@ async function listServers(core: Core, io: CliIO, json: boolean, connect: boolea
   const status = core.mcp.status();
   if (json) {
     io.out(JSON.stringify(status, null, 2));
+    // The report is for the program reading stdout; the person at the terminal still sees each problem.
+    for (const e of status.errors) io.err(`problem: ${stripTerminalControls(e)}`);
     return status.errors.length ? 1 : 0;
   }
   for (const e of status.errors) io.err(`problem: ${e}`);

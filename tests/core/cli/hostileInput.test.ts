@@ -122,3 +122,15 @@ describe('doctor where no Python kernel can run', () => {
     }
   }, 60_000);
 });
+
+describe('mcp servers --json with a broken mcp.json', () => {
+  it('keeps the report on stdout and names the problem on stderr too, exit 1', async () => {
+    const data = path.join(dir, 'mcp');
+    fs.mkdirSync(data, { recursive: true });
+    fs.writeFileSync(path.join(data, 'mcp.json'), '{ not json');
+    const run = await runCliIn(data, ['mcp', 'servers', '--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.out)).toMatchObject({ servers: [], errors: [expect.stringContaining('is not valid JSON')] });
+    expect(run.err).toMatch(/^problem: .*mcp\.json is not valid JSON .*; fix it or remove it\.\n$/);
+  });
+});
