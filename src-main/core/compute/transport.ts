@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { ComputeTargetConfig } from '../../../src-preload/contract/compute';
 import { AppError } from '../../../src-preload/contract/errors';
+import { makeDirs } from '../shared/makeDirs';
 
 /**
  * Where a target's commands run: this machine, or a host over the OpenSSH client. Either
@@ -102,7 +103,7 @@ export function localTransport(processEnv: NodeJS.ProcessEnv): Transport {
     exec: ([file, ...args], options) => run(file!, args, env, options),
     async upload(localDir, remoteDir) {
       if (localDir === remoteDir) return;
-      fs.mkdirSync(remoteDir, { recursive: true });
+      makeDirs(remoteDir);
       fs.cpSync(localDir, remoteDir, { recursive: true });
     },
     async download(remoteDir, files, localDir) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeDirs } from '../shared/makeDirs';
 
 export interface DataDirInfo {
   path: string;
@@ -30,7 +31,7 @@ export function ensureDataDir(info: DataDirInfo): string {
   }
   if (existing) return info.path;
   try {
-    fs.mkdirSync(info.path, { recursive: true, mode: 0o700 });
+    makeDirs(info.path, 0o700);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     const hint =

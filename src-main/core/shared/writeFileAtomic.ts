@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeDirs } from './makeDirs';
 
 /** Each failed write in one sentence that names the problem and the fix (no raw errno text). */
 function writeProblem(file: string, error: unknown): string {
@@ -36,7 +37,7 @@ export function writeFileAtomic(file: string, bytes: Uint8Array | string): void 
   const target = path.resolve(file);
   const tmp = `${target}.${randomBytes(4).toString('hex')}.partial`;
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    makeDirs(path.dirname(target));
     fs.writeFileSync(tmp, bytes, { flag: 'wx' });
     fs.renameSync(tmp, target);
   } catch (error) {

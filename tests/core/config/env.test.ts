@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDataDir, resolveDataDir } from '../../../src-main/core/config/dataDir';
 import { loadConfigEnv } from '../../../src-main/core/config/env';
+import { makeDirs } from '../../../src-main/core/shared/makeDirs';
 import { resolveSandboxMode } from '../../../src-main/core/config/sandbox';
 
 let dir: string;
@@ -35,6 +36,19 @@ describe('data directory', () => {
     expect(() => ensureDataDir({ path: path.join(file, 'sub'), source: 'env' })).toThrow(
       /Cannot create the data directory .*ENOTDIR.*OPENAI4S_DATA_DIR/,
     );
+  });
+
+  it.runIf(fs.existsSync('/proc/self'))('refuses a path under /proc with its reason instead of spinning for ever (Node’s recursive mkdir never returns there)', () => {
+    expect(() => ensureDataDir({ path: '/proc/no-such-openai4s/data', source: 'env' })).toThrow(/Cannot create the data directory \/proc\/no-such-openai4s\/data \(ENOENT\)\. Set OPENAI4S_DATA_DIR to a writable directory\./);
+  });
+
+  it('creates every missing folder of a deep path, each private, and accepts one made meanwhile', () => {
+    const deep = path.join(dir, 'a', 'b', 'c');
+    makeDirs(path.join(dir, 'a'), 0o700);
+    ensureDataDir({ path: deep, source: 'env' });
+    expect(fs.statSync(deep).isDirectory()).toBe(true);
+    expect(fs.statSync(path.join(dir, 'a', 'b')).mode & 0o777).toBe(0o700);
+    expect(() => makeDirs(deep)).not.toThrow();
   });
 });
 
