@@ -121,7 +121,7 @@ export class ComputeJobsRepo {
 
   require(jobId: string): ComputeJobRecord {
     const job = this.get(jobId);
-    if (!job) throw notFound('compute job', jobId, 'List the jobs with compute_status (or `openai4s compute status`).');
+    if (!job) throw notFound('compute job', jobId, 'The Jobs panel, `openai4s compute status` and the agent’s compute_status tool list the jobs.');
     return job;
   }
 
