@@ -158,7 +158,7 @@ function classifyUnscrubbed(error: unknown, provider: string): LlmErrorInfo {
     if (status === null || netCode) {
       // No response, or the connection died while the body was being read.
       const errorType: LlmErrorType = netCode && TIMEOUT_CODES.has(netCode) ? 'timeout' : 'network';
-      return { errorType, code: netCode, message: `${messageOf(error)} (${error.url})`, status, provider, retryable: true };
+      return { errorType, code: netCode, message: `${messageOf(error)} (${error.url}); ${unreachableHint(error.url, netCode)}`, status, provider, retryable: true };
     }
     const byCode = body.code ? PROVIDER_CODE_TYPES[body.code] : undefined;
     return {
@@ -203,10 +203,25 @@ function classifyUnscrubbed(error: unknown, provider: string): LlmErrorInfo {
   return { errorType: 'unknown', code: null, message: messageOf(error), status: null, provider, retryable: false };
 }
 
+/** What to do when a provider's server did not answer: start it, or fix its address. */
+function unreachableHint(url: string, code: string | null): string {
+  let origin = url;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    // Not a url: named as given.
+  }
+  const local = /^https?:\/\/(localhost|127\.|\[::1\])/i.test(origin);
+  const start = local ? `start the model server at ${origin} (for Ollama: ollama serve)` : `check the network and that ${origin} is up`;
+  const slow = code && TIMEOUT_CODES.has(code) ? ' (it did not answer in time)' : '';
+  return `${start}${slow}, or change the provider’s base URL in Settings → Providers.`;
+}
+
 function messageOf(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message && cause.message !== error.message ? `${error.message}: ${cause.message}` : error.message;
+    // The AI SDK's "Cannot connect to API: <cause>" already carries its cause's words: not twice.
+    return cause instanceof Error && cause.message && !error.message.includes(cause.message) ? `${error.message}: ${cause.message}` : error.message;
   }
   if (typeof error === 'string') return error;
   try {

@@ -158,6 +158,10 @@ describe('HTTP errors and retries', () => {
     const parts = await collect(modelAt('ollama', url, { retry: { maxRetries: 1, baseDelayMs: 5 } }).stream(hello));
     expect(parts.map((p) => p.type)).toEqual(['retry', 'error']);
     expect(errorOf(parts)).toMatchObject({ errorType: 'network', code: 'ECONNREFUSED', status: null });
+    // Said once, with what to do: the local server is to be started (or its address changed).
+    const message = (errorOf(parts) as { message: string }).message;
+    expect(message.match(/ECONNREFUSED/g)).toHaveLength(1);
+    expect(message).toMatch(/; start the model server at http:\/\/127\.0\.0\.1:\d+ \(for Ollama: ollama serve\), or change the provider’s base URL in Settings → Providers\.$/);
   });
 });
 
