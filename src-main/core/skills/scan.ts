@@ -63,6 +63,17 @@ function identityOf(stat: fs.BigIntStats): string {
   return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The bytes as text, or null when they are not UTF-8. */
+function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 function readSkill(dir: string, source: SkillSource, cache?: SkillReadCache, seen?: Set<string>): Skill | BrokenSkill {
   const file = path.join(dir, SKILL_FILE);
   try {
@@ -77,7 +88,12 @@ function readSkill(dir: string, source: SkillSource, cache?: SkillReadCache, see
     if (cached && cached.identity === identity) return cached.read;
     const bytes = fs.readFileSync(file);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const read = skillFromDocument(parseSkillDocument(bytes.toString('utf8')), { dir, source, sha256, sidecar });
+    const text = utf8Text(bytes);
+    // Not UTF-8 (a file saved as Latin-1 or GBK): its name and text would be read with U+FFFD in place of letters.
+    const read: Skill | BrokenSkill =
+      text === null
+        ? { dir, source, reason: `${SKILL_FILE} is not UTF-8 text; save it as UTF-8 (most editors: Save with encoding → UTF-8)` }
+        : skillFromDocument(parseSkillDocument(text), { dir, source, sha256, sidecar });
     // Only a read whose bytes match the identity taken before it is cached (a write in between re-reads next time).
     if (cache && identityOf(fs.lstatSync(file, { bigint: true })) === identityOf(stat)) cache.set(file, { identity, read });
     return read;

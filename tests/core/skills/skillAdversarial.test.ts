@@ -52,6 +52,15 @@ describe('skills: files outside the skill folder stay out of reach', () => {
 });
 
 describe('skills: malformed and oversized files are listed as broken, never break the catalogue', () => {
+  it('a SKILL.md saved as Latin-1 is broken with the fix (save it as UTF-8), not read with U+FFFD in its name; a UTF-8 one with a BOM reads', () => {
+    const dir = tree({ 'good/SKILL.md': '\uFEFF' + skill('good', 'Café au lait analysis, with accents kept.') });
+    fs.mkdirSync(path.join(dir, 'latin'));
+    fs.writeFileSync(path.join(dir, 'latin/SKILL.md'), Buffer.from(skill('latin', 'Caf\u00e9 analysis of things, in Latin-1.'), 'latin1'));
+    const scan = library([{ source: 'user', dir }]).scan();
+    expect(scan.skills.map((s) => [s.name, s.description])).toEqual([['good', 'Café au lait analysis, with accents kept.']]);
+    expect(scan.broken).toEqual([expect.objectContaining({ dir: path.join(dir, 'latin'), reason: 'SKILL.md is not UTF-8 text; save it as UTF-8 (most editors: Save with encoding → UTF-8)' })]);
+  });
+
   it('huge SKILL.md, alias bomb, unclosed front matter, a bad name and a name with a path in it', () => {
     const bomb = `---\nname: bomb\ndescription: x\na: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n---\n`;
     const dir = tree({
