@@ -7,7 +7,8 @@ import { isInside, realPathOf } from './realPath';
  * The checks before a CLI command writes a file the user named (`export -o`,
  * `bibliography --out`): never into the app's data folder (its ledger, its signing key),
  * never over something that is not a regular file (a folder, a device such as /dev/full, a
- * fifo, a symlink), and never over an existing file unless `--force` was given.
+ * fifo, a symlink), never into a folder that does not exist (a typo would build that tree),
+ * and never over an existing file unless `--force` was given.
  */
 
 /** Why `file` may not be written, as one sentence, or null when it may. */
@@ -19,6 +20,14 @@ export function outputFileProblem(file: string, dataDir: string, force: boolean)
   if (isInside(target, root) || isInside(given, path.resolve(dataDir))) {
     return `${given} is inside the app’s data folder (${root}); choose a path outside it.`;
   }
+  // A typo in the folder (`-o ~/Dokuments/x.zip`) must not build that folder tree.
+  let folder: fs.Stats | undefined | null;
+  try {
+    folder = fs.statSync(path.dirname(given), { throwIfNoEntry: false });
+  } catch {
+    folder = null; // ENOTDIR, EACCES: the write itself reports it in its own words
+  }
+  if (folder === undefined) return `the folder ${path.dirname(given)} does not exist; create it first, or choose a file in an existing folder.`;
   let stats: fs.Stats | undefined;
   try {
     stats = fs.lstatSync(target, { throwIfNoEntry: false });

@@ -100,6 +100,16 @@ describe('CLI output files', () => {
     expect(leftovers(out)).toEqual([]);
   });
 
+  it('refuses a file in a folder that does not exist instead of building that folder tree (a typo in the path)', async () => {
+    for (const command of [['export', sessionId, '-o'], ['bibliography', sessionId, '--out']]) {
+      const missing = path.join(out, 'Dokuments', 'deeper');
+      const run = await cli([...command, path.join(missing, 'x.out')]);
+      expect(run.code).not.toBe(0);
+      expect(run.err).toBe(`openai4s ${command[0]}: the folder ${missing} does not exist; create it first, or choose a file in an existing folder.\n`);
+      expect(fs.existsSync(path.join(out, 'Dokuments'))).toBe(false);
+    }
+  });
+
   it('reports a write that fails in one line and removes its .partial file', async () => {
     const blocker = path.join(out, 'a-file');
     fs.writeFileSync(blocker, '');

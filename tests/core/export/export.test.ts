@@ -52,6 +52,7 @@ beforeAll(async () => {
   expect(run.code).toBe(0);
   sessionId = JSON.parse((await cli(['sessions', '--json'])).out)[0].id;
   // Outside the data root: the CLI never writes into the app’s data folder.
+  fs.mkdirSync(`${dir}-out`);
   zipFile = path.join(`${dir}-out`, 'session.zip');
 }, 120_000);
 
