@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ArtifactVersion } from '../../../src-preload/contract/artifacts';
-import { sshUnavailableReason, startSshServer, type SshServer } from '../../support/sshServer';
-import { computeWorld, harvested, sessionWith, waitForJob } from './support';
+import { sshUnavailableReason } from '../../support/sshServer';
+import { harvested, sessionWith, useSshWorld, waitForJob } from './support';
 
 /**
  * A harvest that failed part-way (its outputs saved, a log not) is done again at the next
@@ -15,21 +15,10 @@ const skip = sshUnavailableReason();
 if (skip) console.warn(skip);
 
 describe.skipIf(skip !== null)('a harvest retried after it failed part-way', () => {
-  let sshd: SshServer;
-  let world: ReturnType<typeof computeWorld>;
-
-  beforeAll(async () => {
-    sshd = await startSshServer();
-    world = computeWorld([{ name: 'gpu-box', kind: 'ssh', host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.identityFile, knownHostsFile: sshd.knownHostsFile, workRoot: `${sshd.dir}/work` }]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await world?.cleanup();
-    await sshd?.stop();
-  }, 60_000);
+  const ssh = useSshWorld();
 
   it('records each unchanged output once, whatever the number of attempts', async () => {
-    const core = world.open();
+    const core = ssh.world.open();
     const sessionId = sessionWith(core);
     const artifacts = core.provenance.artifacts;
     const save = artifacts.save.bind(artifacts);
@@ -55,7 +44,7 @@ describe.skipIf(skip !== null)('a harvest retried after it failed part-way', () 
     expect(done.outputsHarvested.map((o) => o.versionId)).toEqual([ofJob('big.bin')[0]!.id, ofJob('note.txt')[0]!.id]);
     expect(done.outputsHarvested[0]).toMatchObject({ path: 'big.bin', size: 3_000_000 });
     // The downloaded files moved into the store: the harvest folder holds none of them.
-    const harvestDir = path.join(world.dataDir, 'compute', 'jobs', job.id, 'harvest');
+    const harvestDir = path.join(ssh.world.dataDir, 'compute', 'jobs', job.id, 'harvest');
     expect(fs.existsSync(path.join(harvestDir, 'big.bin'))).toBe(false);
     expect(fs.existsSync(path.join(harvestDir, 'note.txt'))).toBe(false);
     await core.close();

@@ -2,14 +2,15 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../src-main/core/core';
 import { wrapperScript } from '../../../src-main/core/compute/jobFolder';
 import { ComputeService } from '../../../src-main/core/compute/service';
 import { SshHostScheduler } from '../../../src-main/core/compute/sshHost';
 import { sessionWorkspace } from '../../../src-main/core/workspace/sessionWorkspace';
 import { pidAlive, waitFor } from '../../support/daemons';
-import { sshUnavailableReason, startSshServer, type SshServer } from '../../support/sshServer';
-import { computeWorld, crashDuringSubmit, harvested, waitForJob } from './support';
+import { sshUnavailableReason } from '../../support/sshServer';
+import { crashDuringSubmit, harvested, useSshWorld, waitForJob } from './support';
 
 /**
  * An SSH job whose launch recorded no process id (the app died between starting the
@@ -23,26 +24,15 @@ const skip = sshUnavailableReason();
 if (skip) console.warn(skip);
 
 describe.skipIf(skip !== null)('an SSH job whose pid was never recorded', () => {
-  let sshd: SshServer;
-  let world: ReturnType<typeof computeWorld>;
+  const ssh = useSshWorld();
 
-  beforeAll(async () => {
-    sshd = await startSshServer();
-    world = computeWorld([{ name: 'gpu-box', kind: 'ssh', host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.identityFile, knownHostsFile: sshd.knownHostsFile, workRoot: `${sshd.dir}/work` }]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await world?.cleanup();
-    await sshd?.stop();
-  }, 60_000);
-
-  const meta = (jobId: string, file: string) => path.join(sshd.dir, 'work', jobId, '.openai4s', file);
+  const meta = (jobId: string, file: string) => path.join(ssh.sshd.dir, 'work', jobId, '.openai4s', file);
   /** The row the crash left (the newest one without a recorded submission). */
-  const crashedRow = (core: ReturnType<typeof world.open>) => core.ledger.compute.list().find((j) => core.compute.view(j.id).schedulerJobId === null && !core.compute.view(j.id).harvested)!;
+  const crashedRow = (core: Core) => core.ledger.compute.list().find((j) => core.compute.view(j.id).schedulerJobId === null && !core.compute.view(j.id).harvested)!;
 
   it('fails at once, naming what happened and where the log is, when the wrapper is gone without a pid or an exit record', async () => {
-    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {});
-    const core = world.open();
+    await crashDuringSubmit(ssh.world.dataDir, 'gpu-box', 'after-submit', {});
+    const core = ssh.world.open();
     const row = crashedRow(core);
     await waitFor('the job to end on the host', () => fs.existsSync(meta(row.id, 'exit_code')), 30_000);
     // What a launch cut before its pid, and a wrapper killed before its exit record, leave.
@@ -50,15 +40,15 @@ describe.skipIf(skip !== null)('an SSH job whose pid was never recorded', () => 
     const done = await waitForJob(core, row.id, harvested, 'harvested', 120_000);
     expect(done).toMatchObject({ state: 'failed', exitCode: null, schedulerJobId: 'unrecorded' });
     expect(done.reason).toContain('never reported its process id');
-    expect(done.reason).toContain(`${path.join(sshd.dir, 'work', row.id)}/.openai4s/stderr.log`);
+    expect(done.reason).toContain(`${path.join(ssh.sshd.dir, 'work', row.id)}/.openai4s/stderr.log`);
     // Its logs came back as evidence all the same.
     expect(Buffer.from(core.provenance.artifacts.read(done.logs.stdout!.versionId).base64, 'base64').toString()).toBe('ran\n');
     await core.close();
   }, 180_000);
 
   it('finds a wrapper still running without a recorded pid, records its pid and follows it (cancel reaches it)', async () => {
-    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {}, 'sleep 300');
-    const core = world.open();
+    await crashDuringSubmit(ssh.world.dataDir, 'gpu-box', 'after-submit', {}, 'sleep 300');
+    const core = ssh.world.open();
     const row = crashedRow(core);
     await waitFor('the wrapper to start', () => fs.existsSync(meta(row.id, 'started_at')) && fs.existsSync(meta(row.id, 'pid')), 30_000);
     const wrapper = fs.readFileSync(meta(row.id, 'pid'), 'utf8').trim();
@@ -77,13 +67,13 @@ describe.skipIf(skip !== null)('an SSH job whose pid was never recorded', () => 
   }, 180_000);
 
   it('on a host that cannot say whether the wrapper runs: shows why it waits, then fails after the bounded wait with the log’s path', async () => {
-    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {});
-    const core = world.open();
+    await crashDuringSubmit(ssh.world.dataDir, 'gpu-box', 'after-submit', {});
+    const core = ssh.world.open();
     const row = crashedRow(core);
     await waitFor('the job to end on the host', () => fs.existsSync(meta(row.id, 'exit_code')), 30_000);
     for (const f of ['pid', 'exit_code', 'ended_at']) fs.rmSync(meta(row.id, f));
     const service = (pidWaitMs: number) =>
-      new ComputeService({ dataDir: world.dataDir, processEnv: process.env, ledger: () => core.ledger, artifacts: () => core.provenance.artifacts, workspaceFor: (s) => sessionWorkspace(world.dataDir, s), pidWaitMs });
+      new ComputeService({ dataDir: ssh.world.dataDir, processEnv: process.env, ledger: () => core.ledger, artifacts: () => core.provenance.artifacts, workspaceFor: (s) => sessionWorkspace(ssh.world.dataDir, s), pidWaitMs });
     // A host without /proc (macOS, BSD) cannot list the job folder's processes: what its find answers.
     const find = Object.getOwnPropertyDescriptor(SshHostScheduler.prototype, 'find')!;
     SshHostScheduler.prototype.find = async function (request) {
@@ -95,7 +85,7 @@ describe.skipIf(skip !== null)('an SSH job whose pid was never recorded', () => 
       const waiting = await patient.refresh(row.id);
       expect(waiting).toMatchObject({ state: 'pending', harvested: false });
       expect(waiting.reason).toContain('the host has no process table to look in');
-      expect(waiting.reason).toContain(`its log is ${path.join(sshd.dir, 'work', row.id)}/.openai4s/stderr.log`);
+      expect(waiting.reason).toContain(`its log is ${path.join(ssh.sshd.dir, 'work', row.id)}/.openai4s/stderr.log`);
       expect(waiting.reason).toContain('gives up 60 min after submission');
       // Asked again, nothing new is written while nothing changed.
       const before = core.ledger.compute.events(row.id).length;
@@ -107,7 +97,7 @@ describe.skipIf(skip !== null)('an SSH job whose pid was never recorded', () => 
       const ended = await bounded.refresh(row.id);
       expect(ended).toMatchObject({ state: 'failed', harvested: true });
       expect(ended.reason).toContain('did not report its process id within');
-      expect(ended.reason).toContain(`Its log is ${path.join(sshd.dir, 'work', row.id)}/.openai4s/stderr.log`);
+      expect(ended.reason).toContain(`Its log is ${path.join(ssh.sshd.dir, 'work', row.id)}/.openai4s/stderr.log`);
       expect(ended.reason).toContain('check there whether it still runs');
       await bounded.close();
     } finally {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/daemons';
 import { slurmUnavailableReason, startSlurmCluster, type SlurmCluster } from '../../support/slurmCluster';
-import { sshUnavailableReason, startSshServer, type SshServer } from '../../support/sshServer';
-import { computeWorld, crashDuringSubmit, harvested, waitForJob } from './support';
+import { sshUnavailableReason } from '../../support/sshServer';
+import { computeWorld, crashDuringSubmit, harvested, useSshWorld, waitForJob } from './support';
 
 /**
  * The app killed (SIGKILL) in the middle of a submission, then started again. Killed after
@@ -81,49 +81,38 @@ const noSsh = sshUnavailableReason();
 if (noSsh) console.warn(noSsh);
 
 describe.skipIf(noSsh !== null)('an SSH launch cut by a crash', () => {
-  let sshd: SshServer;
-  let world: ReturnType<typeof computeWorld>;
-
-  beforeAll(async () => {
-    sshd = await startSshServer();
-    world = computeWorld([{ name: 'gpu-box', kind: 'ssh', host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.identityFile, knownHostsFile: sshd.knownHostsFile, workRoot: `${sshd.dir}/work` }]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await world?.cleanup();
-    await sshd?.stop();
-  }, 60_000);
+  const ssh = useSshWorld();
 
   it('adopts a job the host launched before the app died, by the pid its folder holds, and harvests it once', async () => {
-    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {});
-    const core = world.open({ resume: true });
+    await crashDuringSubmit(ssh.world.dataDir, 'gpu-box', 'after-submit', {});
+    const core = ssh.world.open({ resume: true });
     const [row] = core.ledger.compute.list();
-    const pid = fs.readFileSync(path.join(sshd.dir, 'work', row!.id, '.openai4s', 'pid'), 'utf8').trim();
+    const pid = fs.readFileSync(path.join(ssh.sshd.dir, 'work', row!.id, '.openai4s', 'pid'), 'utf8').trim();
     const done = await waitForJob(core, row!.id, harvested, 'harvested');
-    expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', exitCode: 0, schedulerJobId: pid, remoteDir: path.join(sshd.dir, 'work', row!.id) });
+    expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', exitCode: 0, schedulerJobId: pid, remoteDir: path.join(ssh.sshd.dir, 'work', row!.id) });
     expect(Buffer.from(core.provenance.artifacts.read(done.outputsHarvested[0]!.versionId).base64, 'base64').toString()).toBe('adopted\n');
     await core.compute.refresh(row!.id);
     const kinds = core.ledger.compute.events(row!.id).map((e) => e.kind);
     expect(kinds.filter((k) => k === 'submitted')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'harvested')).toHaveLength(1);
     // Launched once: the pid the crash left is still the folder's.
-    expect(fs.readFileSync(path.join(sshd.dir, 'work', row!.id, '.openai4s', 'pid'), 'utf8').trim()).toBe(pid);
+    expect(fs.readFileSync(path.join(ssh.sshd.dir, 'work', row!.id, '.openai4s', 'pid'), 'utf8').trim()).toBe(pid);
     expect(core.ledger.db.pragma('integrity_check', { simple: true })).toBe('ok');
     await core.close();
   });
 
   it('finds a launched job in the work root it was submitted under, though the target’s workRoot was edited since', async () => {
-    await crashDuringSubmit(world.dataDir, 'gpu-box', 'after-submit', {});
-    const targetsFile = path.join(world.dataDir, 'compute', 'targets.json');
+    await crashDuringSubmit(ssh.world.dataDir, 'gpu-box', 'after-submit', {});
+    const targetsFile = path.join(ssh.world.dataDir, 'compute', 'targets.json');
     const before = fs.readFileSync(targetsFile, 'utf8');
     const edited = JSON.parse(before) as { targets: Array<Record<string, unknown>> };
-    edited.targets[0]!.workRoot = `${sshd.dir}/elsewhere`;
+    edited.targets[0]!.workRoot = `${ssh.sshd.dir}/elsewhere`;
     fs.writeFileSync(targetsFile, JSON.stringify(edited));
     try {
-      const core = world.open();
+      const core = ssh.world.open();
       const row = core.ledger.compute.list().find((j) => !core.compute.view(j.id).harvested && core.compute.view(j.id).schedulerJobId === null);
       const done = await waitForJob(core, row!.id, harvested, 'harvested');
-      expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', remoteDir: path.join(sshd.dir, 'work', row!.id) });
+      expect(done, `reason: ${done.reason}`).toMatchObject({ state: 'completed', remoteDir: path.join(ssh.sshd.dir, 'work', row!.id) });
       await core.close();
     } finally {
       fs.writeFileSync(targetsFile, before);
@@ -131,8 +120,8 @@ describe.skipIf(noSsh !== null)('an SSH launch cut by a crash', () => {
   });
 
   it('declares a job whose folder never reached the host never submitted at the next start', async () => {
-    await crashDuringSubmit(world.dataDir, 'gpu-box', 'before-submit', {});
-    const core = world.open();
+    await crashDuringSubmit(ssh.world.dataDir, 'gpu-box', 'before-submit', {});
+    const core = ssh.world.open();
     const row = core.ledger.compute.list().find((j) => !core.compute.view(j.id).harvested);
     const view = await core.compute.refresh(row!.id);
     expect(view).toMatchObject({ state: 'failed', harvested: true, reason: expect.stringContaining('never submitted') });

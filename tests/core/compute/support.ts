@@ -7,8 +7,9 @@ import type { ApprovalAnswer, ApprovalPort, ApprovalQuestion } from '../../../sr
 import type { DispatchResult } from '../../../src-main/core/capabilities/dispatcher';
 import { createCore, type Core } from '../../../src-main/core/core';
 import { sessionWorkspace } from '../../../src-main/core/workspace/sessionWorkspace';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { waitFor } from '../../support/daemons';
+import { startSshServer, type SshServer } from '../../support/sshServer';
 
 /** A data root with the given compute targets, and cores opened on it (closed by `cleanup`). */
 export function computeWorld(targets: ComputeTargetConfig[], extraEnv: Record<string, string> = {}) {
@@ -39,6 +40,36 @@ export function computeWorld(targets: ComputeTargetConfig[], extraEnv: Record<st
     async cleanup() {
       for (const core of cores) await core.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type ComputeWorld = ReturnType<typeof computeWorld>;
+
+/**
+ * A loopback sshd and a data root whose one target, `gpu-box`, is an SSH host on it (work
+ * root `<sshd dir>/work`): started before the calling describe's tests, stopped after.
+ * Read `sshd` and `world` inside the tests (they exist once beforeAll has run).
+ */
+export function useSshWorld(): { readonly sshd: SshServer; readonly world: ComputeWorld } {
+  let sshd: SshServer | undefined;
+  let world: ComputeWorld | undefined;
+  beforeAll(async () => {
+    sshd = await startSshServer();
+    world = computeWorld([{ name: 'gpu-box', kind: 'ssh', host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.identityFile, knownHostsFile: sshd.knownHostsFile, workRoot: `${sshd.dir}/work` }]);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.cleanup();
+    await sshd?.stop();
+  }, 60_000);
+  return {
+    get sshd() {
+      if (!sshd) throw new Error('the sshd is started in beforeAll: read it inside a test');
+      return sshd;
+    },
+    get world() {
+      if (!world) throw new Error('the compute world is made in beforeAll: read it inside a test');
+      return world;
     },
   };
 }
