@@ -76,11 +76,6 @@ export interface CachePlan {
   sandbox: SandboxDecision;
   parentEnv: NodeJS.ProcessEnv;
   timeoutMs?: number;
-  /**
-   * Stops the build (the app is closing): its process is killed and its private folder
-   * removed, so nothing half-written is left; the next start builds again.
-   */
-  signal?: AbortSignal;
 }
 
 function layoutOf(sandbox: SandboxDecision): Stamp['layout'] {
@@ -143,9 +138,9 @@ function workerDigest(workersDir: string): string | null {
   }
 }
 
-function run(file: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(file: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...(signal ? { signal, killSignal: 'SIGKILL' as const } : {}) });
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -183,8 +178,7 @@ async function build(plan: CachePlan, buildDir: string): Promise<Stamp> {
     layout === 'bwrap'
       ? [plan.sandbox.bwrap ?? 'bwrap', [...bwrapArgs({ workspace: buildDir, workersDir: plan.workersDir, interpreter: plan.interpreter, cache: null }), ...cmd]]
       : [cmd[0]!, cmd.slice(1)];
-  if (plan.signal?.aborted) throw new Error('the kernel cache build was stopped: the app is closing');
-  const out = await run(file, args, env, buildDir, plan.timeoutMs ?? 120_000, plan.signal);
+  const out = await run(file, args, env, buildDir, plan.timeoutMs ?? 120_000);
   const line = out.stdout.trim().split('\n').at(-1) ?? '';
   let parsed: { python?: string; matplotlib?: { version: string; dir: string } | null; worker?: { sha256: string } | null; error?: string } = {};
   try {

@@ -358,9 +358,8 @@ export class KernelSupervisor {
     this.views.closeAll();
     await this.views.settled();
     this.spawnerProcess?.close();
-    // A cache build still running writes into the data root: it is stopped, and waited for
-    // until its private folder is removed, so nothing is left half-written and nobody
-    // deletes the root under it (it ran on for seconds on a first start before).
+    // A cache build still running writes into the data root: let it finish (bounded by its
+    // own timeout) so nothing is left half-written and nobody deletes the root under it.
     await this.setup.settled();
   }
 }

@@ -108,12 +108,8 @@ export class WorkerSetup {
     return spec;
   }
 
-  /** Stops the cache builds still running (closing): each is killed and its private folder removed. */
-  private readonly stopBuilds = new AbortController();
-
-  /** Stops any cache build and resolves once none is still writing into the data root. */
+  /** Resolves once no cache build is still writing into the data root. */
   async settled(): Promise<void> {
-    this.stopBuilds.abort();
     await Promise.allSettled([...this.caches.values()].map((entry) => entry.promise));
   }
 
@@ -134,7 +130,6 @@ export class WorkerSetup {
         workersDir: this.workersDir,
         sandbox,
         parentEnv: this.opts.processEnv,
-        signal: this.stopBuilds.signal,
       }).catch(() => null);
       const created: CacheEntry = { promise };
       void promise.then((value) => (created.value = value));

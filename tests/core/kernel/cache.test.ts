@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelSupervisor, type KernelSupervisorOptions } from '../../../src-main/core/kernel/supervisor';
-import { hostProcessesMatching, makeSupervisor } from './helpers';
+import { makeSupervisor } from './helpers';
 
 /** Every file under `dir` with a hash of its bytes: what "unchanged" means for the cache. */
 function snapshot(dir: string): Record<string, string> {
@@ -84,26 +84,6 @@ describe('kernel cache (built by a trusted step, read-only in sandboxes)', () =>
     } finally {
       await third.close();
     }
-  }, 120_000);
-});
-
-describe('kernel cache build when the app closes', () => {
-  it('is stopped, not waited for: its process is gone, its private folder removed, no cache is left half-made', async () => {
-    const { sup: closing, dataDir: fresh } = makeSupervisor();
-    const root = path.join(fresh, 'kernel-cache-ro');
-    const building = closing.prepareKernelCache();
-    const buildDirs = () => (fs.existsSync(root) ? fs.readdirSync(root).filter((n) => n.startsWith('.build-')) : []);
-    for (let waited = 0; buildDirs().length === 0; waited += 10) {
-      if (waited > 60_000) throw new Error('the cache build never started');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const buildDir = path.join(root, buildDirs()[0]!);
-    await closing.close();
-    expect(await building).toBeNull();
-    expect(buildDirs()).toEqual([]);
-    expect(fs.readdirSync(root).filter((n) => fs.existsSync(path.join(root, n, 'stamp.json')))).toEqual([]);
-    expect(hostProcessesMatching(buildDir)).toEqual([]);
-    fs.rmSync(fresh, { recursive: true, force: true });
   }, 120_000);
 });
 
